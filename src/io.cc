@@ -1,0 +1,228 @@
+#include "io.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace ddtime {
+namespace {
+
+// GNU batches cache advice in units of its I/O buffer size.
+constexpr std::int64_t kCacheAdviceBatch = 128 * 1024;
+
+// Output files are created rw for everyone, less the umask, as GNU does.
+constexpr mode_t kCreateMode = S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH;
+
+// Opens path and moves it onto want_fd, the way the shell would have.
+int reopen_onto(Os& os, int want_fd, const char* path, int flags) noexcept {
+  IoResult opened = os.open(path, flags, kCreateMode);
+  if (!opened.ok()) return opened.err;
+  int fd = static_cast<int>(opened.n);
+  if (fd == want_fd) return 0;
+  IoResult moved = os.dup2(fd, want_fd);
+  os.close(fd);
+  return moved.ok() ? 0 : moved.err;
+}
+
+}  // namespace
+
+int open_flags_for(const IoFlags& flags) noexcept {
+  int result = 0;
+  if (flags.append) result |= O_APPEND;
+  if (flags.direct) result |= O_DIRECT;
+  if (flags.directory) result |= O_DIRECTORY;
+  if (flags.dsync) result |= O_DSYNC;
+  if (flags.sync) result |= O_SYNC;
+  if (flags.nonblock) result |= O_NONBLOCK;
+  if (flags.noatime) result |= O_NOATIME;
+  if (flags.noctty) result |= O_NOCTTY;
+  if (flags.nofollow) result |= O_NOFOLLOW;
+  return result;
+}
+
+int apply_flags_to_std_stream(Os& os, int fd, const IoFlags& flags) noexcept {
+  // noctty and nofollow only mean something to open(2).
+  int wanted = open_flags_for(flags) & ~(O_NOCTTY | O_NOFOLLOW);
+  if (wanted == 0) return 0;
+  IoResult current = os.get_status_flags(fd);
+  if (!current.ok()) return current.err;
+  int old_flags = static_cast<int>(current.n);
+  int new_flags = old_flags | wanted;
+  if (new_flags == old_flags) return 0;
+  if (new_flags & O_DIRECTORY) {
+    // fcntl cannot set O_DIRECTORY; check what it would have checked.
+    struct stat status {};
+    IoResult stat_result = os.fstat(fd, status);
+    if (!stat_result.ok()) return stat_result.err;
+    if (!S_ISDIR(status.st_mode)) return ENOTDIR;
+    new_flags &= ~O_DIRECTORY;
+  }
+  if (new_flags == old_flags) return 0;
+  IoResult set = os.set_status_flags(fd, new_flags);
+  return set.ok() ? 0 : set.err;
+}
+
+int open_input(Os& os, const Settings& settings) noexcept {
+  int flags = open_flags_for(settings.iflag);
+  // Synchronised reads, as POSIX asks when dsync or sync is given.
+  if (settings.iflag.dsync || settings.iflag.sync) flags |= O_RSYNC;
+  if (!settings.input_file) return apply_flags_to_std_stream(os, kInputFd, settings.iflag);
+  return reopen_onto(os, kInputFd, settings.input_file->c_str(), O_RDONLY | flags);
+}
+
+int open_output(Os& os, const Settings& settings) noexcept {
+  if (!settings.output_file) return apply_flags_to_std_stream(os, kOutputFd, settings.oflag);
+  int flags = open_flags_for(settings.oflag);
+  if (!settings.conv.nocreat) flags |= O_CREAT;
+  if (settings.conv.excl) flags |= O_EXCL;
+  // With seek= the file is cut at the seek point later, not emptied here.
+  if (settings.seek_records == 0 && !settings.conv.notrunc) flags |= O_TRUNC;
+  const char* path = settings.output_file->c_str();
+  // Read access is wanted only to read over seek= on an unseekable file;
+  // if it is refused, write-only may still work.
+  if (settings.seek_records != 0 && reopen_onto(os, kOutputFd, path, O_RDWR | flags) == 0) return 0;
+  return reopen_onto(os, kOutputFd, path, O_WRONLY | flags);
+}
+
+void CacheDropper::transferred(std::int64_t end_offset, std::int64_t length) noexcept {
+  pending_ += length;
+  std::int64_t advise = pending_ - pending_ % kCacheAdviceBatch;
+  if (advise == 0 || end_offset < 0) return;
+  os_->drop_cache(fd_, end_offset - pending_, advise);
+  pending_ -= advise;
+}
+
+int CacheDropper::drop_to_end(std::int64_t offset_hint) noexcept {
+  if (offset_hint < 0) return ESPIPE;
+  std::int64_t start = offset_hint - pending_;
+  // Whole pages only, so the page holding the start is dropped too.
+  start -= start % 4096;
+  pending_ = 0;
+  IoResult result = os_->drop_cache(fd_, start, 0);
+  return result.ok() ? 0 : result.err;
+}
+
+Reader::Reader(Os& os, Events& events, const Stats& stats, const Settings& settings) noexcept
+    : os_(os),
+      events_(events),
+      stats_(stats),
+      fullblock_(settings.iflag.fullblock),
+      direct_(settings.iflag.direct),
+      warn_partial_read_(settings.warn_partial_read),
+      cache_(os, kInputFd) {}
+
+IoResult Reader::read_once(int fd, unsigned char* buffer, std::size_t size) noexcept {
+  IoResult result;
+  do {
+    if (signals::pending()) events_.handle_signals(stats_);
+    result = os_.read(fd, buffer, size);
+    // Under O_DIRECT the kernel refuses a read at an unaligned end of file
+    // with EINVAL; after a short read that is simply the end.
+    if (!result.ok() && result.err == EINVAL && direct_ && previous_read_ > 0 &&
+        static_cast<std::size_t>(previous_read_) < size) {
+      result = IoResult{0, 0};
+    }
+  } while (!result.ok() && result.err == EINTR);
+
+  // A short read may have been cut short by a signal.
+  if (result.n > 0 && static_cast<std::size_t>(result.n) < size && signals::pending()) {
+    events_.handle_signals(stats_);
+  }
+  if (result.n > 0 && warn_partial_read_) {
+    if (previous_read_ > 0 && static_cast<std::size_t>(previous_read_) < size) {
+      events_.notice(Notice::kPartialRead, Side::kInput, 0, previous_read_);
+      warn_partial_read_ = false;
+    }
+  }
+  previous_read_ = result.n;
+  return result;
+}
+
+IoResult Reader::read_from(int fd, unsigned char* buffer, std::size_t size) noexcept {
+  if (!fullblock_) return read_once(fd, buffer, size);
+  std::size_t total = 0;
+  while (total < size) {
+    IoResult got = read_once(fd, buffer + total, size - total);
+    if (!got.ok()) return got;
+    if (got.n == 0) break;
+    total += static_cast<std::size_t>(got.n);
+  }
+  return IoResult{static_cast<ssize_t>(total), 0};
+}
+
+Writer::Writer(Os& os, Events& events, const Stats& stats, const Settings& settings) noexcept
+    : os_(os),
+      events_(events),
+      stats_(stats),
+      obs_(static_cast<std::size_t>(settings.obs)),
+      sparse_(settings.conv.sparse),
+      direct_(settings.oflag.direct),
+      cache_(os, kOutputFd) {}
+
+void Writer::leave_direct_mode() noexcept {
+  // The kernel rejects a write that is not a multiple of the block size
+  // under O_DIRECT, so the last partial block goes through the page cache
+  // and is then forced out with fsync, as GNU does.
+  direct_ = false;
+  IoResult flags = os_.get_status_flags(kOutputFd);
+  IoResult set = flags.ok() ? os_.set_status_flags(kOutputFd, static_cast<int>(flags.n) & ~O_DIRECT)
+                            : flags;
+  if (!set.ok()) events_.notice(Notice::kDirectOffFailed, Side::kOutput, set.err, 0);
+  needs_fsync_ = true;
+}
+
+IoResult Writer::write(const unsigned char* buffer, std::size_t size) noexcept {
+  if (direct_ && size < obs_) leave_direct_mode();
+  std::size_t total = 0;
+  int stop_reason = 0;
+  while (total < size) {
+    if (signals::pending()) events_.handle_signals(stats_);
+    final_op_was_seek_ = false;
+    std::size_t done = 0;
+    if (sparse_ && all_zero(buffer, size)) {
+      IoResult seek = os_.lseek(kOutputFd, static_cast<off_t>(size), SEEK_CUR);
+      if (seek.ok()) {
+        final_op_was_seek_ = true;
+        done = size;
+      } else {
+        // Sparse output is advice: where seeking fails, write the zeros.
+        sparse_ = false;
+      }
+    }
+    if (done == 0) {
+      IoResult wrote = os_.write(kOutputFd, buffer + total, size - total);
+      if (!wrote.ok()) {
+        if (wrote.err == EINTR) continue;
+        stop_reason = wrote.err;
+        break;
+      }
+      if (wrote.n == 0) {
+        // Some devices report the end of the medium as a zero-byte write.
+        stop_reason = ENOSPC;
+        break;
+      }
+      done = static_cast<std::size_t>(wrote.n);
+    }
+    total += done;
+  }
+  if (cache_.enabled() && total > 0) {
+    if (offset_ < 0) {
+      IoResult here = os_.lseek(kOutputFd, 0, SEEK_CUR);
+      offset_ = here.ok() ? static_cast<std::int64_t>(here.n) : -2;
+    } else {
+      offset_ += static_cast<std::int64_t>(total);
+    }
+    cache_.transferred(offset_ >= 0 ? offset_ : -1, static_cast<std::int64_t>(total));
+  }
+  return IoResult{static_cast<ssize_t>(total), stop_reason};
+}
+
+bool all_zero(const unsigned char* buffer, std::size_t size) noexcept {
+  // Comparing the buffer with itself shifted by one lets memcmp's vector
+  // code do the scan.
+  return size == 0 || (buffer[0] == 0 && std::memcmp(buffer, buffer + 1, size - 1) == 0);
+}
+
+}  // namespace ddtime

@@ -1,0 +1,122 @@
+// io — dd's file semantics over Os: opening if=/of= with the right modes,
+// reads that retry EINTR and honour fullblock, writes that continue short
+// writes, turn NUL blocks into seeks for conv=sparse and drop O_DIRECT for a
+// final partial block, and nocache's cache dropping. Reports through Events;
+// never formats text.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "events.h"
+#include "os.h"
+#include "settings.h"
+#include "signals.h"
+#include "stats.h"
+
+namespace ddtime {
+
+// Opens if= onto fd 0 (or applies iflag= to standard input) as GNU does.
+// Returns errno on failure, 0 on success.
+int open_input(Os& os, const Settings& settings) noexcept;
+
+// Opens of= onto fd 1 (or applies oflag= to standard output): creation,
+// excl, nocreat, truncation unless seek= or notrunc. Truncation at the seek
+// point happens in truncate_output_at_seek.
+int open_output(Os& os, const Settings& settings) noexcept;
+
+// The open(2) flags an iflag=/oflag= set stands for.
+int open_flags_for(const IoFlags& flags) noexcept;
+
+// GNU applies iflag=/oflag= to an inherited standard stream with fcntl;
+// only flags fcntl can change are applied. Returns errno or 0.
+int apply_flags_to_std_stream(Os& os, int fd, const IoFlags& flags) noexcept;
+
+inline constexpr int kInputFd = 0;
+inline constexpr int kOutputFd = 1;
+
+// Tracks what GNU calls invalidate_cache for one side: advice to drop the
+// pages just read or written, batched, and to end of file when asked.
+class CacheDropper {
+ public:
+  CacheDropper(Os& os, int fd) noexcept : os_(&os), fd_(fd) {}
+  void enable() noexcept { enabled_ = true; }
+  bool enabled() const noexcept { return enabled_; }
+  // Bytes just transferred at [offset - length, offset).
+  void transferred(std::int64_t end_offset, std::int64_t length) noexcept;
+  // Drops everything from the last advised point to end of file. Returns
+  // errno, or 0.
+  int drop_to_end(std::int64_t offset_hint) noexcept;
+
+ private:
+  Os* os_;
+  int fd_;
+  bool enabled_ = false;
+  std::int64_t pending_ = 0;
+};
+
+class Reader {
+ public:
+  Reader(Os& os, Events& events, const Stats& stats, const Settings& settings) noexcept;
+
+  // One record's read, as GNU's iread (or iread_fullblock with
+  // iflag=fullblock): EINTR retried with signals handled in between; a
+  // failure to read after a short O_DIRECT read counts as end of file.
+  IoResult read(unsigned char* buffer, std::size_t size) noexcept {
+    return read_from(kInputFd, buffer, size);
+  }
+  // The same from another descriptor: GNU reads over seek= on an output it
+  // cannot seek, with the same reading rules.
+  IoResult read_from(int fd, unsigned char* buffer, std::size_t size) noexcept;
+
+  CacheDropper& cache() noexcept { return cache_; }
+
+ private:
+  IoResult read_once(int fd, unsigned char* buffer, std::size_t size) noexcept;
+
+  Os& os_;
+  Events& events_;
+  const Stats& stats_;
+  bool fullblock_;
+  bool direct_;
+  bool warn_partial_read_;
+  ssize_t previous_read_ = 0;
+  CacheDropper cache_;
+};
+
+class Writer {
+ public:
+  Writer(Os& os, Events& events, const Stats& stats, const Settings& settings) noexcept;
+
+  // GNU's iwrite: writes all of it unless an error stops it; n is the bytes
+  // written (a NUL block turned into a seek counts as written), err the
+  // reason for stopping short (ENOSPC for a write that returned 0).
+  IoResult write(const unsigned char* buffer, std::size_t size) noexcept;
+
+  // The last operation was a seek over NULs: the file must be extended.
+  bool final_op_was_seek() const noexcept { return final_op_was_seek_; }
+  // The last partial block went out without O_DIRECT: fsync it.
+  bool needs_fsync() const noexcept { return needs_fsync_; }
+  CacheDropper& cache() noexcept { return cache_; }
+
+ private:
+  void leave_direct_mode() noexcept;
+
+  Os& os_;
+  Events& events_;
+  const Stats& stats_;
+  std::size_t obs_;
+  bool sparse_;
+  bool direct_;
+  bool final_op_was_seek_ = false;
+  bool needs_fsync_ = false;
+  std::int64_t offset_ = -1;  // for nocache; -1 until known
+  CacheDropper cache_;
+};
+
+// True when every byte is zero.
+bool all_zero(const unsigned char* buffer, std::size_t size) noexcept;
+
+}  // namespace ddtime

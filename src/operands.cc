@@ -1,0 +1,677 @@
+#include "operands.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include "number.h"
+
+namespace ddtime {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+// GNU keeps block sizes one below the largest offset so that conv=swab's
+// extra byte still fits; the allocation itself fails later, at run time.
+constexpr std::int64_t kMaxBlockSize = kInt64Max - 1;
+
+// ---------------------------------------------------------------------------
+// The one description of the command line: dd's operands, the GNU options,
+// and (later) ddtime's own --long extensions. --help is printed from it, so
+// a new entry shows up there under its group's caption.
+
+class CommandLine {
+ public:
+  CommandLine() : operands_("Operands"), options_("Options"), extensions_("Extensions") {
+    operands_.add_options()
+        ("if", po::value<std::string>()->value_name("FILE"),
+         "take input from FILE rather than standard input")
+        ("of", po::value<std::string>()->value_name("FILE"),
+         "send output to FILE rather than standard output")
+        ("ibs", po::value<std::string>()->value_name("BYTES"),
+         "read input blocks of BYTES bytes (512 unless given)")
+        ("obs", po::value<std::string>()->value_name("BYTES"),
+         "write output blocks of BYTES bytes (512 unless given)")
+        ("bs", po::value<std::string>()->value_name("BYTES"),
+         "use BYTES for both block sizes, whatever ibs and obs say")
+        ("cbs", po::value<std::string>()->value_name("BYTES"),
+         "record length in bytes for the block and unblock conversions")
+        ("skip", po::value<std::string>()->value_name("N"),
+         "pass over N input blocks (of ibs bytes) before copying")
+        ("iseek", po::value<std::string>()->value_name("N"), "another name for skip=N")
+        ("seek", po::value<std::string>()->value_name("N"),
+         "move past N output blocks (of obs bytes) before writing")
+        ("oseek", po::value<std::string>()->value_name("N"), "another name for seek=N")
+        ("count", po::value<std::string>()->value_name("N"), "stop after N input blocks")
+        ("conv", po::value<std::string>()->value_name("CONVS"),
+         "apply every conversion named in the comma-separated list CONVS")
+        ("iflag", po::value<std::string>()->value_name("FLAGS"),
+         "read the input as the comma-separated list FLAGS says")
+        ("oflag", po::value<std::string>()->value_name("FLAGS"),
+         "write the output as the comma-separated list FLAGS says")
+        ("status", po::value<std::string>()->value_name("LEVEL"),
+         "how much to report on standard error: none, noxfer or progress");
+    options_.add_options()
+        ("help", "show this help, then exit")
+        ("version", "show the version, then exit");
+    // ddtime's own --long options go into extensions_: po::value<std::string>()
+    // for one that takes --name=VALUE, no semantic for a plain switch. The
+    // walk in parse_operands() then applies them to the settings.
+    all_.add(operands_).add(options_).add(extensions_);
+  }
+
+  const po::options_description& all() const { return all_; }
+  const po::options_description& operands() const { return operands_; }
+  const po::options_description& options() const { return options_; }
+  const po::options_description& extensions() const { return extensions_; }
+
+  // Exact names only: Boost's own lookup would guess from a prefix.
+  bool is_operand(std::string_view name) const {
+    for (const auto& option : operands_.options()) {
+      if (option->long_name() == name) return true;
+    }
+    return false;
+  }
+
+  // The --long options in the order getopt would list them when a prefix
+  // is ambiguous.
+  std::vector<const po::option_description*> long_options() const {
+    std::vector<const po::option_description*> list;
+    for (const auto& option : options_.options()) list.push_back(option.get());
+    for (const auto& option : extensions_.options()) list.push_back(option.get());
+    return list;
+  }
+
+ private:
+  po::options_description operands_;
+  po::options_description options_;
+  po::options_description extensions_;
+  po::options_description all_;
+};
+
+// ---------------------------------------------------------------------------
+// Tokens. The extra parser hands Boost each argument already classified in
+// GNU getopt_long's terms; Boost keeps them in order. Boost drops an empty
+// value, so values travel with a leading '='. Keys starting with '?' are not
+// options: they carry a token getopt would refuse, or one that is an
+// operand whatever it looks like.
+
+constexpr std::string_view kOptionErrorKey = "?option-error";
+constexpr std::string_view kPlainOperandKey = "?operand";
+
+struct Token {
+  enum class Kind { kOperand, kOption, kOptionError };
+  Kind kind = Kind::kOperand;
+  std::string name;                     // option name; empty for operands
+  std::optional<std::string> argument;  // --name=ARGUMENT
+  std::string text;                     // operand text, or the error message
+};
+
+bool takes_argument(const po::option_description& option) {
+  return option.semantic()->max_tokens() > 0;
+}
+
+// GNU getopt_long on one "--..." argument: exact names win, otherwise a
+// unique prefix does.
+std::pair<std::string, std::string> classify_long_option(const CommandLine& line,
+                                                         const std::string& token) {
+  const std::string_view body = std::string_view(token).substr(2);
+  const std::size_t equals = body.find('=');
+  const std::string_view name = body.substr(0, equals);
+
+  const po::option_description* found = nullptr;
+  std::vector<const po::option_description*> candidates;
+  for (const po::option_description* option : line.long_options()) {
+    if (option->long_name() == name) {
+      found = option;
+      break;
+    }
+    if (option->long_name().starts_with(name)) candidates.push_back(option);
+  }
+  if (found == nullptr && candidates.size() == 1) found = candidates.front();
+
+  if (found == nullptr && candidates.empty()) {
+    return {std::string(kOptionErrorKey), fmt::format("unrecognized option '{}'", token)};
+  }
+  if (found == nullptr) {
+    std::string message = fmt::format("option '{}' is ambiguous; possibilities:", token);
+    for (const po::option_description* option : candidates) {
+      message += fmt::format(" '--{}'", option->long_name());
+    }
+    return {std::string(kOptionErrorKey), message};
+  }
+
+  if (!takes_argument(*found)) {
+    if (equals != std::string_view::npos) {
+      return {std::string(kOptionErrorKey),
+              fmt::format("option '--{}' doesn't allow an argument", found->long_name())};
+    }
+    return {found->long_name(), ""};
+  }
+  if (equals == std::string_view::npos) {
+    return {std::string(kOptionErrorKey),
+            fmt::format("option '--{}' requires an argument", found->long_name())};
+  }
+  return {found->long_name(), std::string(body.substr(equals))};
+}
+
+struct ClassifierState {
+  bool stop_at_first_operand = false;  // POSIXLY_CORRECT, as getopt honours it
+  bool operands_only = false;
+};
+
+std::pair<std::string, std::string> classify(const CommandLine& line, ClassifierState& state,
+                                             const std::string& token) {
+  const bool looks_like_option = token.size() > 1 && token[0] == '-';
+  if (state.operands_only) {
+    if (looks_like_option) return {std::string(kPlainOperandKey), token};
+  } else if (token == "--") {
+    return {};  // Boost's terminator: what follows is positional
+  } else if (token.starts_with("--")) {
+    return classify_long_option(line, token);
+  } else if (looks_like_option) {
+    // dd has no short options; getopt names the first letter.
+    return {std::string(kOptionErrorKey), fmt::format("invalid option -- '{}'", token[1])};
+  }
+
+  if (state.stop_at_first_operand) state.operands_only = true;
+  const std::size_t equals = token.find('=');
+  if (equals != std::string::npos && line.is_operand(std::string_view(token).substr(0, equals))) {
+    return {token.substr(0, equals), token.substr(equals)};
+  }
+  return {};  // positional; reported as unrecognized unless a name fits
+}
+
+std::vector<Token> tokenize(const CommandLine& line, int argc, const char* const* argv) {
+  std::vector<std::string> arguments;
+  for (int i = 1; i < argc; ++i) arguments.emplace_back(argv[i]);
+
+  ClassifierState state;
+  state.stop_at_first_operand = std::getenv("POSIXLY_CORRECT") != nullptr;
+  const po::parsed_options parsed =
+      po::command_line_parser(arguments)
+          .options(line.all())
+          .style(po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent)
+          .extra_parser([&line, &state](const std::string& token) { return classify(line, state, token); })
+          .allow_unregistered()
+          .run();
+
+  std::vector<Token> tokens;
+  for (const po::option& option : parsed.options) {
+    const std::string value = option.value.empty() ? std::string() : option.value.front();
+    Token token;
+    if (option.string_key.empty() || option.string_key == kPlainOperandKey) {
+      token.text = value;
+    } else if (option.string_key == kOptionErrorKey) {
+      token.kind = Token::Kind::kOptionError;
+      token.text = value;
+    } else if (line.is_operand(option.string_key)) {
+      token.text = option.string_key + value;
+    } else {
+      token.kind = Token::Kind::kOption;
+      token.name = option.string_key;
+      if (!value.empty()) token.argument = value.substr(1);
+    }
+    tokens.push_back(std::move(token));
+  }
+  return tokens;
+}
+
+// ---------------------------------------------------------------------------
+// Symbol lists.
+
+struct ConversionSymbol {
+  std::string_view name;
+  bool Conversions::*flag;
+  bool Conversions::*implied;  // GNU's table ties block/unblock to these
+};
+
+constexpr ConversionSymbol kConversionSymbols[] = {
+    {"ascii", &Conversions::ascii, &Conversions::unblock},
+    {"ebcdic", &Conversions::ebcdic, &Conversions::block},
+    {"ibm", &Conversions::ibm, &Conversions::block},
+    {"block", &Conversions::block, nullptr},
+    {"unblock", &Conversions::unblock, nullptr},
+    {"lcase", &Conversions::lcase, nullptr},
+    {"ucase", &Conversions::ucase, nullptr},
+    {"sparse", &Conversions::sparse, nullptr},
+    {"swab", &Conversions::swab, nullptr},
+    {"sync", &Conversions::sync, nullptr},
+    {"excl", &Conversions::excl, nullptr},
+    {"nocreat", &Conversions::nocreat, nullptr},
+    {"notrunc", &Conversions::notrunc, nullptr},
+    {"noerror", &Conversions::noerror, nullptr},
+    {"fdatasync", &Conversions::fdatasync, nullptr},
+    {"fsync", &Conversions::fsync, nullptr},
+};
+
+struct FlagSymbol {
+  std::string_view name;
+  bool IoFlags::*flag;
+};
+
+// Every flag is accepted on either side, as GNU 9.1 does; only
+// oflag=fullblock is refused, after all operands are read.
+constexpr FlagSymbol kFlagSymbols[] = {
+    {"append", &IoFlags::append},         {"direct", &IoFlags::direct},
+    {"directory", &IoFlags::directory},   {"dsync", &IoFlags::dsync},
+    {"sync", &IoFlags::sync},             {"fullblock", &IoFlags::fullblock},
+    {"nonblock", &IoFlags::nonblock},     {"noatime", &IoFlags::noatime},
+    {"nocache", &IoFlags::nocache},       {"noctty", &IoFlags::noctty},
+    {"nofollow", &IoFlags::nofollow},     {"count_bytes", &IoFlags::count_bytes},
+    {"skip_bytes", &IoFlags::skip_bytes}, {"seek_bytes", &IoFlags::seek_bytes},
+};
+
+struct StatusSymbol {
+  std::string_view name;
+  StatusLevel level;
+};
+
+constexpr StatusSymbol kStatusSymbols[] = {
+    {"none", StatusLevel::kNone},
+    {"noxfer", StatusLevel::kNoxfer},
+    {"progress", StatusLevel::kProgress},
+};
+
+// Calls apply(item) for each comma-separated item; stops at the first item
+// apply() refuses and returns it. An empty item is refused like any other.
+template <typename Apply>
+std::optional<std::string_view> for_each_symbol(std::string_view list, Apply apply) {
+  while (true) {
+    const std::size_t comma = list.find(',');
+    const std::string_view item = list.substr(0, comma);
+    if (!apply(item)) return item;
+    if (comma == std::string_view::npos) return std::nullopt;
+    list.remove_prefix(comma + 1);
+  }
+}
+
+template <typename Table>
+auto find_symbol(const Table& table, std::string_view name) -> decltype(&table[0]) {
+  for (const auto& symbol : table) {
+    if (symbol.name == name) return &symbol;
+  }
+  return nullptr;
+}
+
+// ---------------------------------------------------------------------------
+// Operands, read in order; each complaint stops the parse as GNU's does.
+
+struct SizeOperands {
+  std::int64_t ibs = 0;  // 0: not given
+  std::int64_t obs = 0;
+  std::int64_t bs = 0;
+  std::int64_t skip = 0;
+  bool skip_in_bytes = false;  // a 'B' anywhere in the value
+  std::int64_t seek = 0;
+  bool seek_in_bytes = false;
+  std::int64_t count = kNoLimit;
+  bool count_in_bytes = false;
+};
+
+class OperandReader {
+ public:
+  OperandReader(const Diag& diag, Settings& settings) : diag_(diag), settings_(settings) {}
+
+  const SizeOperands& sizes() const { return sizes_; }
+
+  bool read(std::string_view text) {
+    const std::size_t equals = text.find('=');
+    if (equals == std::string_view::npos) return unrecognized(text);
+    const std::string_view name = text.substr(0, equals);
+    const std::string_view value = text.substr(equals + 1);
+
+    if (name == "if") {
+      settings_.input_file = std::string(value);
+    } else if (name == "of") {
+      settings_.output_file = std::string(value);
+    } else if (name == "conv") {
+      return read_conversions(value);
+    } else if (name == "iflag") {
+      return read_flags(value, settings_.iflag, "invalid input flag");
+    } else if (name == "oflag") {
+      return read_flags(value, settings_.oflag, "invalid output flag");
+    } else if (name == "status") {
+      return read_status(value);
+    } else {
+      return read_number(text, name, value);
+    }
+    return true;
+  }
+
+ private:
+  bool unrecognized(std::string_view text) {
+    diag_.error(0, fmt::format("unrecognized operand {}", diag_.quote(text)));
+    diag_.try_help();
+    return false;
+  }
+
+  bool refuse_symbol(std::string_view what, std::string_view item) {
+    diag_.error(0, fmt::format("{}: {}", what, diag_.quote(item)));
+    diag_.try_help();
+    return false;
+  }
+
+  bool read_conversions(std::string_view list) {
+    Conversions& conv = settings_.conv;
+    const auto bad = for_each_symbol(list, [&conv](std::string_view item) {
+      const ConversionSymbol* symbol = find_symbol(kConversionSymbols, item);
+      if (symbol == nullptr) return false;
+      conv.*(symbol->flag) = true;
+      if (symbol->implied != nullptr) conv.*(symbol->implied) = true;
+      return true;
+    });
+    return !bad || refuse_symbol("invalid conversion", *bad);
+  }
+
+  bool read_flags(std::string_view list, IoFlags& flags, std::string_view what) {
+    const auto bad = for_each_symbol(list, [&flags](std::string_view item) {
+      const FlagSymbol* symbol = find_symbol(kFlagSymbols, item);
+      if (symbol == nullptr) return false;
+      flags.*(symbol->flag) = true;
+      return true;
+    });
+    return !bad || refuse_symbol(what, *bad);
+  }
+
+  bool read_status(std::string_view list) {
+    StatusLevel& status = settings_.status;
+    const auto bad = for_each_symbol(list, [&status](std::string_view item) {
+      const StatusSymbol* symbol = find_symbol(kStatusSymbols, item);
+      if (symbol == nullptr) return false;
+      status = symbol->level;  // the last level named wins
+      return true;
+    });
+    return !bad || refuse_symbol("invalid status level", *bad);
+  }
+
+  // GNU parses the value before it looks at the name, so "foo=0x5" warns
+  // about the zero multiplier and only then calls the operand unrecognized.
+  bool read_number(std::string_view text, std::string_view name, std::string_view value) {
+    const ParsedNumber number = parse_number(value);
+    if (number.zero_multiplier) {
+      diag_.error(0, fmt::format("warning: {} is a zero multiplier; use {} if that is intended",
+                                 diag_.quote("0x"), diag_.quote("00x")));
+    }
+    struct Range {
+      std::int64_t minimum;
+      std::int64_t maximum;
+      std::int64_t* target;
+      bool* in_bytes;  // where a 'B' suffix is remembered, if it counts
+    };
+    std::optional<Range> range;
+    if (name == "ibs") {
+      range = Range{1, kMaxBlockSize, &sizes_.ibs, nullptr};
+    } else if (name == "obs") {
+      range = Range{1, kMaxBlockSize, &sizes_.obs, nullptr};
+    } else if (name == "bs") {
+      range = Range{1, kMaxBlockSize, &sizes_.bs, nullptr};
+    } else if (name == "cbs") {
+      range = Range{1, kInt64Max, &settings_.cbs, nullptr};
+    } else if (name == "skip" || name == "iseek") {
+      range = Range{0, kInt64Max, &sizes_.skip, &sizes_.skip_in_bytes};
+    } else if (name == "seek" || name == "oseek") {
+      range = Range{0, kInt64Max, &sizes_.seek, &sizes_.seek_in_bytes};
+    } else if (name == "count") {
+      range = Range{0, kInt64Max, &sizes_.count, &sizes_.count_in_bytes};
+    } else {
+      return unrecognized(text);
+    }
+
+    NumberVerdict verdict = number.verdict;
+    if (number.value < range->minimum) {
+      verdict = NumberVerdict::kInvalid;
+    } else if (number.value > range->maximum) {
+      verdict = NumberVerdict::kOverflow;
+    }
+    if (verdict != NumberVerdict::kOk) {
+      diag_.error(verdict == NumberVerdict::kOverflow ? EOVERFLOW : 0,
+                  fmt::format("invalid number: {}", diag_.quote(value)));
+      return false;
+    }
+    *range->target = number.value;
+    if (range->in_bytes != nullptr) *range->in_bytes = value.find('B') != std::string_view::npos;
+    return true;
+  }
+
+  const Diag& diag_;
+  Settings& settings_;
+  SizeOperands sizes_;
+};
+
+// ---------------------------------------------------------------------------
+// After the last operand: defaults, GNU's consistency checks in GNU's order,
+// and skip/seek/count turned into records and bytes.
+
+struct RecordsAndBytes {
+  std::int64_t records = 0;
+  std::int64_t bytes = 0;
+};
+
+RecordsAndBytes split(std::int64_t amount, bool in_bytes, std::int64_t block_size) {
+  if (!in_bytes) return {amount, 0};
+  return {amount / block_size, amount % block_size};
+}
+
+bool finish(const SizeOperands& sizes, Settings& settings, const Diag& diag) {
+  settings.bs_given = sizes.bs != 0;
+  settings.ibs = sizes.bs != 0 ? sizes.bs : sizes.ibs != 0 ? sizes.ibs : 512;
+  settings.obs = sizes.bs != 0 ? sizes.bs : sizes.obs != 0 ? sizes.obs : 512;
+
+  Conversions& conv = settings.conv;
+  settings.block_or_unblock_requested = conv.block || conv.unblock;
+  if (settings.cbs == 0) conv.block = conv.unblock = false;
+
+  if (settings.oflag.fullblock) {
+    diag.error(0, fmt::format("invalid output flag: {}", diag.quote("fullblock")));
+    diag.try_help();
+    return false;
+  }
+  const char* conflict = nullptr;
+  if (int{conv.ascii} + int{conv.ebcdic} + int{conv.ibm} > 1) {
+    conflict = "cannot combine any two of {ascii,ebcdic,ibm}";
+  } else if (conv.block && conv.unblock) {
+    conflict = "cannot combine block and unblock";
+  } else if (conv.lcase && conv.ucase) {
+    conflict = "cannot combine lcase and ucase";
+  } else if (conv.excl && conv.nocreat) {
+    conflict = "cannot combine excl and nocreat";
+  } else if ((settings.iflag.direct && settings.iflag.nocache) ||
+             (settings.oflag.direct && settings.oflag.nocache)) {
+    conflict = "cannot combine direct and nocache";
+  }
+  if (conflict != nullptr) {
+    diag.error(0, conflict);
+    return false;
+  }
+
+  // A 'B' in the value means bytes, as the matching *_bytes flag would.
+  settings.iflag.skip_bytes = settings.iflag.skip_bytes || sizes.skip_in_bytes;
+  settings.iflag.count_bytes = settings.iflag.count_bytes || sizes.count_in_bytes;
+  settings.oflag.seek_bytes = settings.oflag.seek_bytes || sizes.seek_in_bytes;
+
+  const RecordsAndBytes skip = split(sizes.skip, settings.iflag.skip_bytes, settings.ibs);
+  settings.skip_records = skip.records;
+  settings.skip_bytes = skip.bytes;
+  const RecordsAndBytes seek = split(sizes.seek, settings.oflag.seek_bytes, settings.obs);
+  settings.seek_records = seek.records;
+  settings.seek_bytes = seek.bytes;
+  // count=9223372036854775807 is no limit at all, as in GNU.
+  const RecordsAndBytes count = sizes.count == kNoLimit
+                                    ? RecordsAndBytes{kNoLimit, 0}
+                                    : split(sizes.count, settings.iflag.count_bytes, settings.ibs);
+  settings.max_records = count.records;
+  settings.max_bytes = count.bytes;
+
+  settings.warn_partial_read =
+      !settings.two_buffers() && !settings.iflag.fullblock &&
+      (settings.skip_records != 0 || (settings.max_records > 0 && settings.max_records != kNoLimit) ||
+       settings.iflag.direct || settings.oflag.direct);
+
+  // Debian's patch: printed once the operands are known good, before any
+  // file is opened, whatever status= says.
+  if (settings.oflag.append && !conv.notrunc) {
+    diag.error(0, "you probably want conv=notrunc with oflag=append");
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// --help and --version. The wording is ddtime's own.
+
+void append_entries(std::string& out, const po::options_description& group, bool operands) {
+  for (const auto& option : group.options()) {
+    std::string left;
+    if (operands) {
+      left = fmt::format("  {}={}", option->long_name(), option->semantic()->name());
+    } else {
+      left = fmt::format("      --{}", option->long_name());
+      if (takes_argument(*option)) left += fmt::format("={}", option->semantic()->name());
+    }
+    constexpr std::size_t kColumn = 17;
+    if (left.size() >= kColumn) left += "\n" + std::string(kColumn, ' ');
+    out += fmt::format("{:<{}}{}\n", left, kColumn, option->description());
+  }
+}
+
+std::string help_text(const CommandLine& line, std::string_view program) {
+  std::string out = fmt::format(
+      "Usage: {0} [OPERAND]...\n"
+      "  or:  {0} OPTION\n"
+      "Copy a file in blocks, converting it on the way as the operands ask.\n"
+      "\n"
+      "Operands:\n",
+      program);
+  append_entries(out, line.operands(), true);
+  out +=
+      "\n"
+      "N and BYTES are decimal numbers, optionally followed by a unit:\n"
+      "  c 1, w 2, b 512, kB 1000, K or KiB 1024, MB 1000^2, M or MiB 1024^2,\n"
+      "  and in the same way GB/G/GiB, TB/T/TiB, PB/P/PiB, EB/E/EiB, ZB/Z/ZiB and\n"
+      "  YB/Y/YiB (Z and Y are too large for any operand).\n"
+      "  Two numbers joined by 'x' are multiplied (2x512, 1Mx4).\n"
+      "  A 'B' in skip=, seek= or count= counts bytes instead of blocks (count=100B).\n"
+      "\n"
+      "Conversions for conv=:\n"
+      "  ascii      translate EBCDIC to ASCII, then unblock\n"
+      "  ebcdic     translate ASCII to EBCDIC, then block\n"
+      "  ibm        translate ASCII to IBM's variant of EBCDIC, then block\n"
+      "  block      turn newline-ended lines into cbs-byte records, padded with spaces\n"
+      "  unblock    turn cbs-byte records into lines, dropping trailing spaces\n"
+      "  lcase      make upper-case letters lower case\n"
+      "  ucase      make lower-case letters upper case\n"
+      "  sparse     seek over all-zero output blocks instead of writing them\n"
+      "  swab       exchange the bytes of every pair of input bytes\n"
+      "  sync       fill each short input block up to ibs bytes with zero bytes\n"
+      "             (with spaces when block or unblock is in effect)\n"
+      "  excl       fail if the output file exists already\n"
+      "  nocreat    fail if the output file does not exist\n"
+      "  notrunc    keep the output file's existing length\n"
+      "  noerror    go on copying after read errors\n"
+      "  fdatasync  flush the output data to the device before exiting\n"
+      "  fsync      flush the output data and metadata before exiting\n"
+      "\n"
+      "Flags for iflag= and oflag=:\n"
+      "  append       open the output for appending (conv=notrunc goes with it)\n"
+      "  direct       bypass the page cache\n"
+      "  directory    fail unless the file is a directory\n"
+      "  dsync        synchronized I/O for the data\n"
+      "  sync         synchronized I/O for the data and the metadata\n"
+      "  fullblock    read until each input block is full (iflag only)\n"
+      "  nonblock     open without blocking\n"
+      "  noatime      leave the file's access time alone\n"
+      "  nocache      ask the kernel to drop the file's cached pages\n"
+      "  noctty       never take the file as controlling terminal\n"
+      "  nofollow     refuse to follow a symbolic link\n"
+      "  count_bytes  read count= as a number of bytes (iflag)\n"
+      "  skip_bytes   read skip= as a number of bytes (iflag)\n"
+      "  seek_bytes   read seek= as a number of bytes (oflag)\n"
+      "\n"
+      "Levels for status=:\n"
+      "  none      report errors only\n"
+      "  noxfer    leave out the final line of transfer statistics\n"
+      "  progress  also show the amount copied and the rate while copying\n"
+      "\n";
+  out += fmt::format(
+      "A running {} that receives SIGUSR1 writes its statistics so far to\n"
+      "standard error and carries on copying.\n"
+      "\n"
+      "Options:\n",
+      program);
+  append_entries(out, line.options(), false);
+  if (!line.extensions().options().empty()) {
+    out += "\nExtensions:\n";
+    append_entries(out, line.extensions(), false);
+  }
+  return out;
+}
+
+std::string version_text() {
+  return "ddtime " DDTIME_VERSION
+         "\n"
+         "Written by the ddtime authors; free software with no warranty.\n";
+}
+
+}  // namespace
+
+ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag) {
+  ParseOutcome outcome;
+  const CommandLine line;
+  std::vector<Token> tokens;
+  try {
+    tokens = tokenize(line, argc, argv);
+  } catch (const po::error& e) {
+    // The extra parser claims every option-like argument, so Boost has
+    // nothing left to object to; this is a safety net, not a GNU message.
+    diag.error(0, e.what());
+    diag.try_help();
+    outcome.action = ParseOutcome::Action::kFail;
+    return outcome;
+  }
+
+  // getopt reads every option before dd looks at a single operand, and the
+  // first option that means anything ends the run.
+  for (const Token& token : tokens) {
+    if (token.kind == Token::Kind::kOptionError) {
+      diag.error(0, token.text);
+      diag.try_help();
+      outcome.action = ParseOutcome::Action::kFail;
+      return outcome;
+    }
+    if (token.kind != Token::Kind::kOption) continue;
+    if (token.name == "help") {
+      outcome.action = ParseOutcome::Action::kPrintAndExit;
+      outcome.stdout_text = help_text(line, diag.program());
+      return outcome;
+    }
+    if (token.name == "version") {
+      outcome.action = ParseOutcome::Action::kPrintAndExit;
+      outcome.stdout_text = version_text();
+      return outcome;
+    }
+    // Extension options will be applied to outcome.settings here.
+  }
+
+  OperandReader reader(diag, outcome.settings);
+  for (const Token& token : tokens) {
+    if (!reader.read(token.text)) {
+      outcome.action = ParseOutcome::Action::kFail;
+      return outcome;
+    }
+  }
+  outcome.action = finish(reader.sizes(), outcome.settings, diag) ? ParseOutcome::Action::kRun
+                                                                  : ParseOutcome::Action::kFail;
+  return outcome;
+}
+
+}  // namespace ddtime

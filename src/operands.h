@@ -1,0 +1,27 @@
+// operands — argv to Settings. The only user of Boost.ProgramOptions: dd's
+// key=value operands and the --long options share one description. Words
+// every complaint about a bad operand the way GNU dd 9.1 does, through Diag.
+#pragma once
+
+#include <string>
+
+#include "diag.h"
+#include "settings.h"
+
+namespace ddtime {
+
+struct ParseOutcome {
+  enum class Action {
+    kRun,          // settings are valid: copy
+    kPrintAndExit, // --help or --version: write stdout_text, exit 0
+    kFail,         // a message went to diag already: exit 1
+  };
+  Action action = Action::kFail;
+  Settings settings;
+  std::string stdout_text;
+};
+
+// argv[0] is not looked at: Diag already carries the program name.
+ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag);
+
+}  // namespace ddtime

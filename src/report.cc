@@ -1,0 +1,247 @@
+#include "report.h"
+
+#include <array>
+#include <charconv>
+#include <cstddef>
+#include <iterator>
+#include <string_view>
+#include <system_error>
+
+#include <fmt/format.h>
+
+namespace ddtime {
+namespace {
+
+// Whole reports are a few hundred bytes; the inline storage of
+// fmt::memory_buffer (500 bytes) holds them without touching the heap.
+using Buffer = fmt::memory_buffer;
+
+// Exact rational arithmetic for the integer path: a byte count times 1e9 and
+// divided by powers of 1024 stays well inside 128 bits.
+__extension__ using Wide = unsigned __int128;
+
+constexpr std::uint64_t kNanosPerSecond = 1'000'000'000;
+
+// GNU dd 9.1's human_readable knows the prefixes k/K, M, G, T, P, E, Z, Y and
+// stops scaling at Y even when the value is still above 1000.
+constexpr int kMaxExponent = 8;
+constexpr std::string_view kPrefixes = "KMGTPEZY";
+
+enum class Base : unsigned { kSi = 1000, kIec = 1024 };
+
+constexpr unsigned value_of(Base base) { return static_cast<unsigned>(base); }
+
+void append(Buffer& out, std::string_view text) { out.append(text.data(), text.data() + text.size()); }
+
+// " B", " kB", " KiB", " MB", " MiB", ...: GNU puts a space between the number
+// and the unit, writes the SI kilo as 'k', and marks powers of 1024 with 'i'.
+void append_unit(Buffer& out, int exponent, Base base) {
+  out.push_back(' ');
+  if (exponent > 0) {
+    char prefix = kPrefixes[static_cast<std::size_t>(exponent - 1)];
+    if (base == Base::kSi && prefix == 'K') prefix = 'k';
+    out.push_back(prefix);
+    if (base == Base::kIec) out.push_back('i');
+  }
+  out.push_back('B');
+}
+
+// Rounds num/den to the nearest integer; an exact half goes to the even
+// neighbour, as GNU's round-to-nearest does (10500 B -> "10 kB",
+// 11500 B -> "12 kB").
+Wide round_half_even(Wide num, Wide den) {
+  Wide quotient = num / den;
+  Wide twice_remainder = (num % den) * 2;
+  if (twice_remainder > den || (twice_remainder == den && quotient % 2 == 1)) ++quotient;
+  return quotient;
+}
+
+// The exact-arithmetic branch of GNU's human_readable with autoscale,
+// round-to-nearest and a "B" unit, for the value num/den.
+// - Scale by the base while the whole part is at least the base.
+// - Once scaled, a value below 10 keeps one decimal ("9.8 kB"); if it rounds
+//   to 10.0 the decimal is dropped ("10 kB" for 9950 bytes).
+// - Otherwise round to a whole number; reaching the base moves up one prefix
+//   ("1.0 MB" for 999500 bytes; "1.0 kB/s" for 999.5 B/s).
+// - Unscaled values never show a decimal ("9 B/s", "2 B/s" for 1.5 B/s).
+// Requires: den > 0, num < 2^64 * den.
+void append_exact(Buffer& out, Wide num, Wide den, Base base) {
+  const unsigned step = value_of(base);
+  int exponent = 0;
+  Wide divisor = den;
+  while (exponent < kMaxExponent && num / divisor >= step) {
+    divisor *= step;
+    ++exponent;
+  }
+  if (exponent > 0 && num / divisor < 10) {
+    Wide tenths = round_half_even(num * 10, divisor);
+    if (tenths < 100) {
+      fmt::format_to(std::back_inserter(out), "{}.{}", static_cast<unsigned>(tenths / 10),
+                     static_cast<unsigned>(tenths % 10));
+      append_unit(out, exponent, base);
+      return;
+    }
+    num = 10;
+    divisor = 1;
+  }
+  Wide whole = round_half_even(num, divisor);
+  if (whole == step && exponent < kMaxExponent) {
+    append(out, "1.0");
+    append_unit(out, exponent + 1, base);
+    return;
+  }
+  fmt::format_to(std::back_inserter(out), "{}", static_cast<std::uint64_t>(whole));
+  append_unit(out, exponent, base);
+}
+
+// Prints value like printf's "%.<precision>f": exact decimal rounding of
+// the binary value, exact ties to even, and '.' whatever the locale.
+template <typename Float>
+std::string_view fixed(std::array<char, 64>& text, Float value, int precision) {
+  auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed, precision);
+  // Magnitudes here stay below 1e30, so the text always fits.
+  if (error != std::errc()) return {};
+  return {text.data(), static_cast<std::size_t>(end - text.data())};
+}
+
+// The floating-point branch of GNU's human_readable, taken for a rate whose
+// nanoseconds neither divide nor are a multiple of 1e9. Unlike the exact
+// branch it always scales at least once ("0.0 kB/s" for nothing copied,
+// "0.5 kB/s") and never moves up a prefix after rounding ("1000 kB/s" for
+// 999.96 kB/s). One decimal is kept while "%.1Lf" fits in four characters
+// ("99.9 kB/s", "10.0 kB/s" for 9.977 kB/s), otherwise none ("100 kB/s").
+void append_scaled(Buffer& out, long double value, Base base) {
+  const long double step = value_of(base);
+  long double power = 1;
+  int exponent = 0;
+  do {
+    power *= step;
+    ++exponent;
+  } while (power * step <= value && exponent < kMaxExponent);
+  value /= power;
+
+  std::array<char, 64> text;
+  std::string_view digits = fixed(text, value, 1);
+  if (digits.size() > 4) digits = fixed(text, value, 0);
+  append(out, digits);
+  append_unit(out, exponent, base);
+}
+
+// bytes * 1e9 / elapsed_ns per second: "20.4 kB/s", "Infinity B/s".
+// GNU takes the exact branch when elapsed_ns divides 1e9 (and the product
+// fits in 64 bits) or is a multiple of it, the floating branch otherwise, and
+// computes the floating value as bytes * (1e9 / elapsed_ns) in long double;
+// the order matters at rounding edges (51 B in 12 ns is "4.3 GB/s").
+void append_rate(Buffer& out, std::uint64_t bytes, std::int64_t elapsed_ns) {
+  if (elapsed_ns <= 0) {
+    append(out, "Infinity B/s");
+    return;
+  }
+  const auto nanos = static_cast<std::uint64_t>(elapsed_ns);
+  if (nanos <= kNanosPerSecond && kNanosPerSecond % nanos == 0) {
+    const std::uint64_t multiplier = kNanosPerSecond / nanos;
+    const Wide product = Wide{bytes} * multiplier;
+    if (product >> 64 == 0) {
+      append_exact(out, product, 1, Base::kSi);
+      append(out, "/s");
+      return;
+    }
+  } else if (nanos > kNanosPerSecond && nanos % kNanosPerSecond == 0) {
+    append_exact(out, bytes, nanos / kNanosPerSecond, Base::kSi);
+    append(out, "/s");
+    return;
+  }
+  const long double per_nanosecond = static_cast<long double>(kNanosPerSecond) / static_cast<long double>(nanos);
+  append_scaled(out, static_cast<long double>(bytes) * per_nanosecond, Base::kSi);
+  append(out, "/s");
+}
+
+// "%g s" for the summary ("0.000146889 s", "5.882e-05 s", "123457 s"); the
+// progress line uses "%.0f s" ("2 s" for 1.5 s and for 2.5 s). A clock that
+// did not advance prints "0 s".
+void append_seconds(Buffer& out, std::int64_t elapsed_ns, bool progress_style) {
+  const double seconds = elapsed_ns > 0 ? static_cast<double>(elapsed_ns) / 1e9 : 0.0;
+  std::array<char, 64> text;
+  if (progress_style) {
+    append(out, fixed(text, seconds, 0));
+  } else {
+    // std::to_chars with a precision is printf without the locale.
+    auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), seconds, std::chars_format::general, 6);
+    if (error == std::errc()) out.append(text.data(), end);
+  }
+  append(out, " s");
+}
+
+void append_human_size(Buffer& out, std::uint64_t bytes, Base base) { append_exact(out, bytes, 1, base); }
+
+// "N byte(s) copied", "N bytes (SI) copied" or "N bytes (SI, IEC) copied",
+// depending on which sizes carry a prefix, then ", S, R".
+void append_transfer_line(Buffer& out, std::int64_t bytes, std::int64_t elapsed_ns, bool progress_style) {
+  const auto count = static_cast<std::uint64_t>(bytes);
+  if (count < value_of(Base::kSi)) {
+    fmt::format_to(std::back_inserter(out), "{} {} copied, ", count, count == 1 ? "byte" : "bytes");
+  } else {
+    fmt::format_to(std::back_inserter(out), "{} bytes (", count);
+    append_human_size(out, count, Base::kSi);
+    if (count >= value_of(Base::kIec)) {
+      append(out, ", ");
+      append_human_size(out, count, Base::kIec);
+    }
+    append(out, ") copied, ");
+  }
+  append_seconds(out, elapsed_ns, progress_style);
+  append(out, ", ");
+  append_rate(out, count, elapsed_ns);
+}
+
+std::string to_string(const Buffer& buffer) { return std::string(buffer.data(), buffer.size()); }
+
+}  // namespace
+
+std::string human_size(std::int64_t bytes, bool si) {
+  Buffer out;
+  append_human_size(out, static_cast<std::uint64_t>(bytes), si ? Base::kSi : Base::kIec);
+  return to_string(out);
+}
+
+std::string transfer_line(std::int64_t bytes, std::int64_t elapsed_ns, bool progress_style) {
+  Buffer out;
+  append_transfer_line(out, bytes, elapsed_ns, progress_style);
+  return to_string(out);
+}
+
+std::string Reporter::summary(const Stats& stats, std::int64_t elapsed_ns) {
+  if (level_ == StatusLevel::kNone) return {};
+  Buffer out;
+  // A progress line has no newline of its own; the summary ends it.
+  if (progress_length_ > 0) {
+    out.push_back('\n');
+    progress_length_ = 0;
+  }
+  fmt::format_to(std::back_inserter(out), "{}+{} records in\n{}+{} records out\n", stats.full_records_in,
+                 stats.partial_records_in, stats.full_records_out, stats.partial_records_out);
+  if (stats.truncated_records != 0) {
+    fmt::format_to(std::back_inserter(out), "{} truncated record{}\n", stats.truncated_records,
+                   stats.truncated_records == 1 ? "" : "s");
+  }
+  if (level_ != StatusLevel::kNoxfer) {
+    append_transfer_line(out, stats.bytes_out, elapsed_ns, false);
+    out.push_back('\n');
+  }
+  return to_string(out);
+}
+
+std::string Reporter::progress(const Stats& stats, std::int64_t elapsed_ns) {
+  if (level_ != StatusLevel::kProgress) return {};
+  Buffer out;
+  out.push_back('\r');
+  append_transfer_line(out, stats.bytes_out, elapsed_ns, true);
+  const std::size_t length = out.size() - 1;
+  // GNU erases the rest of a longer previous line with spaces, and then
+  // remembers the unpadded length.
+  for (std::size_t width = length; width < progress_length_; ++width) out.push_back(' ');
+  progress_length_ = length;
+  return to_string(out);
+}
+
+}  // namespace ddtime

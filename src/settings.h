@@ -1,0 +1,99 @@
+// settings — plain data describing one dd invocation. `operands` fills it in
+// from argv; every other module only reads it. No behaviour lives here.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace ddtime {
+
+enum class StatusLevel { kDefault, kNone, kNoxfer, kProgress };
+
+// conv= symbols. `ascii` also sets `unblock`, `ebcdic`/`ibm` also set `block`,
+// exactly as GNU's symbol table does; block/unblock are cleared when cbs= is
+// absent.
+struct Conversions {
+  bool ascii = false;
+  bool ebcdic = false;
+  bool ibm = false;
+  bool block = false;
+  bool unblock = false;
+  bool lcase = false;
+  bool ucase = false;
+  bool sparse = false;
+  bool swab = false;
+  bool sync = false;
+  bool excl = false;
+  bool nocreat = false;
+  bool notrunc = false;
+  bool noerror = false;
+  bool fdatasync = false;
+  bool fsync = false;
+};
+
+// iflag= / oflag= symbols.
+struct IoFlags {
+  bool append = false;
+  bool direct = false;
+  bool directory = false;
+  bool dsync = false;
+  bool sync = false;
+  bool fullblock = false;
+  bool nonblock = false;
+  bool noatime = false;
+  bool nocache = false;
+  bool noctty = false;
+  bool nofollow = false;
+  bool count_bytes = false;
+  bool skip_bytes = false;
+  bool seek_bytes = false;
+};
+
+inline constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
+
+struct Settings {
+  std::optional<std::string> input_file;   // if=; absent means standard input
+  std::optional<std::string> output_file;  // of=; absent means standard output
+
+  std::int64_t ibs = 512;
+  std::int64_t obs = 512;
+  // bs= was given: one buffer, each read written as is, unless a conversion
+  // needs the reblocking copy (GNU's C_TWOBUFS).
+  bool bs_given = false;
+  std::int64_t cbs = 0;  // 0: not given
+  // conv=block or conv=unblock was asked for, directly or through ascii,
+  // ebcdic or ibm. Without cbs= the conversion itself is dropped, yet GNU
+  // still copies through two buffers.
+  bool block_or_unblock_requested = false;
+
+  // skip=/seek=/count= resolved the way GNU resolves them after parsing:
+  // whole records of ibs (skip, count) or obs (seek) plus leftover bytes,
+  // taking skip_bytes/count_bytes/seek_bytes and the 'B' suffix into account.
+  std::int64_t skip_records = 0;
+  std::int64_t skip_bytes = 0;
+  std::int64_t seek_records = 0;
+  std::int64_t seek_bytes = 0;
+  std::int64_t max_records = kNoLimit;  // count=; kNoLimit when absent
+  std::int64_t max_bytes = 0;
+
+  Conversions conv;
+  IoFlags iflag;
+  IoFlags oflag;
+  StatusLevel status = StatusLevel::kDefault;
+
+  // GNU warns about a partial read (and suggests iflag=fullblock) only when
+  // bs= is given without fullblock and skip, count or direct make block
+  // boundaries matter.
+  bool warn_partial_read = false;
+
+  // The copy needs separate input and output buffers (GNU's C_TWOBUFS):
+  // any conversion, or ibs/obs given instead of bs.
+  bool two_buffers() const {
+    return !bs_given || block_or_unblock_requested || conv.ascii || conv.ebcdic || conv.ibm || conv.block ||
+           conv.unblock || conv.lcase || conv.ucase || conv.swab;
+  }
+};
+
+}  // namespace ddtime

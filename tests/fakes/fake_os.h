@@ -1,0 +1,157 @@
+// fake_os — a scripted Os for what real files make hard to reproduce: short
+// reads, EINTR storms, EIO at a chosen read, ENOSPC in the middle of a block,
+// failing fsync or ftruncate. fd 0 reads from `input`, fd 1 writes into
+// `output` at a position, so sparse seeks and truncation can be checked. It
+// records every call for assertions about the system-call sequence.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "os.h"
+
+namespace ddtime::testing {
+
+// One scripted answer to a read or write.
+struct Step {
+  enum class Kind { kBytes, kError, kEof };
+  Kind kind = Kind::kBytes;
+  std::size_t bytes = 0;  // at most this many (kBytes)
+  int err = 0;            // kError
+};
+
+inline Step Bytes(std::size_t n) { return {Step::Kind::kBytes, n, 0}; }
+inline Step Fail(int err) { return {Step::Kind::kError, 0, err}; }
+inline Step Eintr() { return Fail(EINTR); }
+inline Step Eof() { return {Step::Kind::kEof, 0, 0}; }
+
+class FakeOs final : public Os {
+ public:
+  std::vector<unsigned char> input;   // what fd 0 holds
+  std::vector<unsigned char> output;  // what fd 1 holds
+  bool input_seekable = true;
+  bool output_seekable = true;
+  bool output_is_regular = true;
+  int fsync_error = 0;
+  int fdatasync_error = 0;
+  int ftruncate_error = 0;
+  std::vector<std::string> calls;  // "read 0 512", "write 1 512", ...
+
+  void on_read(std::vector<Step> steps) { reads_.insert(reads_.end(), steps.begin(), steps.end()); }
+  void on_write(std::vector<Step> steps) { writes_.insert(writes_.end(), steps.begin(), steps.end()); }
+
+  std::string output_text() const { return {output.begin(), output.end()}; }
+  std::size_t count_calls(const std::string& prefix) const {
+    return static_cast<std::size_t>(std::count_if(calls.begin(), calls.end(), [&](const std::string& c) {
+      return c.rfind(prefix, 0) == 0;
+    }));
+  }
+
+  IoResult open(const char* path, int, mode_t) noexcept override {
+    calls.push_back(std::string("open ") + path);
+    return {-1, ENOENT};
+  }
+  IoResult close(int fd) noexcept override {
+    calls.push_back("close " + std::to_string(fd));
+    return {0, 0};
+  }
+  IoResult dup2(int, int to) noexcept override { return {to, 0}; }
+
+  IoResult read(int fd, void* buffer, std::size_t length) noexcept override {
+    calls.push_back("read " + std::to_string(fd) + " " + std::to_string(length));
+    if (fd != 0) return {-1, EBADF};
+    std::size_t limit = length;
+    if (!reads_.empty()) {
+      Step step = reads_.front();
+      reads_.pop_front();
+      if (step.kind == Step::Kind::kError) return {-1, step.err};
+      if (step.kind == Step::Kind::kEof) return {0, 0};
+      limit = std::min(limit, step.bytes);
+    }
+    std::size_t available = input.size() - std::min(input.size(), input_position_);
+    std::size_t n = std::min(limit, available);
+    std::memcpy(buffer, input.data() + input_position_, n);
+    input_position_ += n;
+    return {static_cast<ssize_t>(n), 0};
+  }
+
+  IoResult write(int fd, const void* buffer, std::size_t length) noexcept override {
+    calls.push_back("write " + std::to_string(fd) + " " + std::to_string(length));
+    if (fd != 1) return {-1, EBADF};
+    std::size_t n = length;
+    if (!writes_.empty()) {
+      Step step = writes_.front();
+      writes_.pop_front();
+      if (step.kind == Step::Kind::kError) return {-1, step.err};
+      if (step.kind == Step::Kind::kEof) return {0, 0};
+      n = std::min(n, step.bytes);
+    }
+    if (output.size() < output_position_ + n) output.resize(output_position_ + n);
+    std::memcpy(output.data() + output_position_, buffer, n);
+    output_position_ += n;
+    return {static_cast<ssize_t>(n), 0};
+  }
+
+  IoResult lseek(int fd, off_t offset, int whence) noexcept override {
+    calls.push_back("lseek " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(whence));
+    bool seekable = fd == 0 ? input_seekable : output_seekable;
+    if (!seekable) return {-1, ESPIPE};
+    std::size_t& position = fd == 0 ? input_position_ : output_position_;
+    std::size_t size = fd == 0 ? input.size() : output.size();
+    off_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? static_cast<off_t>(position) : static_cast<off_t>(size);
+    off_t target = base + offset;
+    if (target < 0) return {-1, EINVAL};
+    position = static_cast<std::size_t>(target);
+    return {target, 0};
+  }
+
+  IoResult fstat(int fd, struct stat& status) noexcept override {
+    status = {};
+    bool regular = fd == 0 ? input_seekable : output_is_regular;
+    status.st_mode = regular ? S_IFREG | 0644 : S_IFIFO | 0600;
+    status.st_size = static_cast<off_t>(fd == 0 ? input.size() : output.size());
+    return {0, 0};
+  }
+
+  IoResult ftruncate(int fd, off_t length) noexcept override {
+    calls.push_back("ftruncate " + std::to_string(fd) + " " + std::to_string(length));
+    if (ftruncate_error != 0) return {-1, ftruncate_error};
+    if (fd == 1) output.resize(static_cast<std::size_t>(length));
+    return {0, 0};
+  }
+
+  IoResult fsync(int fd) noexcept override {
+    calls.push_back("fsync " + std::to_string(fd));
+    return fsync_error != 0 ? IoResult{-1, fsync_error} : IoResult{0, 0};
+  }
+  IoResult fdatasync(int fd) noexcept override {
+    calls.push_back("fdatasync " + std::to_string(fd));
+    return fdatasync_error != 0 ? IoResult{-1, fdatasync_error} : IoResult{0, 0};
+  }
+  IoResult get_status_flags(int) noexcept override { return {status_flags_, 0}; }
+  IoResult set_status_flags(int fd, int flags) noexcept override {
+    calls.push_back("setfl " + std::to_string(fd) + " " + std::to_string(flags));
+    status_flags_ = flags;
+    return {0, 0};
+  }
+  IoResult drop_cache(int fd, off_t offset, off_t length) noexcept override {
+    calls.push_back("fadvise " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length));
+    return {0, 0};
+  }
+
+ private:
+  std::deque<Step> reads_;
+  std::deque<Step> writes_;
+  std::size_t input_position_ = 0;
+  std::size_t output_position_ = 0;
+  int status_flags_ = O_WRONLY;
+};
+
+}  // namespace ddtime::testing

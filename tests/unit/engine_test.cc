@@ -1,0 +1,461 @@
+// The copy loop against a scripted OS: record counting, short reads and
+// writes, EINTR, errors mid-copy, sparse output, skip and count in bytes.
+#include "engine.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include "fakes/fake_os.h"
+
+namespace ddtime {
+namespace {
+
+using testing::Bytes;
+using testing::Eintr;
+using testing::Eof;
+using testing::Fail;
+using testing::FakeOs;
+
+struct Heard {
+  Notice what;
+  int err;
+  std::int64_t value;
+};
+
+class RecordingEvents final : public Events {
+ public:
+  std::vector<Heard> notices;
+  int stats_shown = 0;
+
+  void notice(Notice what, Side, int err, std::int64_t value) noexcept override {
+    notices.push_back({what, err, value});
+  }
+  void show_stats(const Stats&) noexcept override { ++stats_shown; }
+  void handle_signals(const Stats&) noexcept override {}
+  void progress(const Stats&, std::int64_t) noexcept override {}
+};
+
+class FixedClock final : public Clock {
+ public:
+  std::int64_t now_ns() noexcept override { return 0; }
+};
+
+std::vector<unsigned char> pattern(std::size_t size) {
+  std::vector<unsigned char> bytes(size);
+  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>('a' + i % 26);
+  return bytes;
+}
+
+Settings block_size(std::int64_t bs) {
+  Settings settings;
+  settings.ibs = settings.obs = bs;
+  settings.bs_given = true;
+  return settings;
+}
+
+Settings reblocking(std::int64_t ibs, std::int64_t obs) {
+  Settings settings;
+  settings.ibs = ibs;
+  settings.obs = obs;
+  return settings;
+}
+
+struct CopyRun {
+  CopyOutcome outcome;
+  Stats stats;
+};
+
+CopyRun copy(FakeOs& os, RecordingEvents& events, const Settings& settings) {
+  FixedClock clock;
+  Engine engine(os, events, clock, settings);
+  CopyOutcome outcome = engine.run(0);
+  return {outcome, engine.stats()};
+}
+
+TEST(Engine, StraightCopyCountsFullAndPartialRecords) {
+  FakeOs os;
+  os.input = pattern(1300);
+  RecordingEvents events;
+  CopyRun run = copy(os, events, block_size(512));
+  EXPECT_EQ(run.outcome.exit_status, 0);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(run.stats.full_records_in, 2);
+  EXPECT_EQ(run.stats.partial_records_in, 1);
+  EXPECT_EQ(run.stats.full_records_out, 2);
+  EXPECT_EQ(run.stats.partial_records_out, 1);
+  EXPECT_EQ(run.stats.bytes_out, 1300);
+  EXPECT_TRUE(events.notices.empty());
+}
+
+TEST(Engine, RetriesEintrStormWithoutLosingData) {
+  FakeOs os;
+  os.input = pattern(1024);
+  os.on_read({Eintr(), Eintr(), Eintr(), Bytes(512), Eintr(), Bytes(512)});
+  os.on_write({Eintr(), Bytes(512), Eintr(), Eintr()});
+  RecordingEvents events;
+  CopyRun run = copy(os, events, block_size(512));
+  EXPECT_EQ(run.outcome.exit_status, 0);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(run.stats.full_records_in, 2);
+  EXPECT_EQ(run.stats.full_records_out, 2);
+}
+
+TEST(Engine, ShortReadsBecomePartialRecordsWithoutFullblock) {
+  FakeOs os;
+  os.input = pattern(600);
+  os.on_read({Bytes(100), Bytes(500)});
+  RecordingEvents events;
+  CopyRun run = copy(os, events, block_size(512));
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(run.stats.full_records_in, 0);
+  EXPECT_EQ(run.stats.partial_records_in, 2);
+  EXPECT_EQ(run.stats.partial_records_out, 2);
+}
+
+TEST(Engine, FullblockAccumulatesShortReadsIntoFullRecords) {
+  FakeOs os;
+  os.input = pattern(1100);
+  os.on_read({Bytes(100), Bytes(300), Bytes(200), Bytes(7)});
+  Settings settings = block_size(512);
+  settings.iflag.fullblock = true;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(run.stats.full_records_in, 2);
+  EXPECT_EQ(run.stats.partial_records_in, 1);
+}
+
+TEST(Engine, ContinuesShortWritesUntilTheBlockIsOut) {
+  FakeOs os;
+  os.input = pattern(1024);
+  os.on_write({Bytes(100), Bytes(1), Bytes(411), Bytes(3)});
+  RecordingEvents events;
+  CopyRun run = copy(os, events, block_size(512));
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(run.stats.full_records_out, 2);
+  EXPECT_EQ(os.count_calls("write 1"), 5u);
+}
+
+TEST(Engine, EnospcMidBlockCountsBytesButNoRecord) {
+  FakeOs os;
+  os.input = pattern(1024);
+  os.on_write({Bytes(512), Bytes(100), Fail(ENOSPC)});
+  RecordingEvents events;
+  CopyRun run = copy(os, events, block_size(512));
+  EXPECT_EQ(run.outcome.exit_status, 1);
+  EXPECT_EQ(run.outcome.ending, Ending::kFinished);
+  EXPECT_EQ(run.stats.bytes_out, 612);
+  EXPECT_EQ(run.stats.full_records_out, 1);
+  EXPECT_EQ(run.stats.partial_records_out, 0);
+  ASSERT_EQ(events.notices.size(), 1u);
+  EXPECT_EQ(events.notices[0].what, Notice::kWriteError);
+  EXPECT_EQ(events.notices[0].err, ENOSPC);
+}
+
+TEST(Engine, ZeroByteWriteIsReportedAsNoSpace) {
+  FakeOs os;
+  os.input = pattern(512);
+  os.on_write({Eof()});
+  RecordingEvents events;
+  CopyRun run = copy(os, events, block_size(512));
+  EXPECT_EQ(run.outcome.exit_status, 1);
+  ASSERT_EQ(events.notices.size(), 1u);
+  EXPECT_EQ(events.notices[0].err, ENOSPC);
+}
+
+TEST(Engine, ReadErrorWithoutNoerrorStopsAfterWritingWhatWasRead) {
+  FakeOs os;
+  os.input = pattern(2048);
+  os.on_read({Bytes(512), Fail(EIO)});
+  RecordingEvents events;
+  CopyRun run = copy(os, events, block_size(512));
+  EXPECT_EQ(run.outcome.exit_status, 1);
+  EXPECT_EQ(os.output.size(), 512u);
+  ASSERT_EQ(events.notices.size(), 1u);
+  EXPECT_EQ(events.notices[0].what, Notice::kReadError);
+  EXPECT_EQ(events.notices[0].err, EIO);
+}
+
+TEST(Engine, NoerrorSyncReplacesTheFailedBlockWithZerosAndGoesOn) {
+  FakeOs os;
+  os.input = pattern(1536);
+  os.on_read({Bytes(512), Fail(EIO)});
+  Settings settings = block_size(512);
+  settings.conv.noerror = true;
+  settings.conv.sync = true;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(run.outcome.exit_status, 0);
+  ASSERT_EQ(os.output.size(), 1536u);
+  std::vector<unsigned char> expected = os.input;
+  std::fill(expected.begin() + 512, expected.begin() + 1024, 0);
+  EXPECT_EQ(os.output, expected);
+  EXPECT_EQ(events.stats_shown, 1);
+  EXPECT_EQ(run.stats.full_records_in, 2);
+  EXPECT_EQ(run.stats.partial_records_in, 1);
+  EXPECT_EQ(run.stats.full_records_out, 3);
+}
+
+TEST(Engine, NoerrorWithoutSyncSkipsTheFailedBlock) {
+  FakeOs os;
+  os.input = pattern(1536);
+  os.on_read({Bytes(512), Fail(EIO)});
+  Settings settings = block_size(512);
+  settings.conv.noerror = true;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(run.outcome.exit_status, 0);
+  std::vector<unsigned char> expected(os.input.begin(), os.input.begin() + 512);
+  expected.insert(expected.end(), os.input.begin() + 1024, os.input.end());
+  EXPECT_EQ(os.output, expected);
+  EXPECT_EQ(run.stats.full_records_in, 2);
+  EXPECT_EQ(run.stats.partial_records_in, 0);
+}
+
+TEST(Engine, ReblockingWritesWholeOutputBlocksThenTheRest) {
+  FakeOs os;
+  os.input = pattern(1000);
+  RecordingEvents events;
+  CopyRun run = copy(os, events, reblocking(100, 256));
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(run.stats.full_records_in, 10);
+  EXPECT_EQ(run.stats.full_records_out, 3);
+  EXPECT_EQ(run.stats.partial_records_out, 1);
+  EXPECT_EQ(os.count_calls("read 0 100"), 11u);
+  EXPECT_EQ(os.count_calls("write 1 256"), 3u);
+  EXPECT_EQ(os.count_calls("write 1 232"), 1u);
+}
+
+TEST(Engine, ReblockingSplitsLargeReadsIntoSmallWrites) {
+  FakeOs os;
+  os.input = pattern(4096 + 100);
+  RecordingEvents events;
+  CopyRun run = copy(os, events, reblocking(4096, 512));
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(run.stats.full_records_in, 1);
+  EXPECT_EQ(run.stats.partial_records_in, 1);
+  EXPECT_EQ(run.stats.full_records_out, 8);
+  EXPECT_EQ(run.stats.partial_records_out, 1);
+}
+
+TEST(Engine, ReblockingWriteFailureQuitsWithStats) {
+  FakeOs os;
+  os.input = pattern(1024);
+  os.on_write({Bytes(100), Fail(ENOSPC)});
+  RecordingEvents events;
+  CopyRun run = copy(os, events, reblocking(512, 256));
+  EXPECT_EQ(run.outcome.exit_status, 1);
+  EXPECT_EQ(run.outcome.ending, Ending::kQuit);
+  EXPECT_EQ(run.stats.bytes_out, 100);
+  EXPECT_EQ(run.stats.partial_records_out, 1);
+  ASSERT_EQ(events.notices.size(), 1u);
+  EXPECT_EQ(events.notices[0].what, Notice::kBlockWriteError);
+}
+
+TEST(Engine, SparseOutputSeeksOverZeroBlocksAndExtendsTheFile) {
+  FakeOs os;
+  os.input = pattern(512);
+  os.input.resize(1536, 0);
+  Settings settings = block_size(512);
+  settings.conv.sparse = true;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(run.outcome.exit_status, 0);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(os.count_calls("write 1"), 1u);
+  EXPECT_EQ(os.count_calls("ftruncate 1 1536"), 1u);
+  EXPECT_EQ(run.stats.bytes_out, 1536);
+}
+
+TEST(Engine, SkipOnAnUnseekableInputReadsOverIt) {
+  FakeOs os;
+  os.input = pattern(500);
+  os.input_seekable = false;
+  Settings settings = block_size(100);
+  settings.skip_records = 2;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(std::vector<unsigned char>(os.input.begin() + 200, os.input.end()), os.output);
+  EXPECT_EQ(run.stats.full_records_in, 3);
+  EXPECT_TRUE(events.notices.empty());
+}
+
+TEST(Engine, SkipPastTheEndOfAFileWarnsAndCopiesNothing) {
+  FakeOs os;
+  os.input = pattern(300);
+  Settings settings = block_size(100);
+  settings.skip_records = 5;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(run.outcome.exit_status, 0);
+  EXPECT_TRUE(os.output.empty());
+  ASSERT_EQ(events.notices.size(), 1u);
+  EXPECT_EQ(events.notices[0].what, Notice::kCannotSkipToOffset);
+}
+
+TEST(Engine, CountInBytesEndsWithOneShortRecord) {
+  FakeOs os;
+  os.input = pattern(1000);
+  Settings settings = block_size(100);
+  settings.max_records = 2;
+  settings.max_bytes = 50;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(os.output.size(), 250u);
+  EXPECT_EQ(run.stats.full_records_in, 2);
+  EXPECT_EQ(run.stats.partial_records_in, 1);
+  EXPECT_EQ(os.count_calls("read 0 50"), 1u);
+}
+
+TEST(Engine, CountZeroReadsNothing) {
+  FakeOs os;
+  os.input = pattern(1000);
+  Settings settings = block_size(100);
+  settings.max_records = 0;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(os.count_calls("read"), 0u);
+  EXPECT_EQ(run.stats.full_records_in, 0);
+}
+
+TEST(Engine, WarnsOnceAboutAPartialReadFollowedByMoreData) {
+  FakeOs os;
+  os.input = pattern(1000);
+  os.on_read({Bytes(100), Bytes(100), Bytes(100)});
+  Settings settings = block_size(512);
+  settings.max_records = 3;
+  settings.warn_partial_read = true;
+  RecordingEvents events;
+  copy(os, events, settings);
+  ASSERT_EQ(events.notices.size(), 1u);
+  EXPECT_EQ(events.notices[0].what, Notice::kPartialRead);
+  EXPECT_EQ(events.notices[0].value, 100);
+}
+
+TEST(Engine, SyncPadsShortRecordsWithZeros) {
+  FakeOs os;
+  os.input = pattern(700);
+  Settings settings = block_size(512);
+  settings.conv.sync = true;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  ASSERT_EQ(os.output.size(), 1024u);
+  EXPECT_EQ(os.output[700], 0);
+  EXPECT_EQ(os.output[1023], 0);
+  EXPECT_EQ(run.stats.partial_records_in, 1);
+  EXPECT_EQ(run.stats.full_records_out, 2);
+}
+
+TEST(Engine, SeekOnASeekableOutputMovesWithoutWriting) {
+  FakeOs os;
+  os.input = pattern(100);
+  Settings settings = block_size(100);
+  settings.seek_records = 2;
+  RecordingEvents events;
+  copy(os, events, settings);
+  ASSERT_EQ(os.output.size(), 300u);
+  EXPECT_EQ(os.count_calls("write 1"), 1u);
+}
+
+TEST(Engine, SeekOnAPipeCannotReadTheOutputAndQuits) {
+  FakeOs os;
+  os.input = pattern(100);
+  os.output_seekable = false;
+  Settings settings = block_size(100);
+  settings.seek_records = 1;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(run.outcome.exit_status, 1);
+  EXPECT_EQ(run.outcome.ending, Ending::kQuit);
+  ASSERT_EQ(events.notices.size(), 1u);
+  EXPECT_EQ(events.notices[0].what, Notice::kCannotSeek);
+  EXPECT_EQ(events.notices[0].err, ESPIPE);
+}
+
+TEST(Engine, HugeBufferThatCannotBeAllocatedDiesWithoutStats) {
+  FakeOs os;
+  os.input = pattern(10);
+  Settings settings = block_size(std::int64_t{1} << 61);
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(run.outcome.exit_status, 1);
+  EXPECT_EQ(run.outcome.ending, Ending::kDie);
+  ASSERT_EQ(events.notices.size(), 1u);
+  EXPECT_EQ(events.notices[0].what, Notice::kInputBufferExhausted);
+}
+
+
+TEST(Engine, ConvertingCopyReblocksTheConvertedBytes) {
+  FakeOs os;
+  std::string text = "hello, world\n";
+  os.input.assign(text.begin(), text.end());
+  Settings settings = reblocking(3, 4);
+  settings.conv.ucase = true;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(os.output_text(), "HELLO, WORLD\n");
+  EXPECT_EQ(run.stats.full_records_in, 4);
+  EXPECT_EQ(run.stats.partial_records_in, 1);
+  EXPECT_EQ(run.stats.full_records_out, 3);
+  EXPECT_EQ(run.stats.partial_records_out, 1);
+  EXPECT_EQ(os.count_calls("write 1 4"), 3u);
+}
+
+TEST(Engine, BlockCountsTruncatedRecordsInStats) {
+  FakeOs os;
+  std::string text = "abcdefgh\nab\nxyz12345\n";
+  os.input.assign(text.begin(), text.end());
+  Settings settings = block_size(512);
+  settings.cbs = 4;
+  settings.conv.block = true;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(os.output_text(), "abcdab  xyz1");
+  EXPECT_EQ(run.stats.truncated_records, 2);
+}
+
+TEST(Engine, SwabEmitsTheOddLastByteUnswapped) {
+  FakeOs os;
+  std::string text = "abcdefg";
+  os.input.assign(text.begin(), text.end());
+  os.on_read({Bytes(3), Bytes(4)});
+  Settings settings = block_size(512);
+  settings.conv.swab = true;
+  RecordingEvents events;
+  copy(os, events, settings);
+  EXPECT_EQ(os.output_text(), "badcfeg");
+}
+
+TEST(Engine, DirectOutputDropsODirectForTheLastPartialBlockAndAsksForFsync) {
+  FakeOs os;
+  os.input = pattern(4096 + 100);
+  Settings settings = block_size(4096);
+  settings.oflag.direct = true;
+  RecordingEvents events;
+  FixedClock clock;
+  Engine engine(os, events, clock, settings);
+  engine.run(0);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(os.count_calls("setfl 1"), 1u);
+  EXPECT_TRUE(engine.output_needs_fsync());
+}
+
+TEST(Engine, ReadErrorWithNoerrorOnAPipeCarriesOn) {
+  FakeOs os;
+  os.input = pattern(1024);
+  os.input_seekable = false;
+  os.on_read({Bytes(512), Fail(EIO)});
+  Settings settings = block_size(512);
+  settings.conv.noerror = true;
+  RecordingEvents events;
+  CopyRun run = copy(os, events, settings);
+  EXPECT_EQ(run.outcome.exit_status, 0);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(events.stats_shown, 1);
+}
+
+}  // namespace
+}  // namespace ddtime
