@@ -84,13 +84,27 @@ void append_escaped(std::string& out, std::string_view bytes, std::string_view r
     const auto byte = static_cast<unsigned char>(bytes[i]);
     out += '\\';
     switch (byte) {
-      case '\a': out += 'a'; continue;
-      case '\b': out += 'b'; continue;
-      case '\f': out += 'f'; continue;
-      case '\n': out += 'n'; continue;
-      case '\r': out += 'r'; continue;
-      case '\t': out += 't'; continue;
-      case '\v': out += 'v'; continue;
+      case '\a':
+        out += 'a';
+        continue;
+      case '\b':
+        out += 'b';
+        continue;
+      case '\f':
+        out += 'f';
+        continue;
+      case '\n':
+        out += 'n';
+        continue;
+      case '\r':
+        out += 'r';
+        continue;
+      case '\t':
+        out += 't';
+        continue;
+      case '\v':
+        out += 'v';
+        continue;
       case '\0': {
         const bool digit_follows = !rest.empty() && rest[0] >= '0' && rest[0] <= '9';
         out += digit_follows ? "000" : "0";

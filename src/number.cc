@@ -25,24 +25,32 @@ struct Factor {
 };
 
 // The C locale's isspace(), independent of the process locale.
-bool is_c_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
+bool is_c_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Power letters take an optional "B"/"D" (decimal) or "iB" (binary) tail.
 int power_of(char c) {
   switch (c) {
-    case 'k': case 'K': return 1;
-    case 'M': return 2;
-    case 'G': return 3;
-    case 'T': return 4;
-    case 'P': return 5;
-    case 'E': return 6;
-    case 'Z': return 7;
-    case 'Y': return 8;
-    default: return 0;
+    case 'k':
+    case 'K':
+      return 1;
+    case 'M':
+      return 2;
+    case 'G':
+      return 3;
+    case 'T':
+      return 4;
+    case 'P':
+      return 5;
+    case 'E':
+      return 6;
+    case 'Z':
+      return 7;
+    case 'Y':
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -134,8 +142,7 @@ ParsedNumber parse_number(std::string_view text) noexcept {
 
   // A 'B' straight after the number marks a byte count ("2B", "1bB"); it may
   // not follow another 'B' ("2BB", "1KBB").
-  if (first.kind == Factor::Kind::kTrailing && text[first.stop] == 'B' &&
-      text[first.stop - 1] != 'B') {
+  if (first.kind == Factor::Kind::kTrailing && text[first.stop] == 'B' && text[first.stop - 1] != 'B') {
     ++first.stop;
     if (first.stop == text.size()) first.kind = Factor::Kind::kComplete;
   }

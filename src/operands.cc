@@ -33,6 +33,7 @@ constexpr std::int64_t kMaxBlockSize = kInt64Max - 1;
 class CommandLine {
  public:
   CommandLine() : operands_("Operands"), options_("Options"), extensions_("Extensions") {
+    // clang-format off
     operands_.add_options()
         ("if", po::value<std::string>()->value_name("FILE"),
          "take input from FILE rather than standard input")
@@ -64,6 +65,7 @@ class CommandLine {
     options_.add_options()
         ("help", "show this help, then exit")
         ("version", "show the version, then exit");
+    // clang-format on
     // ddtime's own --long options go into extensions_: po::value<std::string>()
     // for one that takes --name=VALUE, no semantic for a plain switch. The
     // walk in parse_operands() then applies them to the settings.
@@ -117,14 +119,11 @@ struct Token {
   std::string text;                     // operand text, or the error message
 };
 
-bool takes_argument(const po::option_description& option) {
-  return option.semantic()->max_tokens() > 0;
-}
+bool takes_argument(const po::option_description& option) { return option.semantic()->max_tokens() > 0; }
 
 // GNU getopt_long on one "--..." argument: exact names win, otherwise a
 // unique prefix does.
-std::pair<std::string, std::string> classify_long_option(const CommandLine& line,
-                                                         const std::string& token) {
+std::pair<std::string, std::string> classify_long_option(const CommandLine& line, const std::string& token) {
   const std::string_view body = std::string_view(token).substr(2);
   const std::size_t equals = body.find('=');
   const std::string_view name = body.substr(0, equals);
@@ -263,13 +262,20 @@ struct FlagSymbol {
 // Every flag is accepted on either side, as GNU 9.1 does; only
 // oflag=fullblock is refused, after all operands are read.
 constexpr FlagSymbol kFlagSymbols[] = {
-    {"append", &IoFlags::append},         {"direct", &IoFlags::direct},
-    {"directory", &IoFlags::directory},   {"dsync", &IoFlags::dsync},
-    {"sync", &IoFlags::sync},             {"fullblock", &IoFlags::fullblock},
-    {"nonblock", &IoFlags::nonblock},     {"noatime", &IoFlags::noatime},
-    {"nocache", &IoFlags::nocache},       {"noctty", &IoFlags::noctty},
-    {"nofollow", &IoFlags::nofollow},     {"count_bytes", &IoFlags::count_bytes},
-    {"skip_bytes", &IoFlags::skip_bytes}, {"seek_bytes", &IoFlags::seek_bytes},
+    {"append", &IoFlags::append},
+    {"direct", &IoFlags::direct},
+    {"directory", &IoFlags::directory},
+    {"dsync", &IoFlags::dsync},
+    {"sync", &IoFlags::sync},
+    {"fullblock", &IoFlags::fullblock},
+    {"nonblock", &IoFlags::nonblock},
+    {"noatime", &IoFlags::noatime},
+    {"nocache", &IoFlags::nocache},
+    {"noctty", &IoFlags::noctty},
+    {"nofollow", &IoFlags::nofollow},
+    {"count_bytes", &IoFlags::count_bytes},
+    {"skip_bytes", &IoFlags::skip_bytes},
+    {"seek_bytes", &IoFlags::seek_bytes},
 };
 
 struct StatusSymbol {

@@ -91,8 +91,8 @@ struct Settings {
   // The copy needs separate input and output buffers (GNU's C_TWOBUFS):
   // any conversion, or ibs/obs given instead of bs.
   bool two_buffers() const {
-    return !bs_given || block_or_unblock_requested || conv.ascii || conv.ebcdic || conv.ibm || conv.block ||
-           conv.unblock || conv.lcase || conv.ucase || conv.swab;
+    return !bs_given || block_or_unblock_requested || conv.ascii || conv.ebcdic || conv.ibm ||
+           conv.block || conv.unblock || conv.lcase || conv.ucase || conv.swab;
   }
 };
 

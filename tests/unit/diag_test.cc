@@ -21,7 +21,9 @@ struct Captured {
   }
 };
 
-Diag silent(bool utf8) { return Diag("dd", utf8, [](std::string_view) {}); }
+Diag silent(bool utf8) {
+  return Diag("dd", utf8, [](std::string_view) {});
+}
 
 TEST(Diag, PrefixesMessagesWithTheProgramNameAsGiven) {
   Captured out;
@@ -94,7 +96,7 @@ TEST(Diag, EscapesBytesThatAreNotPrintableUtf8) {
   const Diag d = silent(true);
   EXPECT_EQ(d.quote("\xff"), "\u2018\\377\u2019");
   EXPECT_EQ(d.quote("x\xc3"), "\u2018x\\303\u2019");
-  EXPECT_EQ(d.quote("\xc2\x80"), "\u2018\\302\\200\u2019");          // C1 control
+  EXPECT_EQ(d.quote("\xc2\x80"), "\u2018\\302\\200\u2019");           // C1 control
   EXPECT_EQ(d.quote("\xe2\x80\xa8"), "\u2018\\342\\200\\250\u2019");  // line separator
   EXPECT_EQ(d.quote("\xcd\xb8"), "\u2018\\315\\270\u2019");           // unassigned
   EXPECT_EQ(d.quote("\xef\xbf\xbf"), "\u2018\\357\\277\\277\u2019");  // noncharacter
@@ -201,9 +203,31 @@ TEST(Diag, ReproducesGnuDoubleOpeningWhenAQuotedNameEndsInAnEscape) {
 
 TEST(Diag, LeavesOrdinaryFileNamesBareWhenQuotingIfNeeded) {
   const Diag d = silent(true);
-  for (std::string_view name : {"plain", "x~", "x#", "-x", "-", "a{b", "{}", "a}b", "a]b", "%", "@", "+", ",",
-                                "a.b", "a/b", "a%b", "a,b", "a@b", "a+b", "a~b", "a#",
-                                "\xc3\xa9t\xc3\xa9", "\xe2\x80\x8b", "5\xc2\xa0", "\u2018q\u2019"}) {
+  for (std::string_view name : {"plain",
+                                "x~",
+                                "x#",
+                                "-x",
+                                "-",
+                                "a{b",
+                                "{}",
+                                "a}b",
+                                "a]b",
+                                "%",
+                                "@",
+                                "+",
+                                ",",
+                                "a.b",
+                                "a/b",
+                                "a%b",
+                                "a,b",
+                                "a@b",
+                                "a+b",
+                                "a~b",
+                                "a#",
+                                "\xc3\xa9t\xc3\xa9",
+                                "\xe2\x80\x8b",
+                                "5\xc2\xa0",
+                                "\u2018q\u2019"}) {
     EXPECT_EQ(d.quote_if_needed(name), name);
   }
 }

@@ -41,9 +41,9 @@ TEST(Number, AcceptsLeadingWhiteSpaceAndPlus) {
 }
 
 TEST(Number, RejectsSignsSpacesAndJunkInTheWrongPlace) {
-  for (std::string_view text : {"-5", "-0", "--5", "+ 5", "++5", "5 ", "", " ", "+", "+ ", "1.5",
-                                "x5", "5y", "1e", "1m", "1g", "1t", "1p", "1R", "1Q",
-                                "5\xc2\xa0", "\xd9\xa3", "\xef\xbc\x92"}) {
+  for (std::string_view text :
+       {"-5", "-0", "--5", "+ 5", "++5", "5 ", "",   " ",  "+",         "+ ",       "1.5",         "x5",
+        "5y", "1e", "1m",  "1g",  "1t",  "1p", "1R", "1Q", "5\xc2\xa0", "\xd9\xa3", "\xef\xbc\x92"}) {
     EXPECT_EQ(verdict(text), NumberVerdict::kInvalid) << text;
   }
 }
@@ -103,7 +103,8 @@ TEST(Number, AcceptsOneByteMarkerAfterTheFirstFactor) {
   EXPECT_EQ(ok("wB"), 2);
   EXPECT_EQ(ok("2Bx3"), 6);
   EXPECT_EQ(ok("2BxK"), 2048);
-  for (std::string_view text : {"B", "2BB", "1KBB", "1KiBB", "3x2B", "2x3B", "1Kx2B", "2Bx3B", "2xB", "2Bx"}) {
+  for (std::string_view text :
+       {"B", "2BB", "1KBB", "1KiBB", "3x2B", "2x3B", "1Kx2B", "2Bx3B", "2xB", "2Bx"}) {
     EXPECT_EQ(verdict(text), NumberVerdict::kInvalid) << text;
   }
 }
@@ -125,7 +126,8 @@ TEST(Number, MultipliesExactlyTwoFactors) {
   EXPECT_EQ(ok("2x+3"), 6);
   EXPECT_EQ(ok("4611686018427387903x2"), 9223372036854775806);
   // GNU 9.1 does not chain products.
-  for (std::string_view text : {"2x3x4", "0x0x5", "2x0x5", "0x2x0", "0x0x", "2x", "Kx", "5x", "2x-3", "2xBx"}) {
+  for (std::string_view text :
+       {"2x3x4", "0x0x5", "2x0x5", "0x2x0", "0x0x", "2x", "Kx", "5x", "2x-3", "2xBx"}) {
     EXPECT_EQ(verdict(text), NumberVerdict::kInvalid) << text;
   }
 }
