@@ -188,7 +188,12 @@ std::string shell_quote(std::string_view name, bool utf8) {
     all_safe = unit.printable && (unit.bytes.size() > 1 || double_quote_safe(unit.bytes[0], i));
     i += unit.bytes.size();
   }
-  if (all_safe) return "\"" + std::string(name) + "\"";
+  if (all_safe) {
+    std::string quoted(1, '"');
+    quoted.append(name);
+    quoted += '"';
+    return quoted;
+  }
 
   // GNU writes a name holding a single quote twice, and its second pass
   // starts in whatever $'...' state the first one ended in: when the name
@@ -212,11 +217,14 @@ void Diag::error(int err, std::string_view message) const {
     line += ": ";
     line += error_text(err);
   }
+  history_.push_back(line.substr(program_.size() + 2));
   line += '\n';
-  sink_(line);
+  if (!muted_) sink_(line);
 }
 
-void Diag::try_help() const { sink_("Try '" + program_ + " --help' for more information.\n"); }
+void Diag::try_help() const {
+  if (!muted_) sink_("Try '" + program_ + " --help' for more information.\n");
+}
 
 std::string Diag::quote(std::string_view value) const {
   const std::string_view open = utf8_quotes_ ? "\u2018" : "'";

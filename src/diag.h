@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -36,7 +37,15 @@ class Diag {
   void try_help() const;
 
   // Raw text to the sink (summary lines, progress): no prefix, no newline added.
-  void raw(std::string_view text) const { sink_(text); }
+  void raw(std::string_view text) const {
+    if (!muted_) sink_(text);
+  }
+
+  // --json without a path: JSON replaces every human line on stderr, and
+  // the messages travel inside it instead.
+  void set_muted(bool muted) { muted_ = muted; }
+  // Every error() line, without the program prefix, in order.
+  const std::vector<std::string>& history() const { return history_; }
 
   // GNU quote(): locale quotes around the value, control characters and
   // non-printable bytes escaped C-style.
@@ -52,6 +61,9 @@ class Diag {
   std::string program_;
   bool utf8_quotes_;
   Sink sink_;
+  bool muted_ = false;
+  // Recording what was said is part of saying it, even through a const Diag.
+  mutable std::vector<std::string> history_;
 };
 
 // Message text for errno values, as strerror gives it in the C locale.

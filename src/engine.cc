@@ -20,7 +20,7 @@ bool multiply_add_fits(std::int64_t records, std::int64_t blocksize, std::int64_
 
 }  // namespace
 
-Engine::Engine(Os& os, Events& events, Clock& clock, const Settings& settings) noexcept
+Engine::Engine(Os& os, Events& events, Clock& clock, const Settings& settings, std::size_t alignment) noexcept
     : os_(os),
       events_(events),
       clock_(clock),
@@ -35,7 +35,8 @@ Engine::Engine(Os& os, Events& events, Clock& clock, const Settings& settings) n
       writer_(os, events, stats_, settings),
       converter_(settings.conv, settings.cbs),
       ibs_(static_cast<std::size_t>(settings.ibs)),
-      obs_(static_cast<std::size_t>(settings.obs)) {
+      obs_(static_cast<std::size_t>(settings.obs)),
+      alignment_(alignment != 0 ? alignment : page_size()) {
   if (settings.iflag.nocache) reader_.cache().enable();
   if (settings.oflag.nocache) writer_.cache().enable();
 }
@@ -45,7 +46,7 @@ bool Engine::ensure_input_buffer() noexcept {
   // Reblocking reads straight into the output buffer at its fill point, so
   // that buffer needs room for one more input record.
   std::size_t size = strategy_ == Strategy::kReblock ? obs_ + ibs_ : ibs_;
-  if (input_buffer_.allocate(size, page_size())) return true;
+  if (input_buffer_.allocate(size, alignment_)) return true;
   if (strategy_ == Strategy::kReblock && obs_ > ibs_) {
     events_.notice(Notice::kOutputBufferExhausted, Side::kOutput, 0, settings_.obs);
   } else {
@@ -57,7 +58,7 @@ bool Engine::ensure_input_buffer() noexcept {
 bool Engine::ensure_output_buffer() noexcept {
   if (strategy_ != Strategy::kConvert) return ensure_input_buffer();
   if (!output_buffer_.empty()) return true;
-  if (output_buffer_.allocate(obs_, page_size())) return true;
+  if (output_buffer_.allocate(obs_, alignment_)) return true;
   events_.notice(Notice::kOutputBufferExhausted, Side::kOutput, 0, settings_.obs);
   return false;
 }
@@ -298,7 +299,7 @@ CopyOutcome Engine::run(std::int64_t start_ns) noexcept {
 
 CopyOutcome Engine::copy_loop(std::int64_t start_ns) noexcept {
   CopyOutcome outcome;
-  const bool progress = settings_.status == StatusLevel::kProgress;
+  const bool progress = settings_.status == StatusLevel::kProgress || settings_.ext.progress;
   std::int64_t next_progress_ns = start_ns + kNanosecondsPerSecond;
   const bool sync = settings_.conv.sync;
   const bool noerror = settings_.conv.noerror;
@@ -332,6 +333,7 @@ CopyOutcome Engine::copy_loop(std::int64_t start_ns) noexcept {
     std::int64_t length = got.n;
     if (got.ok() && got.n > 0) {
       advance_input_offset(got.n);
+      stats_.bytes_in += got.n;
       if (reader_.cache().enabled()) reader_.cache().transferred(input_cache_offset(), got.n);
     } else if (got.ok()) {
       input_eof_ = true;

@@ -32,8 +32,9 @@ struct CopyOutcome {
 
 class Engine final : private BlockSink {
  public:
-  // Requires: fd 0 and fd 1 are the opened input and output.
-  Engine(Os& os, Events& events, Clock& clock, const Settings& settings) noexcept;
+  // Requires: fd 0 and fd 1 are the opened input and output; alignment is
+  // a power of two (0: the page size).
+  Engine(Os& os, Events& events, Clock& clock, const Settings& settings, std::size_t alignment = 0) noexcept;
 
   // Runs skip, seek and the copy. start_ns is when the measured window
   // began (status=progress counts from it).
@@ -82,6 +83,7 @@ class Engine final : private BlockSink {
 
   std::size_t ibs_;
   std::size_t obs_;
+  std::size_t alignment_;
   AlignedBuffer input_buffer_;   // straight: the only buffer; reblock: obs+ibs
   AlignedBuffer output_buffer_;  // convert: obs bytes
   std::size_t fill_ = 0;         // reblock: bytes waiting in input_buffer_

@@ -40,6 +40,13 @@ bool locale_is_utf8() noexcept {
   return codeset != nullptr && std::strcmp(codeset, "UTF-8") == 0;
 }
 
+// Through a link named dd, ddtime is dd and nothing more.
+ddtime::Invocation invocation_of(std::string_view program) noexcept {
+  const std::size_t slash = program.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? program : program.substr(slash + 1);
+  return name == "dd" ? ddtime::Invocation::kDd : ddtime::Invocation::kDdtime;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -47,7 +54,7 @@ int main(int argc, char** argv) {
   std::string program = argc > 0 && argv[0] != nullptr ? argv[0] : "ddtime";
   ddtime::Diag diag(program, locale_is_utf8(), [](std::string_view text) { write_all(STDERR_FILENO, text); });
   try {
-    ddtime::ParseOutcome parsed = ddtime::parse_operands(argc, argv, diag);
+    ddtime::ParseOutcome parsed = ddtime::parse_operands(argc, argv, diag, invocation_of(program));
     switch (parsed.action) {
       case ddtime::ParseOutcome::Action::kFail:
         return EXIT_FAILURE;
@@ -59,7 +66,7 @@ int main(int argc, char** argv) {
     }
     ddtime::PosixOs os;
     ddtime::MonotonicClock clock;
-    ddtime::Runner runner(os, clock, diag, parsed.settings);
+    ddtime::Runner runner(os, clock, diag, parsed.settings, isatty(STDERR_FILENO) == 1);
     return runner.run();
   } catch (const std::bad_alloc&) {
     diag.error(0, "memory exhausted");

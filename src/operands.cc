@@ -1,5 +1,6 @@
 #include "operands.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -65,10 +66,22 @@ class CommandLine {
     options_.add_options()
         ("help", "show this help, then exit")
         ("version", "show the version, then exit");
+    // ddtime's own --long options: po::value<std::string>() for --name=VALUE,
+    // an implicit value for an optional one, nothing for a plain switch. The
+    // walk in parse_operands() applies them to the settings.
+    extensions_.add_options()
+        ("gnu", "print only what GNU dd would print (no timing report)")
+        ("json", po::value<std::string>()->value_name("PATH")->implicit_value(""),
+         "write one JSON object describing the run to PATH, or to standard error "
+         "in place of all other text when no PATH is given")
+        ("units", po::value<std::string>()->value_name("UNITS"),
+         "rates in the timing report: si, iec, both or bytes")
+        ("split-times", "measure the time spent in read and in write calls separately")
+        ("align", po::value<std::string>()->value_name("N"),
+         "align buffers to N bytes (a power of two) instead of what the files need")
+        ("direct", "iflag=direct and oflag=direct on each side that is not a character device")
+        ("progress", "show percentage, rate and time left when the total is known");
     // clang-format on
-    // ddtime's own --long options go into extensions_: po::value<std::string>()
-    // for one that takes --name=VALUE, no semantic for a plain switch. The
-    // walk in parse_operands() then applies them to the settings.
     all_.add(operands_).add(options_).add(extensions_);
   }
 
@@ -85,13 +98,20 @@ class CommandLine {
     return false;
   }
 
-  // The --long options in the order getopt would list them when a prefix
-  // is ambiguous.
-  std::vector<const po::option_description*> long_options() const {
+  // The GNU options, which getopt lets the user abbreviate (--h, --v).
+  std::vector<const po::option_description*> gnu_options() const {
     std::vector<const po::option_description*> list;
     for (const auto& option : options_.options()) list.push_back(option.get());
-    for (const auto& option : extensions_.options()) list.push_back(option.get());
     return list;
+  }
+
+  // ddtime's own options are matched in full only, so no abbreviation GNU
+  // accepts can change meaning.
+  const po::option_description* extension(std::string_view name) const {
+    for (const auto& option : extensions_.options()) {
+      if (option->long_name() == name) return option.get();
+    }
+    return nullptr;
   }
 
  private:
@@ -128,9 +148,10 @@ std::pair<std::string, std::string> classify_long_option(const CommandLine& line
   const std::size_t equals = body.find('=');
   const std::string_view name = body.substr(0, equals);
 
-  const po::option_description* found = nullptr;
+  const po::option_description* found = line.extension(name);
   std::vector<const po::option_description*> candidates;
-  for (const po::option_description* option : line.long_options()) {
+  for (const po::option_description* option : found != nullptr ? std::vector<const po::option_description*>{}
+                                                                 : line.gnu_options()) {
     if (option->long_name() == name) {
       found = option;
       break;
@@ -158,6 +179,8 @@ std::pair<std::string, std::string> classify_long_option(const CommandLine& line
     return {found->long_name(), ""};
   }
   if (equals == std::string_view::npos) {
+    // An optional argument (--json) may be left out.
+    if (found->semantic()->min_tokens() == 0) return {found->long_name(), "="};
     return {std::string(kOptionErrorKey),
             fmt::format("option '--{}' requires an argument", found->long_name())};
   }
@@ -536,17 +559,40 @@ bool finish(const SizeOperands& sizes, Settings& settings, const Diag& diag) {
 // --help and --version. The wording is ddtime's own.
 
 void append_entries(std::string& out, const po::options_description& group, bool operands) {
+  constexpr std::size_t kColumn = 17;
+  constexpr std::size_t kWidth = 79;
   for (const auto& option : group.options()) {
     std::string left;
     if (operands) {
       left = fmt::format("  {}={}", option->long_name(), option->semantic()->name());
     } else {
       left = fmt::format("      --{}", option->long_name());
-      if (takes_argument(*option)) left += fmt::format("={}", option->semantic()->name());
+      if (takes_argument(*option)) {
+        const bool optional = option->semantic()->min_tokens() == 0;
+        left += optional ? fmt::format("[={}]", option->semantic()->name())
+                         : fmt::format("={}", option->semantic()->name());
+      }
     }
-    constexpr std::size_t kColumn = 17;
     if (left.size() >= kColumn) left += "\n" + std::string(kColumn, ' ');
-    out += fmt::format("{:<{}}{}\n", left, kColumn, option->description());
+    // Wrap the description at word boundaries under its own column.
+    std::string line = fmt::format("{:<{}}", left, kColumn);
+    std::size_t line_start = line.rfind('\n') == std::string::npos ? 0 : line.rfind('\n') + 1;
+    std::string_view words = option->description();
+    bool first_word = true;
+    while (!words.empty()) {
+      const std::size_t space = words.find(' ');
+      const std::string_view word = words.substr(0, space);
+      words = space == std::string_view::npos ? std::string_view() : words.substr(space + 1);
+      if (!first_word && line.size() - line_start + 1 + word.size() > kWidth) {
+        line += "\n" + std::string(kColumn, ' ');
+        line_start = line.size() - kColumn;
+      } else if (!first_word) {
+        line += ' ';
+      }
+      line += word;
+      first_word = false;
+    }
+    out += line + "\n";
   }
 }
 
@@ -622,6 +668,56 @@ std::string help_text(const CommandLine& line, std::string_view program) {
   return out;
 }
 
+bool invalid_extension_argument(const Token& token, const Diag& diag, std::string_view valid) {
+  diag.error(0, fmt::format("invalid argument {} for {}", diag.quote(token.argument.value_or("")),
+                            diag.quote("--" + token.name)));
+  if (!valid.empty()) diag.raw(fmt::format("{}\n", valid));
+  diag.try_help();
+  return false;
+}
+
+bool apply_extension(const Token& token, Extensions& ext, const Diag& diag) {
+  const std::string argument = token.argument.value_or("");
+  if (token.name == "gnu") {
+    ext.gnu = true;
+  } else if (token.name == "json") {
+    ext.json = true;
+    ext.json_path.reset();
+    if (!argument.empty()) ext.json_path = argument;
+  } else if (token.name == "units") {
+    constexpr std::pair<std::string_view, RateUnits> kUnits[] = {
+        {"si", RateUnits::kSi}, {"iec", RateUnits::kIec}, {"both", RateUnits::kBoth}, {"bytes", RateUnits::kBytes}};
+    const auto* match = std::find_if(std::begin(kUnits), std::end(kUnits),
+                                     [&](const auto& unit) { return unit.first == argument; });
+    if (match == std::end(kUnits)) {
+      return invalid_extension_argument(token, diag, "Valid arguments are: si, iec, both, bytes");
+    }
+    ext.units = match->second;
+  } else if (token.name == "split-times") {
+    ext.split_times = true;
+  } else if (token.name == "align") {
+    const ParsedNumber number = parse_number(argument);
+    if (number.verdict != NumberVerdict::kOk || number.value <= 0 || (number.value & (number.value - 1)) != 0 ||
+        number.value > (std::int64_t{1} << 30)) {
+      return invalid_extension_argument(token, diag, "The alignment must be a power of two, at most 1G.");
+    }
+    ext.align = static_cast<std::size_t>(number.value);
+  } else if (token.name == "direct") {
+    ext.direct = true;
+  } else if (token.name == "progress") {
+    ext.progress = true;
+  }
+  return true;
+}
+
+// Invoked as dd, ddtime adds nothing unless an extension asks for it;
+// invoked under any other name the timing report is on unless --gnu.
+void resolve_extensions(Invocation invocation, Extensions& ext) {
+  const bool as_dd = invocation == Invocation::kDd;
+  ext.timing_report = !ext.gnu && (!as_dd || ext.units.has_value() || ext.split_times);
+  ext.actionable_errors = !ext.gnu && !as_dd;
+}
+
 std::string version_text() {
   return "ddtime " DDTIME_VERSION
          "\n"
@@ -630,7 +726,7 @@ std::string version_text() {
 
 }  // namespace
 
-ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag) {
+ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag, Invocation invocation) {
   ParseOutcome outcome;
   const CommandLine line;
   std::vector<Token> tokens;
@@ -665,11 +761,17 @@ ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag)
       outcome.stdout_text = version_text();
       return outcome;
     }
-    // Extension options will be applied to outcome.settings here.
+  }
+  for (const Token& token : tokens) {
+    if (token.kind == Token::Kind::kOption && !apply_extension(token, outcome.settings.ext, diag)) {
+      outcome.action = ParseOutcome::Action::kFail;
+      return outcome;
+    }
   }
 
   OperandReader reader(diag, outcome.settings);
   for (const Token& token : tokens) {
+    if (token.kind == Token::Kind::kOption) continue;
     if (!reader.read(token.text)) {
       outcome.action = ParseOutcome::Action::kFail;
       return outcome;
@@ -677,6 +779,7 @@ ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag)
   }
   outcome.action = finish(reader.sizes(), outcome.settings, diag) ? ParseOutcome::Action::kRun
                                                                   : ParseOutcome::Action::kFail;
+  resolve_extensions(invocation, outcome.settings.ext);
   return outcome;
 }
 

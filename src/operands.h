@@ -21,7 +21,13 @@ struct ParseOutcome {
   std::string stdout_text;
 };
 
+// Under which name the program runs: as `dd` it prints exactly what GNU dd
+// prints unless an extension asks for more; as anything else (`ddtime`) the
+// timing report is on by default.
+enum class Invocation { kDd, kDdtime };
+
 // argv[0] is not looked at: Diag already carries the program name.
-ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag);
+ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag,
+                            Invocation invocation = Invocation::kDd);
 
 }  // namespace ddtime

@@ -1,11 +1,18 @@
 #include "os.h"
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 
 namespace ddtime {
+
+// In os_statx.cc: linux/stat.h and glibc's sys/stat.h cannot share a file.
+bool query_direct_io_alignment(int fd, std::size_t& memory, std::size_t& offset) noexcept;
+
 namespace {
 
 IoResult from_call(ssize_t value) noexcept {
@@ -56,6 +63,38 @@ IoResult PosixOs::drop_cache(int fd, off_t offset, off_t length) noexcept {
   // posix_fadvise reports failure in its return value, not errno.
   int err = ::posix_fadvise(fd, offset, length, POSIX_FADV_DONTNEED);
   return err == 0 ? IoResult{0, 0} : IoResult{-1, err};
+}
+
+IoResult PosixOs::stat_path(const char* path, struct stat& status) noexcept {
+  return from_call(::stat(path, &status));
+}
+
+DirectIoNeeds PosixOs::direct_io_needs(int fd) noexcept {
+  DirectIoNeeds needs;
+  std::size_t memory = 0;
+  std::size_t offset = 0;
+  const bool from_statx = query_direct_io_alignment(fd, memory, offset) && offset != 0;
+  struct stat status {};
+  int logical = 0;
+  // A block device's requirement is its logical block size: name it so,
+  // since that is the figure its documentation and lsblk show.
+  if (::fstat(fd, &status) == 0 && S_ISBLK(status.st_mode) && ::ioctl(fd, BLKSSZGET, &logical) == 0 &&
+      logical > 0) {
+    needs.offset_alignment = static_cast<std::size_t>(logical);
+    needs.memory_alignment = from_statx && memory != 0 ? memory : needs.offset_alignment;
+    needs.source = DirectIoNeeds::Source::kLogicalBlockSize;
+  } else if (from_statx) {
+    needs.memory_alignment = memory != 0 ? memory : offset;
+    needs.offset_alignment = offset;
+    needs.source = DirectIoNeeds::Source::kStatx;
+  }
+  return needs;
+}
+
+IoResult PosixOs::block_device_size(int fd) noexcept {
+  std::uint64_t size = 0;
+  if (::ioctl(fd, BLKGETSIZE64, &size) != 0) return {-1, errno};
+  return {static_cast<ssize_t>(size), 0};
 }
 
 }  // namespace ddtime

@@ -17,6 +17,15 @@ struct IoResult {
   bool ok() const noexcept { return err == 0; }
 };
 
+// What O_DIRECT asks of a file: buffer address and file offset/length
+// alignment, and where the answer came from.
+struct DirectIoNeeds {
+  enum class Source { kStatx, kLogicalBlockSize, kAssumed };
+  std::size_t memory_alignment = 4096;
+  std::size_t offset_alignment = 4096;
+  Source source = Source::kAssumed;
+};
+
 class Os {
  public:
   virtual ~Os() = default;
@@ -36,6 +45,12 @@ class Os {
   virtual IoResult set_status_flags(int fd, int flags) noexcept = 0;
   // posix_fadvise(POSIX_FADV_DONTNEED), for iflag/oflag=nocache.
   virtual IoResult drop_cache(int fd, off_t offset, off_t length) noexcept = 0;
+  virtual IoResult stat_path(const char* path, struct stat& status) noexcept = 0;
+  // statx(STATX_DIOALIGN) where the kernel answers it, else BLKSSZGET for a
+  // block device, else the common 4096.
+  virtual DirectIoNeeds direct_io_needs(int fd) noexcept = 0;
+  // BLKGETSIZE64: n is the device size in bytes.
+  virtual IoResult block_device_size(int fd) noexcept = 0;
 };
 
 // The real thing: direct system calls.
@@ -54,6 +69,9 @@ class PosixOs final : public Os {
   IoResult get_status_flags(int fd) noexcept override;
   IoResult set_status_flags(int fd, int flags) noexcept override;
   IoResult drop_cache(int fd, off_t offset, off_t length) noexcept override;
+  IoResult stat_path(const char* path, struct stat& status) noexcept override;
+  DirectIoNeeds direct_io_needs(int fd) noexcept override;
+  IoResult block_device_size(int fd) noexcept override;
 };
 
 }  // namespace ddtime

@@ -9,16 +9,29 @@
 
 #include <fmt/format.h>
 
+#include "report_internal.h"
+
 namespace ddtime {
+
+namespace report_internal {
+
+Wide round_half_even(Wide num, Wide den) {
+  Wide quotient = num / den;
+  Wide twice_remainder = (num % den) * 2;
+  if (twice_remainder > den || (twice_remainder == den && quotient % 2 == 1)) ++quotient;
+  return quotient;
+}
+
+}  // namespace report_internal
+
 namespace {
+
+using report_internal::round_half_even;
+using report_internal::Wide;
 
 // Whole reports are a few hundred bytes; the inline storage of
 // fmt::memory_buffer (500 bytes) holds them without touching the heap.
 using Buffer = fmt::memory_buffer;
-
-// Exact rational arithmetic for the integer path: a byte count times 1e9 and
-// divided by powers of 1024 stays well inside 128 bits.
-__extension__ using Wide = unsigned __int128;
 
 constexpr std::uint64_t kNanosPerSecond = 1'000'000'000;
 
@@ -44,16 +57,6 @@ void append_unit(Buffer& out, int exponent, Base base) {
     if (base == Base::kIec) out.push_back('i');
   }
   out.push_back('B');
-}
-
-// Rounds num/den to the nearest integer; an exact half goes to the even
-// neighbour, as GNU's round-to-nearest does (10500 B -> "10 kB",
-// 11500 B -> "12 kB").
-Wide round_half_even(Wide num, Wide den) {
-  Wide quotient = num / den;
-  Wide twice_remainder = (num % den) * 2;
-  if (twice_remainder > den || (twice_remainder == den && quotient % 2 == 1)) ++quotient;
-  return quotient;
 }
 
 // The exact-arithmetic branch of GNU's human_readable with autoscale,
@@ -132,7 +135,9 @@ void append_scaled(Buffer& out, long double value, Base base) {
 // fits in 64 bits) or is a multiple of it, the floating branch otherwise, and
 // computes the floating value as bytes * (1e9 / elapsed_ns) in long double;
 // the order matters at rounding edges (51 B in 12 ns is "4.3 GB/s").
-void append_rate(Buffer& out, std::uint64_t bytes, std::int64_t elapsed_ns) {
+// GNU prints SI rates only; the timing report's IEC rate ("49.3 GiB/s")
+// runs the same branches with base 1024.
+void append_rate(Buffer& out, std::uint64_t bytes, std::int64_t elapsed_ns, Base base = Base::kSi) {
   if (elapsed_ns <= 0) {
     append(out, "Infinity B/s");
     return;
@@ -142,17 +147,17 @@ void append_rate(Buffer& out, std::uint64_t bytes, std::int64_t elapsed_ns) {
     const std::uint64_t multiplier = kNanosPerSecond / nanos;
     const Wide product = Wide{bytes} * multiplier;
     if (product >> 64 == 0) {
-      append_exact(out, product, 1, Base::kSi);
+      append_exact(out, product, 1, base);
       append(out, "/s");
       return;
     }
   } else if (nanos > kNanosPerSecond && nanos % kNanosPerSecond == 0) {
-    append_exact(out, bytes, nanos / kNanosPerSecond, Base::kSi);
+    append_exact(out, bytes, nanos / kNanosPerSecond, base);
     append(out, "/s");
     return;
   }
   const long double per_nanosecond = static_cast<long double>(kNanosPerSecond) / static_cast<long double>(nanos);
-  append_scaled(out, static_cast<long double>(bytes) * per_nanosecond, Base::kSi);
+  append_scaled(out, static_cast<long double>(bytes) * per_nanosecond, base);
   append(out, "/s");
 }
 
@@ -201,6 +206,12 @@ std::string to_string(const Buffer& buffer) { return std::string(buffer.data(), 
 std::string human_size(std::int64_t bytes, bool si) {
   Buffer out;
   append_human_size(out, static_cast<std::uint64_t>(bytes), si ? Base::kSi : Base::kIec);
+  return to_string(out);
+}
+
+std::string human_rate(std::int64_t bytes, std::int64_t elapsed_ns, bool si) {
+  Buffer out;
+  append_rate(out, static_cast<std::uint64_t>(bytes), elapsed_ns, si ? Base::kSi : Base::kIec);
   return to_string(out);
 }
 

@@ -5,18 +5,21 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstdlib>
 
+#include "buffer.h"
 #include "io.h"
 #include "signals.h"
 
 namespace ddtime {
 
-Runner::Runner(Os& os, Clock& clock, const Diag& diag, const Settings& settings)
+Runner::Runner(Os& os, Clock& clock, Diag& diag, const Settings& settings, bool stderr_is_terminal)
     : os_(os),
       clock_(clock),
       diag_(diag),
       settings_(settings),
+      stderr_is_terminal_(stderr_is_terminal),
       reporter_(settings.status),
       input_name_(settings.input_file ? *settings.input_file : "standard input"),
       output_name_(settings.output_file ? *settings.output_file : "standard output") {}
@@ -87,12 +90,19 @@ void Runner::notice(Notice what, Side side, int err, std::int64_t value) noexcep
 }
 
 void Runner::show_stats(const Stats& stats) noexcept {
+  // After a read error under conv=noerror GNU prints its statistics; the
+  // timing report waits for the end.
   std::string text = reporter_.summary(stats, clock_.now_ns() - start_ns_);
   if (!text.empty()) diag_.raw(text);
 }
 
 void Runner::progress(const Stats& stats, std::int64_t now_ns) noexcept {
-  diag_.raw(reporter_.progress(stats, now_ns - start_ns_));
+  if (settings_.ext.progress) {
+    diag_.raw(reporter_.extended_progress(diag_.program(), stats, now_ns - start_ns_, total_bytes_,
+                                          stderr_is_terminal_));
+  } else {
+    diag_.raw(reporter_.progress(stats, now_ns - start_ns_));
+  }
 }
 
 void Runner::handle_signals(const Stats& stats) noexcept {
@@ -100,9 +110,84 @@ void Runner::handle_signals(const Stats& stats) noexcept {
     signals::Taken taken = signals::take();
     if (taken.interrupt == 0 && !taken.info) return;
     if (taken.interrupt != 0) close_files();
-    show_stats(stats);
+    summarise(stats, false, std::nullopt, taken.interrupt);
     if (taken.interrupt != 0) signals::die_by(taken.interrupt);
   }
+}
+
+RunTimes Runner::measure(std::int64_t now_ns) const noexcept {
+  RunTimes times;
+  times.real_ns = now_ns - start_ns_;
+  times.copy_ns = (copy_end_ns_ >= 0 ? copy_end_ns_ : now_ns) - start_ns_;
+  times.flush_ns = flush_ns_;
+  CpuTimes cpu = process_cpu_times();
+  times.user_ns = cpu.user_ns - cpu_at_start_.user_ns;
+  times.sys_ns = cpu.sys_ns - cpu_at_start_.sys_ns;
+  if (timed_os_ != nullptr) {
+    // Ticks become nanoseconds by their rate over the whole window.
+    const std::uint64_t ticks = read_ticks() - ticks_at_start_;
+    if (ticks > 0 && times.real_ns > 0) {
+      const long double ns_per_tick = static_cast<long double>(times.real_ns) / static_cast<long double>(ticks);
+      times.split = true;
+      times.read_ns = static_cast<std::int64_t>(static_cast<long double>(timed_os_->read_ticks_spent()) * ns_per_tick);
+      times.write_ns =
+          static_cast<std::int64_t>(static_cast<long double>(timed_os_->write_ticks_spent()) * ns_per_tick);
+    }
+  }
+  return times;
+}
+
+int Runner::summarise(const Stats& stats, bool complete, std::optional<int> exit_status, int signal) noexcept {
+  const std::int64_t now = clock_.now_ns();
+  std::string text = reporter_.summary(stats, now - start_ns_);
+  const Extensions& ext = settings_.ext;
+  if (!ext.timing_report && !ext.json) {
+    if (!text.empty()) diag_.raw(text);
+    return 0;
+  }
+  const RunTimes times = measure(now);
+  if (ext.timing_report && settings_.status != StatusLevel::kNone) {
+    text += timing_report(diag_.program(), stats, times, settings_);
+  }
+  if (!text.empty()) diag_.raw(text);
+  if (!ext.json) return 0;
+  JsonRun run{settings_, stats, times, complete, exit_status, signal, diag_.history(), DDTIME_VERSION};
+  const std::string json = json_report(run);
+  if (!ext.json_path) {
+    // JSON replaces the human text on stderr, so it bypasses the muted diag.
+    std::string_view rest = json;
+    while (!rest.empty()) {
+      IoResult wrote = os_.write(STDERR_FILENO, rest.data(), rest.size());
+      if (!wrote.ok() && wrote.err == EINTR) continue;
+      if (!wrote.ok() || wrote.n == 0) break;
+      rest.remove_prefix(static_cast<std::size_t>(wrote.n));
+    }
+  } else if (complete || signal != 0) {
+    return write_json_file(json);
+  }
+  return 0;
+}
+
+int Runner::write_json_file(const std::string& json) noexcept {
+  const std::string& path = *settings_.ext.json_path;
+  IoResult opened = os_.open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  int err = opened.ok() ? 0 : opened.err;
+  if (opened.ok()) {
+    const int fd = static_cast<int>(opened.n);
+    std::string_view rest = json;
+    while (!rest.empty() && err == 0) {
+      IoResult wrote = os_.write(fd, rest.data(), rest.size());
+      if (!wrote.ok() && wrote.err == EINTR) continue;
+      if (!wrote.ok()) err = wrote.err;
+      else if (wrote.n == 0) err = ENOSPC;
+      else rest.remove_prefix(static_cast<std::size_t>(wrote.n));
+    }
+    IoResult closed = os_.close(fd);
+    if (err == 0 && !closed.ok()) err = closed.err;
+  }
+  if (err == 0) return 0;
+  diag_.error(err, "failed to write the JSON report to {}", diag_.quote_always(path));
+  return EXIT_FAILURE;
 }
 
 void Runner::die(int status) noexcept { std::_Exit(status); }
@@ -122,10 +207,95 @@ void Runner::close_files() noexcept {
   }
 }
 
-void Runner::finish(const Stats& stats) noexcept {
+int Runner::finish(const Stats& stats, int exit_status) noexcept {
   if (signals::pending()) handle_signals(stats);
   close_files();
-  show_stats(stats);
+  return summarise(stats, true, exit_status, 0);
+}
+
+void Runner::resolve_direct_shorthand() noexcept {
+  // --direct: O_DIRECT wherever the file can take it. Character devices,
+  // pipes and sockets cannot; a file about to be created can.
+  auto can_take_direct = [this](const std::optional<std::string>& path, int fd) {
+    struct stat status {};
+    IoResult result = path ? os_.stat_path(path->c_str(), status) : os_.fstat(fd, status);
+    if (!result.ok()) return path.has_value() && result.err == ENOENT;
+    return S_ISREG(status.st_mode) || S_ISBLK(status.st_mode);
+  };
+  if (can_take_direct(settings_.input_file, kInputFd)) settings_.iflag.direct = true;
+  if (can_take_direct(settings_.output_file, kOutputFd)) settings_.oflag.direct = true;
+}
+
+int Runner::check_direct_alignment(std::size_t& buffer_alignment) noexcept {
+  struct DirectSide {
+    bool direct;
+    int fd;
+    const std::string& name;
+    std::string_view size_operand;
+    std::int64_t size;
+    std::string_view position_operand;
+    std::int64_t records;
+    std::int64_t bytes;
+  };
+  const bool bs = settings_.bs_given;
+  const DirectSide sides[] = {
+      {settings_.iflag.direct, kInputFd, input_name_, bs ? "bs" : "ibs", settings_.ibs, "skip",
+       settings_.skip_records, settings_.skip_bytes},
+      {settings_.oflag.direct, kOutputFd, output_name_, bs ? "bs" : "obs", settings_.obs, "seek",
+       settings_.seek_records, settings_.seek_bytes},
+  };
+  for (const DirectSide& side : sides) {
+    if (!side.direct) continue;
+    const DirectIoNeeds needs = os_.direct_io_needs(side.fd);
+    if (settings_.ext.align == 0 && needs.memory_alignment > buffer_alignment) {
+      buffer_alignment = needs.memory_alignment;
+    }
+    // Only a requirement the kernel stated is worth refusing over; as dd,
+    // the kernel's EINVAL speaks, exactly as with GNU.
+    if (!settings_.ext.actionable_errors || needs.source == DirectIoNeeds::Source::kAssumed) continue;
+    const std::int64_t block = static_cast<std::int64_t>(needs.offset_alignment);
+    const char* what = needs.source == DirectIoNeeds::Source::kLogicalBlockSize ? "logical block size"
+                                                                                 : "direct I/O alignment";
+    if (side.size % block != 0) {
+      diag_.error(0, "{}={} is not a multiple of {}'s {} {}; use {}={} or a multiple", side.size_operand,
+                  side.size, side.name, what, block, side.size_operand, block);
+      return EXIT_FAILURE;
+    }
+    std::int64_t offset = 0;
+    if (__builtin_mul_overflow(side.records, side.size, &offset) ||
+        __builtin_add_overflow(offset, side.bytes, &offset) || offset % block != 0) {
+      diag_.error(0, "{} would start at byte {}, which is not a multiple of {}'s {} {}", side.position_operand,
+                  offset, side.name, what, block);
+      return EXIT_FAILURE;
+    }
+  }
+  return 0;
+}
+
+std::optional<std::int64_t> Runner::expected_total_bytes() noexcept {
+  std::optional<std::int64_t> total;
+  std::int64_t counted = 0;
+  if (settings_.max_records != kNoLimit &&
+      !__builtin_mul_overflow(settings_.max_records, settings_.ibs, &counted) &&
+      !__builtin_add_overflow(counted, settings_.max_bytes, &counted)) {
+    total = counted;
+  }
+  struct stat status {};
+  std::int64_t size = -1;
+  if (os_.fstat(kInputFd, status).ok()) {
+    if (S_ISREG(status.st_mode)) size = status.st_size;
+    if (S_ISBLK(status.st_mode)) {
+      IoResult device = os_.block_device_size(kInputFd);
+      if (device.ok()) size = device.n;
+    }
+  }
+  std::int64_t skipped = 0;
+  if (size >= 0 && !__builtin_mul_overflow(settings_.skip_records, settings_.ibs, &skipped) &&
+      !__builtin_add_overflow(skipped, settings_.skip_bytes, &skipped)) {
+    const std::int64_t left = size > skipped ? size - skipped : 0;
+    total = total ? std::min(*total, left) : left;
+  }
+  return total;
 }
 
 int Runner::open_files() noexcept {
@@ -180,6 +350,15 @@ int Runner::open_files() noexcept {
 }
 
 int Runner::synchronize_output(const Engine& engine) noexcept {
+  const bool flushing = settings_.conv.fdatasync || settings_.conv.fsync || engine.output_needs_fsync();
+  if (!flushing) return 0;
+  const std::int64_t flush_start = clock_.now_ns();
+  int status = flush(engine);
+  flush_ns_ = clock_.now_ns() - flush_start;
+  return status;
+}
+
+int Runner::flush(const Engine& engine) noexcept {
   int status = 0;
   bool want_fsync = settings_.conv.fsync || engine.output_needs_fsync();
   if (settings_.conv.fdatasync) {
@@ -231,20 +410,34 @@ int Runner::drop_caches(Engine& engine) noexcept {
 }
 
 int Runner::run() noexcept {
+  if (settings_.ext.direct) resolve_direct_shorthand();
   if (int status = open_files(); status != 0) return status;
+  std::size_t buffer_alignment = settings_.ext.align != 0 ? settings_.ext.align : page_size();
+  if (settings_.iflag.direct || settings_.oflag.direct) {
+    if (int status = check_direct_alignment(buffer_alignment); status != 0) return status;
+  }
+  if (settings_.ext.progress) total_bytes_ = expected_total_bytes();
+  if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
 
   // POSIX lets SIGUSR1 keep its default (terminating) action when
   // POSIXLY_CORRECT is set; GNU dd honours that.
   signals::install(std::getenv("POSIXLY_CORRECT") == nullptr);
+
+  TimedOs timed(os_);
+  Os& copy_os = settings_.ext.split_times ? static_cast<Os&>(timed) : os_;
+  if (settings_.ext.split_times) timed_os_ = &timed;
+  cpu_at_start_ = process_cpu_times();
+  ticks_at_start_ = read_ticks();
   start_ns_ = clock_.now_ns();
 
-  Engine engine(os_, *this, clock_, settings_);
+  Engine engine(copy_os, *this, clock_, settings_, buffer_alignment);
   CopyOutcome outcome = engine.run(start_ns_);
+  copy_end_ns_ = clock_.now_ns();
   switch (outcome.ending) {
     case Ending::kDie:
       return outcome.exit_status;
     case Ending::kQuit:
-      finish(engine.stats());
+      finish(engine.stats(), outcome.exit_status);
       return outcome.exit_status;
     case Ending::kFinished:
       break;
@@ -252,7 +445,8 @@ int Runner::run() noexcept {
   int status = outcome.exit_status;
   if (int synced = synchronize_output(engine); synced != 0) status = synced;
   if (int dropped = drop_caches(engine); dropped != 0) status = dropped;
-  finish(engine.stats());
+  // The JSON carries the status as it stood; failing to write it fails too.
+  if (finish(engine.stats(), status) != 0) status = EXIT_FAILURE;
   return status;
 }
 

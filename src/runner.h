@@ -4,7 +4,9 @@
 // the summary. It is also where the copy's Notices become GNU's words.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "diag.h"
@@ -19,7 +21,8 @@ namespace ddtime {
 
 class Runner final : public Events {
  public:
-  Runner(Os& os, Clock& clock, const Diag& diag, const Settings& settings);
+  // diag is muted here when --json sends JSON to stderr in place of text.
+  Runner(Os& os, Clock& clock, Diag& diag, const Settings& settings, bool stderr_is_terminal = false);
 
   // The exit status; does not return when a SIGINT ends the copy.
   int run() noexcept;
@@ -30,13 +33,24 @@ class Runner final : public Events {
   void progress(const Stats& stats, std::int64_t now_ns) noexcept override;
 
  private:
+  void resolve_direct_shorthand() noexcept;
   int open_files() noexcept;
+  int check_direct_alignment(std::size_t& buffer_alignment) noexcept;
+  std::optional<std::int64_t> expected_total_bytes() noexcept;
+  // Times the flush; flush() makes GNU's fdatasync/fsync calls.
   int synchronize_output(const Engine& engine) noexcept;
+  int flush(const Engine& engine) noexcept;
   int drop_caches(Engine& engine) noexcept;
   // GNU's cleanup(): close both sides; a failure ends the program at once.
   void close_files() noexcept;
   // Signals first, so the files are closed once; then close and summarise.
-  void finish(const Stats& stats) noexcept;
+  // Returns nonzero when the JSON report could not be written.
+  int finish(const Stats& stats, int exit_status) noexcept;
+  // GNU's summary, then ddtime's report and JSON as the settings ask.
+  // exit_status is absent for a snapshot (SIGUSR1) or a run killed by signal.
+  int summarise(const Stats& stats, bool complete, std::optional<int> exit_status, int signal) noexcept;
+  RunTimes measure(std::int64_t now_ns) const noexcept;
+  int write_json_file(const std::string& json) noexcept;
   [[noreturn]] void die(int status) noexcept;
 
   const std::string& name_of(Side side) const noexcept {
@@ -45,12 +59,22 @@ class Runner final : public Events {
 
   Os& os_;
   Clock& clock_;
-  const Diag& diag_;
-  const Settings& settings_;
+  Diag& diag_;
+  Settings settings_;
+  bool stderr_is_terminal_;
   Reporter reporter_;
   std::string input_name_;
   std::string output_name_;
+  std::optional<std::int64_t> total_bytes_;  // for --progress
+
+  // The measured window.
   std::int64_t start_ns_ = 0;
+  std::int64_t copy_end_ns_ = -1;
+  std::int64_t flush_ns_ = 0;
+  CpuTimes cpu_at_start_;
+  std::uint64_t ticks_at_start_ = 0;
+  const TimedOs* timed_os_ = nullptr;  // set under --split-times
+
   bool files_closed_ = false;
 };
 

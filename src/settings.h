@@ -2,6 +2,7 @@
 // from argv; every other module only reads it. No behaviour lives here.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -51,6 +52,27 @@ struct IoFlags {
   bool seek_bytes = false;
 };
 
+// --units= for the timing report's rate line. kAll prints SI, IEC and
+// plain bytes per second side by side.
+enum class RateUnits { kAll, kSi, kIec, kBoth, kBytes };
+
+// ddtime's own --long options, and what they resolve to for this
+// invocation. GNU dd knows none of them, so no working script has one.
+struct Extensions {
+  bool gnu = false;                      // --gnu: print only what GNU dd prints
+  bool json = false;                     // --json[=PATH]
+  std::optional<std::string> json_path;  // absent: JSON replaces the text on stderr
+  std::optional<RateUnits> units;        // --units=
+  bool split_times = false;              // --split-times
+  std::size_t align = 0;                 // --align=N; 0: chosen per file
+  bool direct = false;                   // --direct
+  bool progress = false;                 // --progress
+
+  // Resolved from the above and the name ddtime was invoked by.
+  bool timing_report = false;    // the text report after GNU's summary
+  bool actionable_errors = false;  // explain direct-I/O misalignment instead of EINVAL
+};
+
 inline constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
 
 struct Settings {
@@ -82,6 +104,8 @@ struct Settings {
   IoFlags iflag;
   IoFlags oflag;
   StatusLevel status = StatusLevel::kDefault;
+
+  Extensions ext;
 
   // GNU warns about a partial read (and suggests iflag=fullblock) only when
   // bs= is given without fullblock and skip, count or direct make block

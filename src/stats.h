@@ -13,6 +13,7 @@ struct Stats {
   std::int64_t partial_records_out = 0;
   std::int64_t truncated_records = 0;  // conv=block lines longer than cbs
   std::int64_t bytes_out = 0;          // bytes written, as GNU's summary counts
+  std::int64_t bytes_in = 0;           // bytes read by the copy loop (not skip=)
 };
 
 }  // namespace ddtime

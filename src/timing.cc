@@ -1,5 +1,11 @@
 #include "timing.h"
 
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+#include <sys/resource.h>
+#include <unistd.h>
 #include <time.h>
 
 namespace ddtime {
@@ -8,6 +14,48 @@ std::int64_t MonotonicClock::now_ns() noexcept {
   struct timespec now {};
   clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<std::int64_t>(now.tv_sec) * kNanosecondsPerSecond + now.tv_nsec;
+}
+
+CpuTimes process_cpu_times() noexcept {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  auto to_ns = [](const struct timeval& tv) {
+    return static_cast<std::int64_t>(tv.tv_sec) * kNanosecondsPerSecond + tv.tv_usec * 1000;
+  };
+  return {to_ns(usage.ru_utime), to_ns(usage.ru_stime)};
+}
+
+std::uint64_t read_ticks() noexcept {
+#if defined(__x86_64__)
+  return __rdtsc();
+#else
+  struct timespec now {};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<std::uint64_t>(now.tv_sec) * kNanosecondsPerSecond + static_cast<std::uint64_t>(now.tv_nsec);
+#endif
+}
+
+IoResult TimedOs::read(int fd, void* buffer, std::size_t length) noexcept {
+  const std::uint64_t before = read_ticks();
+  IoResult result = inner_.read(fd, buffer, length);
+  read_ticks_ += read_ticks() - before;
+  return result;
+}
+
+IoResult TimedOs::write(int fd, const void* buffer, std::size_t length) noexcept {
+  const std::uint64_t before = read_ticks();
+  IoResult result = inner_.write(fd, buffer, length);
+  write_ticks_ += read_ticks() - before;
+  return result;
+}
+
+IoResult TimedOs::lseek(int fd, off_t offset, int whence) noexcept {
+  // A relative seek on the output is conv=sparse writing a hole.
+  if (fd != STDOUT_FILENO || whence != SEEK_CUR || offset == 0) return inner_.lseek(fd, offset, whence);
+  const std::uint64_t before = read_ticks();
+  IoResult result = inner_.lseek(fd, offset, whence);
+  write_ticks_ += read_ticks() - before;
+  return result;
 }
 
 }  // namespace ddtime

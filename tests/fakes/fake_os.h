@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -42,6 +43,8 @@ class FakeOs final : public Os {
   int fsync_error = 0;
   int fdatasync_error = 0;
   int ftruncate_error = 0;
+  DirectIoNeeds direct_needs;          // what direct_io_needs() answers
+  std::int64_t device_size = -1;       // block_device_size(): -1 means ENOTTY
   std::vector<std::string> calls;  // "read 0 512", "write 1 512", ...
 
   void on_read(std::vector<Step> steps) { reads_.insert(reads_.end(), steps.begin(), steps.end()); }
@@ -144,6 +147,16 @@ class FakeOs final : public Os {
   IoResult drop_cache(int fd, off_t offset, off_t length) noexcept override {
     calls.push_back("fadvise " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length));
     return {0, 0};
+  }
+
+  IoResult stat_path(const char* path, struct stat& status) noexcept override {
+    calls.push_back(std::string("stat ") + path);
+    status = {};
+    return {-1, ENOENT};
+  }
+  DirectIoNeeds direct_io_needs(int) noexcept override { return direct_needs; }
+  IoResult block_device_size(int) noexcept override {
+    return device_size < 0 ? IoResult{-1, ENOTTY} : IoResult{static_cast<ssize_t>(device_size), 0};
   }
 
  private:

@@ -486,7 +486,10 @@ TEST(Operands, ListsEveryOperandSymbolAndLevelInTheHelp) {
         "MiB",          "kB",         "--help",    "--version"}) {
     EXPECT_NE(help.find(word), std::string::npos) << word;
   }
-  EXPECT_EQ(help.find("Extensions:"), std::string::npos);  // none yet
+  for (const char* extension : {"Extensions:", "--gnu", "--json[=PATH]", "--units=UNITS", "--split-times",
+                                "--align=N", "--direct", "--progress"}) {
+    EXPECT_NE(help.find(extension), std::string::npos) << extension;
+  }
 }
 
 TEST(Operands, ActsOnHelpWhereverItStands) {

@@ -1,0 +1,742 @@
+#!/usr/bin/env python3
+"""End-to-end comparison of ddtime with the system's dd (issue 5).
+
+Runs both programs interleaved (A B A B ...) on the same workloads and
+prints a markdown table of medians, min-max and the time ratio ddtime/GNU
+(below 1 means ddtime is faster). The /dev/zero -> /dev/null and start-up
+rows also run a minimal read()/write() loop compiled here from C, as the
+floor both programs are measured against.
+
+Nothing is trusted blindly: every run must exit 0, the records lines and
+byte count of ddtime's summary must equal GNU's, and file outputs must be
+identical (cmp). Any failure makes the exit status 1.
+
+  full run (quiet machine, as root for the loop-device rows):
+      python3 tests/bench/compare.py > bench.md
+  CI smoke run (tiny sizes, one run each, under 30 s):
+      python3 tests/bench/compare.py --smoke
+
+Python 3 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import filecmp
+import math
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+KiB = 1024
+MiB = 1024 * KiB
+GiB = 1024 * MiB
+
+# Written by this script; the floor for the zero->null and start-up rows:
+# open both files, then read() and write() whole blocks, nothing else.
+FLOOR_SOURCE = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    fputs("usage: floor IN OUT BLOCKSIZE COUNT\n", stderr);
+    return 2;
+  }
+  size_t size = strtoull(argv[3], NULL, 10);
+  long long count = strtoll(argv[4], NULL, 10);
+  int in = open(argv[1], O_RDONLY);
+  int out = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  void *buffer = NULL;
+  if (in < 0 || out < 0 || posix_memalign(&buffer, 4096, size) != 0) {
+    perror("floor: setup");
+    return 1;
+  }
+  for (long long block = 0; block < count;) {
+    ssize_t got = read(in, buffer, size);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      perror("floor: read");
+      return 1;
+    }
+    if (got == 0) break;
+    for (ssize_t done = 0; done < got;) {
+      ssize_t put = write(out, (char *)buffer + done, (size_t)(got - done));
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) {
+        perror("floor: write");
+        return 1;
+      }
+      done += put;
+    }
+    ++block;
+  }
+  return 0;
+}
+"""
+
+
+def log(message: str) -> None:
+    print(f"compare: {message}", file=sys.stderr, flush=True)
+
+
+def size_text(n: int) -> str:
+    for unit, scale in (("GiB", GiB), ("MiB", MiB), ("KiB", KiB)):
+        if n >= scale:
+            value = n / scale
+            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+    return f"{n} B"
+
+
+def bs_text(n: int) -> str:
+    """dd's spelling of a block size: 512, 4k, 1M, 64M."""
+    for suffix, scale in (("G", GiB), ("M", MiB), ("k", KiB)):
+        if n >= scale and n % scale == 0:
+            return f"{n // scale}{suffix}"
+    return str(n)
+
+
+def duration_text(seconds: float, unit: Optional[str] = None) -> str:
+    unit = unit or duration_unit(seconds)
+    if unit == "us":
+        return f"{seconds * 1e6:.0f} µs"
+    if unit == "ms":
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.3f} s"
+
+
+def duration_unit(seconds: float) -> str:
+    if seconds < 1e-3:
+        return "us"
+    if seconds < 1.0:
+        return "ms"
+    return "s"
+
+
+def range_text(values: Sequence[float], unit: str) -> str:
+    low, high = duration_text(min(values), unit), duration_text(max(values), unit)
+    return f"{low.split()[0]}–{high}"
+
+
+def clean_env(locale: str) -> Dict[str, str]:
+    """The environment with every locale variable replaced by one choice."""
+    env = {k: v for k, v in os.environ.items()
+           if not (k.startswith("LC_") or k in ("LANG", "LANGUAGE"))}
+    if locale == "C":
+        env["LC_ALL"] = "C"
+    else:
+        env["LANG"] = locale
+    return env
+
+
+RECORDS_LINE = re.compile(r"\d+\+\d+ records (?:in|out)|\d+ truncated records?")
+BYTES_LINE = re.compile(r"(\d+ bytes?) .*copied, ")
+
+
+def summary_key(stderr: str) -> List[str]:
+    """What must agree between ddtime and GNU dd: GNU's records lines, the
+    truncated line and the byte count (not the time or rate). Lines of
+    anything else (ddtime's timing report, valgrind) do not take part."""
+    key = []
+    for line in stderr.replace("\r", "\n").splitlines():
+        if RECORDS_LINE.fullmatch(line):
+            key.append(line)
+        else:
+            match = BYTES_LINE.match(line)
+            if match:
+                key.append(match.group(1))
+    return key
+
+
+class Failure(Exception):
+    pass
+
+
+@dataclasses.dataclass
+class Program:
+    label: str  # "ddtime", "GNU", "floor"
+    path: str
+
+
+@dataclasses.dataclass
+class Run:
+    seconds: float
+    stderr: str
+
+
+class Runner:
+    """Starts one program at a time and times it from spawn to exit."""
+
+    def __init__(self, workdir: Path):
+        self.stderr_path = workdir / "stderr.txt"
+
+    def run(self, argv: Sequence[str], env: Dict[str, str], what: str) -> Run:
+        with open(self.stderr_path, "w+b") as stderr:
+            start = time.perf_counter_ns()
+            completed = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                       stderr=stderr, env=env, check=False)
+            elapsed = time.perf_counter_ns() - start
+            stderr.seek(0)
+            text = stderr.read().decode("utf-8", "replace")
+        if completed.returncode != 0:
+            raise Failure(f"{what}: `{' '.join(argv)}` exited {completed.returncode}:\n{text}")
+        return Run(elapsed / 1e9, text)
+
+
+@dataclasses.dataclass
+class Workload:
+    name: str
+    # dd operands for one timed run; placeholders {count} {src} {dev} {dst}.
+    operands: List[str]
+    count: int
+    bytes_per_count: int
+    locale: str = "C"
+    runs: int = 10
+    # Raise count until one run takes the target time (zero->null rows).
+    calibrate: bool = False
+    # (block size) for the C floor, which reads the same count of blocks.
+    floor_bs: Optional[int] = None
+    # The timed runs write {dst}: compare the two outputs after the runs.
+    writes_file: bool = False
+    # Operands of a separate, untimed run of both programs into files, whose
+    # outputs must be identical (for rows that write to /dev/null).
+    verify_operands: Optional[List[str]] = None
+    needs: Tuple[str, ...] = ()
+    # Upper bound on count (the loop device's size).
+    max_count: Optional[int] = None
+    note: str = ""
+
+    def argv(self, program: str, count: int, paths: Dict[str, str], dst: str) -> List[str]:
+        return [program] + [op.format(count=count, dst=dst, **paths) for op in self.operands]
+
+
+@dataclasses.dataclass
+class Row:
+    workload: Workload
+    count: int
+    times: Dict[str, List[float]]
+    note: str = ""
+
+
+class Suite:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.smoke: bool = args.smoke
+        self.gnu = Program("GNU", args.gnu)
+        self.floor: Optional[Program] = None
+        self.pattern = re.compile(args.only, re.IGNORECASE) if args.only else None
+        self.skipped: List[str] = []
+        self.failures: List[str] = []
+        self.rows: List[Row] = []
+        self.rss_rows: List[Tuple[str, int, int]] = []
+        self.callgrind_rows: List[Tuple[str, int, int, float, float]] = []
+        self.paths: Dict[str, str] = {}
+        self.workdir = Path(tempfile.mkdtemp(prefix="ddtime-bench-", dir=args.tmpdir))
+        ddtime = args.ddtime
+        if args.invoke_as:
+            # ddtime chooses its behaviour by the name it is run under.
+            link = self.workdir / "bin" / args.invoke_as
+            link.parent.mkdir()
+            link.symlink_to(os.path.abspath(ddtime))
+            ddtime = str(link)
+        self.ddtime = Program("ddtime", ddtime)
+        self.runner = Runner(self.workdir)
+        self.loop_device: Optional[str] = None
+
+    # -- selection and setup ------------------------------------------------
+
+    def wanted(self, name: str) -> bool:
+        return self.pattern is None or bool(self.pattern.search(name))
+
+    def skip(self, name: str, reason: str) -> None:
+        self.skipped.append(f"{name}: {reason}")
+        log(f"skipped {name}: {reason}")
+
+    def build_floor(self) -> None:
+        compiler = shutil.which("cc") or shutil.which("gcc")
+        if compiler is None:
+            self.skip("floor column", "no C compiler (cc) found")
+            return
+        source = self.workdir / "floor.c"
+        binary = self.workdir / "floor"
+        source.write_text(FLOOR_SOURCE)
+        built = subprocess.run([compiler, "-O2", "-o", str(binary), str(source)],
+                               capture_output=True, text=True, check=False)
+        if built.returncode != 0:
+            raise Failure(f"compiling the floor program failed:\n{built.stderr}")
+        self.floor = Program("floor", str(binary))
+
+    def file_size(self) -> int:
+        return 4 * MiB if self.smoke else self.args.file_mib * MiB
+
+    def make_source(self) -> Optional[str]:
+        """A text-like file (letters of both cases, digits, spaces, newlines)
+        so that ucase and ebcdic change bytes; written once, left in the
+        page cache for the warm-cache rows."""
+        if "src" in self.paths:
+            return None
+        size = self.file_size()
+        free = shutil.disk_usage(self.workdir).free
+        # The source plus one output per program.
+        if free < 3 * size + 256 * MiB:
+            return f"needs {size_text(3 * size)} free in {self.workdir}, has {size_text(free)}"
+        alphabet = (b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" * 4)[:248] + b"    \n\n\n\n"
+        table = bytes.maketrans(bytes(range(256)), alphabet)
+        path = self.workdir / "source"
+        log(f"writing {size_text(size)} source file {path}")
+        with open(path, "wb") as out:
+            chunk = min(size, 4 * MiB)
+            for offset in range(0, size, chunk):
+                out.write(os.urandom(min(chunk, size - offset)).translate(table))
+        self.paths["src"] = str(path)
+        return None
+
+    def attach_loop(self) -> Optional[str]:
+        if self.loop_device is not None:
+            return None
+        if shutil.which("losetup") is None:
+            return "losetup is not installed"
+        if os.geteuid() != 0:
+            return "creating a loop device needs root"
+        attached = subprocess.run(["losetup", "--find", "--show", "--read-only", self.paths["src"]],
+                                  capture_output=True, text=True, check=False)
+        if attached.returncode != 0:
+            return f"losetup failed: {attached.stderr.strip() or attached.returncode}"
+        self.loop_device = attached.stdout.strip()
+        self.paths["dev"] = self.loop_device
+        log(f"attached {self.loop_device} over {self.paths['src']}")
+        return None
+
+    def detach_loop(self) -> None:
+        if self.loop_device is None:
+            return
+        detached = subprocess.run(["losetup", "-d", self.loop_device], capture_output=True,
+                                  text=True, check=False)
+        if detached.returncode != 0:
+            log(f"warning: could not detach {self.loop_device}: {detached.stderr.strip()}")
+        else:
+            log(f"detached {self.loop_device}")
+        self.loop_device = None
+
+    def prepare(self, workload: Workload) -> Optional[str]:
+        for need in workload.needs:
+            if need == "src":
+                reason = self.make_source()
+            elif need == "loop":
+                if self.smoke:
+                    return "no loop device in smoke mode"
+                reason = self.make_source() or self.attach_loop()
+            else:
+                raise AssertionError(need)
+            if reason:
+                return reason
+        return None
+
+    # -- timing ---------------------------------------------------------------
+
+    def run_program(self, program: Program, workload: Workload, count: int, dst: str) -> Run:
+        env = clean_env(workload.locale)
+        if program.label == "floor":
+            argv = [program.path, "/dev/zero", "/dev/null", str(workload.floor_bs), str(count)]
+        else:
+            argv = workload.argv(program.path, count, self.paths, dst)
+        if workload.writes_file:
+            # Start every run from the same state: no output file, and no
+            # dirty pages of an earlier run being written back meanwhile.
+            if os.path.exists(dst):
+                os.unlink(dst)
+            os.sync()
+        return self.runner.run(argv, env, f"{workload.name} ({program.label})")
+
+    def calibrate(self, workload: Workload) -> int:
+        """A count for which the faster of the two programs runs for about
+        the target time: grown fourfold until a run is long enough to time,
+        then scaled."""
+        count = workload.count
+        limit = workload.max_count
+        while True:
+            seconds = min(self.run_program(program, workload, count, os.devnull).seconds
+                          for program in (self.ddtime, self.gnu))
+            if limit is not None and count >= limit:
+                return limit
+            if seconds >= 0.05:
+                break
+            count *= 4
+            if limit is not None:
+                count = min(count, limit)
+        wanted = math.ceil(count * self.args.target_seconds / seconds)
+        return min(wanted, limit) if limit is not None else wanted
+
+    def check_same_summary(self, workload: Workload, a: Run, b: Run) -> None:
+        key_a, key_b = summary_key(a.stderr), summary_key(b.stderr)
+        if not key_b:
+            raise Failure(f"{workload.name}: no records lines from GNU dd:\n{b.stderr}")
+        if key_a != key_b:
+            raise Failure(f"{workload.name}: summaries differ\n  ddtime: {key_a}\n  GNU:    {key_b}")
+
+    def compare_files(self, what: str, a: str, b: str) -> None:
+        if shutil.which("cmp"):
+            same = subprocess.run(["cmp", "-s", a, b], check=False).returncode == 0
+        else:
+            same = filecmp.cmp(a, b, shallow=False)
+        if not same:
+            raise Failure(f"{what}: outputs differ ({a} vs {b})")
+
+    def verify_outputs(self, workload: Workload) -> None:
+        """An untimed run of both into files: the bytes must be the same."""
+        outputs = []
+        for program in (self.ddtime, self.gnu):
+            dst = str(self.workdir / f"verify.{program.label}")
+            argv = [program.path] + [op.format(dst=dst, **self.paths) for op in workload.verify_operands]
+            self.runner.run(argv, clean_env(workload.locale), f"{workload.name} verify ({program.label})")
+            outputs.append(dst)
+        self.compare_files(f"{workload.name} verify", *outputs)
+        for dst in outputs:
+            os.unlink(dst)
+
+    def measure(self, workload: Workload) -> None:
+        if not self.wanted(workload.name):
+            return
+        reason = self.prepare(workload)
+        if reason:
+            self.skip(workload.name, reason)
+            return
+        log(f"running {workload.name}")
+        if workload.verify_operands:
+            self.verify_outputs(workload)
+        count = workload.count
+        if workload.calibrate and not self.smoke:
+            count = self.calibrate(workload)
+        programs = [self.ddtime, self.gnu]
+        if workload.floor_bs is not None and self.floor is not None:
+            programs.append(self.floor)
+        dst = {p.label: str(self.workdir / f"out.{p.label}") if workload.writes_file else os.devnull
+               for p in programs}
+        runs = 1 if self.smoke else workload.runs
+        warmups = 0 if self.smoke else 1
+        times: Dict[str, List[float]] = {p.label: [] for p in programs}
+        for i in range(warmups + runs):
+            results = {p.label: self.run_program(p, workload, count, dst[p.label]) for p in programs}
+            self.check_same_summary(workload, results["ddtime"], results["GNU"])
+            if workload.writes_file:
+                expected = os.path.getsize(self.paths["src"])
+                for label in ("ddtime", "GNU"):
+                    if os.path.getsize(dst[label]) != expected:
+                        raise Failure(f"{workload.name}: {label} wrote {os.path.getsize(dst[label])} "
+                                      f"bytes, expected {expected}")
+            if i >= warmups:
+                for label, run in results.items():
+                    times[label].append(run.seconds)
+        if workload.writes_file:
+            self.compare_files(workload.name, dst["ddtime"], dst["GNU"])
+            for label in ("ddtime", "GNU"):
+                os.unlink(dst[label])
+        note = workload.note
+        if not self.smoke and workload.calibrate and min(times["GNU"] + times["ddtime"]) < 0.3:
+            note = (note + "; " if note else "") + "runs under 0.3 s"
+        self.rows.append(Row(workload, count, times, note))
+
+    # -- peak RSS and instruction counts -------------------------------------
+
+    def measure_rss(self) -> None:
+        cases = [("rss: zero->null bs=64M, 1 GiB", ["bs=64M", "count=16"]),
+                 ("rss: zero->null bs=1M, 1 MiB", ["bs=1M", "count=1"]),
+                 ("rss: zero->null bs=1M, 1 GiB", ["bs=1M", "count=1024"])]
+        if self.smoke:
+            cases = [("rss: zero->null bs=64M, 64 MiB", ["bs=64M", "count=1"]),
+                     ("rss: zero->null bs=1M, 1 MiB", ["bs=1M", "count=1"]),
+                     ("rss: zero->null bs=1M, 4 MiB", ["bs=1M", "count=4"])]
+        cases = [case for case in cases if self.wanted(case[0])]
+        if not cases:
+            return
+        gnu_time = "/usr/bin/time"
+        if not os.access(gnu_time, os.X_OK):
+            self.skip("rss rows", "/usr/bin/time is missing (apt-get install time)")
+            return
+        runs = 1 if self.smoke else 3
+        for name, operands in cases:
+            log(f"running {name}")
+            peaks: Dict[str, List[int]] = {"ddtime": [], "GNU": []}
+            for _ in range(runs):
+                for program in (self.ddtime, self.gnu):
+                    report = self.workdir / "time.txt"
+                    argv = [gnu_time, "-v", "-o", str(report), program.path,
+                            "if=/dev/zero", "of=/dev/null"] + operands
+                    self.runner.run(argv, clean_env("C"), f"{name} ({program.label})")
+                    match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", report.read_text())
+                    if not match:
+                        raise Failure(f"{name}: no peak RSS in /usr/bin/time's report")
+                    peaks[program.label].append(int(match.group(1)))
+            self.rss_rows.append((name, int(statistics.median(peaks["ddtime"])),
+                                  int(statistics.median(peaks["GNU"]))))
+
+    def measure_callgrind(self) -> None:
+        name = "callgrind: zero->null bs=4k, 100000 blocks"
+        if not self.wanted(name):
+            return
+        if self.smoke:
+            self.skip(name, "no valgrind in smoke mode")
+            return
+        if shutil.which("valgrind") is None:
+            self.skip(name, "valgrind is not installed")
+            return
+        log(f"running {name}")
+        blocks, baseline = 100_000, 1_000
+        for program in (self.ddtime, self.gnu):
+            totals = []
+            for count in (blocks, baseline):
+                out = self.workdir / "callgrind.out"
+                argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", program.path,
+                        "if=/dev/zero", "of=/dev/null", "bs=4k", f"count={count}"]
+                run = self.runner.run(argv, clean_env("C"), f"{name} ({program.label})")
+                if f"{count}+0 records out" not in run.stderr:
+                    raise Failure(f"{name} ({program.label}): unexpected summary:\n{run.stderr}")
+                match = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
+                if not match:
+                    raise Failure(f"{name}: no totals in {out}")
+                totals.append(int(match.group(1)))
+                out.unlink()
+            total, base = totals
+            self.callgrind_rows.append((program.label, total, base, total / blocks,
+                                        (total - base) / (blocks - baseline)))
+
+    # -- the whole suite ------------------------------------------------------
+
+    def workloads(self) -> List[Workload]:
+        smoke = self.smoke
+        rows: List[Workload] = []
+        for bs in (512, 4 * KiB, 64 * KiB, MiB, 16 * MiB, 64 * MiB):
+            # Smoke: a few MiB. Full: a starting point that calibration raises.
+            count = max(1, (4 * MiB if smoke else 64 * MiB) // bs)
+            rows.append(Workload(f"zero->null bs={bs_text(bs)}",
+                                 ["if=/dev/zero", "of=/dev/null", f"bs={bs_text(bs)}", "count={count}"],
+                                 count, bs, calibrate=True, floor_bs=bs, runs=self.args.runs))
+        for locale in ("C.UTF-8", "C"):
+            label = "LANG=C.UTF-8" if locale != "C" else "LC_ALL=C"
+            rows.append(Workload(f"start-up bs=1 count=1, {label}",
+                                 ["if=/dev/zero", "of=/dev/null", "bs=1", "count={count}"],
+                                 1, 1, locale=locale, floor_bs=1,
+                                 runs=3 if smoke else self.args.startup_runs))
+        size = self.file_size()
+        blocks_1m = max(1, size // MiB)
+        for fdatasync in (False, True):
+            extra = ["conv=fdatasync"] if fdatasync else []
+            rows.append(Workload(f"file->file bs=1M{' conv=fdatasync' if fdatasync else ''}, "
+                                 f"{size_text(size)} warm cache",
+                                 ["if={src}", "of={dst}", "bs=1M"] + extra, blocks_1m, MiB,
+                                 writes_file=True, needs=("src",), runs=self.args.runs))
+        for bs in (4 * KiB, 64 * KiB, MiB):
+            rows.append(Workload(f"loop iflag=direct bs={bs_text(bs)}",
+                                 ["if={dev}", "of=/dev/null", f"bs={bs_text(bs)}", "iflag=direct",
+                                  "count={count}"],
+                                 size // bs, bs, calibrate=True, max_count=size // bs,
+                                 needs=("loop",), runs=self.args.runs))
+        for conv in ("ucase", "ebcdic"):
+            rows.append(Workload(f"file->null bs=1M conv={conv}, {size_text(size)}",
+                                 ["if={src}", "of=/dev/null", "bs=1M", f"conv={conv}"], blocks_1m, MiB,
+                                 verify_operands=["if={src}", "of={dst}", "bs=1M", "count=4", f"conv={conv}"],
+                                 needs=("src",), runs=self.args.runs))
+        for ibs, obs in ((512, 64 * KiB), (64 * KiB, 64 * KiB), (MiB, MiB), (64 * MiB, 64 * MiB)):
+            count = max(1, (4 * MiB if smoke else 64 * MiB) // ibs)
+            rows.append(Workload(f"zero->null ibs={bs_text(ibs)} obs={bs_text(obs)}",
+                                 ["if=/dev/zero", "of=/dev/null", f"ibs={bs_text(ibs)}",
+                                  f"obs={bs_text(obs)}", "count={count}"],
+                                 count, ibs, calibrate=True,
+                                 verify_operands=["if={src}", "of={dst}", f"ibs={bs_text(ibs)}",
+                                                  f"obs={bs_text(obs)}", f"count={max(1, 4 * MiB // ibs)}"],
+                                 needs=("src",), runs=self.args.runs))
+        return rows
+
+    def run(self) -> None:
+        self.build_floor()
+        for workload in self.workloads():
+            try:
+                self.measure(workload)
+            except Failure as failure:
+                self.failures.append(str(failure))
+                log(f"FAILED {failure}")
+        for extra in (self.measure_rss, self.measure_callgrind):
+            try:
+                extra()
+            except Failure as failure:
+                self.failures.append(str(failure))
+                log(f"FAILED {failure}")
+
+    def cleanup(self) -> None:
+        self.detach_loop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    # -- output ---------------------------------------------------------------
+
+    def header(self) -> List[str]:
+        def first_line(argv: List[str]) -> str:
+            try:
+                out = subprocess.run(argv, capture_output=True, text=True, check=False).stdout
+                return out.splitlines()[0] if out else "?"
+            except OSError:
+                return "?"
+
+        cpu = "?"
+        try:
+            for line in Path("/proc/cpuinfo").read_text().splitlines():
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+        except OSError:
+            pass
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        mode = "smoke (tiny sizes, one run: not a measurement)" if self.smoke else (
+            f"full: {self.args.runs} runs per row after one warm-up "
+            f"({self.args.startup_runs} for start-up), interleaved")
+        return [
+            f"- date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}",
+            f"- CPU: {cpu}, {os.cpu_count()} logical CPUs; kernel {platform.release()}; load average at start {load}",
+            f"- ddtime: `{self.args.ddtime}` ({first_line([self.ddtime.path, '--version'])})"
+            + (f", run as `{self.args.invoke_as}`" if self.args.invoke_as else ""),
+            f"- GNU: `{self.gnu.path}` ({first_line([self.gnu.path, '--version'])})",
+            f"- files in {self.workdir.parent} ({filesystem_type(self.workdir)})",
+            f"- mode: {mode}",
+        ]
+
+    def report(self) -> str:
+        lines = ["# ddtime vs GNU dd", ""] + self.header() + [""]
+        lines += ["| workload | data | ddtime median | ddtime min–max | GNU median | GNU min–max "
+                  "| ddtime/GNU | floor median | note |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+        for row in self.rows:
+            ddtime, gnu = row.times["ddtime"], row.times["GNU"]
+            unit = duration_unit(statistics.median(gnu))
+            floor = row.times.get("floor")
+            cells = [
+                row.workload.name,
+                size_text(row.count * row.workload.bytes_per_count),
+                duration_text(statistics.median(ddtime), unit),
+                range_text(ddtime, unit),
+                duration_text(statistics.median(gnu), unit),
+                range_text(gnu, unit),
+                f"{statistics.median(ddtime) / statistics.median(gnu):.3f}",
+                duration_text(statistics.median(floor), unit) if floor else "",
+                row.note,
+            ]
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+        lines.append("Ratio: median time of ddtime / median time of GNU dd; below 1 means ddtime is faster.")
+        if self.rss_rows:
+            lines += ["", "| peak RSS (`/usr/bin/time -v`) | ddtime | GNU | ddtime − GNU |",
+                      "|---|---:|---:|---:|"]
+            for name, a, b in self.rss_rows:
+                lines.append(f"| {name.removeprefix('rss: ')} | {a} KiB | {b} KiB | {a - b:+d} KiB |")
+        if self.callgrind_rows:
+            lines += ["", "| callgrind, zero->null bs=4k | Ir, 100000 blocks | Ir, 1000 blocks "
+                      "| Ir / block (total / 100000) | Ir / block (marginal) |",
+                      "|---|---:|---:|---:|---:|"]
+            for label, total, base, per_block, marginal in self.callgrind_rows:
+                lines.append(f"| {label} | {total} | {base} | {per_block:.1f} | {marginal:.1f} |")
+        if self.skipped:
+            lines += ["", "Skipped:"] + [f"- {s}" for s in self.skipped]
+        if self.failures:
+            lines += ["", "FAILED:"] + [f"- {f.splitlines()[0]}" for f in self.failures]
+        return "\n".join(lines) + "\n"
+
+
+def filesystem_type(path: Path) -> str:
+    """The type of the filesystem holding path, from /proc/self/mounts."""
+    best, kind = "", "?"
+    try:
+        resolved = str(path.resolve())
+        for line in Path("/proc/self/mounts").read_text().splitlines():
+            fields = line.split()
+            mount = fields[1].replace("\\040", " ")
+            if (resolved == mount or resolved.startswith(mount.rstrip("/") + "/")) and len(mount) >= len(best):
+                best, kind = mount, fields[2]
+    except OSError:
+        pass
+    return kind
+
+
+def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true",
+                        help="tiny sizes, one run each, no loop device, no valgrind (for CI)")
+    parser.add_argument("--runs", type=int, default=10, help="timed runs per program and row (default 10)")
+    parser.add_argument("--startup-runs", type=int, default=300,
+                        help="timed runs per program for the start-up rows (default 300)")
+    parser.add_argument("--ddtime", default=str(REPO_ROOT / "build" / "release" / "ddtime"),
+                        help="ddtime binary (default build/release/ddtime in the repository)")
+    parser.add_argument("--gnu", default="/bin/dd", help="GNU dd binary (default /bin/dd)")
+    parser.add_argument("--invoke-as", metavar="NAME",
+                        help="run ddtime through a link with this name, e.g. 'dd' for the drop-in "
+                             "mode that prints only what GNU dd prints (default: as given)")
+    parser.add_argument("--only", metavar="PATTERN",
+                        help="only rows whose name matches this regular expression (case-insensitive), "
+                             "e.g. 'zero->null bs=', 'start-up', 'conv=', 'loop', 'rss', 'callgrind'")
+    parser.add_argument("--tmpdir", default="/var/tmp",
+                        help="where the test files go; a real filesystem, not tmpfs (default /var/tmp)")
+    parser.add_argument("--file-mib", type=int, default=1024,
+                        help="size of the file for the file, loop and conversion rows (default 1024)")
+    parser.add_argument("--target-seconds", type=float, default=0.5,
+                        help="calibrated rows run about this long per run (default 0.5)")
+    parser.add_argument("--list", action="store_true", help="print the row names and exit")
+    args = parser.parse_args(argv)
+    if args.runs < 1 or args.startup_runs < 1:
+        parser.error("--runs and --startup-runs must be at least 1")
+    return args
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = parse_args(argv)
+    if args.list:
+        suite = Suite(args)
+        try:
+            for workload in suite.workloads():
+                print(workload.name)
+        finally:
+            suite.cleanup()
+        print("rss: zero->null bs=64M, 1 GiB\nrss: zero->null bs=1M, 1 MiB\nrss: zero->null bs=1M, 1 GiB")
+        print("callgrind: zero->null bs=4k, 100000 blocks")
+        return 0
+    for program in (args.ddtime, args.gnu):
+        if not os.access(program, os.X_OK):
+            log(f"cannot run {program}: not an executable file")
+            return 2
+    if not os.path.isdir(args.tmpdir):
+        log(f"--tmpdir {args.tmpdir} is not a directory")
+        return 2
+    if filesystem_type(Path(args.tmpdir)) == "tmpfs" and not args.smoke:
+        log(f"warning: {args.tmpdir} is tmpfs; file rows will not measure a real filesystem")
+    suite = Suite(args)
+    try:
+        started = time.monotonic()
+        suite.run()
+        sys.stdout.write(suite.report())
+        log(f"done in {time.monotonic() - started:.1f} s")
+    finally:
+        suite.cleanup()
+    for failure in suite.failures:
+        log(f"FAILED {failure}")
+    if suite.failures:
+        return 1
+    if not suite.rows and not suite.rss_rows and not suite.callgrind_rows:
+        log("no row was measured" + (f" (--only {args.only!r} matched nothing)" if args.only else ""))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+// ddtime's own --long options: parsed from the same description as the dd
+// operands, matched in full only, and resolved against the invocation name.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "operands.h"
+
+namespace ddtime {
+namespace {
+
+struct Parsed {
+  ParseOutcome outcome;
+  std::string err;
+  const Extensions& ext() const { return outcome.settings.ext; }
+  bool ran() const { return outcome.action == ParseOutcome::Action::kRun; }
+};
+
+Parsed parse(std::initializer_list<std::string_view> args, Invocation invocation = Invocation::kDdtime) {
+  std::vector<std::string> storage{"ddtime"};
+  for (std::string_view arg : args) storage.emplace_back(arg);
+  std::vector<const char*> argv;
+  for (const std::string& arg : storage) argv.push_back(arg.c_str());
+  argv.push_back(nullptr);
+  Parsed run;
+  const Diag diag("ddtime", true, [&run](std::string_view text) { run.err += text; });
+  run.outcome = parse_operands(static_cast<int>(storage.size()), argv.data(), diag, invocation);
+  return run;
+}
+
+TEST(OperandsExtensions, TimingReportIsOnByDefaultUnderTheNameDdtime) {
+  Parsed run = parse({"if=/dev/zero", "count=1"});
+  ASSERT_TRUE(run.ran());
+  EXPECT_TRUE(run.ext().timing_report);
+  EXPECT_TRUE(run.ext().actionable_errors);
+}
+
+TEST(OperandsExtensions, GnuTurnsTheReportAndFriendlyErrorsOff) {
+  Parsed run = parse({"--gnu", "count=1"});
+  ASSERT_TRUE(run.ran());
+  EXPECT_FALSE(run.ext().timing_report);
+  EXPECT_FALSE(run.ext().actionable_errors);
+}
+
+TEST(OperandsExtensions, InvokedAsDdNothingExtraUnlessAsked) {
+  Parsed plain = parse({"count=1"}, Invocation::kDd);
+  EXPECT_FALSE(plain.ext().timing_report);
+  EXPECT_FALSE(plain.ext().actionable_errors);
+  Parsed asked = parse({"--units=iec", "count=1"}, Invocation::kDd);
+  EXPECT_TRUE(asked.ext().timing_report);
+}
+
+TEST(OperandsExtensions, ExtensionsAreAcceptedAnywhereAmongOperands) {
+  Parsed run = parse({"if=/dev/zero", "--split-times", "bs=1M", "--progress", "count=2", "--direct"});
+  ASSERT_TRUE(run.ran()) << run.err;
+  EXPECT_TRUE(run.ext().split_times);
+  EXPECT_TRUE(run.ext().progress);
+  EXPECT_TRUE(run.ext().direct);
+  EXPECT_EQ(run.outcome.settings.ibs, 1 << 20);
+  EXPECT_EQ(run.outcome.settings.max_records, 2);
+}
+
+TEST(OperandsExtensions, JsonTakesAnOptionalPath) {
+  Parsed to_stderr = parse({"--json"});
+  ASSERT_TRUE(to_stderr.ran());
+  EXPECT_TRUE(to_stderr.ext().json);
+  EXPECT_FALSE(to_stderr.ext().json_path);
+  Parsed to_file = parse({"--json=/tmp/run.json"});
+  ASSERT_TRUE(to_file.ran());
+  ASSERT_TRUE(to_file.ext().json_path);
+  EXPECT_EQ(*to_file.ext().json_path, "/tmp/run.json");
+}
+
+TEST(OperandsExtensions, UnitsAcceptsTheFourWordsOnly) {
+  EXPECT_EQ(parse({"--units=si"}).ext().units, RateUnits::kSi);
+  EXPECT_EQ(parse({"--units=iec"}).ext().units, RateUnits::kIec);
+  EXPECT_EQ(parse({"--units=both"}).ext().units, RateUnits::kBoth);
+  EXPECT_EQ(parse({"--units=bytes"}).ext().units, RateUnits::kBytes);
+  Parsed bad = parse({"--units=kb"});
+  EXPECT_EQ(bad.outcome.action, ParseOutcome::Action::kFail);
+  EXPECT_EQ(bad.err,
+            "ddtime: invalid argument ‘kb’ for ‘--units’\n"
+            "Valid arguments are: si, iec, both, bytes\n"
+            "Try 'ddtime --help' for more information.\n");
+}
+
+TEST(OperandsExtensions, AlignMustBeAPowerOfTwo) {
+  EXPECT_EQ(parse({"--align=4096"}).ext().align, 4096u);
+  EXPECT_EQ(parse({"--align=64K"}).ext().align, 65536u);
+  for (std::string_view bad : {"--align=3", "--align=0", "--align=x", "--align=4G"}) {
+    Parsed run = parse({bad});
+    EXPECT_EQ(run.outcome.action, ParseOutcome::Action::kFail) << bad;
+    EXPECT_NE(run.err.find("invalid argument"), std::string::npos) << bad;
+  }
+}
+
+TEST(OperandsExtensions, ExtensionNamesAreNotAbbreviated) {
+  Parsed run = parse({"--spl"});
+  EXPECT_EQ(run.outcome.action, ParseOutcome::Action::kFail);
+  EXPECT_EQ(run.err,
+            "ddtime: unrecognized option '--spl'\n"
+            "Try 'ddtime --help' for more information.\n");
+}
+
+TEST(OperandsExtensions, GnuAbbreviationsStillWork) {
+  EXPECT_EQ(parse({"--h"}).outcome.action, ParseOutcome::Action::kPrintAndExit);
+  EXPECT_EQ(parse({"--v"}).outcome.action, ParseOutcome::Action::kPrintAndExit);
+}
+
+TEST(OperandsExtensions, SwitchesRefuseAnArgument) {
+  Parsed run = parse({"--gnu=yes"});
+  EXPECT_EQ(run.outcome.action, ParseOutcome::Action::kFail);
+  EXPECT_EQ(run.err,
+            "ddtime: option '--gnu' doesn't allow an argument\n"
+            "Try 'ddtime --help' for more information.\n");
+}
+
+}  // namespace
+}  // namespace ddtime
