@@ -113,19 +113,21 @@ Reader::Reader(Os& os, Events& events, const Stats& stats, const Settings& setti
       warn_partial_read_(settings.warn_partial_read),
       cache_(os, kInputFd) {}
 
-IoResult Reader::read_once(int fd, unsigned char* buffer, std::size_t size) noexcept {
-  IoResult result;
-  do {
-    if (signals::pending()) events_.handle_signals(stats_);
-    result = os_.read(fd, buffer, size);
+IoResult Reader::retry_failed_read(int fd, unsigned char* buffer, std::size_t size, IoResult failed) noexcept {
+  IoResult result = failed;
+  while (true) {
     // Under O_DIRECT the kernel refuses a read at an unaligned end of file
     // with EINVAL; after a short read that is simply the end.
-    if (!result.ok() && result.err == EINVAL && direct_ && previous_read_ > 0 &&
-        static_cast<std::size_t>(previous_read_) < size) {
-      result = IoResult{0, 0};
+    if (result.err == EINVAL && direct_ && previous_read_ > 0 && static_cast<std::size_t>(previous_read_) < size) {
+      return IoResult{0, 0};
     }
-  } while (!result.ok() && result.err == EINTR);
+    if (result.ok() || result.err != EINTR) return result;
+    if (signals::pending()) events_.handle_signals(stats_);
+    result = os_.read(fd, buffer, size);
+  }
+}
 
+void Reader::after_unusual_read(const IoResult& result, std::size_t size) noexcept {
   // A short read may have been cut short by a signal.
   if (result.n > 0 && static_cast<std::size_t>(result.n) < size && signals::pending()) {
     events_.handle_signals(stats_);
@@ -136,12 +138,9 @@ IoResult Reader::read_once(int fd, unsigned char* buffer, std::size_t size) noex
       warn_partial_read_ = false;
     }
   }
-  previous_read_ = result.n;
-  return result;
 }
 
-IoResult Reader::read_from(int fd, unsigned char* buffer, std::size_t size) noexcept {
-  if (!fullblock_) return read_once(fd, buffer, size);
+IoResult Reader::read_full(int fd, unsigned char* buffer, std::size_t size) noexcept {
   std::size_t total = 0;
   while (total < size) {
     IoResult got = read_once(fd, buffer + total, size - total);
@@ -159,6 +158,7 @@ Writer::Writer(Os& os, Events& events, const Stats& stats, const Settings& setti
       obs_(static_cast<std::size_t>(settings.obs)),
       sparse_(settings.conv.sparse),
       direct_(settings.oflag.direct),
+      plain_(!settings.conv.sparse && !settings.oflag.direct && !settings.oflag.nocache),
       cache_(os, kOutputFd) {}
 
 void Writer::leave_direct_mode() noexcept {
@@ -173,9 +173,15 @@ void Writer::leave_direct_mode() noexcept {
   needs_fsync_ = true;
 }
 
-IoResult Writer::write(const unsigned char* buffer, std::size_t size) noexcept {
+IoResult Writer::finish_write(const unsigned char* buffer, std::size_t size, IoResult first) noexcept {
+  final_op_was_seek_ = false;
+  if (first.ok() && first.n == 0) return IoResult{0, ENOSPC};
+  if (!first.ok() && first.err != EINTR) return IoResult{0, first.err};
+  return write_from(buffer, size, first.ok() ? static_cast<std::size_t>(first.n) : 0);
+}
+
+IoResult Writer::write_from(const unsigned char* buffer, std::size_t size, std::size_t total) noexcept {
   if (direct_ && size < obs_) leave_direct_mode();
-  std::size_t total = 0;
   int stop_reason = 0;
   while (total < size) {
     if (signals::pending()) events_.handle_signals(stats_);

@@ -65,16 +65,30 @@ class Reader {
   // iflag=fullblock): EINTR retried with signals handled in between; a
   // failure to read after a short O_DIRECT read counts as end of file.
   IoResult read(unsigned char* buffer, std::size_t size) noexcept {
-    return read_from(kInputFd, buffer, size);
+    return fullblock_ ? read_full(kInputFd, buffer, size) : read_once(kInputFd, buffer, size);
   }
   // The same from another descriptor: GNU reads over seek= on an output it
   // cannot seek, with the same reading rules.
-  IoResult read_from(int fd, unsigned char* buffer, std::size_t size) noexcept;
+  IoResult read_from(int fd, unsigned char* buffer, std::size_t size) noexcept {
+    return fullblock_ ? read_full(fd, buffer, size) : read_once(fd, buffer, size);
+  }
 
   CacheDropper& cache() noexcept { return cache_; }
 
  private:
-  IoResult read_once(int fd, unsigned char* buffer, std::size_t size) noexcept;
+  // Inline, because it runs once per record: a healthy read costs a signal
+  // poll, the call and two tests. Everything rarer is out of line.
+  IoResult read_once(int fd, unsigned char* buffer, std::size_t size) noexcept {
+    if (signals::pending()) events_.handle_signals(stats_);
+    IoResult result = os_.read(fd, buffer, size);
+    if (!result.ok()) result = retry_failed_read(fd, buffer, size, result);
+    if (static_cast<std::size_t>(result.n) != size || warn_partial_read_) after_unusual_read(result, size);
+    previous_read_ = result.n;
+    return result;
+  }
+  IoResult read_full(int fd, unsigned char* buffer, std::size_t size) noexcept;
+  IoResult retry_failed_read(int fd, unsigned char* buffer, std::size_t size, IoResult failed) noexcept;
+  void after_unusual_read(const IoResult& result, std::size_t size) noexcept;
 
   Os& os_;
   Events& events_;
@@ -93,7 +107,18 @@ class Writer {
   // GNU's iwrite: writes all of it unless an error stops it; n is the bytes
   // written (a NUL block turned into a seek counts as written), err the
   // reason for stopping short (ENOSPC for a write that returned 0).
-  IoResult write(const unsigned char* buffer, std::size_t size) noexcept;
+  IoResult write(const unsigned char* buffer, std::size_t size) noexcept {
+    if (plain_ && !signals::pending()) {
+      // One write(2) taking the whole block is by far the common case.
+      IoResult wrote = os_.write(kOutputFd, buffer, size);
+      if (wrote.n == static_cast<ssize_t>(size)) {
+        final_op_was_seek_ = false;
+        return wrote;
+      }
+      return finish_write(buffer, size, wrote);
+    }
+    return write_from(buffer, size, 0);
+  }
 
   // The last operation was a seek over NULs: the file must be extended.
   bool final_op_was_seek() const noexcept { return final_op_was_seek_; }
@@ -103,6 +128,10 @@ class Writer {
 
  private:
   void leave_direct_mode() noexcept;
+  // After a first write that did not take everything.
+  IoResult finish_write(const unsigned char* buffer, std::size_t size, IoResult first) noexcept;
+  // The general loop: signals, sparse seeks, short writes, EINTR, O_DIRECT.
+  IoResult write_from(const unsigned char* buffer, std::size_t size, std::size_t total) noexcept;
 
   Os& os_;
   Events& events_;
@@ -110,6 +139,7 @@ class Writer {
   std::size_t obs_;
   bool sparse_;
   bool direct_;
+  bool plain_;  // no sparse, direct or nocache: the fast path applies
   bool final_op_was_seek_ = false;
   bool needs_fsync_ = false;
   std::int64_t offset_ = -1;  // for nocache; -1 until known
