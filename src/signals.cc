@@ -44,7 +44,9 @@ sigset_t caught_set() {
 void install(bool want_info) noexcept {
   sigset_t caught = caught_set();
   if (ignored_at_start(SIGINT)) sigdelset(&caught, SIGINT);
-  if (!want_info || ignored_at_start(SIGUSR1)) sigdelset(&caught, SIGUSR1);
+  // GNU catches SIGUSR1 even when it was ignored at start: asking for the
+  // statistics is never what an inherited SIG_IGN meant to prevent.
+  if (!want_info) sigdelset(&caught, SIGUSR1);
 
   struct sigaction action {};
   action.sa_mask = caught;

@@ -13,8 +13,8 @@ extern volatile std::sig_atomic_t any_pending;
 }  // namespace detail
 
 // Catches SIGINT (reset to default once caught, so a second one kills) and,
-// unless want_info is false, SIGUSR1. A signal ignored when the program
-// started stays ignored, as GNU dd leaves it. Handlers are installed without
+// unless want_info is false, SIGUSR1. SIGINT ignored when the program
+// started stays ignored; SIGUSR1 is caught regardless, as GNU dd does. Handlers are installed without
 // SA_RESTART so a blocked read returns EINTR and the stats come out promptly.
 void install(bool want_info) noexcept;
 

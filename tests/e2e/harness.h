@@ -1,0 +1,206 @@
+// harness — runs the dd under test as a child process with an explicit argv
+// and environment, feeds its stdin, captures its stdout and stderr, and
+// reports how it ended. Expectations live in the tests; this file only runs.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace ddtime::e2e {
+
+using namespace std::chrono_literals;
+using Millis = std::chrono::milliseconds;
+
+// The binary under test: $DDTIME_E2E_DD when set (e.g. /bin/dd, to check the
+// expectations against GNU), else the `dd` link next to the build. It is
+// always executed with argv[0] = "dd", so messages start "dd: ".
+std::string dd_binary();
+
+// One piece of a chunked stdin feed. The writer puts `bytes` into the pipe
+// (atomically: keep chunks <= 4096 bytes), waits until the child has drained
+// the pipe, and then sleeps `pause_after`. Because at most one chunk is ever
+// in the pipe, each read() of the child returns at most one chunk.
+struct Chunk {
+  std::string bytes;
+  Millis pause_after{0};
+};
+
+struct Stdin {
+  enum class Kind { kDevNull, kFile, kClosed, kBytes, kChunks, kManual };
+  Kind kind = Kind::kDevNull;
+  std::string path;            // kFile, relative to the test directory
+  std::string bytes;           // kBytes
+  std::vector<Chunk> chunks;   // kChunks
+
+  static Stdin dev_null() { return {}; }
+  static Stdin file(std::string path) { return {Kind::kFile, std::move(path), {}, {}}; }
+  static Stdin closed() { return {Kind::kClosed, {}, {}, {}}; }
+  // A pipe that receives `bytes` and is then closed.
+  static Stdin pipe(std::string bytes) { return {Kind::kBytes, {}, std::move(bytes), {}}; }
+  // A pipe fed chunk by chunk (see Chunk), then closed.
+  static Stdin chunked(std::vector<std::string> parts, Millis pause = 0ms);
+  static Stdin timed_chunks(std::vector<Chunk> chunks) {
+    return {Kind::kChunks, {}, {}, std::move(chunks)};
+  }
+  // A pipe the test writes with DdProcess::write_stdin and closes itself.
+  static Stdin manual() { return {Kind::kManual, {}, {}, {}}; }
+};
+
+struct Stdout {
+  enum class Kind { kCapture, kFile, kClosed, kBrokenPipe };
+  Kind kind = Kind::kCapture;
+  std::string path;  // kFile: opened O_WRONLY|O_CREAT|O_TRUNC (devices as is)
+
+  static Stdout capture() { return {}; }
+  static Stdout file(std::string path) { return {Kind::kFile, std::move(path)}; }
+  static Stdout closed() { return {Kind::kClosed, {}}; }
+  // A pipe whose read end is closed before the child starts.
+  static Stdout broken_pipe() { return {Kind::kBrokenPipe, {}}; }
+};
+
+enum class Locale {
+  kUtf8,  // LANG=C.UTF-8, LC_ALL unset: values quoted ‘like this’
+  kC,     // LC_ALL=C: values quoted 'like this'
+};
+
+struct Options {
+  std::vector<std::string> args;  // after argv[0]
+  Stdin in = Stdin::dev_null();
+  Stdout out = Stdout::capture();
+  Locale locale = Locale::kUtf8;
+  std::vector<std::pair<std::string, std::string>> extra_env;
+  // Set to SIG_IGN in the child before exec (everything else is SIG_DFL).
+  std::vector<int> ignored_signals;
+  // As root, drop CAP_DAC_OVERRIDE/CAP_DAC_READ_SEARCH from the child's
+  // bounding set, so permission bits apply as they would to a normal user.
+  bool obey_permissions = false;
+  std::filesystem::path cwd;  // the test directory
+  Millis timeout = 5000ms;
+};
+
+struct Result {
+  std::string out;
+  std::string err;
+  int exit_code = -1;    // when exited normally
+  int term_signal = 0;   // when killed by a signal
+  bool timed_out = false;
+  std::string spawn_error;  // set when the child could not be started
+
+  // "exit 0", "signal SIGINT", "timeout (killed)", "spawn failed: ...".
+  std::string status() const;
+  // stderr with the timing figures of every "... copied, S s, R" line
+  // replaced: "... copied, <T> s, <R>".
+  std::string err_masked() const;
+  std::string describe() const;
+};
+
+std::ostream& operator<<(std::ostream& os, const Result& r);
+
+// Replaces the seconds and rate in "copied, <seconds> s, <rate>" (summary
+// and progress lines) by "<T>" and "<R>"; everything else is kept.
+std::string mask_timing(std::string_view text);
+
+// A running child. Construct to start it; finish() waits for it (killing it
+// after the timeout) and returns the outcome. The destructor kills a child
+// that is still running.
+class DdProcess {
+ public:
+  explicit DdProcess(Options options);
+  ~DdProcess();
+  DdProcess(const DdProcess&) = delete;
+  DdProcess& operator=(const DdProcess&) = delete;
+
+  pid_t pid() const;
+  // Stdin::manual only. Writes all bytes (blocking).
+  void write_stdin(std::string_view bytes);
+  // Stdin::manual only. True once the child has read everything written.
+  bool wait_stdin_drained(Millis timeout = 5000ms);
+  void close_stdin();
+  void send_signal(int sig);
+
+  std::string stdout_so_far() const;
+  std::string stderr_so_far() const;
+  // Poll until pred(captured text) holds, or the timeout passes, or the
+  // child's stream ends. Returns whether pred held.
+  bool wait_for_stdout(const std::function<bool(const std::string&)>& pred,
+                       Millis timeout = 5000ms);
+  bool wait_for_stderr(const std::function<bool(const std::string&)>& pred,
+                       Millis timeout = 5000ms);
+
+  Result finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Runs to completion.
+Result run(Options options);
+
+// Polls pred every millisecond until it holds or the timeout passes.
+bool wait_until(const std::function<bool()>& pred, Millis timeout = 5000ms);
+
+// The name of a signal as "SIGINT", "SIGUSR1", ...; "signal N" otherwise.
+std::string signal_name(int sig);
+
+// All 256 byte values in order.
+std::string all_bytes();
+// Hex (no separators) to bytes; for golden tables.
+std::string from_hex(std::string_view hex);
+std::string to_hex(std::string_view bytes);
+
+// Names parameterised instances after the `name` member of their parameter.
+struct ParamName {
+  template <typename T>
+  std::string operator()(const ::testing::TestParamInfo<T>& p) const {
+    return p.param.name;
+  }
+};
+
+// A fresh directory per test, used as the child's cwd and removed after.
+// Suites derive from it: `class Conv : public DdTest {};` then
+// `TEST_F(Conv, SwabCarriesOddByteAcrossReads)`.
+class DdTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  const std::filesystem::path& dir() const { return dir_; }
+  std::filesystem::path path(std::string_view name) const { return dir_ / name; }
+  void write_file(std::string_view name, std::string_view bytes) const;
+  std::string read_file(std::string_view name) const;
+  bool exists(std::string_view name) const;
+  off_t file_size(std::string_view name) const;
+
+  // Options with cwd set to the test directory.
+  Options opts(std::vector<std::string> args) const;
+  // dd with stdin from /dev/null and stdout captured.
+  Result dd(std::vector<std::string> args) const;
+  // dd with stdin a pipe carrying `input`.
+  Result dd_in(std::string input, std::vector<std::string> args) const;
+  // dd under LC_ALL=C.
+  Result dd_c(std::vector<std::string> args) const;
+  Result dd(Options options) const;
+
+ private:
+  std::filesystem::path dir_;
+};
+
+}  // namespace ddtime::e2e
+
+// Exit status (or signal) with the whole result printed on mismatch.
+#define EXPECT_STATUS(result, expected) \
+  EXPECT_EQ((result).status(), (expected)) << (result).describe()
+#define ASSERT_STATUS(result, expected) \
+  ASSERT_EQ((result).status(), (expected)) << (result).describe()
