@@ -154,18 +154,37 @@ int Runner::summarise(const Stats& stats, bool complete, std::optional<int> exit
   JsonRun run{settings_, stats, times, complete, exit_status, signal, diag_.history(), DDTIME_VERSION};
   const std::string json = json_report(run);
   if (!ext.json_path) {
-    // JSON replaces the human text on stderr, so it bypasses the muted diag.
-    std::string_view rest = json;
-    while (!rest.empty()) {
-      IoResult wrote = os_.write(STDERR_FILENO, rest.data(), rest.size());
-      if (!wrote.ok() && wrote.err == EINTR) continue;
-      if (!wrote.ok() || wrote.n == 0) break;
-      rest.remove_prefix(static_cast<std::size_t>(wrote.n));
-    }
+    write_to_stderr(json);
   } else if (complete || signal != 0) {
     return write_json_file(json);
   }
   return 0;
+}
+
+int Runner::report_early_failure(int status) noexcept {
+  // GNU prints no statistics when it cannot start; --json still owes its
+  // one object, carrying the message.
+  if (!settings_.ext.json) return status;
+  const Stats nothing;
+  const RunTimes no_time;
+  JsonRun run{settings_, nothing, no_time, true, status, 0, diag_.history(), DDTIME_VERSION};
+  const std::string json = json_report(run);
+  if (settings_.ext.json_path) {
+    write_json_file(json);
+  } else {
+    write_to_stderr(json);
+  }
+  return status;
+}
+
+void Runner::write_to_stderr(std::string_view text) noexcept {
+  // JSON replaces the human text on stderr, so it bypasses the muted diag.
+  while (!text.empty()) {
+    IoResult wrote = os_.write(STDERR_FILENO, text.data(), text.size());
+    if (!wrote.ok() && wrote.err == EINTR) continue;
+    if (!wrote.ok() || wrote.n == 0) break;
+    text.remove_prefix(static_cast<std::size_t>(wrote.n));
+  }
 }
 
 int Runner::write_json_file(const std::string& json) noexcept {
@@ -261,6 +280,13 @@ int Runner::check_direct_alignment(std::size_t& buffer_alignment) noexcept {
                   side.size, side.name, what, block, side.size_operand, block);
       return EXIT_FAILURE;
     }
+    // A count in bytes ends with a read of the leftover bytes, which the
+    // device would refuse.
+    if (side.fd == kInputFd && settings_.max_bytes % block != 0) {
+      diag_.error(0, "count= leaves a last read of {} bytes, which is not a multiple of {}'s {} {}",
+                  settings_.max_bytes, side.name, what, block);
+      return EXIT_FAILURE;
+    }
     std::int64_t offset = 0;
     if (__builtin_mul_overflow(side.records, side.size, &offset) ||
         __builtin_add_overflow(offset, side.bytes, &offset) || offset % block != 0) {
@@ -289,9 +315,14 @@ std::optional<std::int64_t> Runner::expected_total_bytes() noexcept {
       if (device.ok()) size = device.n;
     }
   }
-  std::int64_t skipped = 0;
-  if (size >= 0 && !__builtin_mul_overflow(settings_.skip_records, settings_.ibs, &skipped) &&
-      !__builtin_add_overflow(skipped, settings_.skip_bytes, &skipped)) {
+  // The copy starts where the input already stands (an inherited stdin may
+  // be part-read), then skip= moves it further.
+  IoResult here = os_.lseek(kInputFd, 0, SEEK_CUR);
+  std::int64_t skipped = here.ok() ? static_cast<std::int64_t>(here.n) : 0;
+  std::int64_t skip_length = 0;
+  if (size >= 0 && !__builtin_mul_overflow(settings_.skip_records, settings_.ibs, &skip_length) &&
+      !__builtin_add_overflow(skip_length, settings_.skip_bytes, &skip_length) &&
+      !__builtin_add_overflow(skipped, skip_length, &skipped)) {
     const std::int64_t left = size > skipped ? size - skipped : 0;
     total = total ? std::min(*total, left) : left;
   }
@@ -411,14 +442,14 @@ int Runner::drop_caches(Engine& engine) noexcept {
 }
 
 int Runner::run() noexcept {
+  if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
   if (settings_.ext.direct) resolve_direct_shorthand();
-  if (int status = open_files(); status != 0) return status;
+  if (int status = open_files(); status != 0) return report_early_failure(status);
   std::size_t buffer_alignment = settings_.ext.align != 0 ? settings_.ext.align : page_size();
   if (settings_.iflag.direct || settings_.oflag.direct) {
-    if (int status = check_direct_alignment(buffer_alignment); status != 0) return status;
+    if (int status = check_direct_alignment(buffer_alignment); status != 0) return report_early_failure(status);
   }
   if (settings_.ext.progress) total_bytes_ = expected_total_bytes();
-  if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
 
   // POSIX lets SIGUSR1 keep its default (terminating) action when
   // POSIXLY_CORRECT is set; GNU dd honours that.

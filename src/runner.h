@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "diag.h"
 #include "engine.h"
@@ -51,6 +52,9 @@ class Runner final : public Events {
   int summarise(const Stats& stats, bool complete, std::optional<int> exit_status, int signal) noexcept;
   RunTimes measure(std::int64_t now_ns) const noexcept;
   int write_json_file(const std::string& json) noexcept;
+  void write_to_stderr(std::string_view text) noexcept;
+  // A run that failed before the copy: --json still gets its object.
+  int report_early_failure(int status) noexcept;
   [[noreturn]] void die(int status) noexcept;
 
   const std::string& name_of(Side side) const noexcept {

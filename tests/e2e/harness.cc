@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -109,6 +110,13 @@ std::string dd_binary() {
   }
   return DDTIME_DD_LINK;
 }
+
+bool testing_another_dd() {
+  const char* env = std::getenv("DDTIME_E2E_DD");
+  return env != nullptr && *env != '\0';
+}
+
+std::string ddtime_binary() { return DDTIME_BINARY; }
 
 Stdin Stdin::chunked(std::vector<std::string> parts, Millis pause) {
   std::vector<Chunk> chunks;
@@ -231,8 +239,8 @@ DdProcess::DdProcess(Options options) : state_(std::make_unique<State>()) {
 
   // Everything the child needs is prepared before fork: after fork only
   // async-signal-safe calls are made.
-  const std::string binary = dd_binary();
-  std::vector<std::string> argv_strings{"dd"};
+  const std::string binary = o.as_ddtime ? ddtime_binary() : dd_binary();
+  std::vector<std::string> argv_strings{o.as_ddtime ? "ddtime" : "dd"};
   argv_strings.insert(argv_strings.end(), o.args.begin(), o.args.end());
   std::vector<char*> argv;
   for (auto& a : argv_strings) argv.push_back(a.data());
@@ -521,6 +529,82 @@ Result DdProcess::finish() {
 
 Result run(Options options) { return DdProcess(std::move(options)).finish(); }
 
+struct SlowFifo::State {
+  int fd = -1;
+  std::size_t chunk = 0;
+  Millis pace{0};
+  std::thread reader;
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  std::condition_variable cv;
+  std::string bytes;
+  bool done = false;
+
+  void drain() {
+    std::string buf(chunk, '\0');
+    while (!stop.load()) {
+      struct pollfd p {fd, POLLIN, 0};
+      int ready = ::poll(&p, 1, 50);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready <= 0) continue;
+      // Before any writer has come and gone there is no POLLHUP, and a
+      // read would see end of file: read only when data is there.
+      if ((p.revents & POLLIN) == 0) break;  // POLLHUP: the writer closed
+      ssize_t n = ::read(fd, buf.data(), buf.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      {
+        std::lock_guard lock(mu);
+        bytes.append(buf.data(), static_cast<size_t>(n));
+      }
+      std::this_thread::sleep_for(pace);
+    }
+    std::lock_guard lock(mu);
+    done = true;
+    cv.notify_all();
+  }
+};
+
+SlowFifo::SlowFifo(std::filesystem::path path, std::size_t chunk, Millis pace)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.chunk = chunk;
+  s.pace = pace;
+  if (::mkfifo(path.c_str(), 0600) != 0) {
+    throw std::runtime_error(fmt::format("mkfifo {}: {}", path.string(), std::strerror(errno)));
+  }
+  // Without O_NONBLOCK, opening the read end would wait for a writer.
+  s.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (s.fd < 0) throw std::runtime_error(fmt::format("open {}: {}", path.string(), std::strerror(errno)));
+  if (::fcntl(s.fd, F_SETPIPE_SZ, static_cast<int>(chunk)) < 0 ||
+      ::fcntl(s.fd, F_SETFL, O_RDONLY) < 0) {
+    const int err = errno;
+    ::close(s.fd);
+    throw std::runtime_error(fmt::format("fcntl {}: {}", path.string(), std::strerror(err)));
+  }
+  s.reader = std::thread([&s] { s.drain(); });
+}
+
+SlowFifo::~SlowFifo() {
+  state_->stop = true;
+  if (state_->reader.joinable()) state_->reader.join();
+  if (state_->fd >= 0) ::close(state_->fd);
+}
+
+std::string SlowFifo::finish(Millis timeout) {
+  State& s = *state_;
+  {
+    std::unique_lock lock(s.mu);
+    if (!s.cv.wait_for(lock, timeout, [&] { return s.done; })) {
+      ADD_FAILURE() << "the FIFO's writer did not close within " << timeout.count() << " ms";
+    }
+  }
+  s.stop = true;
+  if (s.reader.joinable()) s.reader.join();
+  std::lock_guard lock(s.mu);
+  return s.bytes;
+}
+
 bool wait_until(const std::function<bool()>& pred, Millis timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!pred()) {
@@ -654,6 +738,12 @@ Result DdTest::dd_c(std::vector<std::string> args) const {
 Result DdTest::dd(Options options) const {
   if (options.cwd.empty()) options.cwd = dir_;
   return run(std::move(options));
+}
+
+Result DdTest::ddtime(std::vector<std::string> args) const {
+  Options o = opts(std::move(args));
+  o.as_ddtime = true;
+  return run(std::move(o));
 }
 
 }  // namespace ddtime::e2e

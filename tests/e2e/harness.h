@@ -24,8 +24,16 @@ using Millis = std::chrono::milliseconds;
 
 // The binary under test: $DDTIME_E2E_DD when set (e.g. /bin/dd, to check the
 // expectations against GNU), else the `dd` link next to the build. It is
-// always executed with argv[0] = "dd", so messages start "dd: ".
+// executed with argv[0] = "dd", so messages start "dd: " (Options::as_ddtime
+// runs ddtime_binary() as "ddtime" instead).
 std::string dd_binary();
+
+// True when $DDTIME_E2E_DD names another dd (e.g. GNU's): tests of ddtime's
+// own extensions then skip, since there is nothing of ours to test.
+bool testing_another_dd();
+
+// The ddtime binary itself ($<TARGET_FILE:ddtime>), for Options::as_ddtime.
+std::string ddtime_binary();
 
 // One piece of a chunked stdin feed. The writer puts `bytes` into the pipe
 // (atomically: keep chunks <= 4096 bytes), waits until the child has drained
@@ -87,6 +95,9 @@ struct Options {
   bool obey_permissions = false;
   std::filesystem::path cwd;  // the test directory
   Millis timeout = 5000ms;
+  // Exec ddtime_binary() with argv[0] = "ddtime" (messages start
+  // "ddtime: ", the timing report is on) instead of dd_binary() as "dd".
+  bool as_ddtime = false;
 };
 
 struct Result {
@@ -148,6 +159,28 @@ class DdProcess {
 // Runs to completion.
 Result run(Options options);
 
+// A FIFO whose reader is a thread that drains it slowly, for a copy that
+// must last a while (progress updates come once a second). The pipe holds
+// `chunk` bytes (rounded up to a page) and the thread reads at most `chunk`
+// bytes every `pace`, so a writer of N bytes takes about N / chunk * pace.
+// The read end is open before the writer starts, so opening the FIFO for
+// writing never blocks.
+class SlowFifo {
+ public:
+  SlowFifo(std::filesystem::path path, std::size_t chunk, Millis pace);
+  ~SlowFifo();
+  SlowFifo(const SlowFifo&) = delete;
+  SlowFifo& operator=(const SlowFifo&) = delete;
+
+  // Waits until the writer has closed and the pipe is drained (or the
+  // timeout passes) and returns every byte read.
+  std::string finish(Millis timeout = 10000ms);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 // Polls pred every millisecond until it holds or the timeout passes.
 bool wait_until(const std::function<bool()>& pred, Millis timeout = 5000ms);
 
@@ -192,12 +225,22 @@ class DdTest : public ::testing::Test {
   // dd under LC_ALL=C.
   Result dd_c(std::vector<std::string> args) const;
   Result dd(Options options) const;
+  // ddtime invoked by its own name (Options::as_ddtime), stdin /dev/null.
+  Result ddtime(std::vector<std::string> args) const;
 
  private:
   std::filesystem::path dir_;
 };
 
 }  // namespace ddtime::e2e
+
+// For tests of ddtime's own behaviour, which GNU dd does not have.
+#define SKIP_IF_ANOTHER_DD()                                                   \
+  do {                                                                         \
+    if (::ddtime::e2e::testing_another_dd()) {                                 \
+      GTEST_SKIP() << "tests a ddtime extension; DDTIME_E2E_DD names another dd"; \
+    }                                                                          \
+  } while (false)
 
 // Exit status (or signal) with the whole result printed on mismatch.
 #define EXPECT_STATUS(result, expected) \
