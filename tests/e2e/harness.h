@@ -159,6 +159,9 @@ class DdProcess {
 // Runs to completion.
 Result run(Options options);
 
+// Drops AddressSanitizer's "failed to allocate" warnings from stderr.
+std::string without_sanitizer_allocation_warnings(const std::string& err);
+
 // A FIFO whose reader is a thread that drains it slowly, for a copy that
 // must last a while (progress updates come once a second). The pipe holds
 // `chunk` bytes (rounded up to a page) and the thread reads at most `chunk`
