@@ -147,7 +147,13 @@ ParsedNumber parse_number(std::string_view text) noexcept {
     if (first.stop == text.size()) first.kind = Factor::Kind::kComplete;
   }
 
-  if (first.kind == Factor::Kind::kTrailing && text[first.stop] == 'x') {
+  // GNU refuses to multiply when the first factor ends in 'B' and a 'B'
+  // appears anywhere after the 'x' ("2KiBx3KiB", "EBxKB"): the text is then
+  // judged on its first factor alone, invalid unless that overflowed.
+  const bool b_on_both_sides =
+      first.kind == Factor::Kind::kTrailing && text[first.stop - 1] == 'B' &&
+      text.find('B', first.stop + 1) != std::string_view::npos;
+  if (first.kind == Factor::Kind::kTrailing && text[first.stop] == 'x' && !b_on_both_sides) {
     // GNU takes exactly two factors; the second has no 'B' and no 'x'.
     const Factor second = scan_factor(text, first.stop + 1);
     if (second.kind != Factor::Kind::kComplete) return ParsedNumber{0, NumberVerdict::kInvalid, false};

@@ -360,7 +360,9 @@ int Runner::open_files() noexcept {
   }
 
   if (settings_.output_file && settings_.seek_records != 0 && !settings_.conv.notrunc) {
-    IoResult cut = os_.ftruncate(kOutputFd, static_cast<off_t>(seek_size));
+    IoResult cut;
+    do cut = os_.ftruncate(kOutputFd, static_cast<off_t>(seek_size));
+    while (!cut.ok() && cut.err == EINTR);
     if (!cut.ok()) {
       // POSIX defines ftruncate only for regular files, directories and
       // shared memory, so only there is a failure worth stopping for.
@@ -370,11 +372,10 @@ int Runner::open_files() noexcept {
         diag_.error(stat_result.err, "cannot fstat {}", diag_.quote_always(output_name_));
         return EXIT_FAILURE;
       }
-      // GNU 9.1 reports it and carries on: the seek that follows decides.
+      // GNU 9.1 reports it and carries on; the exit status is the copy's.
       if (S_ISREG(status.st_mode) || S_ISDIR(status.st_mode)) {
         diag_.error(cut.err, "failed to truncate to {} bytes in output file {}", seek_size,
                     diag_.quote_always(output_name_));
-        open_status_ = EXIT_FAILURE;
       }
     }
   }
@@ -474,7 +475,7 @@ int Runner::run() noexcept {
     case Ending::kFinished:
       break;
   }
-  int status = outcome.exit_status != 0 ? outcome.exit_status : open_status_;
+  int status = outcome.exit_status;
   if (int synced = synchronize_output(engine); synced != 0) status = synced;
   if (int dropped = drop_caches(engine); dropped != 0) status = dropped;
   // The JSON carries the status as it stood; failing to write it fails too.

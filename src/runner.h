@@ -80,7 +80,6 @@ class Runner final : public Events {
   const TimedOs* timed_os_ = nullptr;  // set under --split-times
 
   bool files_closed_ = false;
-  int open_status_ = 0;  // a non-fatal failure while opening (truncation)
 };
 
 }  // namespace ddtime

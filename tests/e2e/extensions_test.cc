@@ -435,7 +435,10 @@ TEST_F(JsonOutput, ReplacesStderrWithOneObjectHoldingTheRun) {
   EXPECT_GT(real, 0);
   EXPECT_LE(real, wall);
   EXPECT_GT(times["flush"].number(), 0) << "conv=fsync was timed";
-  EXPECT_TRUE(near(times["copy"].number() + times["flush"].number(), real, 0.001, 0.05));
+  // Copy and flush lie inside the window; closing the files and printing
+  // take the rest, which a loaded machine can stretch.
+  EXPECT_GT(times["copy"].number(), 0);
+  EXPECT_LE(times["copy"].number() + times["flush"].number(), real);
   EXPECT_TRUE(times["read"].is_null());
   EXPECT_TRUE(times["write"].is_null());
 

@@ -180,6 +180,19 @@ TEST(Number, ReportsOverflowBeforeJunkWhenTheDigitsAlreadyOverflow) {
   EXPECT_EQ(verdict("9007199254740991Ky"), NumberVerdict::kInvalid);
 }
 
+// Found by the differential fuzzer (tests/fuzz/differential.py): GNU does
+// not multiply when the first factor ends in 'B' and a 'B' follows the 'x'.
+TEST(Number, RefusesAByteMarkerOnBothSidesOfTheProduct) {
+  for (std::string_view text : {"2KiBx3KiB", "2kBx3kB", "7KBxGiB", "cBxkB", "MiBxMiB", "EBxKB", "2Bx3B"}) {
+    EXPECT_EQ(verdict(text), NumberVerdict::kInvalid) << text;
+  }
+  EXPECT_EQ(verdict("YBxGMB"), NumberVerdict::kOverflow);
+  EXPECT_EQ(verdict("9223372036854775808MBxB"), NumberVerdict::kOverflow);
+  EXPECT_EQ(ok("2Bx3"), 6);
+  EXPECT_EQ(ok("2x3KiB"), 6144);
+  EXPECT_EQ(ok("2KiBx3"), 6144);
+}
+
 TEST(Number, KeepsTheDigitsReadBeforeJunkForTheRangeCheck) {
   const ParsedNumber junk = parse_number("9223372036854775807y");
   EXPECT_EQ(junk.verdict, NumberVerdict::kInvalid);
