@@ -1,9 +1,14 @@
 #!/bin/sh
-# Installs what building and testing ddtime needs, from Debian's archive.
+# Installs what building and testing ddtime needs, from Debian's archive,
+# plus any package named on the command line (packaging/test-deb.sh asks
+# for the Debian packaging tools this way).
 # Idempotent: packages already present are left alone. Needs root (or sudo).
 set -eu
 
-packages="cmake ninja-build g++ libboost-program-options-dev libfmt-dev libgtest-dev"
+# fuse3/libfuse3-dev: the fault-injection filesystem; clang and
+# libclang-rt-14-dev: the libFuzzer targets; valgrind: the valgrind.* tests.
+packages="cmake ninja-build g++ libboost-program-options-dev libfmt-dev libgtest-dev mandoc
+  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind $*"
 
 missing=""
 for package in $packages; do
