@@ -10,8 +10,6 @@
 namespace ddtime {
 namespace {
 
-Ending quit_with_stats() noexcept { return Ending::kQuit; }
-
 bool multiply_add_fits(std::int64_t records, std::int64_t blocksize, std::int64_t bytes,
                        std::int64_t& result) noexcept {
   return !__builtin_mul_overflow(records, blocksize, &result) &&
@@ -26,11 +24,8 @@ Engine::Engine(Os& os, Events& events, Clock& clock, const Settings& settings, s
       clock_(clock),
       settings_(settings),
       strategy_(!settings.two_buffers() ? Strategy::kStraight
-                : (settings.conv.ascii || settings.conv.ebcdic || settings.conv.ibm ||
-                   settings.conv.block || settings.conv.unblock || settings.conv.lcase ||
-                   settings.conv.ucase || settings.conv.swab)
-                    ? Strategy::kConvert
-                    : Strategy::kReblock),
+                : settings.converts()       ? Strategy::kConvert
+                                            : Strategy::kReblock),
       reader_(os, events, stats_, settings),
       writer_(os, events, stats_, settings),
       converter_(settings.conv, settings.cbs),
@@ -119,7 +114,7 @@ std::int64_t Engine::skip(Side side, std::int64_t records, std::int64_t blocksiz
     if (lseek_errno == 0) lseek_errno = EOVERFLOW;
     events_.notice(side == Side::kInput ? Notice::kCannotSkip : Notice::kCannotSeek, side,
                    lseek_errno, 0);
-    outcome = {1, quit_with_stats()};
+    outcome = {1, Ending::kQuit};
     return 0;
   }
 
@@ -140,7 +135,7 @@ std::int64_t Engine::skip(Side side, std::int64_t records, std::int64_t blocksiz
       } else {
         events_.notice(Notice::kCannotSeek, Side::kOutput, lseek_errno, 0);
       }
-      outcome = {1, quit_with_stats()};
+      outcome = {1, Ending::kQuit};
       return 0;
     }
     if (got.n == 0) break;
@@ -187,7 +182,7 @@ bool Engine::seek_output(CopyOutcome& outcome) noexcept {
     IoResult wrote = writer_.write(zeros, size);
     if (static_cast<std::size_t>(wrote.n) != size) {
       events_.notice(Notice::kBlockWriteError, Side::kOutput, wrote.err, 0);
-      outcome = {1, quit_with_stats()};
+      outcome = {1, Ending::kQuit};
       return false;
     }
     if (records_left != 0) {
@@ -386,14 +381,14 @@ CopyOutcome Engine::copy_loop(std::int64_t start_ns) noexcept {
       }
       case Strategy::kReblock:
         fill_ += static_cast<std::size_t>(length);
-        if (!flush_full_blocks()) return CopyOutcome{1, quit_with_stats()};
+        if (!flush_full_blocks()) return CopyOutcome{1, Ending::kQuit};
         break;
       case Strategy::kConvert: {
         std::span<unsigned char> bytes(record, static_cast<std::size_t>(length));
         if (converter_.translates()) converter_.translate(bytes);
         bool ok = converter_.convert(bytes, *blocker);
         stats_.truncated_records = converter_.truncated_records();
-        if (!ok) return CopyOutcome{1, quit_with_stats()};
+        if (!ok) return CopyOutcome{1, Ending::kQuit};
         break;
       }
     }
@@ -403,7 +398,7 @@ CopyOutcome Engine::copy_loop(std::int64_t start_ns) noexcept {
   if (strategy_ == Strategy::kConvert) {
     bool ok = converter_.finish(*blocker);
     stats_.truncated_records = converter_.truncated_records();
-    if (!ok) return CopyOutcome{1, quit_with_stats()};
+    if (!ok) return CopyOutcome{1, Ending::kQuit};
     pending = blocker->pending();
   } else if (strategy_ == Strategy::kReblock) {
     pending = {input_buffer_.data(), fill_};

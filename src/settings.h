@@ -114,9 +114,12 @@ struct Settings {
 
   // The copy needs separate input and output buffers (GNU's C_TWOBUFS):
   // any conversion, or ibs/obs given instead of bs.
-  bool two_buffers() const {
-    return !bs_given || block_or_unblock_requested || conv.ascii || conv.ebcdic || conv.ibm ||
-           conv.block || conv.unblock || conv.lcase || conv.ucase || conv.swab;
+  bool two_buffers() const { return !bs_given || block_or_unblock_requested || converts(); }
+
+  // Some conversion changes the bytes themselves (the engine's convert path).
+  bool converts() const {
+    return conv.ascii || conv.ebcdic || conv.ibm || conv.block || conv.unblock || conv.lcase || conv.ucase ||
+           conv.swab;
   }
 };
 
