@@ -22,7 +22,24 @@ CpuTimes process_cpu_times() noexcept {
   auto to_ns = [](const struct timeval& tv) {
     return static_cast<std::int64_t>(tv.tv_sec) * kNanosecondsPerSecond + tv.tv_usec * 1000;
   };
-  return {to_ns(usage.ru_utime), to_ns(usage.ru_stime)};
+  struct timespec cpu {};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  return {to_ns(usage.ru_utime), to_ns(usage.ru_stime),
+          static_cast<std::int64_t>(cpu.tv_sec) * kNanosecondsPerSecond + cpu.tv_nsec};
+}
+
+CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end) noexcept {
+  const std::int64_t total = end.total_ns > start.total_ns ? end.total_ns - start.total_ns : 0;
+  std::int64_t user_weight = end.user_ns > start.user_ns ? end.user_ns - start.user_ns : 0;
+  std::int64_t sys_weight = end.sys_ns > start.sys_ns ? end.sys_ns - start.sys_ns : 0;
+  if (user_weight + sys_weight == 0) {
+    user_weight = end.user_ns > 0 ? end.user_ns : 0;
+    sys_weight = end.sys_ns > 0 ? end.sys_ns : 0;
+  }
+  if (user_weight + sys_weight == 0) return {total, 0};
+  const auto user = static_cast<std::int64_t>(static_cast<long double>(total) * static_cast<long double>(user_weight) /
+                                              static_cast<long double>(user_weight + sys_weight));
+  return {user, total - user};
 }
 
 std::uint64_t read_ticks() noexcept {

@@ -24,12 +24,26 @@ class MonotonicClock final : public Clock {
 
 inline constexpr std::int64_t kNanosecondsPerSecond = 1'000'000'000;
 
-// User and system CPU time consumed by this process so far (getrusage).
+// CPU time consumed by this process so far. total_ns is exact
+// (CLOCK_PROCESS_CPUTIME_ID); user_ns and sys_ns come from getrusage, whose
+// split the kernel estimates from the clock ticks that landed in each mode,
+// so over a short window their differences can even exceed the real time.
 struct CpuTimes {
   std::int64_t user_ns = 0;
   std::int64_t sys_ns = 0;
+  std::int64_t total_ns = 0;
 };
 CpuTimes process_cpu_times() noexcept;
+
+// The CPU time spent between two readings: the exact total, divided between
+// user and system in the proportion getrusage moved in the window (or, when
+// no tick landed in it, in the proportion of the whole process so far;
+// with no tick at all, as user time, as the kernel does).
+struct CpuSplit {
+  std::int64_t user_ns = 0;
+  std::int64_t sys_ns = 0;
+};
+CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end) noexcept;
 
 // What the timing report says about one run. Every figure covers GNU's
 // window: from just before skip= (files already open) to the summary.

@@ -50,6 +50,7 @@ class FakeOs final : public Os {
   void on_read(std::vector<Step> steps) { reads_.insert(reads_.end(), steps.begin(), steps.end()); }
   void on_write(std::vector<Step> steps) { writes_.insert(writes_.end(), steps.begin(), steps.end()); }
 
+  std::string stderr_written;
   std::string output_text() const { return {output.begin(), output.end()}; }
   std::size_t count_calls(const std::string& prefix) const {
     return static_cast<std::size_t>(std::count_if(calls.begin(), calls.end(), [&](const std::string& c) {
@@ -87,6 +88,10 @@ class FakeOs final : public Os {
 
   IoResult write(int fd, const void* buffer, std::size_t length) noexcept override {
     calls.push_back("write " + std::to_string(fd) + " " + std::to_string(length));
+    if (fd == 2) {  // what the runner writes itself (JSON), not through Diag
+      stderr_written.append(static_cast<const char*>(buffer), length);
+      return {static_cast<ssize_t>(length), 0};
+    }
     if (fd != 1) return {-1, EBADF};
     std::size_t n = length;
     if (!writes_.empty()) {

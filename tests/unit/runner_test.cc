@@ -165,5 +165,19 @@ TEST(Runner, FailedFtruncateAfterASparseEndIsAnError) {
                 records("2+0", "2+0"));
 }
 
+TEST(Runner, CpuTimeNeverExceedsRealTime) {
+  // The clock stands still, so the window is 0 s long; the process's own
+  // CPU clock has certainly moved meanwhile, by the cost of reading it.
+  FakeOs os;
+  os.input.assign(100, 'x');
+  Settings settings = block_size(512);
+  settings.ext.json = true;
+  Invocation result = invoke(os, settings);
+  EXPECT_EQ(result.status, 0);
+  EXPECT_NE(os.stderr_written.find("\"real\":0.000000000"), std::string::npos) << os.stderr_written;
+  EXPECT_NE(os.stderr_written.find("\"user\":0.000000000,\"sys\":0.000000000"), std::string::npos)
+      << os.stderr_written;
+}
+
 }  // namespace
 }  // namespace ddtime

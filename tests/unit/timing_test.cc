@@ -1,0 +1,61 @@
+// The CPU time of the report's window: exact in total, split as the kernel
+// splits it.
+#include "timing.h"
+
+#include <gtest/gtest.h>
+
+namespace ddtime {
+namespace {
+
+TEST(CpuInWindow, KeepsTheExactTotalAndTheKernelsProportion) {
+  const CpuTimes start{1'000'000, 3'000'000, 4'100'000};
+  const CpuTimes end{4'000'000, 4'000'000, 8'100'000};  // 3 ms user, 1 ms sys by ticks
+  const CpuSplit split = cpu_in_window(start, end);
+  EXPECT_EQ(split.user_ns, 3'000'000);
+  EXPECT_EQ(split.sys_ns, 1'000'000);
+}
+
+TEST(CpuInWindow, TickEstimatesLargerThanTheWindowAreScaledDown) {
+  // Seen on a 33 us copy: getrusage moved 300 us of user time from one
+  // reading to the next, so the report claimed 758% CPU.
+  const CpuTimes start{0, 7'220'000, 7'220'000};
+  const CpuTimes end{300'000, 7'220'000, 7'250'000};
+  const CpuSplit split = cpu_in_window(start, end);
+  EXPECT_EQ(split.user_ns, 30'000);
+  EXPECT_EQ(split.sys_ns, 0);
+}
+
+TEST(CpuInWindow, NoTickInTheWindowUsesTheWholeProcesssProportion) {
+  const CpuTimes start{2'000'000, 6'000'000, 8'000'000};
+  const CpuTimes end{2'000'000, 6'000'000, 8'400'000};
+  const CpuSplit split = cpu_in_window(start, end);
+  EXPECT_EQ(split.user_ns, 100'000);
+  EXPECT_EQ(split.sys_ns, 300'000);
+}
+
+TEST(CpuInWindow, NoTickAtAllCountsAsUserTime) {
+  const CpuSplit split = cpu_in_window(CpuTimes{0, 0, 100}, CpuTimes{0, 0, 900});
+  EXPECT_EQ(split.user_ns, 800);
+  EXPECT_EQ(split.sys_ns, 0);
+}
+
+TEST(CpuInWindow, NeverNegative) {
+  // The kernel keeps each figure monotonic, but a reading from a clock
+  // that went backwards must not turn into negative time.
+  const CpuSplit split = cpu_in_window(CpuTimes{5, 5, 500}, CpuTimes{4, 4, 400});
+  EXPECT_EQ(split.user_ns, 0);
+  EXPECT_EQ(split.sys_ns, 0);
+}
+
+TEST(ProcessCpuTimes, TotalGrowsWithWork) {
+  const CpuTimes before = process_cpu_times();
+  volatile unsigned long sink = 0;
+  for (unsigned long i = 0; i < 20'000'000; ++i) sink = sink + i;
+  const CpuTimes after = process_cpu_times();
+  EXPECT_GT(after.total_ns, before.total_ns);
+  const CpuSplit split = cpu_in_window(before, after);
+  EXPECT_EQ(split.user_ns + split.sys_ns, after.total_ns - before.total_ns);
+}
+
+}  // namespace
+}  // namespace ddtime
