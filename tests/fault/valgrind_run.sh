@@ -51,6 +51,14 @@ esac
 
 mask() { sed -E 's/copied, [^ ]+ s, .*/copied, <T> s, <R>/'; }
 
+# memcheck watches the heap by replacing malloc in the dynamic loader's
+# symbol lookup; in a statically linked binary it would see no heap at all
+# and report a clean run whatever happened.
+if ! LC_ALL=C readelf -l "$binary" | grep -q 'program interpreter'; then
+  echo "$binary is statically linked: memcheck cannot watch its heap (use the preloadable build)"
+  exit 1
+fi
+
 status=0
 timeout 120 valgrind --quiet --error-exitcode=1 --leak-check=full \
   --errors-for-leak-kinds=definite,possible --log-file=valgrind.log \
