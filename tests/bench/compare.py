@@ -177,6 +177,7 @@ class Program:
 class Run:
     seconds: float
     stderr: str
+    minor_faults: int = 0
 
 
 class Runner:
@@ -188,14 +189,18 @@ class Runner:
     def run(self, argv: Sequence[str], env: Dict[str, str], what: str) -> Run:
         with open(self.stderr_path, "w+b") as stderr:
             start = time.perf_counter_ns()
-            completed = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                       stderr=stderr, env=env, check=False)
+            child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=stderr, env=env)
+            # wait4 rather than wait: the child's own resource usage (page
+            # faults), not that of every child so far.
+            _, status, usage = os.wait4(child.pid, 0)
             elapsed = time.perf_counter_ns() - start
+            child.returncode = os.waitstatus_to_exitcode(status)
             stderr.seek(0)
             text = stderr.read().decode("utf-8", "replace")
-        if completed.returncode != 0:
-            raise Failure(f"{what}: `{' '.join(argv)}` exited {completed.returncode}:\n{text}")
-        return Run(elapsed / 1e9, text)
+        if child.returncode != 0:
+            raise Failure(f"{what}: `{' '.join(argv)}` exited {child.returncode}:\n{text}")
+        return Run(elapsed / 1e9, text, usage.ru_minflt)
 
 
 @dataclasses.dataclass
@@ -220,6 +225,8 @@ class Workload:
     # Upper bound on count (the loop device's size).
     max_count: Optional[int] = None
     note: str = ""
+    # Put the median page-fault counts in the note (start-up rows).
+    count_faults: bool = False
 
     def argv(self, program: str, count: int, paths: Dict[str, str], dst: str) -> List[str]:
         return [program] + [op.format(count=count, dst=dst, **paths) for op in self.operands]
@@ -231,6 +238,41 @@ class Row:
     count: int
     times: Dict[str, List[float]]
     note: str = ""
+    faults: Dict[str, List[int]] = dataclasses.field(default_factory=dict)
+
+
+def median_interval(values: Sequence[float], confidence: float = 0.95) -> Tuple[float, float]:
+    """A distribution-free confidence interval for the median: the order
+    statistics x(j) and x(n-1-j) with the largest j for which the binomial
+    tail leaves at least the wanted confidence between them."""
+    ordered = sorted(values)
+    n = len(ordered)
+    best = None
+    for j in range(n // 2 + 1):
+        # P(j < B <= n-1-j) for B ~ Binomial(n, 1/2): the median lies
+        # between x(j) and x(n-1-j) (0-based) with this probability.
+        inside = sum(math.comb(n, k) for k in range(j + 1, n - j)) / 2 ** n
+        if inside < confidence:
+            break
+        best = j
+    if best is None:
+        return ordered[0], ordered[-1]
+    return ordered[best], ordered[n - 1 - best]
+
+
+def paired_ratios(row: "Row") -> List[float]:
+    """ddtime's time over GNU's in the same round: runs next to each other
+    share the machine's state, so the ratio cancels slow drifts of a shared
+    machine that the medians of the two columns keep."""
+    return [a / b for a, b in zip(row.times["ddtime"], row.times["GNU"]) if b > 0]
+
+
+def verdict(low: float, high: float) -> str:
+    if high < 1.0:
+        return "faster"
+    if low > 1.0:
+        return "slower"
+    return "same within noise"
 
 
 class Suite:
@@ -379,8 +421,19 @@ class Suite:
             count *= 4
             if limit is not None:
                 count = min(count, limit)
-        wanted = math.ceil(count * self.args.target_seconds / seconds)
-        return min(wanted, limit) if limit is not None else wanted
+        # Scale, then measure again: a run has fixed costs (start-up, the
+        # first touch of a large buffer) that one linear step misjudges.
+        target = self.args.target_seconds
+        for _ in range(4):
+            wanted = max(count + 1, math.ceil(count * target / seconds * 1.05))
+            count = min(wanted, limit) if limit is not None else wanted
+            if limit is not None and count >= limit:
+                return limit
+            seconds = min(self.run_program(program, workload, count, os.devnull).seconds
+                          for program in (self.ddtime, self.gnu))
+            if seconds >= target * 0.9:
+                break
+        return count
 
     def check_same_summary(self, workload: Workload, a: Run, b: Run) -> None:
         key_a, key_b = summary_key(a.stderr), summary_key(b.stderr)
@@ -430,6 +483,7 @@ class Suite:
         runs = 1 if self.smoke else workload.runs
         warmups = 0 if self.smoke else 1
         times: Dict[str, List[float]] = {p.label: [] for p in programs}
+        faults: Dict[str, List[int]] = {p.label: [] for p in programs}
         for i in range(warmups + runs):
             results = {p.label: self.run_program(p, workload, count, dst[p.label]) for p in programs}
             self.check_same_summary(workload, results["ddtime"], results["GNU"])
@@ -442,6 +496,7 @@ class Suite:
             if i >= warmups:
                 for label, run in results.items():
                     times[label].append(run.seconds)
+                    faults[label].append(run.minor_faults)
         if workload.writes_file:
             self.compare_files(workload.name, dst["ddtime"], dst["GNU"])
             for label in ("ddtime", "GNU"):
@@ -449,7 +504,11 @@ class Suite:
         note = workload.note
         if not self.smoke and workload.calibrate and min(times["GNU"] + times["ddtime"]) < 0.3:
             note = (note + "; " if note else "") + "runs under 0.3 s"
-        self.rows.append(Row(workload, count, times, note))
+        if workload.count_faults:
+            fault_note = ", ".join(f"{label} {statistics.median(values):.0f}"
+                                   for label, values in faults.items())
+            note = (note + "; " if note else "") + f"page faults: {fault_note}"
+        self.rows.append(Row(workload, count, times, note, faults))
 
     # -- peak RSS and instruction counts -------------------------------------
 
@@ -530,7 +589,7 @@ class Suite:
             label = "LANG=C.UTF-8" if locale != "C" else "LC_ALL=C"
             rows.append(Workload(f"start-up bs=1 count=1, {label}",
                                  ["if=/dev/zero", "of=/dev/null", "bs=1", "count={count}"],
-                                 1, 1, locale=locale, floor_bs=1,
+                                 1, 1, locale=locale, floor_bs=1, count_faults=True,
                                  runs=3 if smoke else self.args.startup_runs))
         size = self.file_size()
         blocks_1m = max(1, size // MiB)
@@ -557,6 +616,8 @@ class Suite:
                                  ["if=/dev/zero", "of=/dev/null", f"ibs={bs_text(ibs)}",
                                   f"obs={bs_text(obs)}", "count={count}"],
                                  count, ibs, calibrate=True,
+                                 # Same system calls as bs=: the floor bounds both.
+                                 floor_bs=ibs if ibs == obs else None,
                                  verify_operands=["if={src}", "of={dst}", f"ibs={bs_text(ibs)}",
                                                   f"obs={bs_text(obs)}", f"count={max(1, 4 * MiB // ibs)}"],
                                  needs=("src",), runs=self.args.runs))
@@ -616,8 +677,8 @@ class Suite:
     def report(self) -> str:
         lines = ["# ddtime vs GNU dd", ""] + self.header() + [""]
         lines += ["| workload | data | ddtime median | ddtime min–max | GNU median | GNU min–max "
-                  "| ddtime/GNU | floor median | note |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+                  "| ddtime/GNU | paired ratio [95% CI] | verdict | floor median | note |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|"]
         for row in self.rows:
             ddtime, gnu = row.times["ddtime"], row.times["GNU"]
             unit = duration_unit(statistics.median(gnu))
@@ -630,12 +691,17 @@ class Suite:
                 duration_text(statistics.median(gnu), unit),
                 range_text(gnu, unit),
                 f"{statistics.median(ddtime) / statistics.median(gnu):.3f}",
+                paired_text(row),
+                paired_verdict(row),
                 duration_text(statistics.median(floor), unit) if floor else "",
                 row.note,
             ]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
-        lines.append("Ratio: median time of ddtime / median time of GNU dd; below 1 means ddtime is faster.")
+        lines.append("ddtime/GNU: median time of ddtime / median time of GNU dd; below 1 means ddtime is "
+                     "faster. Paired ratio: the median of ddtime/GNU over rounds (each round runs both "
+                     "back to back), with a distribution-free 95% confidence interval for that median; "
+                     "the verdict says whether the interval lies below 1, above 1 or across it.")
         if self.rss_rows:
             lines += ["", "| peak RSS (`/usr/bin/time -v`) | ddtime | GNU | ddtime − GNU |",
                       "|---|---:|---:|---:|"]
@@ -652,6 +718,23 @@ class Suite:
         if self.failures:
             lines += ["", "FAILED:"] + [f"- {f.splitlines()[0]}" for f in self.failures]
         return "\n".join(lines) + "\n"
+
+
+def paired_text(row: Row) -> str:
+    ratios = paired_ratios(row)
+    if not ratios:
+        return ""
+    if len(ratios) < 6:  # too few rounds for any 95% interval
+        return f"{statistics.median(ratios):.3f}"
+    low, high = median_interval(ratios)
+    return f"{statistics.median(ratios):.3f} [{low:.3f}–{high:.3f}]"
+
+
+def paired_verdict(row: Row) -> str:
+    ratios = paired_ratios(row)
+    if len(ratios) < 6:
+        return "too few runs"
+    return verdict(*median_interval(ratios))
 
 
 def filesystem_type(path: Path) -> str:
