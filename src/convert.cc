@@ -144,6 +144,7 @@ Converter::Converter(const Conversions& conv, std::int64_t cbs) noexcept {
     for (unsigned char& c : table_) c = kAsciiToIbm[c];
   }
   translates_ = conv.ascii || conv.ebcdic || conv.ibm || conv.lcase || conv.ucase;
+  find_shifted_range();
 
   swab_ = conv.swab;
   cbs_ = cbs > 0 ? std::min(cbs, kMaxCbs) : 0;
@@ -162,7 +163,39 @@ Converter::Converter(const Conversions& conv, std::int64_t cbs) noexcept {
   sync_pad_ = block_ || unblock_ ? ' ' : 0;
 }
 
+void Converter::find_shifted_range() noexcept {
+  int first = -1;
+  int last = -1;
+  unsigned char delta = 0;
+  for (int byte = 0; byte < 256; ++byte) {
+    const auto moved_by = static_cast<unsigned char>(table_[byte] - byte);
+    if (moved_by == 0) continue;
+    if (first < 0) {
+      first = byte;
+      delta = moved_by;
+    } else if (byte != last + 1 || moved_by != delta) {
+      return;  // a second run, or a different move: keep the table
+    }
+    last = byte;
+  }
+  if (first < 0) return;
+  shifts_one_range_ = true;
+  range_first_ = static_cast<unsigned char>(first);
+  range_size_ = static_cast<unsigned char>(last - first + 1);
+  range_delta_ = delta;
+}
+
 void Converter::translate(std::span<unsigned char> bytes) const noexcept {
+  if (shifts_one_range_) {
+    const unsigned char first = range_first_;
+    const unsigned char size = range_size_;
+    const unsigned char delta = range_delta_;
+    for (unsigned char& c : bytes) {
+      const auto offset = static_cast<unsigned char>(c - first);
+      c = offset < size ? static_cast<unsigned char>(c + delta) : c;
+    }
+    return;
+  }
   const unsigned char* const table = table_.data();
   for (unsigned char& c : bytes) c = table[c];
 }

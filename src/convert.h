@@ -58,7 +58,7 @@ class Converter {
   bool translates() const noexcept { return translates_; }
   const std::array<unsigned char, 256>& table() const noexcept { return table_; }
 
-  // In place, through the table. Requires: translates().
+  // In place, as the table says. Requires: translates().
   void translate(std::span<unsigned char> bytes) const noexcept;
 
   // Converts one read's worth of bytes (already padded by conv=sync and
@@ -80,6 +80,8 @@ class Converter {
   unsigned char sync_pad_byte() const noexcept { return sync_pad_; }
 
  private:
+  // Sets shifts_one_range_ and the range when the table allows it.
+  void find_shifted_range() noexcept;
   // The stage after swab: block, unblock or a plain copy.
   bool emit(std::span<const unsigned char> bytes, OutputBlocker& out) noexcept;
   bool block_bytes(std::span<const unsigned char> bytes, OutputBlocker& out) noexcept;
@@ -87,6 +89,14 @@ class Converter {
 
   std::array<unsigned char, 256> table_{};
   bool translates_ = false;
+  // Set when the table only moves one contiguous run of byte values by a
+  // constant (lcase and ucase alone: 'A'..'Z' by +32, 'a'..'z' by -32).
+  // translate() then tests a range, which the compiler vectorises; a
+  // lookup per byte cannot be.
+  bool shifts_one_range_ = false;
+  unsigned char range_first_ = 0;
+  unsigned char range_size_ = 0;
+  unsigned char range_delta_ = 0;
   bool swab_ = false;
   bool block_ = false;
   bool unblock_ = false;

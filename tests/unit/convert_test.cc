@@ -345,6 +345,26 @@ TEST_P(TranslateGolden, TranslateRewritesEveryByteInPlace) {
   EXPECT_TRUE(std::equal(data.begin(), data.end(), expected.begin()));
 }
 
+TEST_P(TranslateGolden, TranslateAgreesWithTheTableAtEveryLengthAndAlignment) {
+  // translate() may take a vectorised path (lcase, ucase): its wide body
+  // and its tail must both agree with the table, wherever the span starts.
+  const Golden& golden = GetParam();
+  const Converter converter(golden.conv, 0);
+  Bytes pattern(300);
+  for (std::size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<unsigned char>(i * 37 + 11);
+  for (std::size_t start = 0; start < 33; ++start) {
+    for (std::size_t length = 0; start + length <= pattern.size(); length += 7) {
+      Bytes data = pattern;
+      converter.translate(std::span<unsigned char>(data).subspan(start, length));
+      for (std::size_t i = 0; i < data.size(); ++i) {
+        const bool inside = i >= start && i < start + length;
+        const unsigned char want = inside ? converter.table()[pattern[i]] : pattern[i];
+        ASSERT_EQ(data[i], want) << "start " << start << " length " << length << " index " << i;
+      }
+    }
+  }
+}
+
 TEST_P(TranslateGolden, CbsAndTheImpliedRecordBitsDoNotChangeTheTable) {
   Conversions conv = GetParam().conv;
   conv.unblock = conv.ascii;
