@@ -485,7 +485,12 @@ class Suite:
         times: Dict[str, List[float]] = {p.label: [] for p in programs}
         faults: Dict[str, List[int]] = {p.label: [] for p in programs}
         for i in range(warmups + runs):
-            results = {p.label: self.run_program(p, workload, count, dst[p.label]) for p in programs}
+            # Each round starts with the next program in turn: on a shared VM
+            # whatever runs first after a pause (or after the previous
+            # round's last program) can be systematically slower or faster.
+            turn = i % len(programs)
+            order = programs[turn:] + programs[:turn]
+            results = {p.label: self.run_program(p, workload, count, dst[p.label]) for p in order}
             self.check_same_summary(workload, results["ddtime"], results["GNU"])
             if workload.writes_file:
                 expected = os.path.getsize(self.paths["src"])
@@ -663,7 +668,8 @@ class Suite:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
         mode = "smoke (tiny sizes, one run: not a measurement)" if self.smoke else (
             f"full: {self.args.runs} runs per row after one warm-up "
-            f"({self.args.startup_runs} for start-up), interleaved")
+            f"({self.args.startup_runs} for start-up), interleaved, each round "
+            f"started by the next program in turn")
         return [
             f"- date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}",
             f"- CPU: {cpu}, {os.cpu_count()} logical CPUs; kernel {platform.release()}; load average at start {load}",
