@@ -120,18 +120,9 @@ RunTimes Runner::measure(std::int64_t now_ns) const noexcept {
   times.real_ns = now_ns - start_ns_;
   times.copy_ns = (copy_end_ns_ >= 0 ? copy_end_ns_ : now_ns) - start_ns_;
   times.flush_ns = flush_ns_;
-  const CpuSplit cpu = cpu_in_window(cpu_at_start_, process_cpu_times());
+  const CpuSplit cpu = cpu_in_window(cpu_at_start_, process_cpu_times(), times.real_ns);
   times.user_ns = cpu.user_ns;
   times.sys_ns = cpu.sys_ns;
-  // The copy runs on one thread, which cannot use more CPU than real time.
-  // In a window of a few microseconds the CPU clock readings, each a system
-  // call, bracket more than the monotonic ones and would claim otherwise.
-  const std::int64_t cpu_ns = times.user_ns + times.sys_ns;
-  if (cpu_ns > times.real_ns && cpu_ns > 0) {
-    const std::int64_t real = times.real_ns > 0 ? times.real_ns : 0;
-    times.user_ns = static_cast<std::int64_t>(static_cast<long double>(times.user_ns) * real / cpu_ns);
-    times.sys_ns = real - times.user_ns;
-  }
   if (timed_os_ != nullptr) {
     // Ticks become nanoseconds by their rate over the whole window.
     const std::uint64_t ticks = read_ticks() - ticks_at_start_;

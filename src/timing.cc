@@ -5,6 +5,8 @@
 #endif
 
 #include <sys/resource.h>
+
+#include <algorithm>
 #include <unistd.h>
 #include <time.h>
 
@@ -28,8 +30,9 @@ CpuTimes process_cpu_times() noexcept {
           static_cast<std::int64_t>(cpu.tv_sec) * kNanosecondsPerSecond + cpu.tv_nsec};
 }
 
-CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end) noexcept {
-  const std::int64_t total = end.total_ns > start.total_ns ? end.total_ns - start.total_ns : 0;
+CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t real_ns) noexcept {
+  const std::int64_t measured = end.total_ns > start.total_ns ? end.total_ns - start.total_ns : 0;
+  const std::int64_t total = std::min(measured, std::max<std::int64_t>(real_ns, 0));
   std::int64_t user_weight = end.user_ns > start.user_ns ? end.user_ns - start.user_ns : 0;
   std::int64_t sys_weight = end.sys_ns > start.sys_ns ? end.sys_ns - start.sys_ns : 0;
   if (user_weight + sys_weight == 0) {

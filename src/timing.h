@@ -35,15 +35,18 @@ struct CpuTimes {
 };
 CpuTimes process_cpu_times() noexcept;
 
-// The CPU time spent between two readings: the exact total, divided between
-// user and system in the proportion getrusage moved in the window (or, when
-// no tick landed in it, in the proportion of the whole process so far;
-// with no tick at all, as user time, as the kernel does).
+// The CPU time spent between two readings taken around a window of
+// real_ns: the exact total, divided between user and system in the
+// proportion getrusage moved in the window (or, when no tick landed in it,
+// in the proportion of the whole process so far; with no tick at all, as
+// user time, as the kernel does). Never more than real_ns: the copy runs on
+// one thread, and over a few microseconds the CPU clock's own reads, each a
+// system call, would otherwise show as more CPU than time.
 struct CpuSplit {
   std::int64_t user_ns = 0;
   std::int64_t sys_ns = 0;
 };
-CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end) noexcept;
+CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t real_ns) noexcept;
 
 // What the timing report says about one run. Every figure covers GNU's
 // window: from just before skip= (files already open) to the summary.

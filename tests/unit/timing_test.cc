@@ -7,12 +7,28 @@
 namespace ddtime {
 namespace {
 
+// Longer than any CPU time below, so that only the tests about the limit
+// meet it.
+constexpr std::int64_t kLongWindow = 1'000'000'000'000;
+
 TEST(CpuInWindow, KeepsTheExactTotalAndTheKernelsProportion) {
   const CpuTimes start{1'000'000, 3'000'000, 4'100'000};
   const CpuTimes end{4'000'000, 4'000'000, 8'100'000};  // 3 ms user, 1 ms sys by ticks
-  const CpuSplit split = cpu_in_window(start, end);
+  const CpuSplit split = cpu_in_window(start, end, kLongWindow);
   EXPECT_EQ(split.user_ns, 3'000'000);
   EXPECT_EQ(split.sys_ns, 1'000'000);
+}
+
+TEST(CpuInWindow, NeverMoreThanTheRealTimeOfTheWindow) {
+  // The CPU clock moved 40 us while the monotonic clock saw 10 us: the
+  // difference is the CPU clock reads themselves.
+  const CpuTimes start{1'000'000, 3'000'000, 4'000'000};
+  const CpuTimes end{1'000'000, 3'040'000, 4'040'000};
+  const CpuSplit split = cpu_in_window(start, end, 10'000);
+  EXPECT_EQ(split.user_ns, 0);
+  EXPECT_EQ(split.sys_ns, 10'000);
+  const CpuSplit no_time = cpu_in_window(start, end, 0);
+  EXPECT_EQ(no_time.user_ns + no_time.sys_ns, 0);
 }
 
 TEST(CpuInWindow, TickEstimatesLargerThanTheWindowAreScaledDown) {
@@ -20,7 +36,7 @@ TEST(CpuInWindow, TickEstimatesLargerThanTheWindowAreScaledDown) {
   // reading to the next, so the report claimed 758% CPU.
   const CpuTimes start{0, 7'220'000, 7'220'000};
   const CpuTimes end{300'000, 7'220'000, 7'250'000};
-  const CpuSplit split = cpu_in_window(start, end);
+  const CpuSplit split = cpu_in_window(start, end, kLongWindow);
   EXPECT_EQ(split.user_ns, 30'000);
   EXPECT_EQ(split.sys_ns, 0);
 }
@@ -28,13 +44,13 @@ TEST(CpuInWindow, TickEstimatesLargerThanTheWindowAreScaledDown) {
 TEST(CpuInWindow, NoTickInTheWindowUsesTheWholeProcesssProportion) {
   const CpuTimes start{2'000'000, 6'000'000, 8'000'000};
   const CpuTimes end{2'000'000, 6'000'000, 8'400'000};
-  const CpuSplit split = cpu_in_window(start, end);
+  const CpuSplit split = cpu_in_window(start, end, kLongWindow);
   EXPECT_EQ(split.user_ns, 100'000);
   EXPECT_EQ(split.sys_ns, 300'000);
 }
 
 TEST(CpuInWindow, NoTickAtAllCountsAsUserTime) {
-  const CpuSplit split = cpu_in_window(CpuTimes{0, 0, 100}, CpuTimes{0, 0, 900});
+  const CpuSplit split = cpu_in_window(CpuTimes{0, 0, 100}, CpuTimes{0, 0, 900}, kLongWindow);
   EXPECT_EQ(split.user_ns, 800);
   EXPECT_EQ(split.sys_ns, 0);
 }
@@ -42,7 +58,7 @@ TEST(CpuInWindow, NoTickAtAllCountsAsUserTime) {
 TEST(CpuInWindow, NeverNegative) {
   // The kernel keeps each figure monotonic, but a reading from a clock
   // that went backwards must not turn into negative time.
-  const CpuSplit split = cpu_in_window(CpuTimes{5, 5, 500}, CpuTimes{4, 4, 400});
+  const CpuSplit split = cpu_in_window(CpuTimes{5, 5, 500}, CpuTimes{4, 4, 400}, kLongWindow);
   EXPECT_EQ(split.user_ns, 0);
   EXPECT_EQ(split.sys_ns, 0);
 }
@@ -53,7 +69,7 @@ TEST(ProcessCpuTimes, TotalGrowsWithWork) {
   for (unsigned long i = 0; i < 20'000'000; ++i) sink = sink + i;
   const CpuTimes after = process_cpu_times();
   EXPECT_GT(after.total_ns, before.total_ns);
-  const CpuSplit split = cpu_in_window(before, after);
+  const CpuSplit split = cpu_in_window(before, after, kLongWindow);
   EXPECT_EQ(split.user_ns + split.sys_ns, after.total_ns - before.total_ns);
 }
 
