@@ -101,79 +101,44 @@ void BM_TranslateEbcdic(benchmark::State& state) {
 }
 BENCHMARK(BM_TranslateEbcdic)->Arg(4096)->Arg(64 * 1024)->Arg(1 << 20);
 
-// What the engine does per read under conv=ucase: translate in place, then
-// collect into the output buffer.
-void BM_ConvertUcase(benchmark::State& state) {
-  const auto size = static_cast<std::size_t>(state.range(0));
-  std::vector<unsigned char> bytes = text(size);
+// What the engine does with each read: translate in place when the
+// conversion has a table, then swab, block or unblock and collect the result
+// into obs-sized blocks.
+void convert_each_read(benchmark::State& state, const Conversions& conv, std::int64_t cbs,
+                       std::vector<unsigned char> bytes) {
   std::vector<unsigned char> output(kObs);
   CountingSink sink;
   OutputBlocker blocker(output, sink);
-  Conversions conv;
-  conv.ucase = true;
-  Converter converter(conv, 0);
+  Converter converter(conv, cbs);
   for (auto _ : state) {
-    converter.translate(bytes);
+    if (converter.translates()) converter.translate(bytes);
     if (!converter.convert(bytes, blocker)) state.SkipWithError("flush failed");
   }
   benchmark::DoNotOptimize(sink.blocks());
-  set_throughput(state, size);
+  set_throughput(state, bytes.size());
+}
+
+void BM_ConvertUcase(benchmark::State& state) {
+  convert_each_read(state, Conversions{.ucase = true}, 0, text(static_cast<std::size_t>(state.range(0))));
 }
 BENCHMARK(BM_ConvertUcase)->Arg(4096)->Arg(64 * 1024)->Arg(1 << 20);
 
 // Even sizes swap within the read; odd ones carry a byte into the next.
 void BM_Swab(benchmark::State& state) {
-  const auto size = static_cast<std::size_t>(state.range(0));
-  std::vector<unsigned char> bytes = text(size);
-  std::vector<unsigned char> output(kObs);
-  CountingSink sink;
-  OutputBlocker blocker(output, sink);
-  Conversions conv;
-  conv.swab = true;
-  Converter converter(conv, 0);
-  for (auto _ : state) {
-    if (!converter.convert(bytes, blocker)) state.SkipWithError("flush failed");
-  }
-  benchmark::DoNotOptimize(sink.blocks());
-  set_throughput(state, size);
+  convert_each_read(state, Conversions{.swab = true}, 0, text(static_cast<std::size_t>(state.range(0))));
 }
 BENCHMARK(BM_Swab)->Arg(4096)->Arg(4095)->Arg(64 * 1024)->Arg(1 << 20);
 
 // Newline-terminated lines of 0..119 bytes into cbs=80 records: padding,
 // and truncation for the longer lines.
 void BM_Block(benchmark::State& state) {
-  const auto size = static_cast<std::size_t>(state.range(0));
-  std::vector<unsigned char> bytes = text(size);
-  std::vector<unsigned char> output(kObs);
-  CountingSink sink;
-  OutputBlocker blocker(output, sink);
-  Conversions conv;
-  conv.block = true;
-  Converter converter(conv, kCbs);
-  for (auto _ : state) {
-    // Without swab, convert leaves its input as it was: no copy needed.
-    if (!converter.convert(bytes, blocker)) state.SkipWithError("flush failed");
-  }
-  benchmark::DoNotOptimize(sink.blocks());
-  set_throughput(state, size);
+  convert_each_read(state, Conversions{.block = true}, kCbs, text(static_cast<std::size_t>(state.range(0))));
 }
 BENCHMARK(BM_Block)->Arg(64 * 1024)->Arg(1 << 20);
 
 // cbs=80 records with trailing spaces back into lines.
 void BM_Unblock(benchmark::State& state) {
-  const auto size = static_cast<std::size_t>(state.range(0));
-  std::vector<unsigned char> bytes = records(size);
-  std::vector<unsigned char> output(kObs);
-  CountingSink sink;
-  OutputBlocker blocker(output, sink);
-  Conversions conv;
-  conv.unblock = true;
-  Converter converter(conv, kCbs);
-  for (auto _ : state) {
-    if (!converter.convert(bytes, blocker)) state.SkipWithError("flush failed");
-  }
-  benchmark::DoNotOptimize(sink.blocks());
-  set_throughput(state, size);
+  convert_each_read(state, Conversions{.unblock = true}, kCbs, records(static_cast<std::size_t>(state.range(0))));
 }
 BENCHMARK(BM_Unblock)->Arg(64 * 1024)->Arg(1 << 20);
 
