@@ -142,7 +142,7 @@ int Runner::summarise(const Stats& stats, bool complete, std::optional<int> exit
   const Extensions& ext = settings_.ext;
   // The CPU times are read next to the clock, before any formatting, so that
   // real and CPU time cover the same window.
-  const bool timed = ext.timing_report || ext.json;
+  const bool timed = reports_times();
   const RunTimes times = timed ? measure(now) : RunTimes{};
   std::string text = reporter_.summary(stats, now - start_ns_);
   if (!timed) {
@@ -462,7 +462,8 @@ int Runner::run() noexcept {
   TimedOs timed(os_);
   Os& copy_os = settings_.ext.split_times ? static_cast<Os&>(timed) : os_;
   if (settings_.ext.split_times) timed_os_ = &timed;
-  cpu_at_start_ = process_cpu_times();
+  // As dd, nothing reads the CPU clocks: two system calls GNU does not make.
+  if (reports_times()) cpu_at_start_ = process_cpu_times();
   ticks_at_start_ = read_ticks();
   start_ns_ = clock_.now_ns();
 

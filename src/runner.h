@@ -51,6 +51,8 @@ class Runner final : public Events {
   // exit_status is absent for a snapshot (SIGUSR1) or a run killed by signal.
   int summarise(const Stats& stats, bool complete, std::optional<int> exit_status, int signal) noexcept;
   RunTimes measure(std::int64_t now_ns) const noexcept;
+  // Whether the run ends with a timing report or JSON, which need CPU times.
+  bool reports_times() const noexcept { return settings_.ext.timing_report || settings_.ext.json; }
   int write_json_file(const std::string& json) noexcept;
   void write_to_stderr(std::string_view text) noexcept;
   // A run that failed before the copy: --json still gets its object.
