@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what building and testing ddtime needs, from Debian's archive,
 # plus any package named on the command line (packaging/test-deb.sh asks
 # for the Debian packaging tools this way).

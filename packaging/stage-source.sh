@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Copies the source tree into DIR as a release would hold it: the files git
 # tracks plus new ones it does not ignore, so that build directories and
 # other local leftovers stay out. Run from anywhere inside the work tree.

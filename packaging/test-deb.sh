@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the Debian package from packaging/debian, installs it on this
 # machine with dpkg -i, checks the installed files work, then removes it.
 # Run as root (CI does); the build's tests are skipped (nocheck) because CI

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the RPM package from packaging/rpm/ddtime.spec with rpmbuild, from
 # a tarball of the tracked files and of new ones not yet ignored. On Debian
 # (apt-get install rpm) the BuildRequires name Fedora packages that the rpm

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // buffer — owned, aligned byte buffers, allocated once before the copy and
 // never resized. Allocation failure is a value, so the caller can word it
 // as GNU does ("memory exhausted by input buffer of size ...").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // convert — the byte-level conversions of dd's reblocking copy. The tables
 // below are data recorded from GNU dd 9.1 (`dd conv=ascii` over all 256
 // byte values); the rest is derived from them at compile time.

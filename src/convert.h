@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // convert — what dd does to bytes between read and write: the translate
 // table (ascii/ebcdic/ibm, lcase/ucase), conv=swab with its odd byte carried
 // across reads, conv=block/unblock with their column state, and collecting

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // diag — the `prog: message[: reason]` lines, GNU-style quoting of values and
 // file names, and the "Try 'prog --help'" hint. It formats and hands finished
 // lines to a sink; it never touches a file descriptor itself.

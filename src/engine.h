@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // engine — one dd copy: skip= and seek=, then the read/convert/write loop
 // with GNU's record counting, the final partial block, and extending a
 // sparse output. Buffers are allocated and the strategy chosen before the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // events — how the copy path tells the outside world what happened without
 // formatting anything: each GNU diagnostic the copy can produce is a Notice,
 // and the runner turns it into text through diag. Calls happen only on

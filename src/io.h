@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // io — dd's file semantics over Os: opening if=/of= with the right modes,
 // reads that retry EINTR and honour fullblock, writes that continue short
 // writes, turn NUL blocks into seeks for conv=sparse and drop O_DIRECT for a

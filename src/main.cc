@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // main — the program name, the wiring of real OS, clock and stderr, and
 // turning the outcome into an exit status. Nothing else.
 #include <langinfo.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // number — dd's size grammar: decimal digits, GNU's multiplicative suffixes
 // (c w b kB K KiB ... ), 'x' products, overflow-checked. Pure functions; the
 // caller decides what range each operand accepts and words the errors.

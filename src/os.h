@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // os — the only place that makes system calls for the copy. Each call
 // returns {value, errno} the moment it finishes; nothing here retries,
 // prints or throws. Tests substitute a scripted Os to inject faults.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // statx(STATX_DIOALIGN), asked through the raw system call: glibc 2.36's
 // struct statx predates the direct-I/O fields, and linux/stat.h, which has
 // them, cannot be included next to glibc's sys/stat.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // report — every byte of summary and progress text: GNU's records lines,
 // the truncated-records line, the bytes/seconds/rate line with GNU's SI and
 // IEC sizes and rounding, and the \r-rewritten status=progress line; and

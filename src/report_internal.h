@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // report_internal — the exact-arithmetic primitive report.cc and
 // report_timing.cc share, so both round the same way. Private to the report
 // module: other modules use report.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ddtime's own reports: the timing lines after GNU's summary, the --progress
 // line and the --json object. GNU's sizes and rates come from report.cc
 // (human_size, human_rate); this file adds fixed-point seconds, percentages

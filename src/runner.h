@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // runner — one dd invocation from valid Settings to an exit status, in GNU
 // dd's order: open input, open output (truncating at seek=), catch signals,
 // start the clock, copy, flush (fsync/fdatasync), drop caches, close, print

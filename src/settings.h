@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // settings — plain data describing one dd invocation. `operands` fills it in
 // from argv; every other module only reads it. No behaviour lives here.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // signals — SIGINT and SIGUSR1 handlers that only record what arrived, and
 // the poll the copy path makes between system calls. Acting on a signal
 // (printing, closing, re-raising) is the caller's business.

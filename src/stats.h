@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // stats — the counters a dd run reports. Plain integers, updated by the
 // engine in the copy loop and read by report; no behaviour here.
 #pragma once

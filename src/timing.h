@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // timing — the clocks a run is measured with, behind a small interface so
 // tests can supply their own. Reads the clock only when asked; the copy loop
 // asks at the start, at the end and, for status=progress, once per block.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """End-to-end comparison of ddtime with the system's dd (issue 5).
 
 Runs both programs interleaved (A B A B ...) on the same workloads and

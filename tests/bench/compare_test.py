@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Unit tests of compare.py's statistics (the part of the benchmark whose
 mistakes would not show as a failed run)."""
 

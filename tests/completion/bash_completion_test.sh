@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sources completion/ddtime in a plain bash, sets COMP_* as readline would
 # for a line typed up to the cursor, calls the completion function and
 # checks COMPREPLY. Then checks that the words it offers are those that

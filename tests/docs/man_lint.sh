@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The man page must be clean: `mandoc -T lint` prints nothing (warnings and
 # style notes included), and, where man-db's `man` is installed, rendering it
 # as users will see it gives no troff warnings.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The man page against `ddtime --help`: every operand, conversion, flag,
 // status level and --long option that one lists, the other lists too.
 // Reads the built binary's real --help output and the page's mdoc source.

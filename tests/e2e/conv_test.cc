@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // conv=: the translation tables on all 256 byte values, case mapping, swab,
 // block/unblock with cbs=, sync padding, sparse output, the file-opening
 // conversions (excl, nocreat, notrunc), fsync/fdatasync and noerror, and the

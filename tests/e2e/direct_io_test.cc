@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Direct I/O on real block devices (issue 3): loop devices with 4096- and
 // 512-byte logical blocks, read to the end and written with a final partial
 // block; misaligned sizes and offsets refused with the fix when invoked as

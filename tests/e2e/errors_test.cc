@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runtime failures: opening, reading, writing and closing, with the exact
 // message, whether the summary follows, and the exit status.
 

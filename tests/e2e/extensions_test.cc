@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ddtime's extensions end to end (issue 3): the timing report after GNU's
 // lines when invoked as ddtime, --gnu, --units, --split-times, the
 // copy/flush split under conv=fsync/fdatasync, --json to stderr and to a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // iflag= and oflag=: which symbols each side accepts, the byte-unit flags,
 // fullblock and the partial-read warning, append, directory, nofollow,
 // nocache, direct, nonblock and the synchronous-I/O flags.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // golden_tables — expected output of GNU dd 9.1 for each translation
 // conversion applied to the 256 byte values 00..ff in order, as hex. Recorded
 // by running the reference dd once; the tests compare against these bytes.

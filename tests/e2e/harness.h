@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // harness — runs the dd under test as a child process with an explicit argv
 // and environment, feeds its stdin, captures its stdout and stderr, and
 // reports how it ended. Expectations live in the tests; this file only runs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // json — a small, strict JSON reader (RFC 8259) for checking ddtime's --json
 // output in the end-to-end tests. It parses one value and keeps what a test
 // needs to look at: object members in the order written, numbers as their

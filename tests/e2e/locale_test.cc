@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Quoting of values and file names in diagnostics: ‘’ under a UTF-8 locale,
 // '' under LC_ALL=C, and shell-style escaping of awkward file names.
 

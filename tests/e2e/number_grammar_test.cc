@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The size grammar of bs=, ibs=, obs=, cbs=, count=, skip=, seek=: decimal
 // digits, a multiplier suffix, products with 'x', the trailing-B byte marker,
 // and the error texts for what does not parse or does not fit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Command-line handling: key=value operands, their precedence, the two
 // options (--help, --version) with getopt_long's abbreviations, and the exact
 // diagnostics for everything that is not understood.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Record counting (full+partial in and out), the summary's wording and
 // human-readable sizes, status= levels, and skip=/seek= on files, pipes and
 // character devices, including what happens past the end of the input.

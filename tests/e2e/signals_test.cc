@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Signals: SIGUSR1 reports progress and carries on (unless POSIXLY_CORRECT),
 // SIGINT reports and then dies by SIGINT, an inherited SIG_IGN for SIGINT is
 // respected, and a closed pipe on stdout kills by SIGPIPE or reports EPIPE.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // fake_os — a scripted Os for what real files make hard to reproduce: short
 // reads, EINTR storms, EIO at a chosen read, ENOSPC in the middle of a block,
 // failing fsync or ftruncate. fd 0 reads from `input`, fd 1 writes into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // fault_case — one row of a fault matrix: how to set the fault up, the dd
 // operands, and what GNU dd 9.1 did (stderr with timings masked, exit
 // status, the output bytes as a layout, and what reached the faulty layer).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // fault_fs — the test side of faultfs: mounts it in a test's directory,
 // configures files and faults through its control file, reads its request
 // log, and unmounts it however the test ended. Also the output-layout

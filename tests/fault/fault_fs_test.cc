@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fault matrix against faultfs (issue 6): read errors at the first, a
 // middle and the last block under each error-handling mode, write errors in
 // the middle of a block, failing syncs, flushes and truncations, and short

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* fault_shim — an LD_PRELOAD library for faults a filesystem cannot
  * express: EINTR storms on every call, write() returning 0, short reads and
  * writes on pipes, ftruncate/fsync/fdatasync failing. It wraps the libc

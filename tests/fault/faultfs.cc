@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // faultfs — a FUSE filesystem for the fault-injection tests. It serves
 // in-memory files holding a deterministic pattern (pattern.h) and fails,
 // shortens or delays chosen reads, writes, syncs, flushes and truncations,

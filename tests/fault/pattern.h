@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pattern — the deterministic content of a fault filesystem file, shared by
 // the filesystem that serves it and the tests that check copies of it. Every
 // byte is nonzero, so zero padding in an output is never mistaken for data,

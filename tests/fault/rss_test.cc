@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Peak memory must not grow with the amount of data copied: ddtime sizes its
 // buffers once, before the first read (STYLE.md "keep the hot loop boring").
 // Each case copies 1 MiB and then 1 GiB from /dev/zero to /dev/null with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The faults a filesystem cannot express, injected with fault_shim.so
 // (LD_PRELOAD): EINTR storms on every read, write and sync, write() returning
 // 0, short reads and writes on pipes, ftruncate, fsync and fdatasync

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # One end-to-end run of the binary under valgrind (memcheck): it must report
 # no error and no definite or possible leak, and the run itself must match
 # the system's GNU dd on the same operands (stdout, output file, stderr with

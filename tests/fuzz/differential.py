@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Differential fuzzing against the system's GNU dd: random operand values
 and random operand lists are given to /bin/dd and to ddtime (through its dd
 link, so both run as "dd"), reading /dev/null and writing /dev/null; the two

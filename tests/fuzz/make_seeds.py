@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Regenerates the fuzzers' seed corpora from the operand strings the unit
 and end-to-end tests use. Each C++ string literal of the tests that reads as
 an operand ("key=value", "--option", a bare number) gives the number corpus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target for the size grammar (src/number.h): any byte string is a
 // candidate operand value. Beyond "no crash, no UB, no leak" it checks the
 // promises number.h makes about its verdicts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target for the operand parser (src/operands.h): the input is an
 // argv vector, its arguments separated by NUL bytes. parse_operands must turn
 // every vector into settings, a --help/--version text or a complaint, never

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `cmake --install` into a scratch DESTDIR: the binary in bin, the man page in
 # man1, the bash completion, and the dd link in a private directory,
 # relative, working, and not beside the binary. DESTDIR, not --prefix, so

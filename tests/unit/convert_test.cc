@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests for convert: the translate tables against GNU dd 9.1 for every byte
 // value, and the stream conversions (swab, block, unblock, sync padding,
 // output blocking) against what GNU dd pipelines produce.

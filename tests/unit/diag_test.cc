@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every expected string below is what GNU dd 9.1 printed for the same value:
 // quote() through "dd bs=VALUE", quote_always() through "dd if=NAME" (failed
 // to open ...), quote_if_needed() through "dd if=FIFO skip=1" (NAME: cannot

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The copy loop against a scripted OS: record counting, short reads and
 // writes, EINTR, errors mid-copy, sparse output, skip and count in bytes.
 #include "engine.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ddtime's own --long options: parsed from the same description as the dd
 // operands, matched in full only, and resolved against the invocation name.
 #include <gtest/gtest.h>

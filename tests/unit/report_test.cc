@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every expected string below was printed by GNU dd 9.1 (Debian) unless a
 // comment says otherwise. Byte counts come from exact copies such as
 //   dd if=/dev/zero of=/dev/null bs=16M count=N iflag=count_bytes

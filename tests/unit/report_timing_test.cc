@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ddtime's own reports: the timing lines, --progress and --json. The
 // expected figures were worked out by hand or with exact fractions, not
 // copied from the output; GNU's SI rounding is pinned in report_test.cc.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One invocation end to end over a scripted OS: the order of flush, close and
 // summary, the wording of runtime errors, and the exit status.
 #include "runner.h"

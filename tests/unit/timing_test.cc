@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU time of the report's window: exact in total, split as the kernel
 // splits it.
 #include "timing.h"

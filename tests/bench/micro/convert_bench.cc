@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The per-byte paths of the reblocking copy, in bytes per second: the
 // translate table (ucase, ebcdic), the engine's translate-then-collect step,
 // swab, block and unblock, and collecting reads into obs-sized blocks.

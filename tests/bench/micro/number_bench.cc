@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The size grammar: one parse per operand value, so start-up cost only; the
 // inputs cover each branch of the grammar (plain digits, suffixes, products,
 // IEC/SI spellings, the largest value).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Summary text: formatted once per run, per SIGUSR1 and, with
 // status=progress, once a second, so it matters for start-up only; these
 // keep it from growing unnoticed.
