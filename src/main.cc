@@ -21,15 +21,18 @@
 
 namespace {
 
-void write_all(int fd, std::string_view text) noexcept {
+// Returns errno when the text could not all be written, else 0.
+int write_all(int fd, std::string_view text) noexcept {
   while (!text.empty()) {
     ssize_t wrote = ::write(fd, text.data(), text.size());
     if (wrote < 0) {
       if (errno == EINTR) continue;
-      return;
+      return errno;
     }
+    if (wrote == 0) return ENOSPC;
     text.remove_prefix(static_cast<std::size_t>(wrote));
   }
+  return 0;
 }
 
 // GNU quotes values with ‘’ when the locale's charset is UTF-8. Only the
@@ -48,19 +51,20 @@ ddtime::Invocation invocation_of(std::string_view program) noexcept {
   return name == "dd" ? ddtime::Invocation::kDd : ddtime::Invocation::kDdtime;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // Messages carry argv[0] exactly as given, as GNU's do.
-  std::string program = argc > 0 && argv[0] != nullptr ? argv[0] : "ddtime";
-  ddtime::Diag diag(program, locale_is_utf8(), [](std::string_view text) { write_all(STDERR_FILENO, text); });
+// Parses, then runs or prints; the exit status before stderr is checked.
+int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Diag& diag) noexcept {
   try {
     ddtime::ParseOutcome parsed = ddtime::parse_operands(argc, argv, diag, invocation_of(program));
     switch (parsed.action) {
       case ddtime::ParseOutcome::Action::kFail:
         return EXIT_FAILURE;
       case ddtime::ParseOutcome::Action::kPrintAndExit:
-        write_all(STDOUT_FILENO, parsed.stdout_text);
+        // GNU closes standard output at exit and fails if --help or
+        // --version could not be written there.
+        if (int err = write_all(STDOUT_FILENO, parsed.stdout_text); err != 0) {
+          diag.error(err, "write error");
+          return EXIT_FAILURE;
+        }
         return EXIT_SUCCESS;
       case ddtime::ParseOutcome::Action::kRun:
         break;
@@ -75,4 +79,20 @@ int main(int argc, char** argv) {
     diag.error(0, error.what());
   }
   return EXIT_FAILURE;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Messages carry argv[0] exactly as given, as GNU's do.
+  std::string program = argc > 0 && argv[0] != nullptr ? argv[0] : "ddtime";
+  // GNU dd checks standard error when it exits: statistics or a message it
+  // could not write (stderr closed or full) make the exit status 1, even
+  // after a copy that succeeded. Nothing written, nothing to check.
+  bool stderr_lost = false;
+  ddtime::Diag diag(program, locale_is_utf8(), [&stderr_lost](std::string_view text) {
+    if (write_all(STDERR_FILENO, text) != 0) stderr_lost = true;
+  });
+  const int status = parse_and_run(argc, argv, program, diag);
+  return stderr_lost ? EXIT_FAILURE : status;
 }

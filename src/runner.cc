@@ -158,7 +158,8 @@ int Runner::summarise(const Stats& stats, bool complete, std::optional<int> exit
   JsonRun run{settings_, stats, times, complete, exit_status, signal, diag_.history(), DDTIME_VERSION};
   const std::string json = json_report(run);
   if (!ext.json_path) {
-    write_to_stderr(json);
+    // As with GNU's summary, a report that cannot be written fails the run.
+    if (!write_to_stderr(json)) return EXIT_FAILURE;
   } else if (complete || signal != 0) {
     return write_json_file(json);
   }
@@ -181,14 +182,15 @@ int Runner::report_early_failure(int status) noexcept {
   return status;
 }
 
-void Runner::write_to_stderr(std::string_view text) noexcept {
+bool Runner::write_to_stderr(std::string_view text) noexcept {
   // JSON replaces the human text on stderr, so it bypasses the muted diag.
   while (!text.empty()) {
     IoResult wrote = os_.write(STDERR_FILENO, text.data(), text.size());
     if (!wrote.ok() && wrote.err == EINTR) continue;
-    if (!wrote.ok() || wrote.n == 0) break;
+    if (!wrote.ok() || wrote.n == 0) return false;
     text.remove_prefix(static_cast<std::size_t>(wrote.n));
   }
+  return true;
 }
 
 int Runner::write_json_file(const std::string& json) noexcept {

@@ -55,7 +55,8 @@ class Runner final : public Events {
   // Whether the run ends with a timing report or JSON, which need CPU times.
   bool reports_times() const noexcept { return settings_.ext.timing_report || settings_.ext.json; }
   int write_json_file(const std::string& json) noexcept;
-  void write_to_stderr(std::string_view text) noexcept;
+  // False when the text could not all be written.
+  bool write_to_stderr(std::string_view text) noexcept;
   // A run that failed before the copy: --json still gets its object.
   int report_early_failure(int status) noexcept;
   [[noreturn]] void die(int status) noexcept;

@@ -310,6 +310,74 @@ TEST_F(CloseErrors, BothClosedStreamsAreReported) {
   EXPECT_EQ(r.err, "dd: closing input file 'standard input': Bad file descriptor\n");
 }
 
+// --- standard error and standard output that cannot be written ---
+// GNU checks its standard streams as it exits: text it could not write
+// fails the run, even a copy that succeeded. Learned from GNU dd 9.1.
+
+class UnwritableStreams : public DdTest {};
+
+TEST_F(UnwritableStreams, StatisticsToAClosedStderrFailTheCopy) {
+  Options o = opts({"if=/dev/zero", "of=out", "bs=512", "count=2"});
+  o.err = Stderr::closed();
+  auto r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(file_size("out"), 1024) << "the copy itself still happens";
+}
+
+TEST_F(UnwritableStreams, StatisticsToAFullStderrFailTheCopy) {
+  Options o = opts({"if=/dev/zero", "of=/dev/null", "count=1"});
+  o.err = Stderr::file("/dev/full");
+  EXPECT_STATUS(dd(o), "exit 1");
+}
+
+TEST_F(UnwritableStreams, RecordsLinesAloneAlsoFailToAFullStderr) {
+  Options o = opts({"if=/dev/zero", "of=/dev/null", "count=0", "status=noxfer"});
+  o.err = Stderr::file("/dev/full");
+  EXPECT_STATUS(dd(o), "exit 1");
+}
+
+TEST_F(UnwritableStreams, StatusNoneWritesNothingSoAFullStderrIsFine) {
+  Options o = opts({"if=/dev/zero", "of=/dev/null", "count=1", "status=none"});
+  o.err = Stderr::file("/dev/full");
+  EXPECT_STATUS(dd(o), "exit 0");
+  o.err = Stderr::closed();
+  EXPECT_STATUS(dd(o), "exit 0");
+}
+
+TEST_F(UnwritableStreams, HelpIgnoresAFullStderr) {
+  Options o = opts({"--help"});
+  o.err = Stderr::file("/dev/full");
+  auto r = dd(o);
+  EXPECT_STATUS(r, "exit 0");
+  EXPECT_NE(r.out.find("Usage: "), std::string::npos);
+}
+
+TEST_F(UnwritableStreams, HelpToAFullStdoutIsAWriteError) {
+  Options o = opts({"--help"});
+  o.out = Stdout::file("/dev/full");
+  auto r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "dd: write error: No space left on device\n");
+}
+
+TEST_F(UnwritableStreams, VersionToAClosedStdoutIsAWriteError) {
+  Options o = opts({"--version"});
+  o.out = Stdout::closed();
+  auto r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "dd: write error: Bad file descriptor\n");
+}
+
+TEST_F(UnwritableStreams, TheTimingReportToAFullStderrFailsToo) {
+  SKIP_IF_ANOTHER_DD();
+  Options o = opts({"if=/dev/zero", "of=/dev/null", "count=1"});
+  o.as_ddtime = true;
+  o.err = Stderr::file("/dev/full");
+  EXPECT_STATUS(dd(o), "exit 1");
+  o.args.push_back("--json");
+  EXPECT_STATUS(dd(o), "exit 1");
+}
+
 // --- memory ---
 
 TEST_F(Memory, HugeBlockSizeWithCountZeroAllocatesNothing) {

@@ -316,9 +316,16 @@ DdProcess::DdProcess(Options options) : state_(std::make_unique<State>()) {
     }
   }
 
+  int child_err = -1;
+  if (o.err.kind == Stderr::Kind::kFile) {
+    child_err = ::open(absolute_in(o.cwd, o.err.path).c_str(), O_WRONLY | O_CLOEXEC);
+    if (child_err < 0) s.spawn_error = fmt::format("open stderr {}: {}", o.err.path, std::strerror(errno));
+  }
+
   auto close_child_ends = [&] {
     close_fd(child_in);
     close_fd(child_out);
+    close_fd(child_err);
     close_fd(err_pipe[1]);
     close_fd(spawn_pipe[1]);
   };
@@ -334,6 +341,7 @@ DdProcess::DdProcess(Options options) : state_(std::make_unique<State>()) {
 
   const bool closed_in = o.in.kind == Stdin::Kind::kClosed;
   const bool closed_out = o.out.kind == Stdout::Kind::kClosed;
+  const bool closed_err = o.err.kind == Stderr::Kind::kClosed;
   const bool drop_dac = o.obey_permissions && ::geteuid() == 0;
   const std::vector<int>& ignored = o.ignored_signals;
 
@@ -380,7 +388,11 @@ DdProcess::DdProcess(Options options) : state_(std::make_unique<State>()) {
     } else if (::dup2(child_out, 1) < 0) {
       fail(2);
     }
-    if (::dup2(err_pipe[1], 2) < 0) fail(3);
+    if (closed_err) {
+      ::close(2);
+    } else if (::dup2(child_err >= 0 ? child_err : err_pipe[1], 2) < 0) {
+      fail(3);
+    }
     if (drop_dac) {
       if (::prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0) != 0) fail(4);
       if (::prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0) != 0) fail(4);

@@ -78,6 +78,19 @@ struct Stdout {
   static Stdout broken_pipe() { return {Kind::kBrokenPipe, {}}; }
 };
 
+// Standard error is captured unless a test asks for it closed or sent to a
+// file (a device such as /dev/full), to see how dd copes with a stderr it
+// cannot write.
+struct Stderr {
+  enum class Kind { kCapture, kFile, kClosed };
+  Kind kind = Kind::kCapture;
+  std::string path;  // kFile: opened O_WRONLY (devices as is)
+
+  static Stderr capture() { return {}; }
+  static Stderr file(std::string path) { return {Kind::kFile, std::move(path)}; }
+  static Stderr closed() { return {Kind::kClosed, {}}; }
+};
+
 enum class Locale {
   kUtf8,  // LANG=C.UTF-8, LC_ALL unset: values quoted ‘like this’
   kC,     // LC_ALL=C: values quoted 'like this'
@@ -87,6 +100,7 @@ struct Options {
   std::vector<std::string> args;  // after argv[0]
   Stdin in = Stdin::dev_null();
   Stdout out = Stdout::capture();
+  Stderr err = Stderr::capture();
   Locale locale = Locale::kUtf8;
   std::vector<std::pair<std::string, std::string>> extra_env;
   // Set to SIG_IGN in the child before exec (everything else is SIG_DFL).
