@@ -19,7 +19,8 @@ bool multiply_add_fits(std::int64_t records, std::int64_t blocksize, std::int64_
 
 }  // namespace
 
-Engine::Engine(Os& os, Events& events, Clock& clock, const Settings& settings, std::size_t alignment) noexcept
+Engine::Engine(Os& os, Events& events, Clock& clock, const Settings& settings, std::size_t alignment,
+               std::optional<InputPosition> position) noexcept
     : os_(os),
       events_(events),
       clock_(clock),
@@ -32,9 +33,19 @@ Engine::Engine(Os& os, Events& events, Clock& clock, const Settings& settings, s
       converter_(settings.conv, settings.cbs),
       ibs_(static_cast<std::size_t>(settings.ibs)),
       obs_(static_cast<std::size_t>(settings.obs)),
-      alignment_(alignment != 0 ? alignment : page_size()) {
-  if (settings.iflag.nocache) reader_.cache().enable();
-  if (settings.oflag.nocache) writer_.cache().enable();
+      alignment_(alignment != 0 ? alignment : page_size()),
+      probed_position_(position) {
+  // nocache with count=0 is the documented way to drop a whole file's
+  // cached pages.
+  const bool count_zero = settings.max_records == 0 && settings.max_bytes == 0;
+  if (settings.iflag.nocache) {
+    reader_.cache().enable();
+    if (count_zero) reader_.cache().reach_end_of_file();
+  }
+  if (settings.oflag.nocache) {
+    writer_.cache().enable();
+    if (count_zero) writer_.cache().reach_end_of_file();
+  }
 }
 
 bool Engine::ensure_input_buffer() noexcept {
@@ -63,11 +74,10 @@ unsigned char* Engine::output_area() noexcept {
   return strategy_ == Strategy::kConvert ? output_buffer_.data() : input_buffer_.data();
 }
 
-void Engine::note_input_position() noexcept {
-  IoResult here = os_.lseek(kInputFd, 0, SEEK_CUR);
-  input_seekable_ = here.ok();
-  input_offset_ = here.ok() ? static_cast<std::int64_t>(here.n) : 0;
-  input_seek_errno_ = here.err;
+void Engine::note_input_position(const InputPosition& position) noexcept {
+  input_seekable_ = position.seekable;
+  input_offset_ = position.offset;
+  input_seek_errno_ = position.err;
 }
 
 void Engine::advance_input_offset(std::int64_t bytes) noexcept {
@@ -285,7 +295,7 @@ void Engine::extend_after_final_seek(CopyOutcome& outcome) noexcept {
 
 CopyOutcome Engine::run(std::int64_t start_ns) noexcept {
   CopyOutcome outcome;
-  note_input_position();
+  note_input_position(probed_position_ ? *probed_position_ : probe_input_position(os_));
   if ((settings_.skip_records != 0 || settings_.skip_bytes != 0) && !skip_input(outcome)) return outcome;
   if ((settings_.seek_records != 0 || settings_.seek_bytes != 0) && !seek_output(outcome)) return outcome;
   if (settings_.max_records == 0 && settings_.max_bytes == 0) return outcome;
@@ -330,9 +340,12 @@ CopyOutcome Engine::copy_loop(std::int64_t start_ns) noexcept {
     if (got.ok() && got.n > 0) {
       advance_input_offset(got.n);
       stats_.bytes_in += got.n;
-      if (reader_.cache().enabled()) reader_.cache().transferred(input_cache_offset(), got.n);
+      reader_.cache().transferred(got.n, input_cache_offset());
     } else if (got.ok()) {
-      input_eof_ = true;
+      // At end of input the final advice reaches to end of file; on the
+      // output only when it is being rewritten, not under notrunc.
+      if (reader_.cache().enabled()) reader_.cache().reach_end_of_file();
+      if (writer_.cache().enabled() && !settings_.conv.notrunc) writer_.cache().reach_end_of_file();
       break;
     } else {
       events_.notice(Notice::kReadError, Side::kInput, got.err, 0);

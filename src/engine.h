@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "buffer.h"
 #include "convert.h"
@@ -22,7 +23,7 @@ namespace ddtime {
 // How the copy ended, in GNU's terms.
 enum class Ending {
   kFinished,  // the copy returned: flush, close and print stats as usual
-  kQuit,      // stop now: close, print stats, exit with the status (no fsync)
+  kQuit,      // stop now: flush, close, print stats, exit with the status
   kDie,       // stop now: exit with the status, no stats (GNU's die())
 };
 
@@ -34,8 +35,10 @@ struct CopyOutcome {
 class Engine final : private BlockSink {
  public:
   // Requires: fd 0 and fd 1 are the opened input and output; alignment is
-  // a power of two (0: the page size).
-  Engine(Os& os, Events& events, Clock& clock, const Settings& settings, std::size_t alignment = 0) noexcept;
+  // a power of two (0: the page size). position: the input's, as probed
+  // when it was opened; without it the engine probes as it starts.
+  Engine(Os& os, Events& events, Clock& clock, const Settings& settings, std::size_t alignment = 0,
+         std::optional<InputPosition> position = std::nullopt) noexcept;
 
   // Runs skip, seek and the copy. start_ns is when the measured window
   // began (status=progress counts from it).
@@ -45,7 +48,6 @@ class Engine final : private BlockSink {
 
   // What the end of the run needs to know.
   bool output_needs_fsync() const noexcept { return writer_.needs_fsync(); }
-  bool input_reached_eof() const noexcept { return input_eof_; }
   // Offsets for dropping the cache to end of file: -1 when not seekable.
   std::int64_t input_cache_offset() const noexcept { return input_seekable_ ? input_offset_ : -1; }
   Reader& reader() noexcept { return reader_; }
@@ -58,7 +60,7 @@ class Engine final : private BlockSink {
 
   bool ensure_input_buffer() noexcept;
   bool ensure_output_buffer() noexcept;
-  void note_input_position() noexcept;
+  void note_input_position(const InputPosition& position) noexcept;
   void advance_input_offset(std::int64_t bytes) noexcept;
   // GNU's skip(): returns the records that could not be skipped over.
   std::int64_t skip(Side side, std::int64_t records, std::int64_t blocksize, std::int64_t& bytes,
@@ -88,12 +90,12 @@ class Engine final : private BlockSink {
   AlignedBuffer input_buffer_;   // straight: the only buffer; reblock: obs+ibs
   AlignedBuffer output_buffer_;  // convert: obs bytes
   std::size_t fill_ = 0;         // reblock: bytes waiting in input_buffer_
+  std::optional<InputPosition> probed_position_;
 
   bool input_seekable_ = false;
   int input_seek_errno_ = 0;
   std::int64_t input_offset_ = 0;  // -1 once it no longer fits, as in GNU
   std::int64_t partial_read_bytes_ = 0;  // GNU's partread
-  bool input_eof_ = false;
 };
 
 }  // namespace ddtime

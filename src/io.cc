@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io.h"
 
+#include "buffer.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -73,6 +75,11 @@ int open_input(Os& os, const Settings& settings) noexcept {
   return reopen_onto(os, kInputFd, settings.input_file->c_str(), O_RDONLY | flags);
 }
 
+InputPosition probe_input_position(Os& os) noexcept {
+  IoResult here = os.lseek(kInputFd, 0, SEEK_CUR);
+  return {here.ok(), here.ok() ? static_cast<std::int64_t>(here.n) : 0, here.err};
+}
+
 int open_output(Os& os, const Settings& settings) noexcept {
   if (!settings.output_file) return apply_flags_to_std_stream(os, kOutputFd, settings.oflag);
   int flags = open_flags_for(settings.oflag);
@@ -87,21 +94,45 @@ int open_output(Os& os, const Settings& settings) noexcept {
   return reopen_onto(os, kOutputFd, path, O_WRONLY | flags);
 }
 
-void CacheDropper::transferred(std::int64_t end_offset, std::int64_t length) noexcept {
-  pending_ += length;
-  std::int64_t advise = pending_ - pending_ % kCacheAdviceBatch;
-  if (advise == 0 || end_offset < 0) return;
-  os_->drop_cache(fd_, end_offset - pending_, advise);
-  pending_ -= advise;
+std::int64_t CacheAdvice::take_whole_batches(std::int64_t length) noexcept {
+  if (length == 0) return pending_;
+  std::int64_t total = 0;
+  if (__builtin_add_overflow(pending_, length, &total)) total = INT64_MAX;
+  pending_ = total % kCacheAdviceBatch;
+  return total - pending_;
 }
 
-int CacheDropper::drop_to_end(std::int64_t offset_hint) noexcept {
-  if (offset_hint < 0) return ESPIPE;
-  std::int64_t start = offset_hint - pending_;
-  // Whole pages only, so the page holding the start is dropped too.
-  start -= start % 4096;
-  pending_ = 0;
-  IoResult result = os_->drop_cache(fd_, start, 0);
+int CacheAdvice::advise(std::int64_t length, std::int64_t input_offset) noexcept {
+  std::int64_t advised = take_whole_batches(length);
+  if (length != 0 && advised == 0) return 0;  // not a whole batch yet
+  if (length == 0 && advised == 0 && !to_end_of_file_) return 0;
+  // What stays pending after this advice lies between it and the offset.
+  std::int64_t left_over = length != 0 ? pending_ : 0;
+
+  std::int64_t offset = input_offset;
+  if (fd_ != kInputFd) {
+    if (output_offset_ == kUnknown) {
+      IoResult here = os_->lseek(fd_, 0, SEEK_CUR);
+      output_offset_ = here.ok() ? static_cast<std::int64_t>(here.n) : -1;
+      output_offset_err_ = here.err;
+    } else if (output_offset_ >= 0 && length != 0) {
+      // GNU moves its idea of the output offset by the advised bytes and
+      // what is left over, not by what was written: kept, call for call.
+      output_offset_ += advised + left_over;
+    }
+    offset = output_offset_;
+  }
+  if (offset < 0) return fd_ == kInputFd ? ESPIPE : output_offset_err_;
+
+  if (length == 0 && advised != 0 && to_end_of_file_) {
+    left_over = advised;
+    advised = 0;
+  }
+  offset -= advised + left_over;
+  // To end of file: from the start of the page holding the first byte, as
+  // the kernel drops whole pages only.
+  if (advised == 0) offset -= offset % static_cast<std::int64_t>(page_size());
+  IoResult result = os_->drop_cache(fd_, offset, advised);
   return result.ok() ? 0 : result.err;
 }
 
@@ -171,6 +202,10 @@ void Writer::leave_direct_mode() noexcept {
   IoResult set = flags.ok() ? os_.set_status_flags(kOutputFd, static_cast<int>(flags.n) & ~O_DIRECT)
                             : flags;
   if (!set.ok()) events_.notice(Notice::kDirectOffFailed, Side::kOutput, set.err, 0);
+  // What O_DIRECT would have kept out of the page cache is advised away to
+  // end of file now, and again after the fsync (GNU's order).
+  cache_.reach_end_of_file();
+  cache_.finish(-1);
   needs_fsync_ = true;
 }
 
@@ -214,15 +249,7 @@ IoResult Writer::write_from(const unsigned char* buffer, std::size_t size, std::
     }
     total += done;
   }
-  if (cache_.enabled() && total > 0) {
-    if (offset_ < 0) {
-      IoResult here = os_.lseek(kOutputFd, 0, SEEK_CUR);
-      offset_ = here.ok() ? static_cast<std::int64_t>(here.n) : -2;
-    } else {
-      offset_ += static_cast<std::int64_t>(total);
-    }
-    cache_.transferred(offset_ >= 0 ? offset_ : -1, static_cast<std::int64_t>(total));
-  }
+  if (total > 0) cache_.transferred(static_cast<std::int64_t>(total), -1);
   return IoResult{static_cast<ssize_t>(total), stop_reason};
 }
 

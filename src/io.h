@@ -38,24 +38,57 @@ int apply_flags_to_std_stream(Os& os, int fd, const IoFlags& flags) noexcept;
 inline constexpr int kInputFd = 0;
 inline constexpr int kOutputFd = 1;
 
-// Tracks what GNU calls invalidate_cache for one side: advice to drop the
-// pages just read or written, batched, and to end of file when asked.
-class CacheDropper {
+// Where the input stands as the copy begins: GNU asks right after opening
+// it, before the output is opened, and counts the input offset from there.
+struct InputPosition {
+  bool seekable = false;
+  std::int64_t offset = 0;
+  int err = 0;  // why it cannot seek
+};
+InputPosition probe_input_position(Os& os) noexcept;
+
+// nocache's advice to drop cached pages, for one side, made call for call
+// as GNU dd 9.1 makes it (scripts and strace-based tests see the calls):
+// transfers are batched into 128 KiB advice; the input's position is the
+// copy's own count, the output's is asked of the kernel once and then
+// advanced by what was advised; at the end whatever is pending is advised,
+// or, once `to end of file` was asked for, everything from the page that
+// holds the first unadvised byte.
+class CacheAdvice {
  public:
-  CacheDropper(Os& os, int fd) noexcept : os_(&os), fd_(fd) {}
+  CacheAdvice(Os& os, int fd) noexcept : os_(&os), fd_(fd) {}
+  // nocache was asked for: every transfer counts towards advice.
   void enable() noexcept { enabled_ = true; }
   bool enabled() const noexcept { return enabled_; }
-  // Bytes just transferred at [offset - length, offset).
-  void transferred(std::int64_t end_offset, std::int64_t length) noexcept;
-  // Drops everything from the last advised point to end of file. Returns
-  // errno, or 0.
-  int drop_to_end(std::int64_t offset_hint) noexcept;
+  // The final advice reaches to end of file (nocache with count=0 or at
+  // end of input, or the O_DIRECT tail written through the page cache).
+  void reach_end_of_file() noexcept { to_end_of_file_ = true; }
+  bool reaches_end_of_file() const noexcept { return to_end_of_file_; }
+
+  // Bytes just moved; input_offset is where the input now stands (-1 when
+  // unknown). The output side ignores it.
+  void transferred(std::int64_t length, std::int64_t input_offset) noexcept {
+    if (enabled_) advise(length, input_offset);
+  }
+  // Advice for what is pending, or to end of file. Returns errno when
+  // advice was due and could not be given, else 0.
+  int finish(std::int64_t input_offset) noexcept { return advise(0, input_offset); }
 
  private:
+  // length 0: the final advice. Returns errno or 0.
+  int advise(std::int64_t length, std::int64_t input_offset) noexcept;
+  // Adds length to the pending bytes; returns how many of them make whole
+  // batches now (length 0: all that is pending).
+  std::int64_t take_whole_batches(std::int64_t length) noexcept;
+
+  static constexpr std::int64_t kUnknown = -2;
   Os* os_;
   int fd_;
   bool enabled_ = false;
+  bool to_end_of_file_ = false;
   std::int64_t pending_ = 0;
+  std::int64_t output_offset_ = kUnknown;  // -1 once the kernel could not say
+  int output_offset_err_ = 0;
 };
 
 class Reader {
@@ -74,7 +107,7 @@ class Reader {
     return fullblock_ ? read_full(fd, buffer, size) : read_once(fd, buffer, size);
   }
 
-  CacheDropper& cache() noexcept { return cache_; }
+  CacheAdvice& cache() noexcept { return cache_; }
 
  private:
   // Inline, because it runs once per record: a healthy read costs a signal
@@ -98,7 +131,7 @@ class Reader {
   bool direct_;
   bool warn_partial_read_;
   ssize_t previous_read_ = 0;
-  CacheDropper cache_;
+  CacheAdvice cache_;
 };
 
 class Writer {
@@ -125,7 +158,7 @@ class Writer {
   bool final_op_was_seek() const noexcept { return final_op_was_seek_; }
   // The last partial block went out without O_DIRECT: fsync it.
   bool needs_fsync() const noexcept { return needs_fsync_; }
-  CacheDropper& cache() noexcept { return cache_; }
+  CacheAdvice& cache() noexcept { return cache_; }
 
  private:
   void leave_direct_mode() noexcept;
@@ -143,8 +176,7 @@ class Writer {
   bool plain_;  // no sparse, direct or nocache: the fast path applies
   bool final_op_was_seek_ = false;
   bool needs_fsync_ = false;
-  std::int64_t offset_ = -1;  // for nocache; -1 until known
-  CacheDropper cache_;
+  CacheAdvice cache_;
 };
 
 // True when every byte is zero.

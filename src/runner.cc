@@ -166,13 +166,13 @@ int Runner::summarise(const Stats& stats, bool complete, std::optional<int> exit
   return 0;
 }
 
-int Runner::report_early_failure(int status) noexcept {
-  // GNU prints no statistics when it cannot start; --json still owes its
-  // one object, carrying the message.
+int Runner::report_without_summary(int status, const Stats& stats) noexcept {
+  // GNU prints no statistics when it cannot start, or when the flush on
+  // the way out fails; --json still owes its one object, carrying the
+  // message.
   if (!settings_.ext.json) return status;
-  const Stats nothing;
   const RunTimes no_time;
-  JsonRun run{settings_, nothing, no_time, true, status, 0, diag_.history(), DDTIME_VERSION};
+  JsonRun run{settings_, stats, no_time, true, status, 0, diag_.history(), DDTIME_VERSION};
   const std::string json = json_report(run);
   if (settings_.ext.json_path) {
     write_json_file(json);
@@ -345,6 +345,7 @@ int Runner::open_files() noexcept {
     }
     return EXIT_FAILURE;
   }
+  input_position_ = probe_input_position(os_);
 
   std::int64_t seek_size = 0;
   if (settings_.output_file && !settings_.conv.notrunc &&
@@ -426,20 +427,21 @@ int Runner::flush(const Engine& engine) noexcept {
 }
 
 int Runner::drop_caches(Engine& engine) noexcept {
+  // count=0 with nocache is the documented way to drop a file's cache,
+  // so only then is a failure an error.
   const bool count_zero = settings_.max_records == 0 && settings_.max_bytes == 0;
   int status = 0;
-  if (settings_.iflag.nocache && (count_zero || engine.input_reached_eof())) {
-    int err = engine.reader().cache().drop_to_end(engine.input_cache_offset());
-    // count=0 with nocache is the documented way to drop a file's cache,
-    // so only then is a failure an error.
+  CacheAdvice& input = engine.reader().cache();
+  if (input.enabled() || input.reaches_end_of_file()) {
+    int err = input.finish(engine.input_cache_offset());
     if (err != 0 && count_zero) {
       notice(Notice::kCacheDropFailed, Side::kInput, err, 0);
       status = EXIT_FAILURE;
     }
   }
-  if (settings_.oflag.nocache && (count_zero || (engine.input_reached_eof() && !settings_.conv.notrunc))) {
-    IoResult here = os_.lseek(kOutputFd, 0, SEEK_CUR);
-    int err = engine.writer().cache().drop_to_end(here.ok() ? here.n : -1);
+  CacheAdvice& output = engine.writer().cache();
+  if (output.enabled() || output.reaches_end_of_file()) {
+    int err = output.finish(-1);
     if (err != 0 && count_zero) {
       notice(Notice::kCacheDropFailed, Side::kOutput, err, 0);
       status = EXIT_FAILURE;
@@ -451,10 +453,10 @@ int Runner::drop_caches(Engine& engine) noexcept {
 int Runner::run() noexcept {
   if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
   if (settings_.ext.direct) resolve_direct_shorthand();
-  if (int status = open_files(); status != 0) return report_early_failure(status);
+  if (int status = open_files(); status != 0) return report_without_summary(status);
   std::size_t buffer_alignment = settings_.ext.align != 0 ? settings_.ext.align : page_size();
   if (settings_.iflag.direct || settings_.oflag.direct) {
-    if (int status = check_direct_alignment(buffer_alignment); status != 0) return report_early_failure(status);
+    if (int status = check_direct_alignment(buffer_alignment); status != 0) return report_without_summary(status);
   }
   if (settings_.ext.progress) total_bytes_ = expected_total_bytes();
 
@@ -470,13 +472,18 @@ int Runner::run() noexcept {
   ticks_at_start_ = read_ticks();
   start_ns_ = clock_.now_ns();
 
-  Engine engine(copy_os, *this, clock_, settings_, buffer_alignment);
+  Engine engine(copy_os, *this, clock_, settings_, buffer_alignment, input_position_);
   CopyOutcome outcome = engine.run(start_ns_);
   copy_end_ns_ = clock_.now_ns();
   switch (outcome.ending) {
     case Ending::kDie:
       return outcome.exit_status;
     case Ending::kQuit:
+      // GNU 9.1 flushes on the way out too (conv=fsync, or the O_DIRECT
+      // tail); a flush that fails ends the run there, with no statistics.
+      if (int synced = synchronize_output(engine); synced != 0) {
+        return report_without_summary(synced, engine.stats());
+      }
       finish(engine.stats(), outcome.exit_status);
       return outcome.exit_status;
     case Ending::kFinished:

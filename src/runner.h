@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "engine.h"
 #include "events.h"
+#include "io.h"
 #include "os.h"
 #include "report.h"
 #include "settings.h"
@@ -57,8 +58,9 @@ class Runner final : public Events {
   int write_json_file(const std::string& json) noexcept;
   // False when the text could not all be written.
   bool write_to_stderr(std::string_view text) noexcept;
-  // A run that failed before the copy: --json still gets its object.
-  int report_early_failure(int status) noexcept;
+  // A run that ends without GNU's statistics (it failed before the copy,
+  // or its flush failed on the way out): --json still gets its object.
+  int report_without_summary(int status, const Stats& stats = Stats{}) noexcept;
   [[noreturn]] void die(int status) noexcept;
 
   const std::string& name_of(Side side) const noexcept {
@@ -74,6 +76,7 @@ class Runner final : public Events {
   std::string input_name_;
   std::string output_name_;
   std::optional<std::int64_t> total_bytes_;  // for --progress
+  InputPosition input_position_;
 
   // The measured window.
   std::int64_t start_ns_ = 0;

@@ -240,8 +240,14 @@ DdProcess::DdProcess(Options options) : state_(std::make_unique<State>()) {
 
   // Everything the child needs is prepared before fork: after fork only
   // async-signal-safe calls are made.
-  const std::string binary = o.as_ddtime ? ddtime_binary() : dd_binary();
-  std::vector<std::string> argv_strings{o.as_ddtime ? "ddtime" : "dd"};
+  const std::string dd_path = o.as_ddtime ? ddtime_binary() : dd_binary();
+  const std::string binary = o.run_under.empty() ? dd_path : o.run_under.front();
+  std::vector<std::string> argv_strings = o.run_under;
+  if (o.run_under.empty()) {
+    argv_strings.push_back(o.as_ddtime ? "ddtime" : "dd");
+  } else {
+    argv_strings.push_back(dd_path);
+  }
   argv_strings.insert(argv_strings.end(), o.args.begin(), o.args.end());
   std::vector<char*> argv;
   for (auto& a : argv_strings) argv.push_back(a.data());

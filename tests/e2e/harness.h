@@ -110,6 +110,10 @@ struct Options {
   bool obey_permissions = false;
   std::filesystem::path cwd;  // the test directory
   Millis timeout = 5000ms;
+  // A program that runs the dd, such as {"/usr/bin/strace", "-o", "trace",
+  // "--"}: it is executed with the dd's path and args appended, so the dd's
+  // argv[0] is then its path.
+  std::vector<std::string> run_under;
   // Exec ddtime_binary() with argv[0] = "ddtime" (messages start
   // "ddtime: ", the timing report is on) instead of dd_binary() as "dd".
   bool as_ddtime = false;
