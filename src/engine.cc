@@ -70,6 +70,26 @@ bool Engine::ensure_output_buffer() noexcept {
   return false;
 }
 
+unsigned char* Engine::positioning_buffer(Side side) noexcept {
+  // Reading over skip= takes an ibs buffer and seek= an obs one, as in GNU:
+  // a skip must not fail for want of the memory a huge obs= would need.
+  // Only reblocking's buffer is larger than one side's block.
+  if (strategy_ != Strategy::kReblock) {
+    if (side == Side::kInput) return ensure_input_buffer() ? input_buffer_.data() : nullptr;
+    return ensure_output_buffer() ? output_area() : nullptr;
+  }
+  const std::size_t size = side == Side::kInput ? ibs_ : obs_;
+  if (positioning_buffer_.size() == size || positioning_buffer_.allocate(size, alignment_)) {
+    return positioning_buffer_.data();
+  }
+  if (side == Side::kInput) {
+    events_.notice(Notice::kInputBufferExhausted, Side::kInput, 0, settings_.ibs);
+  } else {
+    events_.notice(Notice::kOutputBufferExhausted, Side::kOutput, 0, settings_.obs);
+  }
+  return nullptr;
+}
+
 unsigned char* Engine::output_area() noexcept {
   return strategy_ == Strategy::kConvert ? output_buffer_.data() : input_buffer_.data();
 }
@@ -130,12 +150,11 @@ std::int64_t Engine::skip(Side side, std::int64_t records, std::int64_t blocksiz
   }
 
   // Not seekable (a pipe, a character device): read over it.
-  bool have_buffer = side == Side::kInput ? ensure_input_buffer() : ensure_output_buffer();
-  if (!have_buffer) {
+  unsigned char* buffer = positioning_buffer(side);
+  if (buffer == nullptr) {
     outcome = {1, Ending::kDie};
     return 0;
   }
-  unsigned char* buffer = side == Side::kInput ? input_buffer_.data() : output_area();
   do {
     std::size_t want = static_cast<std::size_t>(records != 0 ? blocksize : bytes);
     IoResult got = reader_.read_from(fd, buffer, want);
@@ -182,11 +201,11 @@ bool Engine::seek_output(CopyOutcome& outcome) noexcept {
   if (outcome.ending != Ending::kFinished) return false;
   if (records_left == 0 && bytes == 0) return true;
   // An output that could be read but not seeked: write zeros over the rest.
-  if (!ensure_output_buffer()) {
+  unsigned char* zeros = positioning_buffer(Side::kOutput);
+  if (zeros == nullptr) {
     outcome = {1, Ending::kDie};
     return false;
   }
-  unsigned char* zeros = output_area();
   std::memset(zeros, 0, static_cast<std::size_t>(records_left != 0 ? settings_.obs : bytes));
   do {
     std::size_t size = static_cast<std::size_t>(records_left != 0 ? settings_.obs : bytes);
@@ -299,6 +318,7 @@ CopyOutcome Engine::run(std::int64_t start_ns) noexcept {
   if ((settings_.skip_records != 0 || settings_.skip_bytes != 0) && !skip_input(outcome)) return outcome;
   if ((settings_.seek_records != 0 || settings_.seek_bytes != 0) && !seek_output(outcome)) return outcome;
   if (settings_.max_records == 0 && settings_.max_bytes == 0) return outcome;
+  positioning_buffer_ = AlignedBuffer();  // the copy's own buffers replace it
   if (!ensure_input_buffer() || !ensure_output_buffer()) return CopyOutcome{1, Ending::kDie};
   return copy_loop(start_ns);
 }

@@ -73,6 +73,9 @@ class Engine final : private BlockSink {
   void write_final_block(std::span<const unsigned char> pending, CopyOutcome& outcome) noexcept;
   void extend_after_final_seek(CopyOutcome& outcome) noexcept;
   unsigned char* output_area() noexcept;
+  // A block's room for reading over skip= or seek= (side's block size), or
+  // nullptr once its allocation failure was reported.
+  unsigned char* positioning_buffer(Side side) noexcept;
 
   Os& os_;
   Events& events_;
@@ -89,6 +92,7 @@ class Engine final : private BlockSink {
   std::size_t alignment_;
   AlignedBuffer input_buffer_;   // straight: the only buffer; reblock: obs+ibs
   AlignedBuffer output_buffer_;  // convert: obs bytes
+  AlignedBuffer positioning_buffer_;  // reblock: skip/seek over a pipe
   std::size_t fill_ = 0;         // reblock: bytes waiting in input_buffer_
   std::optional<InputPosition> probed_position_;
 

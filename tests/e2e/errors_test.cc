@@ -2,7 +2,9 @@
 // Runtime failures: opening, reading, writing and closing, with the exact
 // message, whether the summary follows, and the exit status.
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -384,6 +386,74 @@ TEST_F(Memory, HugeBlockSizeWithCountZeroAllocatesNothing) {
   auto r = dd({"if=/dev/null", "of=/dev/null", "bs=1P", "count=0"});
   EXPECT_STATUS(r, "exit 0");
   EXPECT_EQ(r.err_masked(), kEmptySummary);
+}
+
+// Positioning on a FIFO takes only the block of the side it positions: a
+// huge block size on the other side is never allocated (GNU's
+// tests/dd/no-allocate.sh). Run under an address-space limit a little above
+// what a one-byte copy needs, found by bisection, so that a 64 MiB buffer
+// cannot fit.
+class TightMemory : public DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "AddressSanitizer reserves more address space than any ulimit -v leaves";
+#endif
+    std::int64_t low = 1024;
+    std::int64_t high = 1 << 20;  // KiB
+    if (!fits({"if=/dev/zero", "of=/dev/null", "bs=1", "count=1"}, high)) GTEST_SKIP() << "cannot run under ulimit -v";
+    while (high - low > 256) {
+      const std::int64_t middle = (low + high) / 2;
+      (fits({"if=/dev/zero", "of=/dev/null", "bs=1", "count=1"}, middle) ? high : low) = middle;
+    }
+    limit_kib_ = high + 16 * 1024;
+    ASSERT_EQ(::mkfifo(path("tape").c_str(), 0600), 0);
+    // Holding the FIFO open for writing, with one block in it, lets dd open
+    // it at once and read a block over skip= or seek=.
+    tape_ = ::open(path("tape").c_str(), O_RDWR);
+    ASSERT_GE(tape_, 0);
+    ASSERT_EQ(::write(tape_, std::string(512, '\0').data(), 512), 512);
+  }
+  void TearDown() override {
+    if (tape_ >= 0) ::close(tape_);
+    DdTest::TearDown();
+  }
+
+  Result dd_limited(std::vector<std::string> args, std::int64_t limit_kib) const {
+    Options o = opts(std::move(args));
+    // exec -a keeps the program name dd, as the messages expect.
+    o.run_under = {"/bin/bash", "-c", "ulimit -v " + std::to_string(limit_kib) + " && exec -a dd \"$0\" \"$@\""};
+    return dd(o);
+  }
+  bool fits(std::vector<std::string> args, std::int64_t limit_kib) const {
+    return dd_limited(std::move(args), limit_kib).status() == "exit 0";
+  }
+
+  std::int64_t limit_kib_ = 0;
+  int tape_ = -1;
+};
+
+TEST_F(TightMemory, SkipOnAFifoAllocatesNoHugeOutputBuffer) {
+  auto r = dd_limited({"obs=64M", "skip=1", "count=0", "if=tape", "status=none"}, limit_kib_);
+  EXPECT_STATUS(r, "exit 0");
+}
+
+TEST_F(TightMemory, SeekOnAFifoAllocatesNoHugeInputBuffer) {
+  auto r = dd_limited({"ibs=64M", "seek=1", "count=0", "of=tape", "status=none"}, limit_kib_);
+  EXPECT_STATUS(r, "exit 0");
+}
+
+TEST_F(TightMemory, SkipOnAFifoStillNeedsItsOwnBlock) {
+  auto r = dd_limited({"ibs=64M", "skip=1", "count=0", "if=tape", "status=none"}, limit_kib_);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "dd: memory exhausted by input buffer of size 67108864 bytes (64 MiB)\n");
+}
+
+TEST_F(TightMemory, SeekOnAFifoStillNeedsItsOwnBlock) {
+  auto r = dd_limited({"obs=64M", "seek=1", "count=0", "of=tape", "status=none"}, limit_kib_);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "dd: memory exhausted by output buffer of size 67108864 bytes (64 MiB)\n");
 }
 
 TEST_F(Memory, HugeInputBufferFails) {
