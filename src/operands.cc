@@ -76,7 +76,7 @@ class CommandLine {
          "write one JSON object describing the run to PATH, or to standard error "
          "in place of all other text when no PATH is given")
         ("units", po::value<std::string>()->value_name("UNITS"),
-         "rates in the timing report: si, iec, both or bytes")
+         "rates in the timing report: si, iec, both, bytes or all")
         ("split-times", "measure the time spent in read and in write calls separately")
         ("align", po::value<std::string>()->value_name("N"),
          "align buffers to N bytes (a power of two) instead of what the files need")
@@ -687,11 +687,12 @@ bool apply_extension(const Token& token, Extensions& ext, const Diag& diag) {
     if (!argument.empty()) ext.json_path = argument;
   } else if (token.name == "units") {
     constexpr std::pair<std::string_view, RateUnits> kUnits[] = {
-        {"si", RateUnits::kSi}, {"iec", RateUnits::kIec}, {"both", RateUnits::kBoth}, {"bytes", RateUnits::kBytes}};
+        {"si", RateUnits::kSi},       {"iec", RateUnits::kIec}, {"both", RateUnits::kBoth},
+        {"bytes", RateUnits::kBytes}, {"all", RateUnits::kAll}};
     const auto* match = std::find_if(std::begin(kUnits), std::end(kUnits),
                                      [&](const auto& unit) { return unit.first == argument; });
     if (match == std::end(kUnits)) {
-      return invalid_extension_argument(token, diag, "Valid arguments are: si, iec, both, bytes");
+      return invalid_extension_argument(token, diag, "Valid arguments are: si, iec, both, bytes, all");
     }
     ext.units = match->second;
   } else if (token.name == "split-times") {

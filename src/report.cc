@@ -222,14 +222,17 @@ std::string transfer_line(std::int64_t bytes, std::int64_t elapsed_ns, bool prog
   return to_string(out);
 }
 
+std::string Reporter::end_progress_line() {
+  if (progress_length_ == 0) return {};
+  progress_length_ = 0;
+  return "\n";
+}
+
 std::string Reporter::summary(const Stats& stats, std::int64_t elapsed_ns) {
   if (level_ == StatusLevel::kNone) return {};
   Buffer out;
   // A progress line has no newline of its own; the summary ends it.
-  if (progress_length_ > 0) {
-    out.push_back('\n');
-    progress_length_ = 0;
-  }
+  append(out, end_progress_line());
   fmt::format_to(std::back_inserter(out), "{}+{} records in\n{}+{} records out\n", stats.full_records_in,
                  stats.partial_records_in, stats.full_records_out, stats.partial_records_out);
   if (stats.truncated_records != 0) {

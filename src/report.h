@@ -49,6 +49,10 @@ class Reporter {
   // Empty for status=none.
   std::string summary(const Stats& stats, std::int64_t elapsed_ns);
 
+  // A newline when a progress line is still open, so that lines printed
+  // before the summary start on a line of their own; "" otherwise.
+  std::string end_progress_line();
+
   // One status=progress update: "\r" + bytes line, padded with spaces to
   // cover a longer previous line.
   std::string progress(const Stats& stats, std::int64_t elapsed_ns);

@@ -177,8 +177,9 @@ void append_rate_line(Buffer& out, const Stats& stats, const RunTimes& times, Ra
   const Wide real = static_cast<Wide>(times.real_ns);
   const std::int64_t bytes = stats.bytes_out > 0 ? stats.bytes_out : 0;
   const bool si = units == RateUnits::kAll || units == RateUnits::kBoth || units == RateUnits::kSi;
-  const bool iec = units == RateUnits::kAll || units == RateUnits::kBoth || units == RateUnits::kIec;
-  const bool plain = units == RateUnits::kAll || units == RateUnits::kBytes;
+  const bool iec = units == RateUnits::kAll || units == RateUnits::kBoth || units == RateUnits::kIec ||
+                   units == RateUnits::kIecAndBytes;
+  const bool plain = units == RateUnits::kAll || units == RateUnits::kBytes || units == RateUnits::kIecAndBytes;
   std::string_view separator = "";
   if (si) {
     append(out, human_rate(bytes, times.real_ns, true));
@@ -476,7 +477,7 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
   }
 
   append_format(out, "{}: ", program);
-  append_rate_line(out, stats, times, settings.ext.units.value_or(RateUnits::kAll));
+  append_rate_line(out, stats, times, settings.ext.units.value_or(RateUnits::kIecAndBytes));
   out.push_back('\n');
 
   if (durability_in_play(settings)) {

@@ -145,15 +145,16 @@ int Runner::summarise(const Stats& stats, bool complete, std::optional<int> exit
   // real and CPU time cover the same window.
   const bool timed = reports_times();
   const RunTimes times = timed ? measure(now) : RunTimes{};
-  std::string text = reporter_.summary(stats, now - start_ns_);
-  if (!timed) {
-    if (!text.empty()) diag_.raw(text);
-    return 0;
-  }
-  if (ext.timing_report && settings_.status != StatusLevel::kNone) {
+  std::string text;
+  // ddtime's lines come first, so that GNU's summary stays last: scripts
+  // read dd's result with tail -1, awk 'END{print}' or a grep for one rate.
+  if (timed && ext.timing_report && settings_.status != StatusLevel::kNone) {
+    text = reporter_.end_progress_line();
     text += timing_report(diag_.program(), stats, times, settings_);
   }
+  text += reporter_.summary(stats, now - start_ns_);
   if (!text.empty()) diag_.raw(text);
+  if (!timed) return 0;
   if (!ext.json) return 0;
   JsonRun run{settings_, stats, times, complete, exit_status, signal, diag_.history(), DDTIME_VERSION};
   const std::string json = json_report(run);

@@ -53,9 +53,10 @@ struct IoFlags {
   bool seek_bytes = false;
 };
 
-// --units= for the timing report's rate line. kAll prints SI, IEC and
-// plain bytes per second side by side.
-enum class RateUnits { kAll, kSi, kIec, kBoth, kBytes };
+// --units= for the timing report's rate line. The default, IEC and plain
+// bytes per second, leaves the SI rate to GNU's summary line, so that a
+// script's grep for "[0-9.]* [MG]B/s" finds one rate; kAll adds SI back.
+enum class RateUnits { kIecAndBytes, kSi, kIec, kBoth, kBytes, kAll };
 
 // ddtime's own --long options, and what they resolve to for this
 // invocation. GNU dd knows none of them, so no working script has one.

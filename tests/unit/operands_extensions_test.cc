@@ -75,16 +75,17 @@ TEST(OperandsExtensions, JsonTakesAnOptionalPath) {
   EXPECT_EQ(*to_file.ext().json_path, "/tmp/run.json");
 }
 
-TEST(OperandsExtensions, UnitsAcceptsTheFourWordsOnly) {
+TEST(OperandsExtensions, UnitsAcceptsTheFiveWordsOnly) {
   EXPECT_EQ(parse({"--units=si"}).ext().units, RateUnits::kSi);
   EXPECT_EQ(parse({"--units=iec"}).ext().units, RateUnits::kIec);
   EXPECT_EQ(parse({"--units=both"}).ext().units, RateUnits::kBoth);
   EXPECT_EQ(parse({"--units=bytes"}).ext().units, RateUnits::kBytes);
+  EXPECT_EQ(parse({"--units=all"}).ext().units, RateUnits::kAll);
   Parsed bad = parse({"--units=kb"});
   EXPECT_EQ(bad.outcome.action, ParseOutcome::Action::kFail);
   EXPECT_EQ(bad.err,
             "ddtime: invalid argument ‘kb’ for ‘--units’\n"
-            "Valid arguments are: si, iec, both, bytes\n"
+            "Valid arguments are: si, iec, both, bytes, all\n"
             "Try 'ddtime --help' for more information.\n");
 }
 
