@@ -88,7 +88,7 @@ void swap_pairs(std::span<unsigned char> bytes) noexcept {
 
 }  // namespace
 
-bool OutputBlocker::put(std::span<const unsigned char> bytes) noexcept {
+bool OutputBlocker::put(std::span<const unsigned char> bytes) {
   while (!bytes.empty()) {
     const std::size_t n = std::min(buffer_.size() - fill_, bytes.size());
     std::memcpy(buffer_.data() + fill_, bytes.data(), n);
@@ -102,7 +102,7 @@ bool OutputBlocker::put(std::span<const unsigned char> bytes) noexcept {
   return true;
 }
 
-bool OutputBlocker::put_byte(unsigned char byte) noexcept {
+bool OutputBlocker::put_byte(unsigned char byte) {
   buffer_[fill_++] = byte;
   if (fill_ == buffer_.size()) {
     if (!sink_->write_full_block(buffer_)) return false;
@@ -111,7 +111,7 @@ bool OutputBlocker::put_byte(unsigned char byte) noexcept {
   return true;
 }
 
-bool OutputBlocker::put_repeated(unsigned char byte, std::size_t count) noexcept {
+bool OutputBlocker::put_repeated(unsigned char byte, std::size_t count) {
   while (count > 0) {
     const std::size_t n = std::min(buffer_.size() - fill_, count);
     std::memset(buffer_.data() + fill_, byte, n);
@@ -201,7 +201,7 @@ void Converter::translate(std::span<unsigned char> bytes) const noexcept {
   for (unsigned char& c : bytes) c = table[c];
 }
 
-bool Converter::convert(std::span<unsigned char> bytes, OutputBlocker& out) noexcept {
+bool Converter::convert(std::span<unsigned char> bytes, OutputBlocker& out) {
   if (!swab_) return emit(bytes, out);
   if (bytes.empty()) return true;
   // swab pairs bytes across the whole stream, not within each read: a byte
@@ -220,7 +220,7 @@ bool Converter::convert(std::span<unsigned char> bytes, OutputBlocker& out) noex
   return emit(bytes, out);
 }
 
-bool Converter::finish(OutputBlocker& out) noexcept {
+bool Converter::finish(OutputBlocker& out) {
   // An odd final byte goes out unswapped, and still through block/unblock.
   if (saved_byte_ >= 0) {
     const unsigned char last = static_cast<unsigned char>(saved_byte_);
@@ -240,13 +240,13 @@ bool Converter::finish(OutputBlocker& out) noexcept {
   return true;
 }
 
-bool Converter::emit(std::span<const unsigned char> bytes, OutputBlocker& out) noexcept {
+bool Converter::emit(std::span<const unsigned char> bytes, OutputBlocker& out) {
   if (block_) return block_bytes(bytes, out);
   if (unblock_) return unblock_bytes(bytes, out);
   return out.put(bytes);
 }
 
-bool Converter::block_bytes(std::span<const unsigned char> bytes, OutputBlocker& out) noexcept {
+bool Converter::block_bytes(std::span<const unsigned char> bytes, OutputBlocker& out) {
   const unsigned char* p = bytes.data();
   const unsigned char* const end = p + bytes.size();
   while (p != end) {
@@ -273,7 +273,7 @@ bool Converter::block_bytes(std::span<const unsigned char> bytes, OutputBlocker&
   return true;
 }
 
-bool Converter::unblock_bytes(std::span<const unsigned char> bytes, OutputBlocker& out) noexcept {
+bool Converter::unblock_bytes(std::span<const unsigned char> bytes, OutputBlocker& out) {
   const unsigned char* p = bytes.data();
   const unsigned char* const end = p + bytes.size();
   while (p != end) {

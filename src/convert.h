@@ -20,7 +20,7 @@ class BlockSink {
  public:
   virtual ~BlockSink() = default;
   // Returns false when the write failed: the caller stops converting.
-  virtual bool write_full_block(std::span<const unsigned char> block) noexcept = 0;
+  virtual bool write_full_block(std::span<const unsigned char> block) = 0;
 };
 
 // Collects bytes into the caller's obs-sized buffer (GNU's obuf/oc) and
@@ -34,11 +34,11 @@ class OutputBlocker {
   // Append bytes; flushes every time the buffer fills. False: a flush failed;
   // the failed block is left in the buffer and the blocker should not be
   // used further (GNU gives up at a failed full-block write).
-  bool put(std::span<const unsigned char> bytes) noexcept;
-  bool put_byte(unsigned char byte) noexcept;
+  bool put(std::span<const unsigned char> bytes);
+  bool put_byte(unsigned char byte);
   // Appends `count` copies of `byte` (block's padding, unblock's held-back
   // spaces) straight into the buffer.
-  bool put_repeated(unsigned char byte, std::size_t count) noexcept;
+  bool put_repeated(unsigned char byte, std::size_t count);
 
   // Bytes waiting for the final partial write.
   std::span<const unsigned char> pending() const noexcept { return buffer_.first(fill_); }
@@ -66,11 +66,11 @@ class Converter {
   // translated) and appends the result to out: swab, then block, unblock or
   // a plain copy. Counts truncated records. False: a flush failed.
   // `bytes` may be modified in place.
-  bool convert(std::span<unsigned char> bytes, OutputBlocker& out) noexcept;
+  bool convert(std::span<unsigned char> bytes, OutputBlocker& out);
 
   // At end of input: the byte swab held back, block's padding of a last
   // line without newline, unblock's final newline. False: a flush failed.
-  bool finish(OutputBlocker& out) noexcept;
+  bool finish(OutputBlocker& out);
 
   std::int64_t truncated_records() const noexcept { return truncated_records_; }
 
@@ -84,9 +84,9 @@ class Converter {
   // Sets shifts_one_range_ and the range when the table allows it.
   void find_shifted_range() noexcept;
   // The stage after swab: block, unblock or a plain copy.
-  bool emit(std::span<const unsigned char> bytes, OutputBlocker& out) noexcept;
-  bool block_bytes(std::span<const unsigned char> bytes, OutputBlocker& out) noexcept;
-  bool unblock_bytes(std::span<const unsigned char> bytes, OutputBlocker& out) noexcept;
+  bool emit(std::span<const unsigned char> bytes, OutputBlocker& out);
+  bool block_bytes(std::span<const unsigned char> bytes, OutputBlocker& out);
+  bool unblock_bytes(std::span<const unsigned char> bytes, OutputBlocker& out);
 
   std::array<unsigned char, 256> table_{};
   bool translates_ = false;

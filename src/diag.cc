@@ -218,7 +218,17 @@ void Diag::error(int err, std::string_view message) const {
     line += ": ";
     line += error_text(err);
   }
-  history_.push_back(line.substr(program_.size() + 2));
+  if (history_.size() < kHistoryLimit) {
+    history_.push_back(line.substr(program_.size() + 2));
+  } else {
+    ++not_kept_;
+    std::string summary = fmt::format("({} more messages not kept)", not_kept_);
+    if (history_.size() == kHistoryLimit) {
+      history_.push_back(std::move(summary));
+    } else {
+      history_.back() = std::move(summary);
+    }
+  }
   line += '\n';
   if (!muted_) sink_(line);
 }

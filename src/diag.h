@@ -45,8 +45,11 @@ class Diag {
   // --json without a path: JSON replaces every human line on stderr, and
   // the messages travel inside it instead.
   void set_muted(bool muted) { muted_ = muted; }
-  // Every error() line, without the program prefix, in order.
+  // The error() lines, without the program prefix, in order: the first
+  // kHistoryLimit of them, then one line saying how many more there were,
+  // so that a conv=noerror run over a million bad blocks stays small.
   const std::vector<std::string>& history() const { return history_; }
+  static constexpr std::size_t kHistoryLimit = 1000;
 
   // GNU quote(): locale quotes around the value, control characters and
   // non-printable bytes escaped C-style.
@@ -65,6 +68,7 @@ class Diag {
   bool muted_ = false;
   // Recording what was said is part of saying it, even through a const Diag.
   mutable std::vector<std::string> history_;
+  mutable std::size_t not_kept_ = 0;
 };
 
 // Message text for errno values, as strerror gives it in the C locale.

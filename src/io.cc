@@ -94,6 +94,11 @@ int open_output(Os& os, const Settings& settings) noexcept {
   return reopen_onto(os, kOutputFd, path, O_WRONLY | flags);
 }
 
+CacheAdvice::CacheAdvice(Os& os, int fd, const Settings& settings) noexcept : CacheAdvice(os, fd) {
+  enabled_ = fd == kInputFd ? settings.iflag.nocache : settings.oflag.nocache;
+  to_end_of_file_ = enabled_ && settings.max_records == 0 && settings.max_bytes == 0;
+}
+
 std::int64_t CacheAdvice::take_whole_batches(std::int64_t length) noexcept {
   if (length == 0) return pending_;
   std::int64_t total = 0;
@@ -136,16 +141,16 @@ int CacheAdvice::advise(std::int64_t length, std::int64_t input_offset) noexcept
   return result.ok() ? 0 : result.err;
 }
 
-Reader::Reader(Os& os, Events& events, const Stats& stats, const Settings& settings) noexcept
+Reader::Reader(Os& os, Events& events, const Stats& stats, const Settings& settings, CacheAdvice& cache)
     : os_(os),
       events_(events),
       stats_(stats),
       fullblock_(settings.iflag.fullblock),
       direct_(settings.iflag.direct),
       warn_partial_read_(settings.warn_partial_read),
-      cache_(os, kInputFd) {}
+      cache_(cache) {}
 
-IoResult Reader::retry_failed_read(int fd, unsigned char* buffer, std::size_t size, IoResult failed) noexcept {
+IoResult Reader::retry_failed_read(int fd, unsigned char* buffer, std::size_t size, IoResult failed) {
   IoResult result = failed;
   while (true) {
     // Under O_DIRECT the kernel refuses a read at an unaligned end of file
@@ -154,15 +159,17 @@ IoResult Reader::retry_failed_read(int fd, unsigned char* buffer, std::size_t si
       return IoResult{0, 0};
     }
     if (result.ok() || result.err != EINTR) return result;
-    if (signals::pending()) events_.handle_signals(stats_);
+    if (signals::pending() && events_.handle_signals(stats_)) return IoResult{-1, kStopRequested};
     result = os_.read(fd, buffer, size);
   }
 }
 
-void Reader::after_unusual_read(const IoResult& result, std::size_t size) noexcept {
-  // A short read may have been cut short by a signal.
-  if (result.n > 0 && static_cast<std::size_t>(result.n) < size && signals::pending()) {
-    events_.handle_signals(stats_);
+IoResult Reader::after_unusual_read(IoResult result, std::size_t size) {
+  // A short read may have been cut short by a signal; a stop then drops
+  // what was read, as GNU dies before counting it.
+  if (result.n > 0 && static_cast<std::size_t>(result.n) < size && signals::pending() &&
+      events_.handle_signals(stats_)) {
+    return IoResult{-1, kStopRequested};
   }
   if (result.n > 0 && warn_partial_read_) {
     if (previous_read_ > 0 && static_cast<std::size_t>(previous_read_) < size) {
@@ -170,9 +177,10 @@ void Reader::after_unusual_read(const IoResult& result, std::size_t size) noexce
       warn_partial_read_ = false;
     }
   }
+  return result;
 }
 
-IoResult Reader::read_full(int fd, unsigned char* buffer, std::size_t size) noexcept {
+IoResult Reader::read_full(int fd, unsigned char* buffer, std::size_t size) {
   std::size_t total = 0;
   while (total < size) {
     IoResult got = read_once(fd, buffer + total, size - total);
@@ -183,7 +191,7 @@ IoResult Reader::read_full(int fd, unsigned char* buffer, std::size_t size) noex
   return IoResult{static_cast<ssize_t>(total), 0};
 }
 
-Writer::Writer(Os& os, Events& events, const Stats& stats, const Settings& settings) noexcept
+Writer::Writer(Os& os, Events& events, const Stats& stats, const Settings& settings, CacheAdvice& cache)
     : os_(os),
       events_(events),
       stats_(stats),
@@ -191,9 +199,9 @@ Writer::Writer(Os& os, Events& events, const Stats& stats, const Settings& setti
       sparse_(settings.conv.sparse),
       direct_(settings.oflag.direct),
       plain_(!settings.conv.sparse && !settings.oflag.direct && !settings.oflag.nocache),
-      cache_(os, kOutputFd) {}
+      cache_(cache) {}
 
-void Writer::leave_direct_mode() noexcept {
+void Writer::leave_direct_mode() {
   // The kernel rejects a write that is not a multiple of the block size
   // under O_DIRECT, so the last partial block goes through the page cache
   // and is then forced out with fsync, as GNU does.
@@ -209,18 +217,18 @@ void Writer::leave_direct_mode() noexcept {
   needs_fsync_ = true;
 }
 
-IoResult Writer::finish_write(const unsigned char* buffer, std::size_t size, IoResult first) noexcept {
+IoResult Writer::finish_write(const unsigned char* buffer, std::size_t size, IoResult first) {
   final_op_was_seek_ = false;
   if (first.ok() && first.n == 0) return IoResult{0, ENOSPC};
   if (!first.ok() && first.err != EINTR) return IoResult{0, first.err};
   return write_from(buffer, size, first.ok() ? static_cast<std::size_t>(first.n) : 0);
 }
 
-IoResult Writer::write_from(const unsigned char* buffer, std::size_t size, std::size_t total) noexcept {
+IoResult Writer::write_from(const unsigned char* buffer, std::size_t size, std::size_t total) {
   if (direct_ && size < obs_) leave_direct_mode();
   int stop_reason = 0;
   while (total < size) {
-    if (signals::pending()) events_.handle_signals(stats_);
+    if (signals::pending() && events_.handle_signals(stats_)) return IoResult{static_cast<ssize_t>(total), kStopRequested};
     final_op_was_seek_ = false;
     std::size_t done = 0;
     if (sparse_ && all_zero(buffer, size)) {
@@ -251,6 +259,26 @@ IoResult Writer::write_from(const unsigned char* buffer, std::size_t size, std::
   }
   if (total > 0) cache_.transferred(static_cast<std::int64_t>(total), -1);
   return IoResult{static_cast<ssize_t>(total), stop_reason};
+}
+
+int write_all(Os& os, int fd, std::string_view text) noexcept {
+  while (!text.empty()) {
+    IoResult wrote = os.write(fd, text.data(), text.size());
+    if (!wrote.ok() && wrote.err == EINTR) continue;
+    if (!wrote.ok()) return wrote.err;
+    if (wrote.n == 0) return ENOSPC;
+    text.remove_prefix(static_cast<std::size_t>(wrote.n));
+  }
+  return 0;
+}
+
+int write_file(Os& os, const char* path, std::string_view text) noexcept {
+  IoResult opened = os.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (!opened.ok()) return opened.err;
+  const int fd = static_cast<int>(opened.n);
+  int err = write_all(os, fd, text);
+  IoResult closed = os.close(fd);
+  return err != 0 ? err : closed.err;
 }
 
 bool all_zero(const unsigned char* buffer, std::size_t size) noexcept {

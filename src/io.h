@@ -2,14 +2,16 @@
 // io — dd's file semantics over Os: opening if=/of= with the right modes,
 // reads that retry EINTR and honour fullblock, writes that continue short
 // writes, turn NUL blocks into seeks for conv=sparse and drop O_DIRECT for a
-// final partial block, and nocache's cache dropping. Reports through Events;
-// never formats text.
+// final partial block, nocache's cache advice, and (io_position.h) skip=,
+// seek=, truncation and flushing. Reports through Events; never formats
+// text.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "events.h"
 #include "os.h"
@@ -25,7 +27,7 @@ int open_input(Os& os, const Settings& settings) noexcept;
 
 // Opens of= onto fd 1 (or applies oflag= to standard output): creation,
 // excl, nocreat, truncation unless seek= or notrunc. Truncation at the seek
-// point happens in truncate_output_at_seek.
+// point happens in truncate_at_seek (io_position.h).
 int open_output(Os& os, const Settings& settings) noexcept;
 
 // The open(2) flags an iflag=/oflag= set stands for.
@@ -37,6 +39,11 @@ int apply_flags_to_std_stream(Os& os, int fd, const IoFlags& flags) noexcept;
 
 inline constexpr int kInputFd = 0;
 inline constexpr int kOutputFd = 1;
+
+// IoResult::err of a read or write that did not happen because a signal
+// asked the run to stop (Events::handle_signals returned true). Never an
+// errno: those are positive.
+inline constexpr int kStopRequested = -1;
 
 // Where the input stands as the copy begins: GNU asks right after opening
 // it, before the output is opened, and counts the input offset from there.
@@ -57,6 +64,9 @@ InputPosition probe_input_position(Os& os) noexcept;
 class CacheAdvice {
  public:
   CacheAdvice(Os& os, int fd) noexcept : os_(&os), fd_(fd) {}
+  // As the settings ask for fd's side: enabled by nocache, and reaching to
+  // end of file with count=0, the documented way to drop a file's cache.
+  CacheAdvice(Os& os, int fd, const Settings& settings) noexcept;
   // nocache was asked for: every transfer counts towards advice.
   void enable() noexcept { enabled_ = true; }
   bool enabled() const noexcept { return enabled_; }
@@ -93,17 +103,18 @@ class CacheAdvice {
 
 class Reader {
  public:
-  Reader(Os& os, Events& events, const Stats& stats, const Settings& settings) noexcept;
+  Reader(Os& os, Events& events, const Stats& stats, const Settings& settings, CacheAdvice& cache);
 
   // One record's read, as GNU's iread (or iread_fullblock with
   // iflag=fullblock): EINTR retried with signals handled in between; a
-  // failure to read after a short O_DIRECT read counts as end of file.
-  IoResult read(unsigned char* buffer, std::size_t size) noexcept {
+  // failure to read after a short O_DIRECT read counts as end of file;
+  // err kStopRequested when a signal stopped the run first.
+  IoResult read(unsigned char* buffer, std::size_t size) {
     return fullblock_ ? read_full(kInputFd, buffer, size) : read_once(kInputFd, buffer, size);
   }
   // The same from another descriptor: GNU reads over seek= on an output it
   // cannot seek, with the same reading rules.
-  IoResult read_from(int fd, unsigned char* buffer, std::size_t size) noexcept {
+  IoResult read_from(int fd, unsigned char* buffer, std::size_t size) {
     return fullblock_ ? read_full(fd, buffer, size) : read_once(fd, buffer, size);
   }
 
@@ -112,17 +123,17 @@ class Reader {
  private:
   // Inline, because it runs once per record: a healthy read costs a signal
   // poll, the call and two tests. Everything rarer is out of line.
-  IoResult read_once(int fd, unsigned char* buffer, std::size_t size) noexcept {
-    if (signals::pending()) events_.handle_signals(stats_);
+  IoResult read_once(int fd, unsigned char* buffer, std::size_t size) {
+    if (signals::pending() && events_.handle_signals(stats_)) return IoResult{-1, kStopRequested};
     IoResult result = os_.read(fd, buffer, size);
     if (!result.ok()) result = retry_failed_read(fd, buffer, size, result);
-    if (static_cast<std::size_t>(result.n) != size || warn_partial_read_) after_unusual_read(result, size);
+    if (static_cast<std::size_t>(result.n) != size || warn_partial_read_) result = after_unusual_read(result, size);
     previous_read_ = result.n;
     return result;
   }
-  IoResult read_full(int fd, unsigned char* buffer, std::size_t size) noexcept;
-  IoResult retry_failed_read(int fd, unsigned char* buffer, std::size_t size, IoResult failed) noexcept;
-  void after_unusual_read(const IoResult& result, std::size_t size) noexcept;
+  IoResult read_full(int fd, unsigned char* buffer, std::size_t size);
+  IoResult retry_failed_read(int fd, unsigned char* buffer, std::size_t size, IoResult failed);
+  IoResult after_unusual_read(IoResult result, std::size_t size);
 
   Os& os_;
   Events& events_;
@@ -131,17 +142,18 @@ class Reader {
   bool direct_;
   bool warn_partial_read_;
   ssize_t previous_read_ = 0;
-  CacheAdvice cache_;
+  CacheAdvice& cache_;
 };
 
 class Writer {
  public:
-  Writer(Os& os, Events& events, const Stats& stats, const Settings& settings) noexcept;
+  Writer(Os& os, Events& events, const Stats& stats, const Settings& settings, CacheAdvice& cache);
 
   // GNU's iwrite: writes all of it unless an error stops it; n is the bytes
   // written (a NUL block turned into a seek counts as written), err the
-  // reason for stopping short (ENOSPC for a write that returned 0).
-  IoResult write(const unsigned char* buffer, std::size_t size) noexcept {
+  // reason for stopping short (ENOSPC for a write that returned 0, or
+  // kStopRequested when a signal stopped the run).
+  IoResult write(const unsigned char* buffer, std::size_t size) {
     if (plain_ && !signals::pending()) {
       // One write(2) taking the whole block is by far the common case.
       IoResult wrote = os_.write(kOutputFd, buffer, size);
@@ -161,11 +173,11 @@ class Writer {
   CacheAdvice& cache() noexcept { return cache_; }
 
  private:
-  void leave_direct_mode() noexcept;
+  void leave_direct_mode();
   // After a first write that did not take everything.
-  IoResult finish_write(const unsigned char* buffer, std::size_t size, IoResult first) noexcept;
+  IoResult finish_write(const unsigned char* buffer, std::size_t size, IoResult first);
   // The general loop: signals, sparse seeks, short writes, EINTR, O_DIRECT.
-  IoResult write_from(const unsigned char* buffer, std::size_t size, std::size_t total) noexcept;
+  IoResult write_from(const unsigned char* buffer, std::size_t size, std::size_t total);
 
   Os& os_;
   Events& events_;
@@ -176,8 +188,16 @@ class Writer {
   bool plain_;  // no sparse, direct or nocache: the fast path applies
   bool final_op_was_seek_ = false;
   bool needs_fsync_ = false;
-  CacheAdvice cache_;
+  CacheAdvice& cache_;
 };
+
+// Writes all of text to fd, retrying EINTR. Returns errno, ENOSPC for a
+// write that took nothing, or 0.
+int write_all(Os& os, int fd, std::string_view text) noexcept;
+
+// Creates or empties path and writes text to it (the --json=PATH report).
+// Returns errno, or 0.
+int write_file(Os& os, const char* path, std::string_view text) noexcept;
 
 // True when every byte is zero.
 bool all_zero(const unsigned char* buffer, std::size_t size) noexcept;

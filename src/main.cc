@@ -16,7 +16,7 @@
 #include "diag.h"
 #include "operands.h"
 #include "os.h"
-#include "runner.h"
+#include "driver.h"
 #include "timing.h"
 
 namespace {
@@ -71,8 +71,8 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
     }
     ddtime::PosixOs os;
     ddtime::MonotonicClock clock;
-    ddtime::Runner runner(os, clock, diag, parsed.settings, isatty(STDERR_FILENO) == 1);
-    return runner.run();
+    ddtime::Driver driver(os, clock, diag, parsed.settings, isatty(STDERR_FILENO) == 1);
+    return driver.run();
   } catch (const std::bad_alloc&) {
     diag.error(0, "memory exhausted");
   } catch (const std::exception& error) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The copy loop against a scripted OS: record counting, short reads and
 // writes, EINTR, errors mid-copy, sparse output, skip and count in bytes.
-#include "engine.h"
+#include "engine_sync.h"
+
+#include "buffer.h"
 
 #include <gtest/gtest.h>
 
@@ -31,12 +33,12 @@ class RecordingEvents final : public Events {
   std::vector<Heard> notices;
   int stats_shown = 0;
 
-  void notice(Notice what, Side, int err, std::int64_t value) noexcept override {
-    notices.push_back({what, err, value});
-  }
-  void show_stats(const Stats&) noexcept override { ++stats_shown; }
-  void handle_signals(const Stats&) noexcept override {}
-  void progress(const Stats&, std::int64_t) noexcept override {}
+  void notice(Notice what, Side, int err, std::int64_t value) override { notices.push_back({what, err, value}); }
+  void alignment_refused(const AlignmentProblem&) override {}
+  void starting(const RunStart&) override {}
+  void show_stats(const Stats&) override { ++stats_shown; }
+  bool handle_signals(const Stats&) override { return false; }
+  void progress(const Stats&, std::int64_t) override {}
 };
 
 class FixedClock final : public Clock {
@@ -65,15 +67,20 @@ Settings reblocking(std::int64_t ibs, std::int64_t obs) {
 }
 
 struct CopyRun {
-  CopyOutcome outcome;
+  CopyResult outcome;
   Stats stats;
 };
 
+// As a session runs the engine: the input's position probed once it is
+// open, cache advice as the settings ask.
 CopyRun copy(FakeOs& os, RecordingEvents& events, const Settings& settings) {
   FixedClock clock;
-  Engine engine(os, events, clock, settings);
-  CopyOutcome outcome = engine.run(0);
-  return {outcome, engine.stats()};
+  CacheAdvice input_cache(os, kInputFd, settings);
+  CacheAdvice output_cache(os, kOutputFd, settings);
+  const CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os),
+                    input_cache, output_cache, 0};
+  CopyResult result = run_sync_copy(job);
+  return {result, result.stats};
 }
 
 TEST(Engine, StraightCopyCountsFullAndPartialRecords) {
@@ -436,12 +443,10 @@ TEST(Engine, DirectOutputDropsODirectForTheLastPartialBlockAndAsksForFsync) {
   Settings settings = block_size(4096);
   settings.oflag.direct = true;
   RecordingEvents events;
-  FixedClock clock;
-  Engine engine(os, events, clock, settings);
-  engine.run(0);
+  CopyRun run = copy(os, events, settings);
   EXPECT_EQ(os.output, os.input);
   EXPECT_EQ(os.count_calls("setfl 1"), 1u);
-  EXPECT_TRUE(engine.output_needs_fsync());
+  EXPECT_TRUE(run.outcome.output_needs_fsync);
 }
 
 TEST(Engine, ReadErrorWithNoerrorOnAPipeCarriesOn) {

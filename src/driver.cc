@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "driver.h"
+
+#include <unistd.h>
+
+#include "io.h"
+#include "signals.h"
+
+namespace ddtime {
+
+Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, bool stderr_is_terminal)
+    : os_(os),
+      diag_(diag),
+      settings_(settings),
+      messages_(diag, settings_),
+      reporter_(settings.status),
+      window_(clock, settings.ext.timing_report || settings.ext.json),
+      stderr_is_terminal_(stderr_is_terminal) {}
+
+void Driver::notice(Notice what, Side side, int err, std::int64_t value) {
+  messages_.notice(what, side, err, value);
+}
+
+void Driver::alignment_refused(const AlignmentProblem& problem) { messages_.alignment(problem); }
+
+void Driver::starting(const RunStart& start) { total_bytes_ = start.expected_bytes; }
+
+void Driver::show_stats(const Stats& stats) {
+  // After a read error under conv=noerror GNU prints its statistics; the
+  // timing report waits for the end.
+  std::string text = reporter_.summary(stats, window_.now_ns() - window_.start_ns());
+  if (!text.empty()) diag_.raw(text);
+}
+
+void Driver::progress(const Stats& stats, std::int64_t now_ns) {
+  const std::int64_t elapsed = now_ns - window_.start_ns();
+  if (settings_.ext.progress) {
+    diag_.raw(reporter_.extended_progress(diag_.program(), stats, elapsed, total_bytes_, stderr_is_terminal_));
+  } else {
+    diag_.raw(reporter_.progress(stats, elapsed));
+  }
+}
+
+bool Driver::handle_signals(const Stats& stats) {
+  while (true) {
+    const signals::Taken taken = signals::take();
+    if (taken.interrupt != 0) {
+      // The run stops, closes and comes back here to be reported.
+      interrupt_ = taken.interrupt;
+      return true;
+    }
+    if (!taken.info) return false;
+    summarise(stats, window_.measure(), false, std::nullopt, 0);
+  }
+}
+
+int Driver::summarise(const Stats& stats, const RunTimes& times, bool complete, std::optional<int> exit_status,
+                      int signal) {
+  const Settings& settings = reported();
+  std::string text;
+  // ddtime's lines come first, so that GNU's summary stays last: scripts
+  // read dd's result with tail -1, awk 'END{print}' or a grep for one rate.
+  if (settings.ext.timing_report && settings.status != StatusLevel::kNone) {
+    text = reporter_.end_progress_line();
+    text += timing_report(diag_.program(), stats, times, settings);
+  }
+  text += reporter_.summary(stats, times.real_ns);
+  if (!text.empty()) diag_.raw(text);
+  if (!settings.ext.json) return 0;
+  JsonRun run{settings, stats, times, complete, exit_status, signal, diag_.history(), DDTIME_VERSION};
+  return deliver_json(json_report(run), complete || signal != 0);
+}
+
+int Driver::report_without_summary(const RunResult& result) {
+  if (!settings_.ext.json) return result.exit_status;
+  const RunTimes no_time;
+  JsonRun run{reported(), result.stats, no_time, true, result.exit_status, 0, diag_.history(), DDTIME_VERSION};
+  deliver_json(json_report(run), true);
+  return result.exit_status;
+}
+
+int Driver::deliver_json(const std::string& json, bool final) {
+  if (!settings_.ext.json_path) {
+    // JSON replaces the human text on stderr, so it bypasses the muted
+    // diag; as with GNU's summary, a report that cannot be written fails.
+    return write_all(os_, STDERR_FILENO, json) == 0 ? 0 : 1;
+  }
+  // A file holds the last word only: the end of the run, or its signal.
+  if (!final) return 0;
+  const std::string& path = *settings_.ext.json_path;
+  if (int err = write_file(os_, path.c_str(), json); err != 0) {
+    messages_.json_report_failed(path, err);
+    return 1;
+  }
+  return 0;
+}
+
+int Driver::run() {
+  if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
+  Session session(os_, *this, window_, settings_);
+  run_settings_ = &session.settings();
+  const RunResult result = session.run();
+  switch (result.report) {
+    case RunResult::Report::kNothing:
+      return result.exit_status;
+    case RunResult::Report::kJsonOnly:
+      return report_without_summary(result);
+    case RunResult::Report::kSummary:
+      break;
+  }
+  if (result.ending == Ending::kInterrupted) {
+    summarise(result.stats, result.times, false, std::nullopt, interrupt_);
+    signals::die_by(interrupt_);
+  }
+  int status = result.exit_status;
+  // The JSON carries the status as it stood; failing to write it fails too.
+  if (summarise(result.stats, result.times, true, status, 0) != 0) status = 1;
+  return status;
+}
+
+}  // namespace ddtime

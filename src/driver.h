@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// driver — runs what was asked (today: one session) and is its Events:
+// puts GNU's words on what happened (messages), prints GNU's statistics,
+// ddtime's report and JSON, and decides the exit status. With main, the
+// only place that ends the process: a run stopped by SIGINT is reported,
+// then the process dies by the signal, as GNU dd does.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "diag.h"
+#include "events.h"
+#include "messages.h"
+#include "os.h"
+#include "report.h"
+#include "run_window.h"
+#include "session.h"
+#include "settings.h"
+#include "timing.h"
+
+namespace ddtime {
+
+class Driver final : public Events {
+ public:
+  // diag is muted here when --json sends JSON to stderr in place of text.
+  Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, bool stderr_is_terminal = false);
+
+  // The exit status; does not return when a SIGINT stopped the run.
+  int run();
+
+  void notice(Notice what, Side side, int err, std::int64_t value) override;
+  void alignment_refused(const AlignmentProblem& problem) override;
+  void starting(const RunStart& start) override;
+  void show_stats(const Stats& stats) override;
+  bool handle_signals(const Stats& stats) override;
+  void progress(const Stats& stats, std::int64_t now_ns) override;
+
+ private:
+  // GNU's summary, with ddtime's report before it and JSON after it as the
+  // settings ask. exit_status is absent for a snapshot (SIGUSR1) or a run
+  // stopped by a signal. Returns nonzero when the report could not be
+  // written where it was asked to go.
+  int summarise(const Stats& stats, const RunTimes& times, bool complete, std::optional<int> exit_status,
+                int signal);
+  // No statistics (as GNU), but --json still gets its object.
+  int report_without_summary(const RunResult& result);
+  int deliver_json(const std::string& json, bool final);
+  // Whether the run ends with a timing report or JSON, which need CPU times.
+  bool reports_times() const { return settings_.ext.timing_report || settings_.ext.json; }
+  const Settings& reported() const { return run_settings_ != nullptr ? *run_settings_ : settings_; }
+
+  Os& os_;
+  Diag& diag_;
+  Settings settings_;
+  Messages messages_;
+  Reporter reporter_;
+  RunWindow window_;
+  bool stderr_is_terminal_;
+  std::optional<std::int64_t> total_bytes_;  // for --progress
+  int interrupt_ = 0;                        // the signal that stopped the run
+  const Settings* run_settings_ = nullptr;   // the session's, while it lives
+};
+
+}  // namespace ddtime

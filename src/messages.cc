@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "messages.h"
+
+#include "report.h"
+
+namespace ddtime {
+
+Messages::Messages(const Diag& diag, const Settings& settings)
+    : diag_(diag),
+      settings_(settings),
+      input_name_(settings.input_file ? *settings.input_file : "standard input"),
+      output_name_(settings.output_file ? *settings.output_file : "standard output") {}
+
+void Messages::notice(Notice what, Side side, int err, std::int64_t value) const {
+  // status=none silences GNU's warnings, never its errors.
+  const bool quiet = settings_.status == StatusLevel::kNone;
+  const std::string& name = name_of(side);
+  switch (what) {
+    case Notice::kPartialRead:
+      if (!quiet) {
+        diag_.error(0, "warning: partial read ({} {}); suggest iflag=fullblock", value, value == 1 ? "byte" : "bytes");
+      }
+      break;
+    case Notice::kReadError:
+      if (!settings_.conv.noerror || !quiet) diag_.error(err, "error reading {}", diag_.quote_always(name));
+      break;
+    case Notice::kWriteError:
+      diag_.error(err, "error writing {}", diag_.quote_always(name));
+      break;
+    case Notice::kBlockWriteError:
+      diag_.error(err, "writing to {}", diag_.quote_always(name));
+      break;
+    case Notice::kCannotSkipToOffset:
+      if (!quiet) diag_.error(0, "{}: cannot skip to specified offset", diag_.quote_if_needed(name));
+      break;
+    case Notice::kCannotSkip:
+      diag_.error(err, "{}: cannot skip", diag_.quote_if_needed(name));
+      break;
+    case Notice::kCannotSeek:
+      diag_.error(err, "{}: cannot seek", diag_.quote_if_needed(name));
+      break;
+    case Notice::kCannotFstat:
+      diag_.error(err, "cannot fstat {}", diag_.quote_always(name));
+      break;
+    case Notice::kTruncateFailed:
+      diag_.error(err, "failed to truncate to {} bytes in output file {}", value, diag_.quote_always(name));
+      break;
+    case Notice::kFdatasyncFailed:
+      diag_.error(err, "fdatasync failed for {}", diag_.quote_always(name));
+      break;
+    case Notice::kFsyncFailed:
+      diag_.error(err, "fsync failed for {}", diag_.quote_always(name));
+      break;
+    case Notice::kDirectOffFailed:
+      if (!quiet) diag_.error(err, "failed to turn off O_DIRECT: {}", diag_.quote_if_needed(name));
+      break;
+    case Notice::kCacheDropFailed:
+      diag_.error(err, "failed to discard cache for: {}", diag_.quote_if_needed(name));
+      break;
+    case Notice::kOffsetOverflow:
+      diag_.error(0, "offset overflow while reading file {}", diag_.quote_always(name));
+      break;
+    case Notice::kInvalidOffsetAfterRead:
+      if (!quiet) diag_.error(0, "warning: invalid file offset after failed read");
+      break;
+    case Notice::kKernelBugWorkaround:
+      diag_.error(0, "cannot work around kernel bug after all");
+      break;
+    case Notice::kInputBufferExhausted:
+      diag_.error(0, "memory exhausted by input buffer of size {} bytes ({})", value, human_size(value, false));
+      break;
+    case Notice::kOutputBufferExhausted:
+      diag_.error(0, "memory exhausted by output buffer of size {} bytes ({})", value, human_size(value, false));
+      break;
+    case Notice::kOpenFailed:
+      diag_.error(err, "failed to open {}", diag_.quote_always(name));
+      break;
+    case Notice::kSetFlagsFailed:
+      diag_.error(err, "setting flags for {}", diag_.quote_always(name));
+      break;
+    case Notice::kSeekTooLargeToTruncate:
+      diag_.error(0, "offset too large: cannot truncate to a length of seek={} ({}-byte) blocks", value,
+                  settings_.obs);
+      break;
+    case Notice::kCloseFailed:
+      diag_.error(err, "closing {} file {}", side == Side::kInput ? "input" : "output", diag_.quote_always(name));
+      break;
+  }
+}
+
+void Messages::alignment(const AlignmentProblem& problem) const {
+  const std::string& name = name_of(problem.side);
+  const char* what = problem.logical_block_size ? "logical block size" : "direct I/O alignment";
+  switch (problem.kind) {
+    case AlignmentProblem::Kind::kBlockSize:
+      diag_.error(0, "{}={} is not a multiple of {}'s {} {}; use {}={} or a multiple", problem.operand, problem.value,
+                  name, what, problem.block, problem.operand, problem.block);
+      break;
+    case AlignmentProblem::Kind::kCountBytes:
+      diag_.error(0, "count= leaves a last read of {} bytes, which is not a multiple of {}'s {} {}", problem.value,
+                  name, what, problem.block);
+      break;
+    case AlignmentProblem::Kind::kStartOffset:
+      diag_.error(0, "{} would start at byte {}, which is not a multiple of {}'s {} {}", problem.operand,
+                  problem.value, name, what, problem.block);
+      break;
+  }
+}
+
+void Messages::json_report_failed(const std::string& path, int err) const {
+  diag_.error(err, "failed to write the JSON report to {}", diag_.quote_always(path));
+}
+
+}  // namespace ddtime

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run_window.h"
+
+namespace ddtime {
+
+void RunWindow::start(const TimedOs* timed) noexcept {
+  timed_ = timed;
+  if (cpu_) cpu_at_start_ = process_cpu_times();
+  if (timed_ != nullptr) ticks_at_start_ = read_ticks();
+  start_ns_ = clock_.now_ns();
+}
+
+RunTimes RunWindow::measure() noexcept {
+  const std::int64_t now = clock_.now_ns();
+  RunTimes times;
+  times.real_ns = now - start_ns_;
+  times.copy_ns = (copy_end_ns_ >= 0 ? copy_end_ns_ : now) - start_ns_;
+  times.flush_ns = flush_ns_;
+  if (!cpu_) return times;
+  const CpuSplit cpu = cpu_in_window(cpu_at_start_, process_cpu_times(), times.real_ns);
+  times.user_ns = cpu.user_ns;
+  times.sys_ns = cpu.sys_ns;
+  if (timed_ != nullptr) {
+    // Ticks become nanoseconds by their rate over the whole window.
+    const std::uint64_t ticks = read_ticks() - ticks_at_start_;
+    if (ticks > 0 && times.real_ns > 0) {
+      const long double ns_per_tick = static_cast<long double>(times.real_ns) / static_cast<long double>(ticks);
+      times.split = true;
+      times.read_ns = static_cast<std::int64_t>(static_cast<long double>(timed_->read_ticks_spent()) * ns_per_tick);
+      times.write_ns = static_cast<std::int64_t>(static_cast<long double>(timed_->write_ticks_spent()) * ns_per_tick);
+    }
+  }
+  return times;
+}
+
+}  // namespace ddtime

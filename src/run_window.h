@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// run_window — the measured window of one run, GNU's: from just before
+// skip= (files open) to the statistics, flush and close included. Holds the
+// readings taken at its start and turns them into RunTimes at any moment,
+// for the end of the run and for a SIGUSR1 snapshot alike. Part of timing.
+#pragma once
+
+#include <cstdint>
+
+#include "timing.h"
+
+namespace ddtime {
+
+class RunWindow {
+ public:
+  // cpu: whether RunTimes will carry CPU times. As dd, nothing reads the
+  // CPU clocks: two system calls GNU does not make.
+  RunWindow(Clock& clock, bool cpu) noexcept : clock_(clock), cpu_(cpu) {}
+
+  // timed: the TimedOs counting read and write ticks (--split-times), or
+  // nullptr.
+  void start(const TimedOs* timed) noexcept;
+  std::int64_t start_ns() const noexcept { return start_ns_; }
+  std::int64_t now_ns() noexcept { return clock_.now_ns(); }
+  Clock& clock() noexcept { return clock_; }
+  void copy_ended() noexcept { copy_end_ns_ = clock_.now_ns(); }
+  void flush_took(std::int64_t ns) noexcept { flush_ns_ = ns; }
+
+  // The window up to now. CPU times are read next to the clock, before any
+  // formatting, so that real and CPU time cover the same window.
+  RunTimes measure() noexcept;
+
+ private:
+  Clock& clock_;
+  bool cpu_;
+  const TimedOs* timed_ = nullptr;
+  std::int64_t start_ns_ = 0;
+  std::int64_t copy_end_ns_ = -1;
+  std::int64_t flush_ns_ = 0;
+  CpuTimes cpu_at_start_;
+  std::uint64_t ticks_at_start_ = 0;
+};
+
+}  // namespace ddtime

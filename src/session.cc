@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "session.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+
+#include "buffer.h"
+#include "io.h"
+#include "io_position.h"
+#include "signals.h"
+
+namespace ddtime {
+namespace {
+
+bool multiply_add_fits(std::int64_t records, std::int64_t size, std::int64_t bytes, std::int64_t& result) noexcept {
+  return !__builtin_mul_overflow(records, size, &result) && !__builtin_add_overflow(result, bytes, &result);
+}
+
+}  // namespace
+
+Session::Session(Os& os, Events& events, RunWindow& window, const Settings& settings) noexcept
+    : os_(os),
+      events_(events),
+      window_(window),
+      settings_(settings),
+      input_cache_(os, kInputFd, settings),
+      output_cache_(os, kOutputFd, settings) {}
+
+void Session::resolve_direct_shorthand() noexcept {
+  // --direct: O_DIRECT wherever the file can take it. Character devices,
+  // pipes and sockets cannot; a file about to be created can.
+  auto can_take_direct = [this](const std::optional<std::string>& path, int fd) {
+    struct stat status {};
+    IoResult result = path ? os_.stat_path(path->c_str(), status) : os_.fstat(fd, status);
+    if (!result.ok()) return path.has_value() && result.err == ENOENT;
+    return S_ISREG(status.st_mode) || S_ISBLK(status.st_mode);
+  };
+  if (can_take_direct(settings_.input_file, kInputFd)) settings_.iflag.direct = true;
+  if (can_take_direct(settings_.output_file, kOutputFd)) settings_.oflag.direct = true;
+}
+
+bool Session::open_files() {
+  if (int err = open_input(os_, settings_); err != 0) {
+    events_.notice(settings_.input_file ? Notice::kOpenFailed : Notice::kSetFlagsFailed, Side::kInput, err, 0);
+    return false;
+  }
+  input_position_ = probe_input_position(os_);
+  std::int64_t seek_size = 0;
+  if (settings_.output_file && !settings_.conv.notrunc &&
+      !multiply_add_fits(settings_.seek_records, settings_.obs, settings_.seek_bytes, seek_size)) {
+    events_.notice(Notice::kSeekTooLargeToTruncate, Side::kOutput, 0, settings_.seek_records);
+    return false;
+  }
+  if (int err = open_output(os_, settings_); err != 0) {
+    events_.notice(settings_.output_file ? Notice::kOpenFailed : Notice::kSetFlagsFailed, Side::kOutput, err, 0);
+    return false;
+  }
+  return truncate_at_seek(os_, events_, settings_) == 0;
+}
+
+bool Session::check_direct_alignment(std::size_t& buffer_alignment) {
+  struct DirectSide {
+    bool direct;
+    Side side;
+    const char* size_operand;
+    std::int64_t size;
+    const char* position_operand;
+    std::int64_t records;
+    std::int64_t bytes;
+  };
+  const bool bs = settings_.bs_given;
+  const DirectSide sides[] = {
+      {settings_.iflag.direct, Side::kInput, bs ? "bs" : "ibs", settings_.ibs, "skip", settings_.skip_records,
+       settings_.skip_bytes},
+      {settings_.oflag.direct, Side::kOutput, bs ? "bs" : "obs", settings_.obs, "seek", settings_.seek_records,
+       settings_.seek_bytes},
+  };
+  for (const DirectSide& side : sides) {
+    if (!side.direct) continue;
+    const DirectIoNeeds needs = os_.direct_io_needs(side.side == Side::kInput ? kInputFd : kOutputFd);
+    if (settings_.ext.align == 0 && needs.memory_alignment > buffer_alignment) {
+      buffer_alignment = needs.memory_alignment;
+    }
+    // Only a requirement the kernel stated is worth refusing over; as dd,
+    // the kernel's EINVAL speaks, exactly as with GNU.
+    if (!settings_.ext.actionable_errors || needs.source == DirectIoNeeds::Source::kAssumed) continue;
+    AlignmentProblem problem{AlignmentProblem::Kind::kBlockSize, side.side,
+                             needs.source == DirectIoNeeds::Source::kLogicalBlockSize,
+                             static_cast<std::int64_t>(needs.offset_alignment), side.size_operand, side.size};
+    std::int64_t offset = 0;
+    if (side.size % problem.block == 0) {
+      if (side.side == Side::kInput && settings_.max_bytes % problem.block != 0) {
+        // A count in bytes ends with a read of the leftover bytes, which
+        // the device would refuse.
+        problem.kind = AlignmentProblem::Kind::kCountBytes;
+        problem.value = settings_.max_bytes;
+      } else if (!multiply_add_fits(side.records, side.size, side.bytes, offset) || offset % problem.block != 0) {
+        problem.kind = AlignmentProblem::Kind::kStartOffset;
+        problem.operand = side.position_operand;
+        problem.value = offset;
+      } else {
+        continue;
+      }
+    }
+    events_.alignment_refused(problem);
+    return false;
+  }
+  return true;
+}
+
+int Session::advise_page_cache(const CopyResult& copied) {
+  // count=0 with nocache is the documented way to drop a file's cache,
+  // so only then is a failure an error.
+  const bool count_zero = settings_.max_records == 0 && settings_.max_bytes == 0;
+  int status = 0;
+  if (input_cache_.enabled() || input_cache_.reaches_end_of_file()) {
+    int err = input_cache_.finish(copied.input_offset);
+    if (err != 0 && count_zero) {
+      events_.notice(Notice::kCacheDropFailed, Side::kInput, err, 0);
+      status = 1;
+    }
+  }
+  if (output_cache_.enabled() || output_cache_.reaches_end_of_file()) {
+    int err = output_cache_.finish(-1);
+    if (err != 0 && count_zero) {
+      events_.notice(Notice::kCacheDropFailed, Side::kOutput, err, 0);
+      status = 1;
+    }
+  }
+  return status;
+}
+
+RunResult Session::finish(RunResult result) {
+  // Signals first, so that the files are closed once (GNU's finish_up).
+  if (result.ending != Ending::kInterrupted && signals::pending() && events_.handle_signals(result.stats)) {
+    result.ending = Ending::kInterrupted;
+  }
+  for (Side side : {Side::kInput, Side::kOutput}) {
+    IoResult closed = os_.close(side == Side::kInput ? kInputFd : kOutputFd);
+    if (!closed.ok()) {
+      // GNU dies here: no statistics.
+      events_.notice(Notice::kCloseFailed, side, closed.err, 0);
+      return {result.stats, {}, 1, Ending::kDie, RunResult::Report::kNothing};
+    }
+  }
+  result.times = window_.measure();
+  return result;
+}
+
+RunResult Session::copy(std::size_t buffer_alignment) {
+  RunStart start;
+  if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
+  events_.starting(start);
+  // POSIX lets SIGUSR1 keep its default (terminating) action when
+  // POSIXLY_CORRECT is set; GNU dd honours that.
+  signals::install(std::getenv("POSIXLY_CORRECT") == nullptr);
+
+  TimedOs timed(os_);
+  const bool split = settings_.ext.split_times;
+  window_.start(split ? &timed : nullptr);
+  const CopyJob job{split ? static_cast<Os&>(timed) : os_, events_, window_.clock(), settings_,
+                    buffer_alignment, input_position_, input_cache_, output_cache_, window_.start_ns()};
+  const CopyResult copied = run_copy(job);
+  window_.copy_ended();
+
+  RunResult result{copied.stats, {}, copied.exit_status, copied.ending, RunResult::Report::kSummary};
+  switch (copied.ending) {
+    case Ending::kDie:
+      result.report = RunResult::Report::kNothing;
+      return result;
+    case Ending::kInterrupted:
+      return finish(result);
+    case Ending::kQuit:
+    case Ending::kFinished:
+      break;
+  }
+  // GNU 9.1 flushes on its way out of a quit too; a flush that fails there
+  // ends the run with no statistics.
+  if (flush_wanted(settings_.conv, copied.output_needs_fsync)) {
+    const std::int64_t flush_start = window_.now_ns();
+    const int synced = flush_output(os_, events_, settings_.conv, copied.output_needs_fsync);
+    window_.flush_took(window_.now_ns() - flush_start);
+    if (synced != 0) {
+      result.exit_status = synced;
+      if (copied.ending == Ending::kQuit) {
+        result.report = RunResult::Report::kJsonOnly;
+        return result;
+      }
+    }
+  }
+  if (copied.ending == Ending::kFinished && advise_page_cache(copied) != 0) result.exit_status = 1;
+  return finish(result);
+}
+
+RunResult Session::ended_before_copy(int status) const {
+  return {Stats{}, {}, status, Ending::kDie, RunResult::Report::kJsonOnly};
+}
+
+RunResult Session::run() {
+  if (settings_.ext.direct) resolve_direct_shorthand();
+  if (!open_files()) return ended_before_copy(1);
+  std::size_t buffer_alignment = settings_.ext.align != 0 ? settings_.ext.align : page_size();
+  if ((settings_.iflag.direct || settings_.oflag.direct) && !check_direct_alignment(buffer_alignment)) {
+    return ended_before_copy(1);
+  }
+  return copy(buffer_alignment);
+}
+
+}  // namespace ddtime

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// session — one run, in GNU dd's order: open the input, open the output
+// (cutting it at seek=), check direct-I/O alignment, catch signals, open
+// the measured window, copy through an engine, flush, advise the page
+// cache (nocache), close, and hand back a RunResult. It prints nothing and
+// never ends the process: what happened travels as Events and as the
+// result, and the driver decides what is said and how the process ends.
+#pragma once
+
+#include <cstdint>
+
+#include "engine.h"
+#include "events.h"
+#include "os.h"
+#include "run_window.h"
+#include "settings.h"
+#include "stats.h"
+
+namespace ddtime {
+
+struct RunResult {
+  // What the run owes the user on its way out.
+  enum class Report {
+    kSummary,   // GNU's statistics (and, as ddtime, the report and JSON)
+    kJsonOnly,  // no statistics, as GNU; --json still gets its object
+    kNothing,   // GNU's die(): the message is all there is
+  };
+  Stats stats;
+  RunTimes times;
+  int exit_status = 0;
+  Ending ending = Ending::kFinished;
+  Report report = Report::kSummary;
+};
+
+class Session {
+ public:
+  // settings: the run's operands; --direct resolves on a copy of them.
+  Session(Os& os, Events& events, RunWindow& window, const Settings& settings) noexcept;
+
+  RunResult run();
+
+  // The operands as the run uses them (--direct resolved to iflag= and
+  // oflag=direct where the files take it), for reporting.
+  const Settings& settings() const noexcept { return settings_; }
+
+ private:
+  void resolve_direct_shorthand() noexcept;
+  bool open_files();
+  // The buffer alignment direct I/O needs; false when an operand would be
+  // refused (the problem is reported).
+  bool check_direct_alignment(std::size_t& buffer_alignment);
+  RunResult copy(std::size_t buffer_alignment);
+  // Signals that arrived late, then GNU's cleanup: close both sides.
+  RunResult finish(RunResult result);
+  int advise_page_cache(const CopyResult& copied);
+  RunResult ended_before_copy(int status) const;
+
+  Os& os_;
+  Events& events_;
+  RunWindow& window_;
+  Settings settings_;
+  InputPosition input_position_;
+  CacheAdvice input_cache_;
+  CacheAdvice output_cache_;
+};
+
+}  // namespace ddtime
