@@ -1,12 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "driver.h"
 
+#include <signal.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include "io.h"
 #include "signals.h"
 
 namespace ddtime {
+namespace {
+
+// Dies by sig with its default action, after the statistics, as GNU does.
+[[noreturn]] void die_by(int sig) noexcept {
+  std::signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  std::raise(sig);
+  // Only reached if the signal could not kill us.
+  _exit(128 + sig);
+}
+
+}  // namespace
 
 Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, bool stderr_is_terminal)
     : os_(os),
@@ -110,7 +128,7 @@ int Driver::run() {
   }
   if (result.ending == Ending::kInterrupted) {
     summarise(result.stats, result.times, false, std::nullopt, interrupt_);
-    signals::die_by(interrupt_);
+    die_by(interrupt_);
   }
   int status = result.exit_status;
   // The JSON carries the status as it stood; failing to write it fails too.

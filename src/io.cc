@@ -75,6 +75,15 @@ int open_input(Os& os, const Settings& settings) noexcept {
   return reopen_onto(os, kInputFd, settings.input_file->c_str(), O_RDONLY | flags);
 }
 
+bool can_take_direct(Os& os, const std::optional<std::string>& path, int fd) noexcept {
+  struct stat status {};
+  IoResult result = path ? os.stat_path(path->c_str(), status) : os.fstat(fd, status);
+  if (!result.ok()) return path.has_value() && result.err == ENOENT;
+  return S_ISREG(status.st_mode) || S_ISBLK(status.st_mode);
+}
+
+int close_side(Os& os, int fd) noexcept { return os.close(fd).err; }
+
 InputPosition probe_input_position(Os& os) noexcept {
   IoResult here = os.lseek(kInputFd, 0, SEEK_CUR);
   return {here.ok(), here.ok() ? static_cast<std::int64_t>(here.n) : 0, here.err};

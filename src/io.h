@@ -30,6 +30,17 @@ int open_input(Os& os, const Settings& settings) noexcept;
 // point happens in truncate_at_seek (io_position.h).
 int open_output(Os& os, const Settings& settings) noexcept;
 
+// Whether O_DIRECT can be had on the file (--direct): a regular file or
+// block device, or a file about to be created; not pipes, sockets or
+// character devices.
+bool can_take_direct(Os& os, const std::optional<std::string>& path, int fd) noexcept;
+
+// What O_DIRECT asks of fd (statx, else the logical block size).
+inline DirectIoNeeds direct_io_needs_of(Os& os, int fd) noexcept { return os.direct_io_needs(fd); }
+
+// Closes fd 0 or 1. Returns errno, or 0.
+int close_side(Os& os, int fd) noexcept;
+
 // The open(2) flags an iflag=/oflag= set stands for.
 int open_flags_for(const IoFlags& flags) noexcept;
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 
 #include <cstdlib>
 
@@ -29,16 +27,9 @@ Session::Session(Os& os, Events& events, RunWindow& window, const Settings& sett
       output_cache_(os, kOutputFd, settings) {}
 
 void Session::resolve_direct_shorthand() noexcept {
-  // --direct: O_DIRECT wherever the file can take it. Character devices,
-  // pipes and sockets cannot; a file about to be created can.
-  auto can_take_direct = [this](const std::optional<std::string>& path, int fd) {
-    struct stat status {};
-    IoResult result = path ? os_.stat_path(path->c_str(), status) : os_.fstat(fd, status);
-    if (!result.ok()) return path.has_value() && result.err == ENOENT;
-    return S_ISREG(status.st_mode) || S_ISBLK(status.st_mode);
-  };
-  if (can_take_direct(settings_.input_file, kInputFd)) settings_.iflag.direct = true;
-  if (can_take_direct(settings_.output_file, kOutputFd)) settings_.oflag.direct = true;
+  // --direct: O_DIRECT wherever the file can take it.
+  if (can_take_direct(os_, settings_.input_file, kInputFd)) settings_.iflag.direct = true;
+  if (can_take_direct(os_, settings_.output_file, kOutputFd)) settings_.oflag.direct = true;
 }
 
 bool Session::open_files() {
@@ -79,7 +70,7 @@ bool Session::check_direct_alignment(std::size_t& buffer_alignment) {
   };
   for (const DirectSide& side : sides) {
     if (!side.direct) continue;
-    const DirectIoNeeds needs = os_.direct_io_needs(side.side == Side::kInput ? kInputFd : kOutputFd);
+    const DirectIoNeeds needs = direct_io_needs_of(os_, side.side == Side::kInput ? kInputFd : kOutputFd);
     if (settings_.ext.align == 0 && needs.memory_alignment > buffer_alignment) {
       buffer_alignment = needs.memory_alignment;
     }
@@ -138,10 +129,9 @@ RunResult Session::finish(RunResult result) {
     result.ending = Ending::kInterrupted;
   }
   for (Side side : {Side::kInput, Side::kOutput}) {
-    IoResult closed = os_.close(side == Side::kInput ? kInputFd : kOutputFd);
-    if (!closed.ok()) {
+    if (int err = close_side(os_, side == Side::kInput ? kInputFd : kOutputFd); err != 0) {
       // GNU dies here: no statistics.
-      events_.notice(Notice::kCloseFailed, side, closed.err, 0);
+      events_.notice(Notice::kCloseFailed, side, err, 0);
       return {result.stats, {}, 1, Ending::kDie, RunResult::Report::kNothing};
     }
   }

@@ -79,15 +79,4 @@ Taken take() noexcept {
   return taken;
 }
 
-void die_by(int sig) noexcept {
-  signal(sig, SIG_DFL);
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, sig);
-  sigprocmask(SIG_UNBLOCK, &set, nullptr);
-  raise(sig);
-  // Only reached if the signal could not kill us.
-  _exit(128 + sig);
-}
-
 }  // namespace ddtime::signals

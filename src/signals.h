@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // signals — SIGINT and SIGUSR1 handlers that only record what arrived, and
 // the poll the copy path makes between system calls. Acting on a signal
-// (printing, closing, re-raising) is the caller's business.
+// (printing, closing, re-raising) is the driver's business.
 #pragma once
 
 #include <csignal>
@@ -29,8 +29,5 @@ struct Taken {
 
 // Consumes one pending event with the signals blocked, so none is lost.
 Taken take() noexcept;
-
-// Dies by `sig` with its default action (after the caller printed stats).
-[[noreturn]] void die_by(int sig) noexcept;
 
 }  // namespace ddtime::signals

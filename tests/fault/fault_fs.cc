@@ -163,6 +163,15 @@ std::string LoopDevice::detach() {
   ChildResult r = run_with_limit({"losetup", "-d", device_}, 10000ms);
   std::string problems;
   if (r.exit_code != 0) problems = fmt::format("losetup -d {}: {}", device_, r.output);
+  // The kernel lets go of the backing file after losetup returns; until it
+  // has, the filesystem holding that file cannot be unmounted.
+  const std::filesystem::path backing =
+      std::filesystem::path("/sys/block") / std::filesystem::path(device_).filename() / "loop" / "backing_file";
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  std::error_code ec;
+  while (std::filesystem::exists(backing, ec) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);
+  }
   device_.clear();
   return problems;
 }
@@ -232,6 +241,11 @@ std::string FaultFs::unmount() {
   std::string problems;
   if (is_mount_point(mount_point_)) {
     ChildResult r = run_with_limit({"fusermount3", "-u", mount_point_.string()}, 5000ms);
+    // Busy for a moment after a loop device over a file in it is detached.
+    for (int retry = 0; r.exit_code != 0 && r.output.find("busy") != std::string::npos && retry < 40; ++retry) {
+      std::this_thread::sleep_for(50ms);
+      r = run_with_limit({"fusermount3", "-u", mount_point_.string()}, 5000ms);
+    }
     if (r.exit_code != 0) {
       problems += "fusermount3 -u: " + r.output;
       ChildResult lazy = run_with_limit({"umount", "-l", mount_point_.string()}, 5000ms);
