@@ -12,6 +12,11 @@ Messages::Messages(const Diag& diag, const Settings& settings)
       output_name_(settings.output_file ? *settings.output_file : "standard output") {}
 
 void Messages::notice(Notice what, Side side, int err, std::int64_t value) const {
+  if (!transfer_notice(what, side, err, value)) position_or_setup_notice(what, side, err, value);
+}
+
+// Reading, writing, flushing and cache advice.
+bool Messages::transfer_notice(Notice what, Side side, int err, std::int64_t value) const {
   // status=none silences GNU's warnings, never its errors.
   const bool quiet = settings_.status == StatusLevel::kNone;
   const std::string& name = name_of(side);
@@ -30,6 +35,35 @@ void Messages::notice(Notice what, Side side, int err, std::int64_t value) const
     case Notice::kBlockWriteError:
       diag_.error(err, "writing to {}", diag_.quote_always(name));
       break;
+    case Notice::kFdatasyncFailed:
+      diag_.error(err, "fdatasync failed for {}", diag_.quote_always(name));
+      break;
+    case Notice::kFsyncFailed:
+      diag_.error(err, "fsync failed for {}", diag_.quote_always(name));
+      break;
+    case Notice::kDirectOffFailed:
+      if (!quiet) diag_.error(err, "failed to turn off O_DIRECT: {}", diag_.quote_if_needed(name));
+      break;
+    case Notice::kCacheDropFailed:
+      diag_.error(err, "failed to discard cache for: {}", diag_.quote_if_needed(name));
+      break;
+    case Notice::kInputBufferExhausted:
+      diag_.error(0, "memory exhausted by input buffer of size {} bytes ({})", value, human_size(value, false));
+      break;
+    case Notice::kOutputBufferExhausted:
+      diag_.error(0, "memory exhausted by output buffer of size {} bytes ({})", value, human_size(value, false));
+      break;
+    default:
+      return false;
+  }
+  return true;
+}
+
+// Opening, positioning, truncating and closing.
+void Messages::position_or_setup_notice(Notice what, Side side, int err, std::int64_t value) const {
+  const bool quiet = settings_.status == StatusLevel::kNone;
+  const std::string& name = name_of(side);
+  switch (what) {
     case Notice::kCannotSkipToOffset:
       if (!quiet) diag_.error(0, "{}: cannot skip to specified offset", diag_.quote_if_needed(name));
       break;
@@ -45,18 +79,6 @@ void Messages::notice(Notice what, Side side, int err, std::int64_t value) const
     case Notice::kTruncateFailed:
       diag_.error(err, "failed to truncate to {} bytes in output file {}", value, diag_.quote_always(name));
       break;
-    case Notice::kFdatasyncFailed:
-      diag_.error(err, "fdatasync failed for {}", diag_.quote_always(name));
-      break;
-    case Notice::kFsyncFailed:
-      diag_.error(err, "fsync failed for {}", diag_.quote_always(name));
-      break;
-    case Notice::kDirectOffFailed:
-      if (!quiet) diag_.error(err, "failed to turn off O_DIRECT: {}", diag_.quote_if_needed(name));
-      break;
-    case Notice::kCacheDropFailed:
-      diag_.error(err, "failed to discard cache for: {}", diag_.quote_if_needed(name));
-      break;
     case Notice::kOffsetOverflow:
       diag_.error(0, "offset overflow while reading file {}", diag_.quote_always(name));
       break;
@@ -65,12 +87,6 @@ void Messages::notice(Notice what, Side side, int err, std::int64_t value) const
       break;
     case Notice::kKernelBugWorkaround:
       diag_.error(0, "cannot work around kernel bug after all");
-      break;
-    case Notice::kInputBufferExhausted:
-      diag_.error(0, "memory exhausted by input buffer of size {} bytes ({})", value, human_size(value, false));
-      break;
-    case Notice::kOutputBufferExhausted:
-      diag_.error(0, "memory exhausted by output buffer of size {} bytes ({})", value, human_size(value, false));
       break;
     case Notice::kOpenFailed:
       diag_.error(err, "failed to open {}", diag_.quote_always(name));
@@ -84,6 +100,8 @@ void Messages::notice(Notice what, Side side, int err, std::int64_t value) const
       break;
     case Notice::kCloseFailed:
       diag_.error(err, "closing {} file {}", side == Side::kInput ? "input" : "output", diag_.quote_always(name));
+      break;
+    default:  // worded by transfer_notice
       break;
   }
 }

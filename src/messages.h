@@ -27,6 +27,10 @@ class Messages {
   void json_report_failed(const std::string& path, int err) const;
 
  private:
+  // False when `what` is not one of its notices.
+  bool transfer_notice(Notice what, Side side, int err, std::int64_t value) const;
+  void position_or_setup_notice(Notice what, Side side, int err, std::int64_t value) const;
+
   const Diag& diag_;
   const Settings& settings_;
   std::string input_name_;

@@ -66,6 +66,22 @@ void scale(Factor& f, std::uint64_t by) {
   }
 }
 
+// Accumulates the decimal digits from i into f.value (saturating, with
+// f.overflow set); returns where they end.
+std::size_t scan_digits(std::string_view text, std::size_t i, Factor& f) {
+  for (; i < text.size() && is_digit(text[i]); ++i) {
+    const auto digit = static_cast<std::uint64_t>(text[i] - '0');
+    if (f.overflow) continue;
+    if (f.value > (kU64Max - digit) / 10) {
+      f.value = kU64Max;
+      f.overflow = true;
+    } else {
+      f.value = f.value * 10 + digit;
+    }
+  }
+  return i;
+}
+
 // Scans one unsigned factor starting at `pos`: optional C-locale white
 // space, an optional '+', decimal digits, then at most one suffix. A suffix
 // letter with no digits before it counts as 1 of that unit ("K" is 1024).
@@ -76,19 +92,7 @@ Factor scan_factor(std::string_view text, std::size_t pos) {
   if (i < text.size() && text[i] == '-') return f;  // unsigned: no sign flip
   if (i < text.size() && text[i] == '+') ++i;
 
-  std::size_t digits_end = i;
-  while (digits_end < text.size() && is_digit(text[digits_end])) {
-    const auto digit = static_cast<std::uint64_t>(text[digits_end] - '0');
-    if (!f.overflow) {
-      if (f.value > (kU64Max - digit) / 10) {
-        f.value = kU64Max;
-        f.overflow = true;
-      } else {
-        f.value = f.value * 10 + digit;
-      }
-    }
-    ++digits_end;
-  }
+  const std::size_t digits_end = scan_digits(text, i, f);
 
   std::size_t suffix = digits_end;
   if (digits_end == i) {
