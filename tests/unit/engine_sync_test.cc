@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fakes/fake_os.h"
+#include "fakes/recording_events.h"
 
 namespace ddtime {
 namespace {
@@ -21,25 +22,7 @@ using testing::Eintr;
 using testing::Eof;
 using testing::Fail;
 using testing::FakeOs;
-
-struct Heard {
-  Notice what;
-  int err;
-  std::int64_t value;
-};
-
-class RecordingEvents final : public Events {
- public:
-  std::vector<Heard> notices;
-  int stats_shown = 0;
-
-  void notice(Notice what, Side, int err, std::int64_t value) override { notices.push_back({what, err, value}); }
-  void alignment_refused(const AlignmentProblem&) override {}
-  void starting(const RunStart&) override {}
-  void show_stats(const Stats&) override { ++stats_shown; }
-  bool handle_signals(const Stats&) override { return false; }
-  void progress(const Stats&, std::int64_t) override {}
-};
+using testing::RecordingEvents;
 
 class FixedClock final : public Clock {
  public:
