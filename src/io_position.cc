@@ -25,10 +25,23 @@ IoResult retrying(Call call) noexcept {
   return result;
 }
 
-// What is left to pass over by reading, after seeking failed.
+// What is left to pass over by reading or writing, after seeking failed:
+// whole blocks first, then the leftover bytes.
 struct Gap {
   std::int64_t records;
   std::int64_t bytes;
+
+  bool done() const noexcept { return records == 0 && bytes == 0; }
+  std::size_t next(std::int64_t blocksize) const noexcept {
+    return static_cast<std::size_t>(records != 0 ? blocksize : bytes);
+  }
+  void step() noexcept {
+    if (records != 0) {
+      --records;
+    } else {
+      bytes = 0;
+    }
+  }
 };
 
 // GNU's skip() when lseek could not do it: a file that can seek at all is
@@ -44,8 +57,7 @@ PositionEnd read_over(Os& os, Events& events, Reader& reader, Side side, int lse
   unsigned char* buffer = buffers.block_for(side);
   if (buffer == nullptr) return PositionEnd::kDie;
   do {
-    const std::size_t want = static_cast<std::size_t>(gap.records != 0 ? blocksize : gap.bytes);
-    IoResult got = reader.read_from(fd, buffer, want);
+    IoResult got = reader.read_from(fd, buffer, gap.next(blocksize));
     if (got.err == kStopRequested) return PositionEnd::kStop;
     if (!got.ok()) {
       if (side == Side::kInput) {
@@ -58,12 +70,8 @@ PositionEnd read_over(Os& os, Events& events, Reader& reader, Side side, int lse
     }
     if (got.n == 0) break;
     if (offset != nullptr) offset->advance(got.n);
-    if (gap.records != 0) {
-      --gap.records;
-    } else {
-      gap.bytes = 0;
-    }
-  } while (gap.records != 0 || gap.bytes != 0);
+    gap.step();
+  } while (!gap.done());
   return PositionEnd::kDone;
 }
 
@@ -149,25 +157,21 @@ PositionEnd seek_output(Os& os, Events& events, Reader& reader, Writer& writer, 
   }
   PositionEnd end =
       read_over(os, events, reader, Side::kOutput, lseek_errno, settings.obs, gap, nullptr, false, buffers);
-  if (end != PositionEnd::kDone || (gap.records == 0 && gap.bytes == 0)) return end;
+  if (end != PositionEnd::kDone || gap.done()) return end;
   // An output that could be read but not seeked: write zeros over the rest.
   unsigned char* zeros = buffers.block_for(Side::kOutput);
   if (zeros == nullptr) return PositionEnd::kDie;
-  std::memset(zeros, 0, static_cast<std::size_t>(gap.records != 0 ? settings.obs : gap.bytes));
+  std::memset(zeros, 0, gap.next(settings.obs));
   do {
-    const std::size_t size = static_cast<std::size_t>(gap.records != 0 ? settings.obs : gap.bytes);
+    const std::size_t size = gap.next(settings.obs);
     IoResult wrote = writer.write(zeros, size);
     if (wrote.err == kStopRequested) return PositionEnd::kStop;
     if (static_cast<std::size_t>(wrote.n) != size) {
       events.notice(Notice::kBlockWriteError, Side::kOutput, wrote.err, 0);
       return PositionEnd::kQuit;
     }
-    if (gap.records != 0) {
-      --gap.records;
-    } else {
-      gap.bytes = 0;
-    }
-  } while (gap.records != 0 || gap.bytes != 0);
+    gap.step();
+  } while (!gap.done());
   return PositionEnd::kDone;
 }
 
