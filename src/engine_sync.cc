@@ -33,9 +33,23 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
   class ReblockSink;
   class ConvertSink;
 
+  // What read_record() needs to know, fixed for the run: the loop keeps
+  // it in registers rather than reloading it through settings_ after
+  // every system call.
+  struct ReadRules {
+    bool sync;
+    bool noerror;
+    unsigned char pad;
+    std::int64_t ibs;
+    std::int64_t max_records;
+    std::size_t max_bytes;
+  };
+
   template <typename Sink>
   void copy_with(Sink& sink);
-  Read read_record(unsigned char* record, std::int64_t& length);
+  [[gnu::always_inline]] inline Read read_record(const ReadRules& rules, unsigned char* record,
+                                                 std::int64_t& length);
+  Read after_failed_read(const ReadRules& rules, int err, std::int64_t& length);
   void report_progress_if_due();
   bool position();
   // Writes the bytes left for the final partial output block.
@@ -267,21 +281,16 @@ void SyncCopy::report_progress_if_due() {
   }
 }
 
-SyncCopy::Read SyncCopy::read_record(unsigned char* record, std::int64_t& length) {
-  const bool sync = settings_.conv.sync;
-  const bool noerror = settings_.conv.noerror;
-  const unsigned char pad = strategy_ == Strategy::kConvert ? converter_.sync_pad_byte() : 0;
+SyncCopy::Read SyncCopy::read_record(const ReadRules& rules, unsigned char* record, std::int64_t& length) {
   const std::int64_t records_in = stats_.full_records_in + stats_.partial_records_in;
   // With noerror,sync a failed read leaves zeros (or spaces) behind what
   // was read, so the block is padded before the read, not after.
-  if (sync && noerror) std::memset(record, pad, ibs_);
+  if (rules.sync && rules.noerror) std::memset(record, rules.pad, ibs_);
   // A count in bytes ends with one short record for the leftover bytes.
-  const std::size_t want =
-      records_in >= settings_.max_records ? static_cast<std::size_t>(settings_.max_bytes) : ibs_;
+  const std::size_t want = records_in >= rules.max_records ? rules.max_bytes : ibs_;
   IoResult got = reader_.read(record, want);
   length = got.n;
-  if (got.err == kStopRequested) return Read::kStop;
-  if (got.ok() && got.n > 0) {
+  if (got.n > 0) [[likely]] {
     input_offset_.advance(got.n);
     stats_.bytes_in += got.n;
     reader_.cache().transferred(got.n, input_offset_.for_cache());
@@ -292,26 +301,15 @@ SyncCopy::Read SyncCopy::read_record(unsigned char* record, std::int64_t& length
     if (writer_.cache().enabled() && !settings_.conv.notrunc) writer_.cache().reach_end_of_file();
     return Read::kEnd;
   } else {
-    events_.notice(Notice::kReadError, Side::kInput, got.err, 0);
-    if (!noerror) {
-      result_.exit_status = 1;
-      return Read::kEnd;
-    }
-    events_.show_stats(stats_);
-    if (!input_offset_.skip_bad_bytes(job_.os, events_, settings_.ibs - partial_read_bytes_)) {
-      result_.exit_status = 1;
-      input_offset_.stop_seeking();
-    }
-    // Only a read that failed at a record boundary becomes a padded record.
-    if (!(sync && partial_read_bytes_ == 0)) return Read::kDropped;
-    length = 0;
+    const Read failed = after_failed_read(rules, got.err, length);
+    if (failed != Read::kRecord) return failed;
   }
-  if (length < settings_.ibs) {
+  if (length < rules.ibs) {
     ++stats_.partial_records_in;
     partial_read_bytes_ = length;
-    if (sync) {
-      if (!noerror) std::memset(record + length, pad, static_cast<std::size_t>(settings_.ibs - length));
-      length = settings_.ibs;
+    if (rules.sync) {
+      if (!rules.noerror) std::memset(record + length, rules.pad, static_cast<std::size_t>(rules.ibs - length));
+      length = rules.ibs;
     }
   } else {
     ++stats_.full_records_in;
@@ -320,17 +318,43 @@ SyncCopy::Read SyncCopy::read_record(unsigned char* record, std::int64_t& length
   return Read::kRecord;
 }
 
+// A read that failed: a stop, the end of the copy, or (conv=noerror) a
+// record left out or, under sync, an empty record to be padded.
+SyncCopy::Read SyncCopy::after_failed_read(const ReadRules& rules, int err, std::int64_t& length) {
+  if (err == kStopRequested) return Read::kStop;
+  events_.notice(Notice::kReadError, Side::kInput, err, 0);
+  if (!rules.noerror) {
+    result_.exit_status = 1;
+    return Read::kEnd;
+  }
+  events_.show_stats(stats_);
+  if (!input_offset_.skip_bad_bytes(job_.os, events_, rules.ibs - partial_read_bytes_)) {
+    result_.exit_status = 1;
+    input_offset_.stop_seeking();
+  }
+  // Only a read that failed at a record boundary becomes a padded record.
+  if (!(rules.sync && partial_read_bytes_ == 0)) return Read::kDropped;
+  length = 0;
+  return Read::kRecord;
+}
+
 template <typename Sink>
 void SyncCopy::copy_with(Sink& sink) {
-  const std::int64_t max_records = settings_.max_records;
+  const ReadRules rules{settings_.conv.sync,
+                        settings_.conv.noerror,
+                        strategy_ == Strategy::kConvert ? converter_.sync_pad_byte() : static_cast<unsigned char>(0),
+                        settings_.ibs,
+                        settings_.max_records,
+                        static_cast<std::size_t>(settings_.max_bytes)};
+  const bool progress = progress_;
   const std::int64_t record_limit =
-      settings_.max_bytes != 0 && max_records < kNoLimit ? max_records + 1 : max_records;
+      settings_.max_bytes != 0 && rules.max_records < kNoLimit ? rules.max_records + 1 : rules.max_records;
   while (true) {
-    if (progress_) report_progress_if_due();
+    if (progress) report_progress_if_due();
     if (stats_.full_records_in + stats_.partial_records_in >= record_limit) break;
     unsigned char* record = sink.record_area();
     std::int64_t length = 0;
-    const Read read = read_record(record, length);
+    const Read read = read_record(rules, record, length);
     if (read == Read::kStop) return end(0, Ending::kInterrupted);
     if (read == Read::kEnd) break;
     if (read == Read::kDropped) continue;

@@ -138,8 +138,10 @@ class Reader {
     if (signals::pending() && events_.handle_signals(stats_)) return IoResult{-1, kStopRequested};
     IoResult result = os_.read(fd, buffer, size);
     if (!result.ok()) result = retry_failed_read(fd, buffer, size, result);
-    if (static_cast<std::size_t>(result.n) != size || warn_partial_read_) result = after_unusual_read(result, size);
+    // Only a short read, or the read after one, has anything more to check.
+    if (static_cast<std::size_t>(result.n) != size || previous_was_short_) result = after_unusual_read(result, size);
     previous_read_ = result.n;
+    previous_was_short_ = result.n > 0 && static_cast<std::size_t>(result.n) < size;
     return result;
   }
   IoResult read_full(int fd, unsigned char* buffer, std::size_t size);
@@ -153,6 +155,7 @@ class Reader {
   bool direct_;
   bool warn_partial_read_;
   ssize_t previous_read_ = 0;
+  bool previous_was_short_ = false;
   CacheAdvice& cache_;
 };
 

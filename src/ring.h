@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// ring — positional reads and writes with many in flight, behind one small
+// interface: io_uring (ring_uring.cc, built with DDTIME_WITH_URING) or a
+// pool of threads making pread/pwrite (ring_threads.cc). A request carries
+// a tag the caller chooses; completions come back in any order, in
+// batches. Setup (ring flags, registered buffers) is decided when the ring
+// is opened, before the first request. Never retries a short transfer and
+// never prints: the engine decides what a result means.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace ddtime {
+
+struct RingRequest {
+  enum class Kind : std::uint8_t { kRead, kWrite };
+  std::uint64_t tag = 0;
+  Kind kind = Kind::kRead;
+  int fd = -1;
+  unsigned char* buffer = nullptr;
+  std::size_t length = 0;
+  std::int64_t offset = -1;  // -1: at the file's own position (a pipe)
+  int buffer_index = -1;     // the registered buffer it lies in, or -1
+};
+
+struct RingCompletion {
+  std::uint64_t tag = 0;
+  std::int64_t result = 0;  // bytes transferred, or -errno
+};
+
+// What the ring did, for the report: how many requests went in, how many
+// system calls it took to submit and reap them, and how full it was.
+struct RingCounters {
+  std::uint64_t requests = 0;
+  std::uint64_t system_calls = 0;     // io_uring_enter, or the threads' pread/pwrite
+  std::uint64_t in_flight_sum = 0;    // requests in flight, summed at each submission
+  std::uint64_t submissions = 0;      // how many times that sum was taken
+};
+
+class Ring {
+ public:
+  virtual ~Ring() = default;
+
+  // "io_uring" or "threads".
+  virtual const char* name() const noexcept = 0;
+  virtual unsigned depth() const noexcept = 0;
+  // What was set up, in words for the report: "registered buffers,
+  // single issuer, deferred task run", "8 threads".
+  virtual std::string setup() const = 0;
+
+  // Requires: fewer than depth() requests queued and in flight together.
+  virtual void queue(const RingRequest& request) noexcept = 0;
+  // Submits what is queued, then waits until at least wait_for
+  // completions are ready (or a signal arrived: EINTR). Returns 0 or errno.
+  virtual int submit_and_wait(unsigned wait_for) noexcept = 0;
+  // The completions reaped by the last submit_and_wait; valid until the
+  // next call.
+  virtual std::span<const RingCompletion> completions() const noexcept = 0;
+  virtual RingCounters counters() const noexcept = 0;
+};
+
+// An io_uring of depth entries, its completion queue sized to the depth,
+// with the cooperative, single-issuer and deferred task-run flags dropped
+// one by one while the kernel refuses them, and the buffers registered
+// when RLIMIT_MEMLOCK allows. err is 0, or why there is no ring: ENOSYS
+// (no io_uring in the kernel, or built without it), EPERM (a seccomp
+// profile, kernel.io_uring_disabled), ...
+struct RingOpened {
+  std::unique_ptr<Ring> ring;
+  int err = 0;
+};
+RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> buffers);
+
+// Whether this build has the io_uring ring at all.
+bool uring_built_in() noexcept;
+
+// depth threads, each making one pread or pwrite at a time.
+std::unique_ptr<Ring> open_thread_ring(unsigned depth);
+
+}  // namespace ddtime

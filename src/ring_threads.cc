@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The thread-pool ring: where io_uring cannot be had (a container's default
+// seccomp profile, kernel.io_uring_disabled, an old kernel), depth threads
+// each make one pread or pwrite at a time. Signals stay with the thread
+// that runs the copy: the workers block them, so a SIGINT reaches the
+// loop that polls for it.
+#include "ring.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <fmt/format.h>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ddtime {
+namespace {
+
+class ThreadRing final : public Ring {
+ public:
+  explicit ThreadRing(unsigned depth) : depth_(depth), work_(depth), reaped_(depth) {
+    pending_.reserve(depth);
+    done_.reserve(depth);
+    // Workers must not take the copy's signals: block them while starting
+    // the threads, which inherit the mask.
+    sigset_t all;
+    sigset_t previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    workers_.reserve(depth);
+    for (unsigned i = 0; i < depth; ++i) workers_.emplace_back([this] { work(); });
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  }
+
+  ~ThreadRing() override {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    work_ready_.notify_all();
+    for (std::thread& worker : workers_) worker.join();
+  }
+
+  const char* name() const noexcept override { return "threads"; }
+  unsigned depth() const noexcept override { return depth_; }
+  std::string setup() const override { return fmt::format("{} threads", depth_); }
+
+  void queue(const RingRequest& request) noexcept override {
+    pending_.push_back(request);  // reserved: never allocates
+    ++counters_.requests;
+  }
+
+  int submit_and_wait(unsigned wait_for) noexcept override {
+    reaped_count_ = 0;
+    std::unique_lock lock(mutex_);
+    in_flight_ += static_cast<unsigned>(pending_.size());
+    counters_.in_flight_sum += in_flight_;
+    ++counters_.submissions;
+    for (const RingRequest& request : pending_) work_[(work_head_ + work_count_++) % depth_] = request;
+    const bool submitted = !pending_.empty();
+    pending_.clear();
+    if (submitted) work_ready_.notify_all();
+    // Wake now and then without a completion, so that the caller can poll
+    // for signals: the workers block them all.
+    if (done_.size() < wait_for) {
+      done_ready_.wait_for(lock, std::chrono::milliseconds(50), [&] { return done_.size() >= wait_for; });
+    }
+    for (const RingCompletion& completion : done_) reaped_[reaped_count_++] = completion;
+    done_.clear();
+    in_flight_ -= static_cast<unsigned>(reaped_count_);
+    return reaped_count_ < wait_for ? EINTR : 0;
+  }
+
+  std::span<const RingCompletion> completions() const noexcept override {
+    return {reaped_.data(), reaped_count_};
+  }
+
+  RingCounters counters() const noexcept override {
+    std::lock_guard lock(mutex_);
+    return counters_;
+  }
+
+ private:
+  void work() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+      work_ready_.wait(lock, [&] { return stopping_ || work_count_ != 0; });
+      if (stopping_) return;
+      const RingRequest request = work_[work_head_];
+      work_head_ = (work_head_ + 1) % depth_;
+      --work_count_;
+      lock.unlock();
+      const std::int64_t result = transfer(request);
+      lock.lock();
+      ++counters_.system_calls;
+      done_.push_back(RingCompletion{request.tag, result});
+      done_ready_.notify_one();
+    }
+  }
+
+  // One pread or pwrite (read or write at a pipe's own position), as
+  // io_uring would make it: EINTR is retried, nothing else.
+  static std::int64_t transfer(const RingRequest& request) noexcept {
+    while (true) {
+      ssize_t n = 0;
+      if (request.kind == RingRequest::Kind::kRead) {
+        n = request.offset < 0 ? ::read(request.fd, request.buffer, request.length)
+                               : ::pread(request.fd, request.buffer, request.length, request.offset);
+      } else {
+        n = request.offset < 0 ? ::write(request.fd, request.buffer, request.length)
+                               : ::pwrite(request.fd, request.buffer, request.length, request.offset);
+      }
+      if (n >= 0) return n;
+      if (errno != EINTR) return -errno;
+    }
+  }
+
+  const unsigned depth_;
+  std::vector<RingRequest> pending_;  // queued, not yet submitted
+  mutable std::mutex mutex_;
+  std::condition_variable work_ready_;
+  std::condition_variable done_ready_;
+  // Submitted, not yet taken by a worker: a circle of depth entries, so
+  // that submitting never allocates.
+  std::vector<RingRequest> work_;
+  std::size_t work_head_ = 0;
+  std::size_t work_count_ = 0;
+  std::vector<RingCompletion> done_;  // completed, not yet reaped
+  std::vector<RingCompletion> reaped_;
+  std::size_t reaped_count_ = 0;
+  unsigned in_flight_ = 0;
+  bool stopping_ = false;
+  RingCounters counters_;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace
+
+std::unique_ptr<Ring> open_thread_ring(unsigned depth) { return std::make_unique<ThreadRing>(depth); }
+
+}  // namespace ddtime

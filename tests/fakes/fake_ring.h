@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A scripted Ring for the queued engine's tests: requests act on in-memory
+// input and output, completions come back in the order the test chooses
+// (newest first by default, the hardest order for in-order accounting),
+// and chosen requests can be made short, or fail with an errno.
+#pragma once
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ring.h"
+
+namespace ddtime::testing {
+
+class FakeRing final : public Ring {
+ public:
+  explicit FakeRing(unsigned depth) : depth_(depth) {}
+
+  std::vector<unsigned char> input;   // what fd 0 reads
+  std::vector<unsigned char> output;  // what fd 1 holds after the writes
+  // Per request, in the order queued (0 = the first): how it ends. A
+  // result of -1 means "do the transfer"; >= 0 caps it at that many bytes;
+  // < -1 is -errno.
+  std::function<std::int64_t(std::uint64_t sequence, const RingRequest&)> outcome;
+  bool newest_first = true;   // completion order within a batch
+  std::vector<std::string> log;  // "read 0 @4096 4096", "write 1 @0 4096"
+
+  const char* name() const noexcept override { return "fake"; }
+  unsigned depth() const noexcept override { return depth_; }
+  std::string setup() const override { return "scripted"; }
+
+  void queue(const RingRequest& request) noexcept override {
+    queued_.push_back({sequence_++, request});
+    ++counters_.requests;
+  }
+
+  int submit_and_wait(unsigned wait_for) noexcept override {
+    ++counters_.system_calls;
+    ++counters_.submissions;
+    counters_.in_flight_sum += queued_.size();
+    reaped_.clear();
+    if (newest_first) std::reverse(queued_.begin(), queued_.end());
+    for (const auto& [sequence, request] : queued_) reaped_.push_back({request.tag, complete(sequence, request)});
+    queued_.clear();
+    return reaped_.size() < wait_for ? EINTR : 0;
+  }
+
+  std::span<const RingCompletion> completions() const noexcept override { return reaped_; }
+  RingCounters counters() const noexcept override { return counters_; }
+
+ private:
+  std::int64_t complete(std::uint64_t sequence, const RingRequest& request) {
+    const bool read = request.kind == RingRequest::Kind::kRead;
+    log.push_back(std::string(read ? "read " : "write ") + std::to_string(request.fd) + " @" +
+                  std::to_string(request.offset) + " " + std::to_string(request.length));
+    std::int64_t scripted = outcome ? outcome(sequence, request) : -1;
+    if (scripted < -1) return scripted;
+    const auto offset = static_cast<std::size_t>(request.offset < 0 ? 0 : request.offset);
+    std::size_t length = request.length;
+    if (scripted >= 0) length = std::min<std::size_t>(length, static_cast<std::size_t>(scripted));
+    if (read) {
+      const std::size_t available = offset < input.size() ? input.size() - offset : 0;
+      length = std::min(length, available);
+      std::memcpy(request.buffer, input.data() + offset, length);
+    } else {
+      if (output.size() < offset + length) output.resize(offset + length);
+      std::memcpy(output.data() + offset, request.buffer, length);
+    }
+    return static_cast<std::int64_t>(length);
+  }
+
+  unsigned depth_;
+  std::uint64_t sequence_ = 0;
+  std::vector<std::pair<std::uint64_t, RingRequest>> queued_;
+  std::vector<RingCompletion> reaped_;
+  RingCounters counters_;
+};
+
+}  // namespace ddtime::testing

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Both real rings on a real file: io_uring (skipped, saying why, where the
+// kernel or a seccomp profile refuses it) and the thread pool. Many reads
+// in flight at their own offsets come back, in some order, with their
+// tags; writes land where they were aimed; a pipe is read at its own
+// position; errors come back as -errno.
+#include "ring.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ddtime {
+namespace {
+
+constexpr unsigned kDepth = 8;
+constexpr std::size_t kBlock = 4096;
+
+// A temporary file holding kDepth * 4 blocks, each filled with its index.
+class TempFile {
+ public:
+  TempFile() {
+    std::string pattern = "/var/tmp/ddtime-ring.XXXXXX";
+    fd_ = ::mkstemp(pattern.data());
+    path_ = pattern;
+    std::vector<unsigned char> block(kBlock);
+    for (unsigned i = 0; i < kDepth * 4; ++i) {
+      std::memset(block.data(), static_cast<int>(i), kBlock);
+      if (::write(fd_, block.data(), kBlock) != static_cast<ssize_t>(kBlock)) std::abort();
+    }
+  }
+  ~TempFile() {
+    ::close(fd_);
+    ::unlink(path_.c_str());
+  }
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+  std::string path_;
+};
+
+struct RingKind {
+  const char* name;
+  bool uring;
+};
+
+class RealRing : public ::testing::TestWithParam<RingKind> {
+ protected:
+  void SetUp() override {
+    buffers_.assign(kDepth, std::vector<unsigned char>(kBlock));
+    std::vector<std::span<unsigned char>> spans;
+    for (auto& buffer : buffers_) spans.emplace_back(buffer);
+    if (GetParam().uring) {
+      if (!uring_built_in()) GTEST_SKIP() << "built without io_uring (DDTIME_WITH_URING=OFF)";
+      RingOpened opened = open_uring(kDepth, spans);
+      if (!opened.ring) GTEST_SKIP() << "io_uring refused here: " << std::strerror(opened.err);
+      ring_ = std::move(opened.ring);
+    } else {
+      ring_ = open_thread_ring(kDepth);
+    }
+  }
+
+  // Waits for n completions in as many rounds as it takes.
+  std::vector<RingCompletion> reap(unsigned n) {
+    std::vector<RingCompletion> all;
+    while (all.size() < n) {
+      const int err = ring_->submit_and_wait(1);
+      EXPECT_TRUE(err == 0 || err == EINTR) << std::strerror(err);
+      for (const RingCompletion& c : ring_->completions()) all.push_back(c);
+    }
+    return all;
+  }
+
+  std::vector<std::vector<unsigned char>> buffers_;
+  std::unique_ptr<Ring> ring_;
+  TempFile file_;
+};
+
+TEST_P(RealRing, ReadsManyBlocksInFlightEachAtItsOwnOffset) {
+  for (unsigned i = 0; i < kDepth; ++i) {
+    const unsigned block = kDepth * 4 - 1 - i;  // backwards, to be sure offsets are honoured
+    ring_->queue({i, RingRequest::Kind::kRead, file_.fd(), buffers_[i].data(), kBlock,
+                  static_cast<std::int64_t>(block * kBlock), static_cast<int>(i)});
+  }
+  std::set<std::uint64_t> tags;
+  for (const RingCompletion& c : reap(kDepth)) {
+    EXPECT_EQ(c.result, static_cast<std::int64_t>(kBlock));
+    tags.insert(c.tag);
+    EXPECT_EQ(buffers_[c.tag][0], static_cast<unsigned char>(kDepth * 4 - 1 - c.tag));
+    EXPECT_EQ(buffers_[c.tag][kBlock - 1], static_cast<unsigned char>(kDepth * 4 - 1 - c.tag));
+  }
+  EXPECT_EQ(tags.size(), kDepth);
+  EXPECT_EQ(ring_->counters().requests, kDepth);
+}
+
+TEST_P(RealRing, WritesLandWhereTheyWereAimed) {
+  for (unsigned i = 0; i < kDepth; ++i) {
+    std::memset(buffers_[i].data(), 0xA0 + static_cast<int>(i), kBlock);
+    ring_->queue({i, RingRequest::Kind::kWrite, file_.fd(), buffers_[i].data(), kBlock,
+                  static_cast<std::int64_t>(i * kBlock), static_cast<int>(i)});
+  }
+  for (const RingCompletion& c : reap(kDepth)) EXPECT_EQ(c.result, static_cast<std::int64_t>(kBlock));
+  std::vector<unsigned char> check(kBlock);
+  for (unsigned i = 0; i < kDepth; ++i) {
+    ASSERT_EQ(::pread(file_.fd(), check.data(), kBlock, static_cast<off_t>(i * kBlock)),
+              static_cast<ssize_t>(kBlock));
+    EXPECT_EQ(check[17], 0xA0 + i);
+  }
+}
+
+TEST_P(RealRing, AReadPastTheEndReturnsZeroAndAShortOneItsBytes) {
+  const auto end = static_cast<std::int64_t>(kDepth * 4 * kBlock);
+  ring_->queue({1, RingRequest::Kind::kRead, file_.fd(), buffers_[0].data(), kBlock, end, 0});
+  ring_->queue({2, RingRequest::Kind::kRead, file_.fd(), buffers_[1].data(), kBlock, end - 100, 1});
+  for (const RingCompletion& c : reap(2)) EXPECT_EQ(c.result, c.tag == 1 ? 0 : 100);
+}
+
+TEST_P(RealRing, ErrorsComeBackAsNegativeErrno) {
+  ring_->queue({7, RingRequest::Kind::kRead, 999, buffers_[0].data(), kBlock, 0, -1});
+  std::vector<RingCompletion> done = reap(1);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].tag, 7u);
+  EXPECT_EQ(done[0].result, -EBADF);
+}
+
+TEST_P(RealRing, APipeIsReadAtItsOwnPosition) {
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  ASSERT_EQ(::write(pipe_fds[1], "abcdef", 6), 6);
+  ring_->queue({3, RingRequest::Kind::kRead, pipe_fds[0], buffers_[0].data(), 3, -1, -1});
+  std::vector<RingCompletion> done = reap(1);
+  ring_->queue({4, RingRequest::Kind::kRead, pipe_fds[0], buffers_[1].data(), 3, -1, -1});
+  std::vector<RingCompletion> next = reap(1);
+  EXPECT_EQ(done[0].result, 3);
+  EXPECT_EQ(next[0].result, 3);
+  EXPECT_EQ(std::string(buffers_[0].begin(), buffers_[0].begin() + 3), "abc");
+  EXPECT_EQ(std::string(buffers_[1].begin(), buffers_[1].begin() + 3), "def");
+  ::close(pipe_fds[0]);
+  ::close(pipe_fds[1]);
+}
+
+// io_uring submits and reaps a batch in one system call; the thread pool
+// makes one pread per request, and says so.
+TEST_P(RealRing, CountsTheSystemCallsItTakes) {
+  for (unsigned round = 0; round < 4; ++round) {
+    for (unsigned i = 0; i < kDepth; ++i) {
+      ring_->queue({i, RingRequest::Kind::kRead, file_.fd(), buffers_[i].data(), kBlock,
+                    static_cast<std::int64_t>(i * kBlock), static_cast<int>(i)});
+    }
+    reap(kDepth);
+  }
+  const RingCounters counters = ring_->counters();
+  EXPECT_EQ(counters.requests, 4 * kDepth);
+  if (GetParam().uring) {
+    EXPECT_LT(counters.system_calls, counters.requests / 2);
+  } else {
+    EXPECT_EQ(counters.system_calls, counters.requests);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rings, RealRing,
+                         ::testing::Values(RingKind{"IoUring", true}, RingKind{"Threads", false}),
+                         [](const ::testing::TestParamInfo<RingKind>& kind) { return kind.param.name; });
+
+}  // namespace
+}  // namespace ddtime
