@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine.h"
 
+#include "engine_queued.h"
 #include "engine_sync.h"
 
 namespace ddtime {
 
-// One engine today; the queued one will be chosen here, before the first
-// read, from what the run asks for.
-CopyResult run_copy(const CopyJob& job) { return run_sync_copy(job); }
+// The session chose before the first read: a ring means the queued engine.
+CopyResult run_copy(const CopyJob& job) {
+  return job.queue.ring != nullptr ? run_queued_copy(job) : run_sync_copy(job);
+}
 
 }  // namespace ddtime

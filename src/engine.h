@@ -8,10 +8,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string>
 
 #include "events.h"
 #include "io.h"
 #include "os.h"
+#include "ring.h"
 #include "settings.h"
 #include "stats.h"
 #include "timing.h"
@@ -34,6 +37,14 @@ struct CopyResult {
   std::int64_t input_offset = -1;   // where the input stands, for cache advice; -1: cannot seek
 };
 
+// For the queued engine, set up before the measured window opens: the ring
+// and its buffers, one bs-sized slot per I/O in flight.
+struct QueueSetup {
+  Ring* ring = nullptr;  // null: the sync engine
+  std::span<const std::span<unsigned char>> slots;
+  bool positional_output = true;  // false: writes in order at the file's own position
+};
+
 // Everything an engine needs, decided before the first read.
 // Requires: fd 0 and fd 1 are the opened input and output; alignment is a
 // power of two.
@@ -47,8 +58,24 @@ struct CopyJob {
   CacheAdvice& input_cache;
   CacheAdvice& output_cache;
   std::int64_t start_ns;  // when the measured window began (progress counts from it)
+  QueueSetup queue = {};
 };
 
 CopyResult run_copy(const CopyJob& job);
+
+// What ran, for the report and the JSON: the engine, its depth and setup,
+// how full it was kept and what it cost in system calls, and, where the
+// engine asked for could not be had, why.
+struct EngineUse {
+  const char* name = "sync";
+  unsigned depth = 1;
+  std::string setup;              // "registered buffers, single issuer", "8 threads"
+  double mean_in_flight = 1;
+  double system_calls_per_io = 0;  // 0: not measured (the sync engine)
+  // Why not what was asked for (the report words it).
+  enum class Fallback { kNone, kInputCannotSeek, kUringRefused };
+  Fallback fallback = Fallback::kNone;
+  int fallback_err = 0;  // kUringRefused: io_uring_setup's errno
+};
 
 }  // namespace ddtime

@@ -38,6 +38,7 @@ enum class Notice {
   kSetFlagsFailed,           // err, side: iflag=/oflag= on a standard stream
   kSeekTooLargeToTruncate,   // value: seek= records, in obs blocks
   kCloseFailed,              // err, side: "closing input file 'x'"
+  kUringUnavailable,         // err: --engine=io_uring, and io_uring_setup refused
 };
 
 // A direct-I/O operand the device would refuse, found before the copy

@@ -101,6 +101,9 @@ void Messages::position_or_setup_notice(Notice what, Side side, int err, std::in
     case Notice::kCloseFailed:
       diag_.error(err, "closing {} file {}", side == Side::kInput ? "input" : "output", diag_.quote_always(name));
       break;
+    case Notice::kUringUnavailable:
+      diag_.error(err, "--engine=io_uring: cannot set up io_uring");
+      break;
     default:  // worded by transfer_notice
       break;
   }

@@ -9,6 +9,8 @@
 #include "io_position.h"
 #include "signals.h"
 
+#include <fcntl.h>
+
 namespace ddtime {
 namespace {
 
@@ -18,11 +20,12 @@ bool multiply_add_fits(std::int64_t records, std::int64_t size, std::int64_t byt
 
 }  // namespace
 
-Session::Session(Os& os, Events& events, RunWindow& window, const Settings& settings) noexcept
+Session::Session(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan) noexcept
     : os_(os),
       events_(events),
       window_(window),
       settings_(settings),
+      plan_(plan),
       input_cache_(os, kInputFd, settings),
       output_cache_(os, kOutputFd, settings) {}
 
@@ -132,14 +135,71 @@ RunResult Session::finish(RunResult result) {
     if (int err = close_side(os_, side == Side::kInput ? kInputFd : kOutputFd); err != 0) {
       // GNU dies here: no statistics.
       events_.notice(Notice::kCloseFailed, side, err, 0);
-      return {result.stats, {}, 1, Ending::kDie, RunResult::Report::kNothing};
+      return {result.stats, {}, 1, Ending::kDie, RunResult::Report::kNothing, {}};
     }
   }
   result.times = window_.measure();
   return result;
 }
 
+bool Session::set_up_queue(QueueSetup& queue) {
+  if (!plan_.queued()) return true;
+  // Reads go at their own offsets, which a pipe or a terminal cannot take:
+  // then the copy is the sync engine's, and the report says why.
+  if (!input_position_.seekable) {
+    engine_.fallback = EngineUse::Fallback::kInputCannotSeek;
+    return true;
+  }
+  IoResult flags = os_.get_status_flags(kOutputFd);
+  queue.positional_output = os_.lseek(kOutputFd, 0, SEEK_CUR).ok() && flags.ok() && (flags.n & O_APPEND) == 0;
+  const std::size_t alignment = slots_alignment_;
+  slot_buffers_.resize(plan_.iodepth);
+  for (AlignedBuffer& buffer : slot_buffers_) {
+    if (!buffer.allocate(static_cast<std::size_t>(settings_.ibs), alignment)) {
+      events_.notice(Notice::kInputBufferExhausted, Side::kInput, 0, settings_.ibs);
+      return false;
+    }
+    slots_.push_back(buffer.span());
+  }
+  if (plan_.engine != EngineChoice::kThreads) {
+    RingOpened opened = open_uring(plan_.iodepth, slots_);
+    if (opened.ring) {
+      ring_ = std::move(opened.ring);
+    } else if (plan_.engine == EngineChoice::kIoUring) {
+      events_.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
+      return false;
+    } else {
+      engine_.fallback = EngineUse::Fallback::kUringRefused;
+      engine_.fallback_err = opened.err;
+    }
+  }
+  if (!ring_) ring_ = open_thread_ring(plan_.iodepth);
+  queue.ring = ring_.get();
+  queue.slots = slots_;
+  return true;
+}
+
+void Session::describe_engine(RunResult& result) const {
+  result.engine = engine_;
+  if (!ring_) return;
+  const RingCounters counters = ring_->counters();
+  result.engine.name = ring_->name();
+  result.engine.depth = ring_->depth();
+  result.engine.setup = ring_->setup();
+  if (counters.submissions != 0) {
+    result.engine.mean_in_flight =
+        static_cast<double>(counters.in_flight_sum) / static_cast<double>(counters.submissions);
+  }
+  if (counters.requests != 0) {
+    result.engine.system_calls_per_io =
+        static_cast<double>(counters.system_calls) / static_cast<double>(counters.requests);
+  }
+}
+
 RunResult Session::copy(std::size_t buffer_alignment) {
+  slots_alignment_ = buffer_alignment;
+  QueueSetup queue;
+  if (!set_up_queue(queue)) return ended_before_copy(1);
   RunStart start;
   if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
   events_.starting(start);
@@ -150,12 +210,21 @@ RunResult Session::copy(std::size_t buffer_alignment) {
   TimedOs timed(os_);
   const bool split = settings_.ext.split_times;
   window_.start(split ? &timed : nullptr);
-  const CopyJob job{split ? static_cast<Os&>(timed) : os_, events_, window_.clock(), settings_,
-                    buffer_alignment, input_position_, input_cache_, output_cache_, window_.start_ns()};
+  const CopyJob job{split ? static_cast<Os&>(timed) : os_,
+                    events_,
+                    window_.clock(),
+                    settings_,
+                    buffer_alignment,
+                    input_position_,
+                    input_cache_,
+                    output_cache_,
+                    window_.start_ns(),
+                    queue};
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
 
-  RunResult result{copied.stats, {}, copied.exit_status, copied.ending, RunResult::Report::kSummary};
+  RunResult result{copied.stats, {}, copied.exit_status, copied.ending, RunResult::Report::kSummary, {}};
+  describe_engine(result);
   switch (copied.ending) {
     case Ending::kDie:
       result.report = RunResult::Report::kNothing;
@@ -185,7 +254,7 @@ RunResult Session::copy(std::size_t buffer_alignment) {
 }
 
 RunResult Session::ended_before_copy(int status) const {
-  return {Stats{}, {}, status, Ending::kDie, RunResult::Report::kJsonOnly};
+  return {Stats{}, {}, status, Ending::kDie, RunResult::Report::kJsonOnly, {}};
 }
 
 RunResult Session::run() {

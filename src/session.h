@@ -8,10 +8,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
 
 #include "engine.h"
 #include "events.h"
+#include "buffer.h"
 #include "os.h"
+#include "plan.h"
+#include "ring.h"
 #include "run_window.h"
 #include "settings.h"
 #include "stats.h"
@@ -30,12 +36,13 @@ struct RunResult {
   int exit_status = 0;
   Ending ending = Ending::kFinished;
   Report report = Report::kSummary;
+  EngineUse engine;
 };
 
 class Session {
  public:
   // settings: the run's operands; --direct resolves on a copy of them.
-  Session(Os& os, Events& events, RunWindow& window, const Settings& settings) noexcept;
+  Session(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan = {}) noexcept;
 
   RunResult run();
 
@@ -54,14 +61,26 @@ class Session {
   RunResult finish(RunResult result);
   int advise_page_cache(const CopyResult& copied);
   RunResult ended_before_copy(int status) const;
+  // For a queued run: the slots and the ring, set up before the window
+  // opens; false when the engine asked for cannot be had (reported).
+  bool set_up_queue(QueueSetup& queue);
+  void describe_engine(RunResult& result) const;
 
   Os& os_;
   Events& events_;
   RunWindow& window_;
   Settings settings_;
+  Plan plan_;
   InputPosition input_position_;
   CacheAdvice input_cache_;
   CacheAdvice output_cache_;
+  // Declared before the ring, so that the ring (and what the kernel still
+  // holds of the buffers) goes first.
+  std::vector<AlignedBuffer> slot_buffers_;
+  std::vector<std::span<unsigned char>> slots_;
+  std::unique_ptr<Ring> ring_;
+  std::size_t slots_alignment_ = 0;
+  EngineUse engine_;
 };
 
 }  // namespace ddtime

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine_queued.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <vector>
+
+#include "io_position.h"
+#include "signals.h"
+
+namespace ddtime {
+namespace {
+
+// A request's tag: the record index, with the top bit set for a write.
+constexpr std::uint64_t kWriteBit = std::uint64_t{1} << 63;
+
+class QueuedCopy final : private PositionBuffers {
+ public:
+  explicit QueuedCopy(const CopyJob& job);
+  CopyResult run();
+
+ private:
+  // Where one record stands. Record i always lives in slot i % depth, so
+  // in-order accounting needs no search.
+  struct Slot {
+    enum class State : std::uint8_t { kFree, kReading, kRead, kWriting, kWritten };
+    State state = State::kFree;
+    std::int64_t record = -1;
+    std::size_t want = 0;       // bytes asked of the read
+    std::int64_t got = 0;       // bytes read, or -errno
+    std::size_t written = 0;    // bytes written so far
+    int write_error = 0;        // errno of a failed write, or 0
+  };
+
+  Slot& slot(std::int64_t record) { return slots_[static_cast<std::size_t>(record) % slots_.size()]; }
+  unsigned char* buffer(std::int64_t record) {
+    return job_.queue.slots[static_cast<std::size_t>(record) % slots_.size()].data();
+  }
+  int buffer_index(std::int64_t record) const {
+    return static_cast<int>(static_cast<std::size_t>(record) % slots_.size());
+  }
+  unsigned char* block_for(Side) override { return job_.queue.slots[0].data(); }
+
+  bool position();
+  void queue_reads();
+  void queue_write(std::int64_t record);
+  void queue_sequential_write();
+  void on_completion(const RingCompletion& completion);
+  void retire_in_order();
+  // The final partial record, through the Writer as in the sync engine.
+  void write_tail();
+  void stop(std::int64_t end_record) {
+    stopping_ = true;
+    if (end_record < end_record_) end_record_ = end_record;
+  }
+  void finish_positions();
+  void report_progress_if_due();
+
+  const CopyJob& job_;
+  const Settings& settings_;
+  Events& events_;
+  Ring& ring_;
+  CopyResult result_;
+  Stats& stats_ = result_.stats;
+  Reader reader_;
+  Writer writer_;
+  InputOffset input_offset_;
+  std::vector<Slot> slots_;
+  const std::int64_t ibs_;
+  const bool positional_output_;
+  std::int64_t input_base_ = 0;   // where record 0 is read
+  std::int64_t output_base_ = 0;  // where record 0 is written
+  std::int64_t record_limit_;     // records count= allows (kNoLimit: to the end)
+  std::int64_t next_read_ = 0;    // the next record to read
+  std::int64_t next_write_ = 0;   // sequential output: the next record to write
+  std::int64_t next_retire_ = 0;  // the next record to count
+  std::int64_t end_record_ = kNoLimit;  // records from here on do not count
+  std::int64_t tail_record_ = -1;       // the partial record the Writer writes
+  std::int64_t written_end_ = 0;        // the furthest byte a write reached
+  unsigned in_flight_ = 0;              // requests queued or in flight
+  bool sequential_write_in_flight_ = false;
+  bool stopping_ = false;               // no new requests
+  bool interrupted_ = false;
+  std::int64_t next_progress_ns_;
+};
+
+QueuedCopy::QueuedCopy(const CopyJob& job)
+    : job_(job),
+      settings_(job.settings),
+      events_(job.events),
+      ring_(*job.queue.ring),
+      reader_(job.os, job.events, result_.stats, job.settings, job.input_cache),
+      writer_(job.os, job.events, result_.stats, job.settings, job.output_cache),
+      input_offset_(job.input_position),
+      slots_(job.queue.slots.size()),
+      ibs_(job.settings.ibs),
+      positional_output_(job.queue.positional_output),
+      record_limit_(settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
+                                                                                : settings_.max_records),
+      next_progress_ns_(job.start_ns + kNanosecondsPerSecond) {}
+
+bool QueuedCopy::position() {
+  PositionEnd end = PositionEnd::kDone;
+  if (settings_.skip_records != 0 || settings_.skip_bytes != 0) {
+    end = skip_input(job_.os, events_, reader_, input_offset_, settings_, *this);
+  }
+  if (end == PositionEnd::kDone && (settings_.seek_records != 0 || settings_.seek_bytes != 0)) {
+    end = seek_output(job_.os, events_, reader_, writer_, settings_, *this);
+  }
+  switch (end) {
+    case PositionEnd::kDone:
+      break;
+    case PositionEnd::kQuit:
+      result_.exit_status = 1;
+      result_.ending = Ending::kQuit;
+      return false;
+    case PositionEnd::kDie:
+      result_.exit_status = 1;
+      result_.ending = Ending::kDie;
+      return false;
+    case PositionEnd::kStop:
+      result_.ending = Ending::kInterrupted;
+      return false;
+  }
+  input_base_ = input_offset_.value();
+  if (positional_output_) {
+    IoResult here = job_.os.lseek(kOutputFd, 0, SEEK_CUR);
+    output_base_ = here.ok() ? static_cast<std::int64_t>(here.n) : 0;
+  }
+  return true;
+}
+
+void QueuedCopy::queue_reads() {
+  while (!stopping_ && next_read_ < record_limit_ && slot(next_read_).state == Slot::State::kFree) {
+    const std::int64_t record = next_read_++;
+    Slot& s = slot(record);
+    // A count in bytes ends with one short record for the leftover bytes.
+    s = Slot{Slot::State::kReading, record,
+             record >= settings_.max_records ? static_cast<std::size_t>(settings_.max_bytes)
+                                             : static_cast<std::size_t>(ibs_)};
+    ring_.queue({static_cast<std::uint64_t>(record), RingRequest::Kind::kRead, kInputFd, buffer(record), s.want,
+                 input_base_ + record * ibs_, buffer_index(record)});
+    ++in_flight_;
+  }
+}
+
+void QueuedCopy::queue_write(std::int64_t record) {
+  Slot& s = slot(record);
+  s.state = Slot::State::kWriting;
+  const auto length = static_cast<std::size_t>(s.got) - s.written;
+  const std::int64_t offset = positional_output_ ? output_base_ + record * ibs_ + static_cast<std::int64_t>(s.written) : -1;
+  ring_.queue({static_cast<std::uint64_t>(record) | kWriteBit, RingRequest::Kind::kWrite, kOutputFd,
+               buffer(record) + s.written, length, offset, buffer_index(record)});
+  ++in_flight_;
+  if (!positional_output_) sequential_write_in_flight_ = true;
+}
+
+void QueuedCopy::queue_sequential_write() {
+  if (positional_output_ || sequential_write_in_flight_ || stopping_) return;
+  if (next_write_ >= next_read_ || next_write_ >= end_record_) return;
+  Slot& s = slot(next_write_);
+  // Full records only: the partial one is the Writer's, at the end.
+  if (s.state != Slot::State::kRead || s.got != ibs_) return;
+  queue_write(next_write_++);
+}
+
+void QueuedCopy::on_completion(const RingCompletion& completion) {
+  --in_flight_;
+  const auto record = static_cast<std::int64_t>(completion.tag & ~kWriteBit);
+  Slot& s = slot(record);
+  if ((completion.tag & kWriteBit) == 0) {
+    s.state = Slot::State::kRead;
+    s.got = completion.result;
+    // A full record goes straight out at its own offset; what the input's
+    // end or an error means is decided in record order.
+    if (positional_output_ && !stopping_ && s.got == ibs_ && record < end_record_) queue_write(record);
+    return;
+  }
+  if (!positional_output_) sequential_write_in_flight_ = false;
+  if (completion.result < 0 || completion.result == 0) {
+    // A write that takes nothing is the end of the medium, as in io.
+    s.write_error = completion.result < 0 ? static_cast<int>(-completion.result) : ENOSPC;
+    s.state = Slot::State::kWritten;
+    return;
+  }
+  s.written += static_cast<std::size_t>(completion.result);
+  const std::int64_t end = (positional_output_ ? output_base_ + record * ibs_ : 0) + static_cast<std::int64_t>(s.written);
+  if (end > written_end_) written_end_ = end;
+  if (s.written < static_cast<std::size_t>(s.got)) {
+    queue_write(record);  // a short write: the rest, as the sync engine would
+  } else {
+    s.state = Slot::State::kWritten;
+  }
+}
+
+void QueuedCopy::retire_in_order() {
+  while (next_retire_ < next_read_ && next_retire_ < end_record_) {
+    Slot& s = slot(next_retire_);
+    if (s.state == Slot::State::kReading || s.state == Slot::State::kWriting) return;
+    if (s.state == Slot::State::kRead) {
+      if (s.got < 0) {
+        events_.notice(Notice::kReadError, Side::kInput, static_cast<int>(-s.got), 0);
+        result_.exit_status = 1;
+        return stop(next_retire_);
+      }
+      if (s.got == 0) return stop(next_retire_);
+      if (s.got < ibs_) {
+        tail_record_ = next_retire_;
+        return stop(next_retire_ + 1);
+      }
+      return;  // a full record waiting for its write
+    }
+    // Written: the record counts, in and out, as in the sync engine.
+    ++stats_.full_records_in;
+    stats_.bytes_in += s.got;
+    input_offset_.advance(s.got);
+    stats_.bytes_out += static_cast<std::int64_t>(s.written);
+    if (s.write_error != 0) {
+      events_.notice(Notice::kWriteError, Side::kOutput, s.write_error, 0);
+      result_.exit_status = 1;
+      return stop(next_retire_);
+    }
+    ++stats_.full_records_out;
+    s.state = Slot::State::kFree;
+    ++next_retire_;
+  }
+}
+
+void QueuedCopy::write_tail() {
+  Slot& s = slot(tail_record_);
+  ++stats_.partial_records_in;
+  stats_.bytes_in += s.got;
+  input_offset_.advance(s.got);
+  // The Writer writes at the file's own offset, which pwrite left alone.
+  if (positional_output_) {
+    job_.os.lseek(kOutputFd, static_cast<off_t>(output_base_ + stats_.bytes_out), SEEK_SET);
+  }
+  IoResult wrote = writer_.write(buffer(tail_record_), static_cast<std::size_t>(s.got));
+  if (wrote.err == kStopRequested) {
+    result_.ending = Ending::kInterrupted;
+    return;
+  }
+  stats_.bytes_out += wrote.n;
+  if (wrote.n == s.got) {
+    ++stats_.partial_records_out;
+    return;
+  }
+  events_.notice(Notice::kWriteError, Side::kOutput, wrote.err, 0);
+  result_.exit_status = 1;
+}
+
+void QueuedCopy::finish_positions() {
+  // What was written ahead of a failure goes: a regular file ends where
+  // the sync engine's would (notrunc keeps whatever was there).
+  const std::int64_t sync_end = output_base_ + stats_.bytes_out;
+  if (positional_output_ && result_.exit_status != 0 && written_end_ > sync_end && !settings_.conv.notrunc) {
+    struct stat status {};
+    if (job_.os.fstat(kOutputFd, status).ok() && S_ISREG(status.st_mode)) {
+      job_.os.ftruncate(kOutputFd, static_cast<off_t>(sync_end));
+    }
+  }
+  // pread and pwrite leave the offsets alone; a standard stream that the
+  // caller shares is left where a sync copy would have left it.
+  if (!settings_.input_file) job_.os.lseek(kInputFd, static_cast<off_t>(input_offset_.value()), SEEK_SET);
+  if (!settings_.output_file && positional_output_ && tail_record_ < 0) {
+    job_.os.lseek(kOutputFd, static_cast<off_t>(sync_end), SEEK_SET);
+  }
+}
+
+void QueuedCopy::report_progress_if_due() {
+  const std::int64_t now = job_.clock.now_ns();
+  if (next_progress_ns_ <= now) {
+    events_.progress(stats_, now);
+    next_progress_ns_ += kNanosecondsPerSecond;
+  }
+}
+
+CopyResult QueuedCopy::run() {
+  const bool count_zero = settings_.max_records == 0 && settings_.max_bytes == 0;
+  if (!position() || count_zero) {
+    result_.input_offset = input_offset_.for_cache();
+    return result_;
+  }
+  const bool progress = settings_.status == StatusLevel::kProgress || settings_.ext.progress;
+  while (true) {
+    if (progress) report_progress_if_due();
+    // SIGINT stops submission; what is in flight is drained and counted.
+    if (signals::pending() && events_.handle_signals(stats_)) {
+      interrupted_ = true;
+      stopping_ = true;
+    }
+    queue_reads();
+    queue_sequential_write();
+    if (in_flight_ == 0) break;
+    ring_.submit_and_wait(1);  // EINTR: a signal, or time to poll for one
+    for (const RingCompletion& completion : ring_.completions()) on_completion(completion);
+    retire_in_order();
+    if (!stopping_ && next_read_ >= record_limit_ && next_retire_ >= record_limit_) break;
+  }
+  if (interrupted_) {
+    result_.ending = Ending::kInterrupted;
+  } else if (tail_record_ >= 0 && result_.exit_status == 0) {
+    write_tail();
+  }
+  finish_positions();
+  result_.output_needs_fsync = writer_.needs_fsync();
+  result_.input_offset = input_offset_.for_cache();
+  return result_;
+}
+
+}  // namespace
+
+CopyResult run_queued_copy(const CopyJob& job) { return QueuedCopy(job).run(); }
+
+}  // namespace ddtime
