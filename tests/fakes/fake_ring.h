@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A scripted Ring for the queued engine's tests: requests act on in-memory
-// input and output, completions come back in the order the test chooses
+// A scripted Ring for the queued engine's tests: requests act on the
+// FakeOs's input and output (so the Writer's final partial block and the
+// ring's writes land in one file), completions come back in the order the
+// test chooses
 // (newest first by default, the hardest order for in-order accounting),
 // and chosen requests can be made short, or fail with an errno.
 #pragma once
@@ -12,16 +14,17 @@
 #include <string>
 #include <vector>
 
+#include "fakes/fake_os.h"
 #include "ring.h"
 
 namespace ddtime::testing {
 
 class FakeRing final : public Ring {
  public:
-  explicit FakeRing(unsigned depth) : depth_(depth) {}
+  FakeRing(FakeOs& os, unsigned depth) : input(os.input), output(os.output), os_(os), depth_(depth) {}
 
-  std::vector<unsigned char> input;   // what fd 0 reads
-  std::vector<unsigned char> output;  // what fd 1 holds after the writes
+  std::vector<unsigned char>& input;   // what fd 0 reads
+  std::vector<unsigned char>& output;  // what fd 1 holds after the writes
   // Per request, in the order queued (0 = the first): how it ends. A
   // result of -1 means "do the transfer"; >= 0 caps it at that many bytes;
   // < -1 is -errno.
@@ -59,7 +62,14 @@ class FakeRing final : public Ring {
                   std::to_string(request.offset) + " " + std::to_string(request.length));
     std::int64_t scripted = outcome ? outcome(sequence, request) : -1;
     if (scripted < -1) return scripted;
-    const auto offset = static_cast<std::size_t>(request.offset < 0 ? 0 : request.offset);
+    // At the file's own position: the fake's read and write keep it.
+    if (request.offset < 0) {
+      std::size_t length = request.length;
+      if (scripted >= 0) length = std::min<std::size_t>(length, static_cast<std::size_t>(scripted));
+      IoResult done = read ? os_.read(request.fd, request.buffer, length) : os_.write(request.fd, request.buffer, length);
+      return done.ok() ? done.n : -done.err;
+    }
+    const auto offset = static_cast<std::size_t>(request.offset);
     std::size_t length = request.length;
     if (scripted >= 0) length = std::min<std::size_t>(length, static_cast<std::size_t>(scripted));
     if (read) {
@@ -73,6 +83,7 @@ class FakeRing final : public Ring {
     return static_cast<std::int64_t>(length);
   }
 
+  FakeOs& os_;
   unsigned depth_;
   std::uint64_t sequence_ = 0;
   std::vector<std::pair<std::uint64_t, RingRequest>> queued_;

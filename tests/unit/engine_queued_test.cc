@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The queued engine over a scripted ring that completes newest first:
+// the output bytes, the records and the messages are the sync engine's,
+// whatever order completions come in, with skip/seek/count in blocks and
+// bytes, a partial final block, an error mid-copy (and what was written
+// ahead of it), a short write, an output that takes writes in order only,
+// and a stop asked for by a signal.
+#include "engine_queued.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include "buffer.h"
+#include "fakes/fake_os.h"
+#include "fakes/fake_ring.h"
+#include "fakes/recording_events.h"
+#include "signals.h"
+
+namespace ddtime {
+namespace {
+
+using testing::FakeOs;
+using testing::FakeRing;
+using testing::RecordingEvents;
+
+class FixedClock final : public Clock {
+ public:
+  std::int64_t now_ns() noexcept override { return 0; }
+};
+
+std::vector<unsigned char> pattern(std::size_t size) {
+  std::vector<unsigned char> bytes(size);
+  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>('a' + i * 7 % 26);
+  return bytes;
+}
+
+Settings block_size(std::int64_t bs) {
+  Settings settings;
+  settings.ibs = settings.obs = bs;
+  settings.bs_given = true;
+  return settings;
+}
+
+// One queued copy of depth slots over os and ring, as a session sets it up.
+struct QueuedRun {
+  QueuedRun(FakeOs& os, FakeRing& ring, const Settings& settings, unsigned depth, bool positional = true,
+            bool stop_on_signal = false)
+      : input_cache(os, kInputFd, settings), output_cache(os, kOutputFd, settings) {
+    events.stop_on_signal = stop_on_signal;
+    for (unsigned i = 0; i < depth; ++i) {
+      buffers.emplace_back();
+      buffers.back().allocate(static_cast<std::size_t>(settings.ibs), 4096);
+    }
+    for (AlignedBuffer& buffer : buffers) slots.push_back(buffer.span());
+    const CopyJob job{os,       events, clock, settings, 4096, probe_input_position(os), input_cache, output_cache,
+                      0,        QueueSetup{&ring, slots, positional}};
+    result = run_queued_copy(job);
+  }
+  RecordingEvents events;
+  FixedClock clock;
+  CacheAdvice input_cache;
+  CacheAdvice output_cache;
+  std::vector<AlignedBuffer> buffers;
+  std::vector<std::span<unsigned char>> slots;
+  CopyResult result;
+};
+
+TEST(QueuedEngine, CopiesAFileWhateverOrderCompletionsComeIn) {
+  FakeOs os;
+  os.input = pattern(10 * 512 + 100);
+  FakeRing ring(os, 4);
+  QueuedRun run(os, ring, block_size(512), 4);
+  EXPECT_EQ(run.result.exit_status, 0);
+  EXPECT_EQ(run.result.ending, Ending::kFinished);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(run.result.stats.full_records_in, 10);
+  EXPECT_EQ(run.result.stats.partial_records_in, 1);
+  EXPECT_EQ(run.result.stats.full_records_out, 10);
+  EXPECT_EQ(run.result.stats.partial_records_out, 1);
+  EXPECT_EQ(run.result.stats.bytes_out, 10 * 512 + 100);
+  EXPECT_TRUE(run.events.notices.empty());
+  // The partial block went through the Writer, at its place in the file.
+  EXPECT_EQ(os.count_calls("write 1 100"), 1u);
+}
+
+TEST(QueuedEngine, KeepsNoMoreThanDepthRequestsInFlight) {
+  FakeOs os;
+  os.input = pattern(64 * 512);
+  FakeRing ring(os, 4);
+  QueuedRun run(os, ring, block_size(512), 4);
+  const RingCounters counters = ring.counters();
+  EXPECT_LE(counters.in_flight_sum, counters.submissions * 4);
+  EXPECT_EQ(os.output, os.input);
+}
+
+TEST(QueuedEngine, SkipSeekAndCountInBlocks) {
+  FakeOs os;
+  os.input = pattern(20 * 512);
+  Settings settings = block_size(512);
+  settings.skip_records = 2;
+  settings.seek_records = 3;
+  settings.max_records = 4;
+  FakeRing ring(os, 8);
+  QueuedRun run(os, ring, settings, 8);
+  ASSERT_EQ(os.output.size(), 7u * 512);
+  EXPECT_TRUE(std::equal(os.output.begin() + 3 * 512, os.output.end(), os.input.begin() + 2 * 512));
+  EXPECT_EQ(run.result.stats.full_records_in, 4);
+  EXPECT_EQ(run.result.stats.full_records_out, 4);
+  EXPECT_EQ(ring.counters().requests, 8u) << "four reads, four writes, nothing beyond count=";
+}
+
+TEST(QueuedEngine, CountInBytesEndsWithAShortRecord) {
+  FakeOs os;
+  os.input = pattern(10 * 512);
+  Settings settings = block_size(512);
+  settings.max_records = 2;
+  settings.max_bytes = 100;
+  FakeRing ring(os, 4);
+  QueuedRun run(os, ring, settings, 4);
+  EXPECT_EQ(os.output.size(), 1124u);
+  EXPECT_EQ(run.result.stats.full_records_in, 2);
+  EXPECT_EQ(run.result.stats.partial_records_in, 1);
+  EXPECT_EQ(run.result.stats.partial_records_out, 1);
+}
+
+TEST(QueuedEngine, AReadErrorStopsWhereTheSyncEngineWouldAndCutsWhatWasWrittenAhead) {
+  FakeOs os;
+  os.input = pattern(12 * 512);
+  FakeRing ring(os, 8);
+  ring.outcome = [](std::uint64_t, const RingRequest& request) -> std::int64_t {
+    return request.kind == RingRequest::Kind::kRead && request.offset == 5 * 512 ? -EIO : -1;
+  };
+  QueuedRun run(os, ring, block_size(512), 8);
+  EXPECT_EQ(run.result.exit_status, 1);
+  EXPECT_EQ(run.result.stats.full_records_in, 5);
+  EXPECT_EQ(run.result.stats.full_records_out, 5);
+  ASSERT_EQ(run.events.notices.size(), 1u);
+  EXPECT_EQ(run.events.notices[0].what, Notice::kReadError);
+  EXPECT_EQ(run.events.notices[0].err, EIO);
+  EXPECT_EQ(os.output.size(), 5u * 512) << "records 6 and 7 were written ahead, then cut";
+}
+
+TEST(QueuedEngine, AWriteErrorCountsTheRecordInButNotOut) {
+  FakeOs os;
+  os.input = pattern(8 * 512);
+  FakeRing ring(os, 4);
+  ring.outcome = [](std::uint64_t, const RingRequest& request) -> std::int64_t {
+    return request.kind == RingRequest::Kind::kWrite && request.offset == 3 * 512 ? -ENOSPC : -1;
+  };
+  QueuedRun run(os, ring, block_size(512), 4);
+  EXPECT_EQ(run.result.exit_status, 1);
+  EXPECT_EQ(run.result.stats.full_records_in, 4);
+  EXPECT_EQ(run.result.stats.full_records_out, 3);
+  ASSERT_EQ(run.events.notices.size(), 1u);
+  EXPECT_EQ(run.events.notices[0].what, Notice::kWriteError);
+  EXPECT_EQ(os.output.size(), 3u * 512);
+}
+
+TEST(QueuedEngine, AShortWriteIsContinuedFromWhereItStopped) {
+  FakeOs os;
+  os.input = pattern(6 * 512);
+  FakeRing ring(os, 4);
+  ring.outcome = [](std::uint64_t sequence, const RingRequest& request) -> std::int64_t {
+    return request.kind == RingRequest::Kind::kWrite && request.offset == 2 * 512 && sequence < 20 ? 100 : -1;
+  };
+  QueuedRun run(os, ring, block_size(512), 4);
+  EXPECT_EQ(run.result.exit_status, 0);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(run.result.stats.full_records_out, 6);
+}
+
+TEST(QueuedEngine, AnOutputWithoutPositionsGetsItsWritesInRecordOrder) {
+  FakeOs os;
+  os.input = pattern(9 * 512 + 7);
+  FakeRing ring(os, 4);
+  QueuedRun run(os, ring, block_size(512), 4, /*positional=*/false);
+  EXPECT_EQ(os.output, os.input);
+  std::vector<std::string> writes;
+  for (const std::string& line : ring.log) {
+    if (line.rfind("write", 0) == 0) writes.push_back(line);
+  }
+  ASSERT_EQ(writes.size(), 9u);
+  for (const std::string& line : writes) EXPECT_EQ(line, "write 1 @-1 512");
+}
+
+TEST(QueuedEngine, ASignalStopsSubmissionDrainsAndReportsTheRecordsDone) {
+  FakeOs os;
+  os.input = pattern(64 * 512);
+  FakeRing ring(os, 4);
+  ring.outcome = [](std::uint64_t sequence, const RingRequest&) -> std::int64_t {
+    if (sequence == 10) signals::detail::any_pending = 1;  // a SIGINT arrives
+    return -1;
+  };
+  QueuedRun run(os, ring, block_size(512), 4, true, /*stop_on_signal=*/true);
+  signals::detail::any_pending = 0;
+  EXPECT_EQ(run.result.ending, Ending::kInterrupted);
+  EXPECT_EQ(run.events.signals_handled, 1);
+  const Stats& stats = run.result.stats;
+  EXPECT_GT(stats.full_records_out, 0);
+  EXPECT_LT(stats.full_records_out, 64);
+  EXPECT_EQ(stats.full_records_in, stats.full_records_out) << "in-order records only";
+  EXPECT_LE(ring.counters().requests, 10u + 2 * 4) << "nothing new after the stop but what drains";
+  EXPECT_TRUE(std::equal(os.output.begin(), os.output.begin() + stats.bytes_out, os.input.begin()));
+}
+
+}  // namespace
+}  // namespace ddtime
