@@ -27,108 +27,11 @@
 #include <vector>
 
 #include "e2e/harness.h"
+#include "e2e/loop_device.h"
 #include "e2e/json.h"
 
 namespace ddtime::e2e {
 namespace {
-
-// Runs a shell command; its output (stdout and stderr) and whether it
-// exited 0.
-struct Command {
-  std::string output;
-  bool ok = false;
-};
-
-Command shell(const std::string& command) {
-  Command result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) {
-    result.output = std::string("popen: ") + std::strerror(errno);
-    return result;
-  }
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) result.output.append(buf, n);
-  const int status = ::pclose(pipe);
-  result.ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  return result;
-}
-
-// Bytes that differ from block to block, so a misplaced block shows.
-std::string pattern(std::size_t size, unsigned seed) {
-  std::string out(size, '\0');
-  std::uint32_t x = seed * 2654435761u + 1;
-  for (std::size_t i = 0; i < size; ++i) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    out[i] = static_cast<char>(x);
-  }
-  return out;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
-// A loop device over a backing file in the test directory (under /var/tmp
-// unless DDTIME_E2E_TMPDIR says otherwise), attached in SetUp and always
-// detached in TearDown.
-class LoopDevice : public DdTest {
- protected:
-  LoopDevice(unsigned sector_size, std::size_t size) : sector_size_(sector_size), size_(size) {}
-
-  void SetUp() override {
-    DdTest::SetUp();
-    if (::geteuid() != 0) GTEST_SKIP() << "needs root to attach loop devices";
-    if (::access("/dev/loop-control", F_OK) != 0) GTEST_SKIP() << "needs /dev/loop-control (no loop driver)";
-    if (!shell("command -v losetup").ok) GTEST_SKIP() << "needs losetup (util-linux)";
-    content_ = pattern(size_, sector_size_);
-    write_file("backing.img", content_);
-    const Command attached = shell("losetup --find --show --sector-size " + std::to_string(sector_size_) + " '" +
-                                   path("backing.img").string() + "'");
-    if (!attached.ok) GTEST_SKIP() << "losetup could not attach a loop device: " << attached.output;
-    device_ = attached.output.substr(0, attached.output.find('\n'));
-    ASSERT_TRUE(device_.starts_with("/dev/loop")) << attached.output;
-    // Check the device is what the tests assume.
-    const int fd = ::open(device_.c_str(), O_RDONLY | O_CLOEXEC);
-    ASSERT_GE(fd, 0) << device_ << ": " << std::strerror(errno);
-    int logical = 0;
-    std::uint64_t bytes = 0;
-    const bool asked = ::ioctl(fd, BLKSSZGET, &logical) == 0 && ::ioctl(fd, BLKGETSIZE64, &bytes) == 0;
-    ::close(fd);
-    ASSERT_TRUE(asked) << device_ << ": " << std::strerror(errno);
-    if (logical != static_cast<int>(sector_size_)) {
-      GTEST_SKIP() << "losetup --sector-size " << sector_size_ << " gave " << device_ << " a logical block size of "
-                   << logical;
-    }
-    ASSERT_EQ(bytes, size_);
-  }
-
-  void TearDown() override {
-    if (!device_.empty()) {
-      const Command detached = shell("losetup -d " + device_);
-      EXPECT_TRUE(detached.ok) << "losetup -d " << device_ << ": " << detached.output;
-    }
-    DdTest::TearDown();
-  }
-
-  // The device's bytes, through the backing file.
-  std::string device_bytes() const { return read_file("backing.img"); }
-
-  const unsigned sector_size_;
-  const std::size_t size_;
-  std::string device_;
-  std::string content_;  // what the device held when attached
-};
 
 // 258 blocks of 4096 bytes: 1 MiB and two blocks, so bs=1M ends short.
 class Loop4096 : public LoopDevice {
