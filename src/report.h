@@ -17,7 +17,7 @@
 
 #include "settings.h"
 #include "stats.h"
-#include "timing.h"
+#include "run_times.h"
 
 namespace ddtime {
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "os.h"
+#include "run_times.h"  // RunTimes, which the times measured here fill
 
 namespace ddtime {
 
@@ -48,19 +49,6 @@ struct CpuSplit {
   std::int64_t sys_ns = 0;
 };
 CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t real_ns) noexcept;
-
-// What the timing report says about one run. Every figure covers GNU's
-// window: from just before skip= (files already open) to the summary.
-struct RunTimes {
-  std::int64_t real_ns = 0;   // monotonic clock over the window
-  std::int64_t copy_ns = 0;   // skip, seek and the copy loop, final write included
-  std::int64_t flush_ns = 0;  // fsync/fdatasync after the copy
-  std::int64_t user_ns = 0;   // CPU time of this process in the window
-  std::int64_t sys_ns = 0;
-  bool split = false;         // read_ns/write_ns were measured (--split-times)
-  std::int64_t read_ns = 0;   // inside read-side system calls
-  std::int64_t write_ns = 0;  // inside write-side system calls (seeks for sparse too)
-};
 
 // A cheap, monotonic tick count for timing single system calls: the CPU's
 // time-stamp counter on x86-64 (a few ns to read, against tens for
