@@ -27,10 +27,14 @@
 #include <vector>
 
 #include "e2e/harness.h"
-#include "e2e/json.h"
+#include "support/json.h"
 
 namespace ddtime::e2e {
 namespace {
+
+using support::Json;
+using support::JsonError;
+using support::parse_json;
 
 // Runs a shell command; its output (stdout and stderr) and whether it
 // exited 0.

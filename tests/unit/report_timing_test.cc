@@ -4,7 +4,6 @@
 // copied from the output; GNU's SI rounding is pinned in report_test.cc.
 #include "report.h"
 
-#include <cctype>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -19,6 +18,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "support/json.h"
 
 namespace ddtime {
 namespace {
@@ -91,41 +92,22 @@ JsonRun plain_run(const Settings& settings, const Stats& stats, const RunTimes& 
   return JsonRun{settings, stats, times, true, std::nullopt, 0, {}, {}};
 }
 
-// --- a small strict JSON reader (RFC 8259), for these tests only ---
+// --- reading the JSON back ---
 
-struct Json {
-  enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
-  Kind kind = Kind::kNull;
-  bool boolean = false;
-  std::string text;  // a number's literal text, or a string's UTF-8 value
-  std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
+using support::Json;
+using support::JsonError;
+using support::parse_json;
 
-  bool is_null() const { return kind == Kind::kNull; }
-  double number() const {
-    EXPECT_EQ(kind, Kind::kNumber);
-    return std::stod(text);
+// The value filling all of text (whitespace aside), or nullopt with error
+// saying why.
+std::optional<Json> read_json(std::string_view text, std::string* error = nullptr) {
+  try {
+    return parse_json(text);
+  } catch (const JsonError& failure) {
+    if (error) *error = failure.what();
+    return std::nullopt;
   }
-  const Json& operator[](std::string_view key) const {
-    static const Json kMissing;
-    EXPECT_EQ(kind, Kind::kObject);
-    for (const auto& [name, value] : members) {
-      if (name == key) return value;
-    }
-    ADD_FAILURE() << "no member " << key;
-    return kMissing;
-  }
-  std::vector<std::string> keys() const {
-    std::vector<std::string> names;
-    for (const auto& member : members) names.push_back(member.first);
-    return names;
-  }
-  std::vector<std::string> strings() const {
-    std::vector<std::string> values;
-    for (const Json& item : items) values.push_back(item.text);
-    return values;
-  }
-};
+}
 
 // Length of a valid UTF-8 sequence at text[0], 0 if invalid. Written from
 // RFC 3629's table, independently of the encoder.
@@ -172,253 +154,18 @@ void put_utf8(std::string& out, std::uint32_t code) {
   }
 }
 
-class JsonReader {
- public:
-  // The value filling all of text (whitespace aside), or nullopt with
-  // error() saying why.
-  static std::optional<Json> parse(std::string_view text, std::string* error = nullptr) {
-    JsonReader reader(text);
-    Json value;
-    bool ok = reader.value(value, 0);
-    if (ok) {
-      reader.skip_space();
-      if (reader.pos_ != text.size()) ok = reader.fail("trailing characters");
-    }
-    if (!ok) {
-      if (error) *error = reader.error_ + " at byte " + std::to_string(reader.pos_);
-      return std::nullopt;
-    }
-    return value;
-  }
-
- private:
-  explicit JsonReader(std::string_view text) : text_(text) {}
-
-  bool fail(std::string message) {
-    if (error_.empty()) error_ = std::move(message);
-    return false;
-  }
-  bool at_end() const { return pos_ >= text_.size(); }
-  char peek() const { return at_end() ? '\0' : text_[pos_]; }
-  void skip_space() {
-    while (!at_end() && (peek() == ' ' || peek() == '\t' || peek() == '\n' || peek() == '\r')) ++pos_;
-  }
-  bool literal(std::string_view word) {
-    if (text_.substr(pos_, word.size()) != word) return fail("bad literal");
-    pos_ += word.size();
-    return true;
-  }
-  bool digits() {
-    if (!std::isdigit(static_cast<unsigned char>(peek()))) return fail("digit expected");
-    while (std::isdigit(static_cast<unsigned char>(peek()))) ++pos_;
-    return true;
-  }
-
-  bool value(Json& out, int depth) {
-    if (depth > 64) return fail("too deep");
-    skip_space();
-    switch (peek()) {
-      case 'n':
-        out.kind = Json::Kind::kNull;
-        return literal("null");
-      case 't':
-        out.kind = Json::Kind::kBool;
-        out.boolean = true;
-        return literal("true");
-      case 'f':
-        out.kind = Json::Kind::kBool;
-        return literal("false");
-      case '"':
-        out.kind = Json::Kind::kString;
-        return string(out.text);
-      case '[':
-        out.kind = Json::Kind::kArray;
-        return array(out, depth);
-      case '{':
-        out.kind = Json::Kind::kObject;
-        return object(out, depth);
-      default:
-        out.kind = Json::Kind::kNumber;
-        return number(out.text);
-    }
-  }
-
-  bool number(std::string& out) {
-    const std::size_t start = pos_;
-    if (peek() == '-') ++pos_;
-    if (peek() == '0') {
-      ++pos_;
-    } else if (!digits()) {
-      return false;
-    }
-    if (peek() == '.') {
-      ++pos_;
-      if (!digits()) return false;
-    }
-    if (peek() == 'e' || peek() == 'E') {
-      ++pos_;
-      if (peek() == '+' || peek() == '-') ++pos_;
-      if (!digits()) return false;
-    }
-    out = std::string(text_.substr(start, pos_ - start));
-    return true;
-  }
-
-  bool hex4(std::uint32_t& code) {
-    if (text_.size() - pos_ < 4) return fail("short \\u escape");
-    code = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = text_[pos_++];
-      code <<= 4;
-      if (c >= '0' && c <= '9') {
-        code |= static_cast<std::uint32_t>(c - '0');
-      } else if (c >= 'a' && c <= 'f') {
-        code |= static_cast<std::uint32_t>(c - 'a' + 10);
-      } else if (c >= 'A' && c <= 'F') {
-        code |= static_cast<std::uint32_t>(c - 'A' + 10);
-      } else {
-        return fail("bad hex digit");
-      }
-    }
-    return true;
-  }
-
-  bool string(std::string& out) {
-    ++pos_;  // the opening quote
-    out.clear();
-    while (true) {
-      if (at_end()) return fail("unterminated string");
-      const auto byte = static_cast<unsigned char>(peek());
-      if (byte == '"') {
-        ++pos_;
-        return true;
-      }
-      if (byte < 0x20) return fail("raw control character in string");
-      if (byte == '\\') {
-        ++pos_;
-        const char escape = peek();
-        ++pos_;
-        switch (escape) {
-          case '"':
-            out += '"';
-            break;
-          case '\\':
-            out += '\\';
-            break;
-          case '/':
-            out += '/';
-            break;
-          case 'b':
-            out += '\b';
-            break;
-          case 'f':
-            out += '\f';
-            break;
-          case 'n':
-            out += '\n';
-            break;
-          case 'r':
-            out += '\r';
-            break;
-          case 't':
-            out += '\t';
-            break;
-          case 'u': {
-            std::uint32_t code;
-            if (!hex4(code)) return false;
-            if (code >= 0xDC00 && code <= 0xDFFF) return fail("lone low surrogate");
-            if (code >= 0xD800 && code <= 0xDBFF) {
-              std::uint32_t low;
-              if (text_.substr(pos_, 2) != "\\u") return fail("lone high surrogate");
-              pos_ += 2;
-              if (!hex4(low)) return false;
-              if (low < 0xDC00 || low > 0xDFFF) return fail("bad low surrogate");
-              code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-            }
-            put_utf8(out, code);
-            break;
-          }
-          default:
-            return fail("bad escape");
-        }
-        continue;
-      }
-      const std::size_t length = utf8_length(text_.substr(pos_));
-      if (length == 0) return fail("invalid UTF-8 in string");
-      out += text_.substr(pos_, length);
-      pos_ += length;
-    }
-  }
-
-  bool array(Json& out, int depth) {
-    ++pos_;
-    skip_space();
-    if (peek() == ']') {
-      ++pos_;
-      return true;
-    }
-    while (true) {
-      Json item;
-      if (!value(item, depth + 1)) return false;
-      out.items.push_back(std::move(item));
-      skip_space();
-      if (peek() == ']') {
-        ++pos_;
-        return true;
-      }
-      if (peek() != ',') return fail("',' or ']' expected");
-      ++pos_;
-    }
-  }
-
-  bool object(Json& out, int depth) {
-    ++pos_;
-    skip_space();
-    if (peek() == '}') {
-      ++pos_;
-      return true;
-    }
-    while (true) {
-      skip_space();
-      if (peek() != '"') return fail("key expected");
-      std::string key;
-      if (!string(key)) return false;
-      for (const auto& member : out.members) {
-        if (member.first == key) return fail("duplicate key " + key);
-      }
-      skip_space();
-      if (peek() != ':') return fail("':' expected");
-      ++pos_;
-      Json item;
-      if (!value(item, depth + 1)) return false;
-      out.members.emplace_back(std::move(key), std::move(item));
-      skip_space();
-      if (peek() == '}') {
-        ++pos_;
-        return true;
-      }
-      if (peek() != ',') return fail("',' or '}' expected");
-      ++pos_;
-    }
-  }
-
-  std::string_view text_;
-  std::size_t pos_ = 0;
-  std::string error_;
-};
-
 TEST(JsonReader, AcceptsAndRejectsWhatRfc8259Says) {
   // The checker itself, so that a pass below means something.
   for (std::string_view good :
        {R"({})", R"([1,-0.5,2e3,true,false,null])", R"({"a":{"b":["\u00e9\ud83d\ude00"]}})", " \"x\" "}) {
-    EXPECT_TRUE(JsonReader::parse(good)) << good;
+    EXPECT_TRUE(read_json(good)) << good;
   }
   for (std::string_view bad :
        {R"({"a":1,})", R"([01])", R"([1.])", R"("\x")", R"("\ud800")", R"({"a":1,"a":2})", "\"a\nb\"", "\"\xff\"",
         "\"\xc0\xaf\"", "\"\xed\xa0\x80\"", R"([1] x)", R"({a:1})", R"([.5])", ""}) {
-    EXPECT_FALSE(JsonReader::parse(bad)) << bad;
+    EXPECT_FALSE(read_json(bad)) << bad;
   }
-  EXPECT_EQ(JsonReader::parse(R"("\u00e9\u000a")")->text, "\xc3\xa9\n");
+  EXPECT_EQ(read_json(R"("\u00e9\u000a")")->string(), "\xc3\xa9\n");
 }
 
 // --- timing_report: the real/user/sys/cpu line ---
@@ -864,12 +611,12 @@ TEST(JsonQuote, AnyBytesGiveAValidStringThatReadsBack) {
     }
     const std::string quoted = json_quote(raw);
     std::string error;
-    const auto parsed = JsonReader::parse(quoted, &error);
+    const auto parsed = read_json(quoted, &error);
     ASSERT_TRUE(parsed) << error << " in " << ::testing::PrintToString(quoted);
-    ASSERT_EQ(parsed->kind, Json::Kind::kString);
-    EXPECT_EQ(parsed->text, latin1_fallback(raw)) << ::testing::PrintToString(raw);
+    ASSERT_EQ(parsed->kind(), Json::Kind::kString);
+    EXPECT_EQ(parsed->string(), latin1_fallback(raw)) << ::testing::PrintToString(raw);
     if (valid_utf8(raw)) {
-      EXPECT_EQ(parsed->text, raw);
+      EXPECT_EQ(parsed->string(), raw);
     }
     for (char c : quoted) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20) << ::testing::PrintToString(quoted);
   }
@@ -954,7 +701,7 @@ Json parsed_report(const JsonRun& run) {
   const std::string text = json_report(run);
   EXPECT_EQ(text.find('\n'), text.size() - 1) << "one line, newline-terminated";
   std::string error;
-  auto json = JsonReader::parse(text, &error);
+  auto json = read_json(text, &error);
   EXPECT_TRUE(json) << error << " in " << text;
   return json.value_or(Json{});
 }
@@ -969,15 +716,15 @@ TEST(JsonReport, HasTheDocumentedKeysInOrder) {
                                                                "conv", "iflag", "oflag", "status"}));
   EXPECT_EQ(json["times"].keys(), (std::vector<std::string>{"real", "copy", "flush", "read", "write", "user", "sys"}));
   EXPECT_EQ(json["rates"].keys(), (std::vector<std::string>{"bytes_per_second", "records_per_second"}));
-  EXPECT_EQ(json["tool"].text, "ddtime");
-  EXPECT_EQ(json["version"].text, DDTIME_VERSION);              // the build's when not given
+  EXPECT_EQ(json["tool"].string(), "ddtime");
+  EXPECT_EQ(json["version"].string(), DDTIME_VERSION);              // the build's when not given
   EXPECT_TRUE(json["operands"]["count"]["records"].is_null());  // no count=
   EXPECT_TRUE(json["rates"]["bytes_per_second"].is_null());     // real is 0
   EXPECT_TRUE(json["rates"]["records_per_second"].is_null());
   EXPECT_TRUE(json["exit_status"].is_null());
   EXPECT_TRUE(json["signal"].is_null());
-  EXPECT_EQ(json["errors"].kind, Json::Kind::kArray);
-  EXPECT_TRUE(json["errors"].items.empty());
+  EXPECT_EQ(json["errors"].kind(), Json::Kind::kArray);
+  EXPECT_EQ(json["errors"].size(), 0u);
 }
 
 TEST(JsonReport, ListsEverySymbolInCanonicalOrder) {
@@ -1005,7 +752,7 @@ TEST(JsonReport, NamesEveryStatusLevel) {
                                                         {StatusLevel::kProgress, "progress"}};
   for (const auto& [level, name] : levels) {
     settings.status = level;
-    EXPECT_EQ(parsed_report(plain_run(settings, Stats{}, RunTimes{}))["operands"]["status"].text, name);
+    EXPECT_EQ(parsed_report(plain_run(settings, Stats{}, RunTimes{}))["operands"]["status"].string(), name);
   }
 }
 
@@ -1016,7 +763,7 @@ TEST(JsonReport, NamesSignalsOrGivesTheirNumber) {
   auto signal_of = [&](int signal) {
     JsonRun run = plain_run(settings, stats, times);
     run.signal = signal;
-    return parsed_report(run)["signal"].text;
+    return parsed_report(run)["signal"].string();
   };
   EXPECT_EQ(signal_of(SIGINT), "SIGINT");
   EXPECT_EQ(signal_of(SIGTERM), "SIGTERM");
@@ -1031,9 +778,9 @@ TEST(JsonReport, PrintsExitStatus) {
   const RunTimes times;
   JsonRun run = plain_run(settings, stats, times);
   run.exit_status = 1;
-  EXPECT_EQ(parsed_report(run)["exit_status"].text, "1");
+  EXPECT_EQ(parsed_report(run)["exit_status"].literal(), "1");
   run.exit_status = 0;
-  EXPECT_EQ(parsed_report(run)["exit_status"].text, "0");
+  EXPECT_EQ(parsed_report(run)["exit_status"].literal(), "0");
 }
 
 TEST(JsonReport, SecondsAreExactNanoseconds) {
@@ -1046,7 +793,7 @@ TEST(JsonReport, SecondsAreExactNanoseconds) {
   EXPECT_NE(text.find(R"("real":9223372036.854775807,"copy":-9223372036.854775808,"flush":1.000000001,)"),
             std::string::npos)
       << text;
-  EXPECT_TRUE(JsonReader::parse(text));
+  EXPECT_TRUE(read_json(text));
 }
 
 TEST(JsonReport, RatesAgreeWithBytesRecordsAndTime) {
@@ -1066,7 +813,7 @@ TEST(JsonReport, RatesAgreeWithBytesRecordsAndTime) {
                 static_cast<double>(bytes) * 1e-9 + seconds * 0.001);
     EXPECT_NEAR(json["rates"]["records_per_second"].number() * seconds, static_cast<double>(full + partial),
                 static_cast<double>(full + partial) * 1e-9 + seconds * 0.001);
-    EXPECT_EQ(json["bytes_out"].text, std::to_string(bytes));
+    EXPECT_EQ(json["bytes_out"].literal(), std::to_string(bytes));
   }
 }
 
@@ -1085,8 +832,8 @@ TEST(JsonReport, WeirdNamesAndMessagesStillGiveValidJson) {
     JsonRun run = plain_run(settings, stats, times);
     run.errors = errors;
     const Json json = parsed_report(run);
-    EXPECT_EQ(json["operands"]["if"].text, latin1_fallback(name));
-    EXPECT_EQ(json["operands"]["of"].text, latin1_fallback(*settings.output_file));
+    EXPECT_EQ(json["operands"]["if"].string(), latin1_fallback(name));
+    EXPECT_EQ(json["operands"]["of"].string(), latin1_fallback(*settings.output_file));
     EXPECT_EQ(json["errors"].strings(),
               (std::vector<std::string>{latin1_fallback(errors[0]), std::string(1, '\0'), ""}));
   }
