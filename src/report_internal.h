@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// report_internal — the exact-arithmetic primitive report.cc and
-// report_timing.cc share, so both round the same way. Private to the report
-// module: other modules use report.h.
+// report_internal — the exact arithmetic report.cc, report_timing.cc and
+// report_json.cc share, so all of them round and count the same way.
+// Private to the report modules: other modules use their headers.
 #pragma once
+
+#include <cstdint>
+
+#include "stats.h"
 
 namespace ddtime::report_internal {
 
@@ -15,5 +19,14 @@ __extension__ using Wide = unsigned __int128;
 // 11500 B -> "12 kB").
 // Requires: den > 0.
 Wide round_half_even(Wide num, Wide den);
+
+// A count or duration as Wide; a negative one (a clock that went backwards)
+// is 0.
+inline Wide non_negative(std::int64_t value) { return value > 0 ? static_cast<Wide>(value) : 0; }
+
+// Input records, full and partial alike: the reads that returned data.
+inline Wide records_in(const Stats& stats) {
+  return non_negative(stats.full_records_in) + non_negative(stats.partial_records_in);
+}
 
 }  // namespace ddtime::report_internal
