@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// report_internal — the exact arithmetic report.cc, report_timing.cc and
-// report_json.cc share, so all of them round and count the same way.
-// Private to the report modules: other modules use their headers.
+// report_internal — what report.cc, report_timing.cc and report_json.cc
+// share: the exact arithmetic, so that all of them round and count the same
+// way, and the output buffer the text reports are built in. Private to the
+// report modules: other modules use their headers.
 #pragma once
 
 #include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
 
 #include "stats.h"
 
@@ -28,5 +35,18 @@ inline Wide non_negative(std::int64_t value) { return value > 0 ? static_cast<Wi
 inline Wide records_in(const Stats& stats) {
   return non_negative(stats.full_records_in) + non_negative(stats.partial_records_in);
 }
+
+// Whole reports are a few hundred bytes; the inline storage of
+// fmt::memory_buffer (500 bytes) holds them without touching the heap.
+using Buffer = fmt::memory_buffer;
+
+inline void append(Buffer& out, std::string_view text) { out.append(text.data(), text.data() + text.size()); }
+
+template <typename... Args>
+void append_format(Buffer& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+inline std::string to_string(const Buffer& buffer) { return std::string(buffer.data(), buffer.size()); }
 
 }  // namespace ddtime::report_internal

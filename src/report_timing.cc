@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ddtime's own reports: the timing lines after GNU's summary and the
-// --progress line. GNU's sizes and rates come from report.cc (human_size,
-// human_rate); this file adds fixed-point seconds and percentages. Formats
-// are specified in report.h; the --json object is in report_json.cc.
-#include <cstddef>
+// ddtime's timing lines after GNU's summary, as report_timing.h specifies.
+// GNU's rates come from report.cc (human_rate); this file adds fixed-point
+// seconds, percentages and the time per record.
+#include "report_timing.h"
+
 #include <cstdint>
-#include <iterator>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
-
-#include <fmt/format.h>
 
 #include "report.h"
 #include "report_internal.h"
@@ -19,20 +14,16 @@
 namespace ddtime {
 namespace {
 
+using report_internal::append;
+using report_internal::append_format;
+using report_internal::Buffer;
 using report_internal::non_negative;
 using report_internal::records_in;
 using report_internal::round_half_even;
+using report_internal::to_string;
 using report_internal::Wide;
-using Buffer = fmt::memory_buffer;
 
 constexpr Wide kNanos = 1'000'000'000;
-
-void append(Buffer& out, std::string_view text) { out.append(text.data(), text.data() + text.size()); }
-
-template <typename... Args>
-void append_format(Buffer& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 Wide power_of_ten(int exponent) {
   Wide power = 1;
@@ -196,14 +187,6 @@ void append_rate_line(Buffer& out, const Stats& stats, const RunTimes& times, Ra
   append(out, " each)");
 }
 
-// "H:MM:SS" for a whole number of seconds.
-void append_clock(Buffer& out, Wide seconds) {
-  append_format(out, "{}:{:02}:{:02}", seconds / 3600, static_cast<unsigned>(seconds / 60 % 60),
-                static_cast<unsigned>(seconds % 60));
-}
-
-std::string to_string(const Buffer& buffer) { return std::string(buffer.data(), buffer.size()); }
-
 }  // namespace
 
 std::string timing_report(std::string_view program, const Stats& stats, const RunTimes& times,
@@ -251,46 +234,6 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
   if (durability_in_play(settings)) {
     append_format(out, "{}: durability: ", program);
     append_durability(out, settings);
-    out.push_back('\n');
-  }
-  return to_string(out);
-}
-
-std::string Reporter::extended_progress(std::string_view program, const Stats& stats, std::int64_t elapsed_ns,
-                                        std::optional<std::int64_t> total_bytes, bool terminal) {
-  Buffer out;
-  if (terminal) {
-    out.push_back('\r');
-  } else if (progress_length_ > 0) {
-    // A \r line is still open: end it rather than append to it.
-    out.push_back('\n');
-    progress_length_ = 0;
-  }
-  const std::size_t start = out.size();
-  const std::int64_t done = stats.bytes_in > 0 ? stats.bytes_in : 0;
-  append_format(out, "{}: {}", program, human_size(done, false));
-  if (total_bytes) {
-    const std::int64_t total = *total_bytes > 0 ? *total_bytes : 0;
-    const Wide percent = total == 0 || done >= total ? 100 : static_cast<Wide>(done) * 100 / static_cast<Wide>(total);
-    append_format(out, " of {} ({}%), {}, ETA ", human_size(total, false), percent, human_rate(done, elapsed_ns, true));
-    if (done >= total) {
-      append(out, "0:00:00");
-    } else if (done == 0 || elapsed_ns <= 0) {
-      append(out, "-:--:--");
-    } else {
-      // remaining / (done / elapsed), in whole seconds rounded up.
-      const Wide num = static_cast<Wide>(total - done) * static_cast<Wide>(elapsed_ns);
-      const Wide den = static_cast<Wide>(done) * kNanos;
-      append_clock(out, (num + den - 1) / den);
-    }
-  } else {
-    append_format(out, " copied, {}", human_rate(done, elapsed_ns, true));
-  }
-  if (terminal) {
-    const std::size_t length = out.size() - start;
-    for (std::size_t width = length; width < progress_length_; ++width) out.push_back(' ');
-    progress_length_ = length;
-  } else {
     out.push_back('\n');
   }
   return to_string(out);

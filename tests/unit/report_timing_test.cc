@@ -2,7 +2,7 @@
 // ddtime's own reports: the timing lines and --progress (--json is in
 // report_json_test.cc). The expected figures were worked out by hand or with exact fractions, not
 // copied from the output; GNU's SI rounding is pinned in report_test.cc.
-#include "report.h"
+#include "report_timing.h"
 
 #include <cmath>
 #include <cstdio>
@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include "report.h"  // Reporter::extended_progress
 #include "unit/report_fixtures.h"
 
 namespace ddtime {
@@ -438,6 +439,8 @@ TEST(TimingReport, IgnoresTheGlobalLocale) {
 }
 
 // --- Reporter::extended_progress ---
+// A member of GNU's Reporter (report.cc), as it shares the progress line's
+// state, but ddtime's own line, so it is tested here.
 
 Stats read_so_far(std::int64_t bytes) {
   Stats stats;
