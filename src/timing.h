@@ -58,10 +58,10 @@ std::uint64_t read_ticks() noexcept;
 
 // Wraps the real Os for --split-times: counts the ticks spent inside read
 // calls and inside write calls (and the seeks that stand for writes under
-// conv=sparse). Everything else passes straight through.
-class TimedOs final : public Os {
+// conv=sparse). Every other call passes straight through OsWrapper.
+class TimedOs final : public OsWrapper {
  public:
-  explicit TimedOs(Os& inner) noexcept : inner_(inner) {}
+  explicit TimedOs(Os& inner) noexcept : OsWrapper(inner) {}
 
   std::uint64_t read_ticks_spent() const noexcept { return read_ticks_; }
   std::uint64_t write_ticks_spent() const noexcept { return write_ticks_; }
@@ -70,28 +70,7 @@ class TimedOs final : public Os {
   IoResult write(int fd, const void* buffer, std::size_t length) noexcept override;
   IoResult lseek(int fd, off_t offset, int whence) noexcept override;
 
-  IoResult open(const char* path, int flags, mode_t mode) noexcept override {
-    return inner_.open(path, flags, mode);
-  }
-  IoResult close(int fd) noexcept override { return inner_.close(fd); }
-  IoResult dup2(int from, int to) noexcept override { return inner_.dup2(from, to); }
-  IoResult fstat(int fd, struct stat& status) noexcept override { return inner_.fstat(fd, status); }
-  IoResult ftruncate(int fd, off_t length) noexcept override { return inner_.ftruncate(fd, length); }
-  IoResult fsync(int fd) noexcept override { return inner_.fsync(fd); }
-  IoResult fdatasync(int fd) noexcept override { return inner_.fdatasync(fd); }
-  IoResult get_status_flags(int fd) noexcept override { return inner_.get_status_flags(fd); }
-  IoResult set_status_flags(int fd, int flags) noexcept override { return inner_.set_status_flags(fd, flags); }
-  IoResult drop_cache(int fd, off_t offset, off_t length) noexcept override {
-    return inner_.drop_cache(fd, offset, length);
-  }
-  IoResult stat_path(const char* path, struct stat& status) noexcept override {
-    return inner_.stat_path(path, status);
-  }
-  DirectIoNeeds direct_io_needs(int fd) noexcept override { return inner_.direct_io_needs(fd); }
-  IoResult block_device_size(int fd) noexcept override { return inner_.block_device_size(fd); }
-
  private:
-  Os& inner_;
   std::uint64_t read_ticks_ = 0;
   std::uint64_t write_ticks_ = 0;
 };
