@@ -3,6 +3,8 @@
 
 #include <cassert>
 #include <cstddef>
+#include <new>
+#include <string>
 
 #include "utf8.h"
 
@@ -38,11 +40,20 @@ void Writer::member(int depth, bool& first, std::string_view key) {
   out_.push_back(':');
 }
 
-void Writer::close(int depth, char bracket) {
+void Writer::close(int depth, char bracket) noexcept {
   assert(depth == depth_ && "closing a container with another open inside it");
   (void)depth;
-  out_.push_back(bracket);
   --depth_;
+  try {
+    out_.push_back(bracket);
+  } catch (const std::bad_alloc&) {
+    out_of_memory_ = true;
+  }
+}
+
+std::string Writer::text() const {
+  if (out_of_memory_) throw std::bad_alloc();
+  return std::string(out_.data(), out_.size());
 }
 
 void Writer::put_string(std::string_view text) {

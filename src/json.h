@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <iterator>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -58,7 +59,9 @@ class Writer {
   void string(std::string_view text);
 
   // The text written so far; the document once every container is closed.
-  std::string text() const { return std::string(out_.data(), out_.size()); }
+  // Throws std::bad_alloc if closing a container ran out of memory (a
+  // destructor cannot throw it).
+  std::string text() const;
 
  private:
   friend class Object;
@@ -73,7 +76,8 @@ class Writer {
     out_.push_back(bracket);
     ++depth_;
   }
-  void close(int depth, char bracket);
+  // For the destructors of Object and Array: a failure is kept for text().
+  void close(int depth, char bracket) noexcept;
 
   void put_string(std::string_view text);
   void put_integer(std::int64_t value) { fmt::format_to(std::back_inserter(out_), "{}", value); }
@@ -85,6 +89,7 @@ class Writer {
   // (500 bytes) holds most of it, with at most one allocation after.
   fmt::memory_buffer out_;
   int depth_ = 0;  // containers open
+  bool out_of_memory_ = false;
 };
 
 // The members of an object, each a key and a value, in the order written.
