@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "diag.h"
 
+#include "utf8.h"
+
 #include <locale.h>
 #include <string.h>
 #include <wctype.h>
@@ -30,41 +32,6 @@ bool code_point_printable(char32_t code_point) {
     return iswprint_l(static_cast<wint_t>(code_point), utf8) != 0;
   }
   return code_point >= 0xa0 && code_point != 0x2028 && code_point != 0x2029;
-}
-
-// Length of the valid UTF-8 sequence starting at text[0] and its code point;
-// 0 when the bytes are malformed (overlong forms, surrogates, beyond
-// U+10FFFF, or cut short).
-std::pair<std::size_t, char32_t> decode_utf8(std::string_view text) {
-  const auto lead = static_cast<unsigned char>(text[0]);
-  std::size_t length = 0;
-  char32_t code_point = 0;
-  char32_t minimum = 0;
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    length = 2;
-    code_point = lead & 0x1fu;
-    minimum = 0x80;
-  } else if (lead >= 0xe0 && lead <= 0xef) {
-    length = 3;
-    code_point = lead & 0x0fu;
-    minimum = 0x800;
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    length = 4;
-    code_point = lead & 0x07u;
-    minimum = 0x10000;
-  } else {
-    return {0, 0};
-  }
-  if (text.size() < length) return {0, 0};
-  for (std::size_t i = 1; i < length; ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if ((byte & 0xc0u) != 0x80u) return {0, 0};
-    code_point = (code_point << 6) | (byte & 0x3fu);
-  }
-  if (code_point < minimum || code_point > 0x10ffff || (code_point >= 0xd800 && code_point <= 0xdfff)) {
-    return {0, 0};
-  }
-  return {length, code_point};
 }
 
 Unit next_unit(std::string_view text, std::size_t at, bool utf8) {

@@ -15,6 +15,8 @@
 #include "messages.h"
 #include "os.h"
 #include "report.h"
+#include "report_json.h"
+#include "report_timing.h"
 #include "run_window.h"
 #include "session.h"
 #include "settings.h"

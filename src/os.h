@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // os — the only place that makes system calls for the copy. Each call
 // returns {value, errno} the moment it finishes; nothing here retries,
-// prints or throws. Tests substitute a scripted Os to inject faults.
+// prints or throws. Tests substitute a scripted Os to inject faults, and
+// decorators (timing's TimedOs) wrap one through OsWrapper.
 #pragma once
 
 #include <sys/stat.h>
@@ -52,6 +53,46 @@ class Os {
   virtual DirectIoNeeds direct_io_needs(int fd) noexcept = 0;
   // BLKGETSIZE64: n is the device size in bytes.
   virtual IoResult block_device_size(int fd) noexcept = 0;
+};
+
+// The base of a decorator: every call goes to the wrapped Os unchanged, so
+// a decorator overrides only the calls it changes (leveldb's EnvWrapper).
+// Requires: target outlives the wrapper.
+class OsWrapper : public Os {
+ public:
+  explicit OsWrapper(Os& target) noexcept : target_(target) {}
+
+  Os& target() const noexcept { return target_; }
+
+  IoResult open(const char* path, int flags, mode_t mode) noexcept override {
+    return target_.open(path, flags, mode);
+  }
+  IoResult close(int fd) noexcept override { return target_.close(fd); }
+  IoResult dup2(int from, int to) noexcept override { return target_.dup2(from, to); }
+  IoResult read(int fd, void* buffer, std::size_t length) noexcept override {
+    return target_.read(fd, buffer, length);
+  }
+  IoResult write(int fd, const void* buffer, std::size_t length) noexcept override {
+    return target_.write(fd, buffer, length);
+  }
+  IoResult lseek(int fd, off_t offset, int whence) noexcept override { return target_.lseek(fd, offset, whence); }
+  IoResult fstat(int fd, struct stat& status) noexcept override { return target_.fstat(fd, status); }
+  IoResult ftruncate(int fd, off_t length) noexcept override { return target_.ftruncate(fd, length); }
+  IoResult fsync(int fd) noexcept override { return target_.fsync(fd); }
+  IoResult fdatasync(int fd) noexcept override { return target_.fdatasync(fd); }
+  IoResult get_status_flags(int fd) noexcept override { return target_.get_status_flags(fd); }
+  IoResult set_status_flags(int fd, int flags) noexcept override { return target_.set_status_flags(fd, flags); }
+  IoResult drop_cache(int fd, off_t offset, off_t length) noexcept override {
+    return target_.drop_cache(fd, offset, length);
+  }
+  IoResult stat_path(const char* path, struct stat& status) noexcept override {
+    return target_.stat_path(path, status);
+  }
+  DirectIoNeeds direct_io_needs(int fd) noexcept override { return target_.direct_io_needs(fd); }
+  IoResult block_device_size(int fd) noexcept override { return target_.block_device_size(fd); }
+
+ private:
+  Os& target_;
 };
 
 // The real thing: direct system calls.

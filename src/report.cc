@@ -4,7 +4,10 @@
 #include <array>
 #include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <system_error>
 
@@ -27,12 +30,12 @@ Wide round_half_even(Wide num, Wide den) {
 
 namespace {
 
+using report_internal::append;
+using report_internal::append_format;
+using report_internal::Buffer;
 using report_internal::round_half_even;
+using report_internal::to_string;
 using report_internal::Wide;
-
-// Whole reports are a few hundred bytes; the inline storage of
-// fmt::memory_buffer (500 bytes) holds them without touching the heap.
-using Buffer = fmt::memory_buffer;
 
 constexpr std::uint64_t kNanosPerSecond = 1'000'000'000;
 
@@ -44,8 +47,6 @@ constexpr std::string_view kPrefixes = "KMGTPEZY";
 enum class Base : unsigned { kSi = 1000, kIec = 1024 };
 
 constexpr unsigned value_of(Base base) { return static_cast<unsigned>(base); }
-
-void append(Buffer& out, std::string_view text) { out.append(text.data(), text.data() + text.size()); }
 
 // " B", " kB", " KiB", " MB", " MiB", ...: GNU puts a space between the number
 // and the unit, writes the SI kilo as 'k', and marks powers of 1024 with 'i'.
@@ -200,7 +201,18 @@ void append_transfer_line(Buffer& out, std::int64_t bytes, std::int64_t elapsed_
   append_rate(out, count, elapsed_ns);
 }
 
-std::string to_string(const Buffer& buffer) { return std::string(buffer.data(), buffer.size()); }
+// "H:MM:SS" for a whole number of seconds.
+void append_clock(Buffer& out, Wide seconds) {
+  append_format(out, "{}:{:02}:{:02}", seconds / 3600, static_cast<unsigned>(seconds / 60 % 60),
+                static_cast<unsigned>(seconds % 60));
+}
+
+// A \r-rewritten line of `length` characters: GNU erases the rest of a
+// longer previous line with spaces, and then remembers the unpadded length.
+void pad_over_previous_line(Buffer& out, std::size_t length, std::size_t& previous_length) {
+  for (std::size_t width = length; width < previous_length; ++width) out.push_back(' ');
+  previous_length = length;
+}
 
 }  // namespace
 
@@ -251,11 +263,45 @@ std::string Reporter::progress(const Stats& stats, std::int64_t elapsed_ns) {
   Buffer out;
   out.push_back('\r');
   append_transfer_line(out, stats.bytes_out, elapsed_ns, true);
-  const std::size_t length = out.size() - 1;
-  // GNU erases the rest of a longer previous line with spaces, and then
-  // remembers the unpadded length.
-  for (std::size_t width = length; width < progress_length_; ++width) out.push_back(' ');
-  progress_length_ = length;
+  pad_over_previous_line(out, out.size() - 1, progress_length_);
+  return to_string(out);
+}
+
+std::string Reporter::extended_progress(std::string_view program, const Stats& stats, std::int64_t elapsed_ns,
+                                        std::optional<std::int64_t> total_bytes, bool terminal) {
+  Buffer out;
+  if (terminal) {
+    out.push_back('\r');
+  } else if (progress_length_ > 0) {
+    // A \r line is still open: end it rather than append to it.
+    out.push_back('\n');
+    progress_length_ = 0;
+  }
+  const std::size_t start = out.size();
+  const std::int64_t done = stats.bytes_in > 0 ? stats.bytes_in : 0;
+  append_format(out, "{}: {}", program, human_size(done, false));
+  if (total_bytes) {
+    const std::int64_t total = *total_bytes > 0 ? *total_bytes : 0;
+    const Wide percent = total == 0 || done >= total ? 100 : static_cast<Wide>(done) * 100 / static_cast<Wide>(total);
+    append_format(out, " of {} ({}%), {}, ETA ", human_size(total, false), percent, human_rate(done, elapsed_ns, true));
+    if (done >= total) {
+      append(out, "0:00:00");
+    } else if (done == 0 || elapsed_ns <= 0) {
+      append(out, "-:--:--");
+    } else {
+      // remaining / (done / elapsed), in whole seconds rounded up.
+      const Wide num = static_cast<Wide>(total - done) * static_cast<Wide>(elapsed_ns);
+      const Wide den = static_cast<Wide>(done) * kNanosPerSecond;
+      append_clock(out, (num + den - 1) / den);
+    }
+  } else {
+    append_format(out, " copied, {}", human_rate(done, elapsed_ns, true));
+  }
+  if (terminal) {
+    pad_over_previous_line(out, out.size() - start, progress_length_);
+  } else {
+    out.push_back('\n');
+  }
   return to_string(out);
 }
 

@@ -1,19 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ddtime's own reports: the timing lines after GNU's summary, the --progress
-// line and the --json object. GNU's sizes and rates come from report.cc
-// (human_size, human_rate); this file adds fixed-point seconds, percentages
-// and the JSON encoder. Formats are specified in report.h.
-#include <csignal>
-#include <cstddef>
+// ddtime's timing lines after GNU's summary, as report_timing.h specifies.
+// GNU's rates come from report.cc (human_rate); this file adds fixed-point
+// seconds, percentages and the time per record.
+#include "report_timing.h"
+
 #include <cstdint>
-#include <initializer_list>
-#include <iterator>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
-
-#include <fmt/format.h>
 
 #include "report.h"
 #include "report_internal.h"
@@ -21,18 +14,16 @@
 namespace ddtime {
 namespace {
 
+using report_internal::append;
+using report_internal::append_format;
+using report_internal::Buffer;
+using report_internal::non_negative;
+using report_internal::records_in;
 using report_internal::round_half_even;
+using report_internal::to_string;
 using report_internal::Wide;
-using Buffer = fmt::memory_buffer;
 
 constexpr Wide kNanos = 1'000'000'000;
-
-void append(Buffer& out, std::string_view text) { out.append(text.data(), text.data() + text.size()); }
-
-template <typename... Args>
-void append_format(Buffer& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 Wide power_of_ten(int exponent) {
   Wide power = 1;
@@ -51,8 +42,6 @@ void append_fixed(Buffer& out, Wide num, Wide den, int decimals) {
   if (decimals > 0) append_format(out, ".{:0>{}}", scaled % scale, decimals);
 }
 
-Wide non_negative(std::int64_t value) { return value > 0 ? static_cast<Wide>(value) : 0; }
-
 // "0.0813 s"; a negative duration (a clock that went backwards) is 0.
 void append_seconds(Buffer& out, std::int64_t ns) {
   append_fixed(out, non_negative(ns), kNanos, 4);
@@ -67,11 +56,6 @@ void append_percent(Buffer& out, Wide part, std::int64_t whole) {
     append_fixed(out, part * 100, static_cast<Wide>(whole), 1);
   }
   out.push_back('%');
-}
-
-// Input records, full and partial alike: the reads that returned data.
-Wide records_in(const Stats& stats) {
-  return non_negative(stats.full_records_in) + non_negative(stats.partial_records_in);
 }
 
 // real/records with 3 significant digits in the largest unit (ns, us, ms,
@@ -203,239 +187,6 @@ void append_rate_line(Buffer& out, const Stats& stats, const RunTimes& times, Ra
   append(out, " each)");
 }
 
-// --- JSON ---
-
-// Length of the valid UTF-8 sequence starting text[0], or 0 if there is
-// none (stray continuation byte, overlong form, surrogate, above U+10FFFF,
-// truncated sequence).
-std::size_t utf8_sequence_length(std::string_view text) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(0);
-  std::size_t length;
-  unsigned char low = 0x80;  // bounds of the second byte
-  unsigned char high = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;   // overlong
-    if (lead == 0xED) high = 0x9F;  // UTF-16 surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;   // overlong
-    if (lead == 0xF4) high = 0x8F;  // above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (text.size() < length) return 0;
-  if (byte(1) < low || byte(1) > high) return 0;
-  for (std::size_t i = 2; i < length; ++i) {
-    if (byte(i) < 0x80 || byte(i) > 0xBF) return 0;
-  }
-  return length;
-}
-
-void append_json_string(Buffer& out, std::string_view text) {
-  out.push_back('"');
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte == '"' || byte == '\\') {
-      out.push_back('\\');
-      out.push_back(static_cast<char>(byte));
-      ++i;
-    } else if (byte < 0x20 || byte == 0x7F) {
-      append_format(out, "\\u{:04x}", byte);
-      ++i;
-    } else if (byte < 0x80) {
-      out.push_back(static_cast<char>(byte));
-      ++i;
-    } else if (std::size_t length = utf8_sequence_length(text.substr(i)); length > 0) {
-      append(out, text.substr(i, length));
-      i += length;
-    } else {
-      append_format(out, "\\u{:04x}", byte);
-      ++i;
-    }
-  }
-  out.push_back('"');
-}
-
-// Exact seconds from nanoseconds: "0.081300000", "-1.000000000".
-void append_json_seconds(Buffer& out, std::int64_t ns) {
-  Wide magnitude;
-  if (ns < 0) {
-    out.push_back('-');
-    magnitude = static_cast<Wide>(-(ns + 1)) + 1;  // INT64_MIN too
-  } else {
-    magnitude = static_cast<Wide>(ns);
-  }
-  append_fixed(out, magnitude, kNanos, 9);
-}
-
-void append_json_per_second(Buffer& out, Wide count, std::int64_t real_ns) {
-  if (real_ns <= 0) {
-    append(out, "null");
-  } else {
-    append_fixed(out, count * kNanos, static_cast<Wide>(real_ns), 3);
-  }
-}
-
-// Names as <signal.h> spells them; the numbers differ between systems.
-std::optional<std::string_view> signal_name(int signal) {
-  struct Named {
-    int number;
-    std::string_view name;
-  };
-  static constexpr Named kSignals[] = {
-      {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"},
-      {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"},
-      {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"}, {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
-      {SIGCHLD, "SIGCHLD"}, {SIGCONT, "SIGCONT"}, {SIGSTOP, "SIGSTOP"}, {SIGTSTP, "SIGTSTP"}, {SIGTTIN, "SIGTTIN"},
-      {SIGTTOU, "SIGTTOU"}, {SIGURG, "SIGURG"},   {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGVTALRM, "SIGVTALRM"},
-      {SIGPROF, "SIGPROF"}, {SIGSYS, "SIGSYS"},
-  };
-  for (const Named& named : kSignals) {
-    if (named.number == signal) return named.name;
-  }
-  return std::nullopt;
-}
-
-std::string_view status_name(StatusLevel level) {
-  switch (level) {
-    case StatusLevel::kNone:
-      return "none";
-    case StatusLevel::kNoxfer:
-      return "noxfer";
-    case StatusLevel::kProgress:
-      return "progress";
-    case StatusLevel::kDefault:
-      break;
-  }
-  return "default";
-}
-
-// A JSON array of the names whose flag is set, in the order given.
-struct Symbol {
-  bool set;
-  std::string_view name;
-};
-void append_json_symbols(Buffer& out, std::initializer_list<Symbol> symbols) {
-  out.push_back('[');
-  std::string_view separator = "";
-  for (const Symbol& symbol : symbols) {
-    if (!symbol.set) continue;
-    append(out, separator);
-    append_json_string(out, symbol.name);
-    separator = ",";
-  }
-  out.push_back(']');
-}
-
-void append_json_conv(Buffer& out, const Conversions& conv) {
-  append_json_symbols(out, {{conv.ascii, "ascii"},
-                            {conv.ebcdic, "ebcdic"},
-                            {conv.ibm, "ibm"},
-                            {conv.block, "block"},
-                            {conv.unblock, "unblock"},
-                            {conv.lcase, "lcase"},
-                            {conv.ucase, "ucase"},
-                            {conv.sparse, "sparse"},
-                            {conv.swab, "swab"},
-                            {conv.sync, "sync"},
-                            {conv.excl, "excl"},
-                            {conv.nocreat, "nocreat"},
-                            {conv.notrunc, "notrunc"},
-                            {conv.noerror, "noerror"},
-                            {conv.fdatasync, "fdatasync"},
-                            {conv.fsync, "fsync"}});
-}
-
-void append_json_flags(Buffer& out, const IoFlags& flags) {
-  append_json_symbols(out, {{flags.append, "append"},
-                            {flags.direct, "direct"},
-                            {flags.directory, "directory"},
-                            {flags.dsync, "dsync"},
-                            {flags.sync, "sync"},
-                            {flags.fullblock, "fullblock"},
-                            {flags.nonblock, "nonblock"},
-                            {flags.noatime, "noatime"},
-                            {flags.nocache, "nocache"},
-                            {flags.noctty, "noctty"},
-                            {flags.nofollow, "nofollow"},
-                            {flags.count_bytes, "count_bytes"},
-                            {flags.skip_bytes, "skip_bytes"},
-                            {flags.seek_bytes, "seek_bytes"}});
-}
-
-void append_json_path(Buffer& out, const std::optional<std::string>& path) {
-  if (path) {
-    append_json_string(out, *path);
-  } else {
-    append(out, "null");
-  }
-}
-
-void append_json_operands(Buffer& out, const Settings& settings) {
-  append(out, "{\"if\":");
-  append_json_path(out, settings.input_file);
-  append(out, ",\"of\":");
-  append_json_path(out, settings.output_file);
-  append_format(out, ",\"ibs\":{},\"obs\":{},\"cbs\":{}", settings.ibs, settings.obs, settings.cbs);
-  append_format(out, ",\"skip\":{{\"records\":{},\"bytes\":{}}}", settings.skip_records, settings.skip_bytes);
-  append_format(out, ",\"seek\":{{\"records\":{},\"bytes\":{}}}", settings.seek_records, settings.seek_bytes);
-  append(out, ",\"count\":{\"records\":");
-  if (settings.max_records == kNoLimit) {
-    append(out, "null");
-  } else {
-    append_format(out, "{}", settings.max_records);
-  }
-  append_format(out, ",\"bytes\":{}}}", settings.max_bytes);
-  append(out, ",\"conv\":");
-  append_json_conv(out, settings.conv);
-  append(out, ",\"iflag\":");
-  append_json_flags(out, settings.iflag);
-  append(out, ",\"oflag\":");
-  append_json_flags(out, settings.oflag);
-  append(out, ",\"status\":");
-  append_json_string(out, status_name(settings.status));
-  out.push_back('}');
-}
-
-void append_json_times(Buffer& out, const RunTimes& times) {
-  append(out, "{\"real\":");
-  append_json_seconds(out, times.real_ns);
-  append(out, ",\"copy\":");
-  append_json_seconds(out, times.copy_ns);
-  append(out, ",\"flush\":");
-  append_json_seconds(out, times.flush_ns);
-  append(out, ",\"read\":");
-  if (times.split) {
-    append_json_seconds(out, times.read_ns);
-  } else {
-    append(out, "null");
-  }
-  append(out, ",\"write\":");
-  if (times.split) {
-    append_json_seconds(out, times.write_ns);
-  } else {
-    append(out, "null");
-  }
-  append(out, ",\"user\":");
-  append_json_seconds(out, times.user_ns);
-  append(out, ",\"sys\":");
-  append_json_seconds(out, times.sys_ns);
-  out.push_back('}');
-}
-
-// "H:MM:SS" for a whole number of seconds.
-void append_clock(Buffer& out, Wide seconds) {
-  append_format(out, "{}:{:02}:{:02}", seconds / 3600, static_cast<unsigned>(seconds / 60 % 60),
-                static_cast<unsigned>(seconds % 60));
-}
-
-std::string to_string(const Buffer& buffer) { return std::string(buffer.data(), buffer.size()); }
-
 }  // namespace
 
 std::string timing_report(std::string_view program, const Stats& stats, const RunTimes& times,
@@ -483,96 +234,6 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
   if (durability_in_play(settings)) {
     append_format(out, "{}: durability: ", program);
     append_durability(out, settings);
-    out.push_back('\n');
-  }
-  return to_string(out);
-}
-
-std::string json_quote(std::string_view text) {
-  Buffer out;
-  append_json_string(out, text);
-  return to_string(out);
-}
-
-std::string json_report(const JsonRun& run) {
-  const Stats& stats = run.stats;
-  Buffer out;
-  append(out, "{\"tool\":\"ddtime\",\"version\":");
-  append_json_string(out, run.version.empty() ? std::string_view(DDTIME_VERSION) : run.version);
-  append_format(out, ",\"complete\":{}", run.complete);
-  append(out, ",\"operands\":");
-  append_json_operands(out, run.settings);
-  append_format(out, ",\"records_in\":{{\"full\":{},\"partial\":{}}}", stats.full_records_in, stats.partial_records_in);
-  append_format(out, ",\"records_out\":{{\"full\":{},\"partial\":{}}}", stats.full_records_out,
-                stats.partial_records_out);
-  append_format(out, ",\"truncated_records\":{},\"bytes_in\":{},\"bytes_out\":{}", stats.truncated_records,
-                stats.bytes_in, stats.bytes_out);
-  append(out, ",\"times\":");
-  append_json_times(out, run.times);
-  append(out, ",\"rates\":{\"bytes_per_second\":");
-  append_json_per_second(out, non_negative(stats.bytes_out), run.times.real_ns);
-  append(out, ",\"records_per_second\":");
-  append_json_per_second(out, records_in(stats), run.times.real_ns);
-  append(out, "},\"exit_status\":");
-  if (run.exit_status) {
-    append_format(out, "{}", *run.exit_status);
-  } else {
-    append(out, "null");
-  }
-  append(out, ",\"signal\":");
-  if (run.signal == 0) {
-    append(out, "null");
-  } else if (auto name = signal_name(run.signal)) {
-    append_json_string(out, *name);
-  } else {
-    append_json_string(out, fmt::format("{}", run.signal));
-  }
-  append(out, ",\"errors\":[");
-  std::string_view separator = "";
-  for (const std::string& error : run.errors) {
-    append(out, separator);
-    append_json_string(out, error);
-    separator = ",";
-  }
-  append(out, "]}\n");
-  return to_string(out);
-}
-
-std::string Reporter::extended_progress(std::string_view program, const Stats& stats, std::int64_t elapsed_ns,
-                                        std::optional<std::int64_t> total_bytes, bool terminal) {
-  Buffer out;
-  if (terminal) {
-    out.push_back('\r');
-  } else if (progress_length_ > 0) {
-    // A \r line is still open: end it rather than append to it.
-    out.push_back('\n');
-    progress_length_ = 0;
-  }
-  const std::size_t start = out.size();
-  const std::int64_t done = stats.bytes_in > 0 ? stats.bytes_in : 0;
-  append_format(out, "{}: {}", program, human_size(done, false));
-  if (total_bytes) {
-    const std::int64_t total = *total_bytes > 0 ? *total_bytes : 0;
-    const Wide percent = total == 0 || done >= total ? 100 : static_cast<Wide>(done) * 100 / static_cast<Wide>(total);
-    append_format(out, " of {} ({}%), {}, ETA ", human_size(total, false), percent, human_rate(done, elapsed_ns, true));
-    if (done >= total) {
-      append(out, "0:00:00");
-    } else if (done == 0 || elapsed_ns <= 0) {
-      append(out, "-:--:--");
-    } else {
-      // remaining / (done / elapsed), in whole seconds rounded up.
-      const Wide num = static_cast<Wide>(total - done) * static_cast<Wide>(elapsed_ns);
-      const Wide den = static_cast<Wide>(done) * kNanos;
-      append_clock(out, (num + den - 1) / den);
-    }
-  } else {
-    append_format(out, " copied, {}", human_rate(done, elapsed_ns, true));
-  }
-  if (terminal) {
-    const std::size_t length = out.size() - start;
-    for (std::size_t width = length; width < progress_length_; ++width) out.push_back(' ');
-    progress_length_ = length;
-  } else {
     out.push_back('\n');
   }
   return to_string(out);

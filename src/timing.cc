@@ -56,27 +56,32 @@ std::uint64_t read_ticks() noexcept {
 #endif
 }
 
-IoResult TimedOs::read(int fd, void* buffer, std::size_t length) noexcept {
+namespace {
+
+// call(), with the ticks it took added to `ticks`. Inlined: one of these
+// brackets every read and write of a --split-times run.
+template <typename Call>
+IoResult ticks_added(std::uint64_t& ticks, Call call) noexcept {
   const std::uint64_t before = read_ticks();
-  IoResult result = inner_.read(fd, buffer, length);
-  read_ticks_ += read_ticks() - before;
+  IoResult result = call();
+  ticks += read_ticks() - before;
   return result;
 }
 
+}  // namespace
+
+IoResult TimedOs::read(int fd, void* buffer, std::size_t length) noexcept {
+  return ticks_added(read_ticks_, [&]() noexcept { return target().read(fd, buffer, length); });
+}
+
 IoResult TimedOs::write(int fd, const void* buffer, std::size_t length) noexcept {
-  const std::uint64_t before = read_ticks();
-  IoResult result = inner_.write(fd, buffer, length);
-  write_ticks_ += read_ticks() - before;
-  return result;
+  return ticks_added(write_ticks_, [&]() noexcept { return target().write(fd, buffer, length); });
 }
 
 IoResult TimedOs::lseek(int fd, off_t offset, int whence) noexcept {
   // A relative seek on the output is conv=sparse writing a hole.
-  if (fd != STDOUT_FILENO || whence != SEEK_CUR || offset == 0) return inner_.lseek(fd, offset, whence);
-  const std::uint64_t before = read_ticks();
-  IoResult result = inner_.lseek(fd, offset, whence);
-  write_ticks_ += read_ticks() - before;
-  return result;
+  if (fd != STDOUT_FILENO || whence != SEEK_CUR || offset == 0) return target().lseek(fd, offset, whence);
+  return ticks_added(write_ticks_, [&]() noexcept { return target().lseek(fd, offset, whence); });
 }
 
 }  // namespace ddtime

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "os.h"
+#include "run_times.h"  // RunTimes, which the times measured here fill
 
 namespace ddtime {
 
@@ -49,19 +50,6 @@ struct CpuSplit {
 };
 CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t real_ns) noexcept;
 
-// What the timing report says about one run. Every figure covers GNU's
-// window: from just before skip= (files already open) to the summary.
-struct RunTimes {
-  std::int64_t real_ns = 0;   // monotonic clock over the window
-  std::int64_t copy_ns = 0;   // skip, seek and the copy loop, final write included
-  std::int64_t flush_ns = 0;  // fsync/fdatasync after the copy
-  std::int64_t user_ns = 0;   // CPU time of this process in the window
-  std::int64_t sys_ns = 0;
-  bool split = false;         // read_ns/write_ns were measured (--split-times)
-  std::int64_t read_ns = 0;   // inside read-side system calls
-  std::int64_t write_ns = 0;  // inside write-side system calls (seeks for sparse too)
-};
-
 // A cheap, monotonic tick count for timing single system calls: the CPU's
 // time-stamp counter on x86-64 (a few ns to read, against tens for
 // clock_gettime), nanoseconds elsewhere. Ticks become seconds by scaling
@@ -70,10 +58,10 @@ std::uint64_t read_ticks() noexcept;
 
 // Wraps the real Os for --split-times: counts the ticks spent inside read
 // calls and inside write calls (and the seeks that stand for writes under
-// conv=sparse). Everything else passes straight through.
-class TimedOs final : public Os {
+// conv=sparse). Every other call passes straight through OsWrapper.
+class TimedOs final : public OsWrapper {
  public:
-  explicit TimedOs(Os& inner) noexcept : inner_(inner) {}
+  explicit TimedOs(Os& inner) noexcept : OsWrapper(inner) {}
 
   std::uint64_t read_ticks_spent() const noexcept { return read_ticks_; }
   std::uint64_t write_ticks_spent() const noexcept { return write_ticks_; }
@@ -82,28 +70,7 @@ class TimedOs final : public Os {
   IoResult write(int fd, const void* buffer, std::size_t length) noexcept override;
   IoResult lseek(int fd, off_t offset, int whence) noexcept override;
 
-  IoResult open(const char* path, int flags, mode_t mode) noexcept override {
-    return inner_.open(path, flags, mode);
-  }
-  IoResult close(int fd) noexcept override { return inner_.close(fd); }
-  IoResult dup2(int from, int to) noexcept override { return inner_.dup2(from, to); }
-  IoResult fstat(int fd, struct stat& status) noexcept override { return inner_.fstat(fd, status); }
-  IoResult ftruncate(int fd, off_t length) noexcept override { return inner_.ftruncate(fd, length); }
-  IoResult fsync(int fd) noexcept override { return inner_.fsync(fd); }
-  IoResult fdatasync(int fd) noexcept override { return inner_.fdatasync(fd); }
-  IoResult get_status_flags(int fd) noexcept override { return inner_.get_status_flags(fd); }
-  IoResult set_status_flags(int fd, int flags) noexcept override { return inner_.set_status_flags(fd, flags); }
-  IoResult drop_cache(int fd, off_t offset, off_t length) noexcept override {
-    return inner_.drop_cache(fd, offset, length);
-  }
-  IoResult stat_path(const char* path, struct stat& status) noexcept override {
-    return inner_.stat_path(path, status);
-  }
-  DirectIoNeeds direct_io_needs(int fd) noexcept override { return inner_.direct_io_needs(fd); }
-  IoResult block_device_size(int fd) noexcept override { return inner_.block_device_size(fd); }
-
  private:
-  Os& inner_;
   std::uint64_t read_ticks_ = 0;
   std::uint64_t write_ticks_ = 0;
 };

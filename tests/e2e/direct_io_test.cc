@@ -28,10 +28,14 @@
 
 #include "e2e/harness.h"
 #include "e2e/loop_device.h"
-#include "e2e/json.h"
+#include "support/json.h"
 
 namespace ddtime::e2e {
 namespace {
+
+using support::Json;
+using support::JsonError;
+using support::parse_json;
 
 // 258 blocks of 4096 bytes: 1 MiB and two blocks, so bs=1M ends short.
 class Loop4096 : public LoopDevice {

@@ -23,10 +23,14 @@
 #include <vector>
 
 #include "e2e/harness.h"
-#include "e2e/json.h"
+#include "support/json.h"
 
 namespace ddtime::e2e {
 namespace {
+
+using support::Json;
+using support::JsonError;
+using support::parse_json;
 
 // ---- reading the text ----
 

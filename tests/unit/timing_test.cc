@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU time of the report's window: exact in total, split as the kernel
-// splits it.
+// splits it; and TimedOs, which counts the ticks of reads and writes only.
 #include "timing.h"
 
+#include <unistd.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
+
+#include "fakes/fake_os.h"
 
 namespace ddtime {
 namespace {
@@ -72,6 +80,88 @@ TEST(ProcessCpuTimes, TotalGrowsWithWork) {
   EXPECT_GT(after.total_ns, before.total_ns);
   const CpuSplit split = cpu_in_window(before, after, kLongWindow);
   EXPECT_EQ(split.user_ns + split.sys_ns, after.total_ns - before.total_ns);
+}
+
+// Every call takes at least one tick before reaching the fake, so that a
+// call TimedOs times always adds to its count, whatever the tick source's
+// resolution, and one it does not time visibly adds nothing.
+class TakesATick final : public OsWrapper {
+ public:
+  using OsWrapper::OsWrapper;
+
+  IoResult read(int fd, void* buffer, std::size_t length) noexcept override {
+    wait();
+    return OsWrapper::read(fd, buffer, length);
+  }
+  IoResult write(int fd, const void* buffer, std::size_t length) noexcept override {
+    wait();
+    return OsWrapper::write(fd, buffer, length);
+  }
+  IoResult lseek(int fd, off_t offset, int whence) noexcept override {
+    wait();
+    return OsWrapper::lseek(fd, offset, whence);
+  }
+  IoResult fsync(int fd) noexcept override {
+    wait();
+    return OsWrapper::fsync(fd);
+  }
+  IoResult ftruncate(int fd, off_t length) noexcept override {
+    wait();
+    return OsWrapper::ftruncate(fd, length);
+  }
+
+ private:
+  static void wait() noexcept {
+    const std::uint64_t start = read_ticks();
+    while (read_ticks() == start) {
+    }
+  }
+};
+
+class TimedOsOverAFake : public ::testing::Test {
+ protected:
+  TimedOsOverAFake() { fake_.input.assign(4096, 'x'); }
+
+  testing::FakeOs fake_;
+  TakesATick slow_{fake_};
+  TimedOs timed_{slow_};
+  char buffer_[512] = {};
+};
+
+TEST_F(TimedOsOverAFake, CountsReadsAndWritesApart) {
+  EXPECT_EQ(timed_.read_ticks_spent(), 0u);
+  EXPECT_EQ(timed_.write_ticks_spent(), 0u);
+  EXPECT_EQ(timed_.read(0, buffer_, sizeof buffer_).n, 512);
+  const std::uint64_t read = timed_.read_ticks_spent();
+  EXPECT_GT(read, 0u);
+  EXPECT_EQ(timed_.write_ticks_spent(), 0u);
+  EXPECT_EQ(timed_.write(1, buffer_, sizeof buffer_).n, 512);
+  EXPECT_GT(timed_.write_ticks_spent(), 0u);
+  EXPECT_EQ(timed_.read_ticks_spent(), read);
+  EXPECT_EQ(fake_.calls, (std::vector<std::string>{"read 0 512", "write 1 512"}));
+}
+
+TEST_F(TimedOsOverAFake, CountsOnlyARelativeSeekOnTheOutputAsWriting) {
+  // Other seeks position the files: neither reading nor writing.
+  EXPECT_EQ(timed_.lseek(0, 512, SEEK_CUR).n, 512);
+  EXPECT_EQ(timed_.lseek(1, 512, SEEK_SET).n, 512);
+  EXPECT_EQ(timed_.lseek(1, 0, SEEK_CUR).n, 512);
+  EXPECT_EQ(timed_.write_ticks_spent(), 0u);
+  // conv=sparse skipping a block of zeros on the output.
+  EXPECT_EQ(timed_.lseek(STDOUT_FILENO, 512, SEEK_CUR).n, 1024);
+  EXPECT_GT(timed_.write_ticks_spent(), 0u);
+  EXPECT_EQ(timed_.read_ticks_spent(), 0u);
+  EXPECT_EQ(fake_.count_calls("lseek "), 4u);
+}
+
+TEST_F(TimedOsOverAFake, PassesEveryOtherCallThroughUntimed) {
+  fake_.fsync_error = EIO;
+  EXPECT_EQ(timed_.fsync(1).err, EIO);
+  EXPECT_EQ(timed_.ftruncate(1, 100).n, 0);
+  EXPECT_EQ(timed_.read_ticks_spent(), 0u);
+  EXPECT_EQ(timed_.write_ticks_spent(), 0u);
+  EXPECT_EQ(fake_.calls, (std::vector<std::string>{"fsync 1", "ftruncate 1 100"}));
+  EXPECT_EQ(fake_.output.size(), 100u);
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "e2e/json.h"
+#include "support/json.h"
 
 #include <charconv>
 #include <system_error>
 
 #include <fmt/format.h>
 
-namespace ddtime::e2e {
+namespace ddtime::support {
 
 // Recursive descent over the grammar of RFC 8259, section 2 onwards.
 class JsonParser {
@@ -382,4 +382,4 @@ std::vector<std::string> Json::keys() const {
 
 Json parse_json(std::string_view text) { return JsonParser(text).parse_document(); }
 
-}  // namespace ddtime::e2e
+}  // namespace ddtime::support

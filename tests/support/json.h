@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // json — a small, strict JSON reader (RFC 8259) for checking ddtime's --json
-// output in the end-to-end tests. It parses one value and keeps what a test
+// output in the unit and end-to-end tests. It parses one value and keeps what a test
 // needs to look at: object members in the order written, numbers as their
 // literal text. Anything RFC 8259 rejects is an error, and so are duplicate
 // keys and invalid UTF-8, so a test passing means the output is clean JSON.
@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace ddtime::e2e {
+namespace ddtime::support {
 
 // Thrown for malformed text (with the byte offset in the message) and for
 // asking a value for something it is not.
@@ -68,4 +68,4 @@ class Json {
 // Exactly one JSON value, optionally surrounded by whitespace.
 Json parse_json(std::string_view text);
 
-}  // namespace ddtime::e2e
+}  // namespace ddtime::support

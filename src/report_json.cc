@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The --json schema (report_json.h) on the json writer: this file chooses
+// the keys, their order and the rounding; json.cc places every quote,
+// colon, comma and bracket.
+#include "report_json.h"
+
+#include <csignal>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "json.h"
+#include "report_internal.h"
+
+namespace ddtime {
+namespace {
+
+using report_internal::non_negative;
+using report_internal::records_in;
+using report_internal::round_half_even;
+using report_internal::Wide;
+
+constexpr Wide kNanos = 1'000'000'000;
+
+// Exact seconds from nanoseconds: 0.081300000, -1.000000000.
+json::Decimal seconds(std::int64_t ns) {
+  if (ns < 0) return {static_cast<Wide>(-(ns + 1)) + 1, 9, true};  // INT64_MIN too
+  return {static_cast<Wide>(ns), 9};
+}
+
+// count/real_ns per second, rounded half to even to 3 decimals like the
+// figures beside it; null when no time has passed.
+void put_per_second(json::Object& rates, std::string_view key, Wide count, std::int64_t real_ns) {
+  if (real_ns <= 0) {
+    rates.null(key);
+  } else {
+    rates.decimal(key, {round_half_even(count * kNanos * 1000, static_cast<Wide>(real_ns)), 3});
+  }
+}
+
+void put_integer_or_null(json::Object& object, std::string_view key, std::optional<std::int64_t> value) {
+  if (value) {
+    object.integer(key, *value);
+  } else {
+    object.null(key);
+  }
+}
+
+void put_string_or_null(json::Object& object, std::string_view key, const std::optional<std::string>& value) {
+  if (value) {
+    object.string(key, *value);
+  } else {
+    object.null(key);
+  }
+}
+
+// Names as <signal.h> spells them; the numbers differ between systems.
+std::optional<std::string_view> signal_name(int signal) {
+  struct Named {
+    int number;
+    std::string_view name;
+  };
+  static constexpr Named kSignals[] = {
+      {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"},
+      {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"},
+      {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"}, {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+      {SIGCHLD, "SIGCHLD"}, {SIGCONT, "SIGCONT"}, {SIGSTOP, "SIGSTOP"}, {SIGTSTP, "SIGTSTP"}, {SIGTTIN, "SIGTTIN"},
+      {SIGTTOU, "SIGTTOU"}, {SIGURG, "SIGURG"},   {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGVTALRM, "SIGVTALRM"},
+      {SIGPROF, "SIGPROF"}, {SIGSYS, "SIGSYS"},
+  };
+  for (const Named& named : kSignals) {
+    if (named.number == signal) return named.name;
+  }
+  return std::nullopt;
+}
+
+std::string_view status_name(StatusLevel level) {
+  switch (level) {
+    case StatusLevel::kNone:
+      return "none";
+    case StatusLevel::kNoxfer:
+      return "noxfer";
+    case StatusLevel::kProgress:
+      return "progress";
+    case StatusLevel::kDefault:
+      break;
+  }
+  return "default";
+}
+
+// The names whose flag is set, in the order given.
+struct Symbol {
+  bool set;
+  std::string_view name;
+};
+void put_symbols(json::Array list, std::initializer_list<Symbol> symbols) {
+  for (const Symbol& symbol : symbols) {
+    if (symbol.set) list.string(symbol.name);
+  }
+}
+
+void put_conv(json::Array list, const Conversions& conv) {
+  put_symbols(std::move(list), {{conv.ascii, "ascii"},
+                                {conv.ebcdic, "ebcdic"},
+                                {conv.ibm, "ibm"},
+                                {conv.block, "block"},
+                                {conv.unblock, "unblock"},
+                                {conv.lcase, "lcase"},
+                                {conv.ucase, "ucase"},
+                                {conv.sparse, "sparse"},
+                                {conv.swab, "swab"},
+                                {conv.sync, "sync"},
+                                {conv.excl, "excl"},
+                                {conv.nocreat, "nocreat"},
+                                {conv.notrunc, "notrunc"},
+                                {conv.noerror, "noerror"},
+                                {conv.fdatasync, "fdatasync"},
+                                {conv.fsync, "fsync"}});
+}
+
+void put_flags(json::Array list, const IoFlags& flags) {
+  put_symbols(std::move(list), {{flags.append, "append"},
+                                {flags.direct, "direct"},
+                                {flags.directory, "directory"},
+                                {flags.dsync, "dsync"},
+                                {flags.sync, "sync"},
+                                {flags.fullblock, "fullblock"},
+                                {flags.nonblock, "nonblock"},
+                                {flags.noatime, "noatime"},
+                                {flags.nocache, "nocache"},
+                                {flags.noctty, "noctty"},
+                                {flags.nofollow, "nofollow"},
+                                {flags.count_bytes, "count_bytes"},
+                                {flags.skip_bytes, "skip_bytes"},
+                                {flags.seek_bytes, "seek_bytes"}});
+}
+
+void put_operands(json::Object operands, const Settings& settings) {
+  put_string_or_null(operands, "if", settings.input_file);
+  put_string_or_null(operands, "of", settings.output_file);
+  operands.integer("ibs", settings.ibs).integer("obs", settings.obs).integer("cbs", settings.cbs);
+  operands.object("skip").integer("records", settings.skip_records).integer("bytes", settings.skip_bytes);
+  operands.object("seek").integer("records", settings.seek_records).integer("bytes", settings.seek_bytes);
+  {
+    json::Object count = operands.object("count");
+    put_integer_or_null(count, "records",
+                 settings.max_records == kNoLimit ? std::nullopt : std::optional<std::int64_t>(settings.max_records));
+    count.integer("bytes", settings.max_bytes);
+  }
+  put_conv(operands.array("conv"), settings.conv);
+  put_flags(operands.array("iflag"), settings.iflag);
+  put_flags(operands.array("oflag"), settings.oflag);
+  operands.string("status", status_name(settings.status));
+}
+
+void put_times(json::Object object, const RunTimes& times) {
+  object.decimal("real", seconds(times.real_ns))
+      .decimal("copy", seconds(times.copy_ns))
+      .decimal("flush", seconds(times.flush_ns));
+  if (times.split) {
+    object.decimal("read", seconds(times.read_ns)).decimal("write", seconds(times.write_ns));
+  } else {
+    object.null("read").null("write");
+  }
+  object.decimal("user", seconds(times.user_ns)).decimal("sys", seconds(times.sys_ns));
+}
+
+void put_run(json::Object run, const JsonRun& source) {
+  const Stats& stats = source.stats;
+  run.string("tool", "ddtime")
+      .string("version", source.version.empty() ? std::string_view(DDTIME_VERSION) : source.version)
+      .boolean("complete", source.complete);
+  put_operands(run.object("operands"), source.settings);
+  run.object("records_in").integer("full", stats.full_records_in).integer("partial", stats.partial_records_in);
+  run.object("records_out").integer("full", stats.full_records_out).integer("partial", stats.partial_records_out);
+  run.integer("truncated_records", stats.truncated_records)
+      .integer("bytes_in", stats.bytes_in)
+      .integer("bytes_out", stats.bytes_out);
+  put_times(run.object("times"), source.times);
+  {
+    json::Object rates = run.object("rates");
+    put_per_second(rates, "bytes_per_second", non_negative(stats.bytes_out), source.times.real_ns);
+    put_per_second(rates, "records_per_second", records_in(stats), source.times.real_ns);
+  }
+  put_integer_or_null(run, "exit_status", source.exit_status);
+  if (source.signal == 0) {
+    run.null("signal");
+  } else if (auto name = signal_name(source.signal)) {
+    run.string("signal", *name);
+  } else {
+    run.string("signal", std::to_string(source.signal));
+  }
+  json::Array errors = run.array("errors");
+  for (const std::string& error : source.errors) errors.string(error);
+}
+
+}  // namespace
+
+std::string json_report(const JsonRun& run) {
+  json::Writer out;
+  put_run(out.object(), run);
+  std::string text = out.text();
+  text.push_back('\n');
+  return text;
+}
+
+std::string json_quote(std::string_view text) {
+  json::Writer out;
+  out.string(text);
+  return out.text();
+}
+
+}  // namespace ddtime

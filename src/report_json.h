@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// report_json — the --json document: one run's operands, counters, times
+// and outcome, in the schema below, written with the json writer (which
+// owns the syntax). (Settings, stats, times) in, text out; whether and
+// where it is written is the caller's decision.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "run_times.h"
+#include "settings.h"
+#include "stats.h"
+
+namespace ddtime {
+
+// One run as a JSON object on one line, '\n'-terminated (--json).
+struct JsonRun {
+  const Settings& settings;
+  const Stats& stats;
+  const RunTimes& times;
+  bool complete = true;             // false: a SIGUSR1 snapshot mid-copy
+  std::optional<int> exit_status;   // absent when not complete or killed
+  int signal = 0;                   // the signal ending the run, or 0
+  std::span<const std::string> errors;  // every diagnostic line, without prefix
+  std::string_view version;
+};
+
+// The --json schema, one object on one line (keys always in this order):
+//
+//   {"tool":"ddtime","version":"0.1.0","complete":true,
+//    "operands":{"if":"in.img"|null,"of":null|"...","ibs":512,"obs":512,
+//      "cbs":0,"skip":{"records":0,"bytes":0},"seek":{"records":0,"bytes":0},
+//      "count":{"records":8|null,"bytes":0},"conv":["ucase"],"iflag":[],
+//      "oflag":["direct"],"status":"default"|"none"|"noxfer"|"progress"},
+//    "records_in":{"full":8,"partial":0},"records_out":{"full":8,"partial":0},
+//    "truncated_records":0,"bytes_in":4096,"bytes_out":4096,
+//    "times":{"real":0.081300000,"copy":0.081200000,"flush":0.000000000,
+//      "read":0.040000000|null,"write":0.041000000|null,
+//      "user":0.000000000,"sys":0.081100000},
+//    "rates":{"bytes_per_second":50381.304|null,"records_per_second":98.401|null},
+//    "exit_status":0|1|null,"signal":null|"SIGINT","errors":["..."]}
+//
+// - if/of: null for standard input/output. skip/seek/count: as resolved
+//   (whole records of ibs/obs plus leftover bytes); count.records is null
+//   without count=. conv/iflag/oflag: the symbols in effect after GNU's
+//   implications (conv=ascii lists "ascii","unblock"), in settings.h's
+//   declaration order.
+// - times in seconds, exactly the nanoseconds with 9 decimals; read/write
+//   null unless measured (--split-times).
+// - rates: bytes_out and input records (full + partial) over real, rounded
+//   to 3 decimals; null when real is 0.
+// - exit_status: null when absent (a snapshot, or killed by a signal).
+//   signal: null, or the signal's name ("SIGINT"), or its number as a
+//   string ("42") when it has no portable name.
+// - Strings are escaped as json::Writer does (json.h), so a file name that
+//   is not UTF-8 still gives valid JSON.
+// - version: run.version, or the build's version when empty.
+std::string json_report(const JsonRun& run);
+
+// text as a JSON string literal, quotes included. '"' and '\\' are
+// escaped, control characters (and DEL) as \u00XX; valid UTF-8 passes
+// through; any byte that is not part of a valid UTF-8 sequence (overlong
+// forms, surrogates and code points above U+10FFFF included) becomes
+// \u00XX of the byte, so a file name that is not UTF-8 still gives valid
+// JSON, read back as that byte's Latin-1 character.
+std::string json_quote(std::string_view text);
+
+}  // namespace ddtime

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// run_times — the measured times of one run, as plain numbers. Kept apart
+// from timing.h (the clocks and TimedOs, which need os.h) so that what only
+// prints times, report and report_json, does not depend on the OS layer.
+#pragma once
+
+#include <cstdint>
+
+namespace ddtime {
+
+// What the timing report says about one run. Every figure covers GNU's
+// window: from just before skip= (files already open) to the summary.
+struct RunTimes {
+  std::int64_t real_ns = 0;   // monotonic clock over the window
+  std::int64_t copy_ns = 0;   // skip, seek and the copy loop, final write included
+  std::int64_t flush_ns = 0;  // fsync/fdatasync after the copy
+  std::int64_t user_ns = 0;   // CPU time of this process in the window
+  std::int64_t sys_ns = 0;
+  bool split = false;         // read_ns/write_ns were measured (--split-times)
+  std::int64_t read_ns = 0;   // inside read-side system calls
+  std::int64_t write_ns = 0;  // inside write-side system calls (seeks for sparse too)
+};
+
+}  // namespace ddtime

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The JSON writer: syntax placed by the writer, never by its callers.
+// Expected texts are written out by hand from RFC 8259.
+#include "json.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+namespace ddtime::json {
+namespace {
+
+std::string written(std::string_view text) {
+  Writer out;
+  out.string(text);
+  return out.text();
+}
+
+TEST(JsonWriter, WritesEmptyContainers) {
+  Writer object;
+  object.object();
+  EXPECT_EQ(object.text(), "{}");
+  Writer array;
+  array.array();
+  EXPECT_EQ(array.text(), "[]");
+}
+
+TEST(JsonWriter, PutsCommasBetweenMembersAndItemsOnly) {
+  Writer out;
+  {
+    Object root = out.object();
+    root.integer("a", 1).string("b", "x").boolean("c", true).boolean("d", false).null("e");
+    Array list = root.array("list");
+    list.integer(1).string("two").null().boolean(false);
+  }
+  EXPECT_EQ(out.text(), R"({"a":1,"b":"x","c":true,"d":false,"e":null,"list":[1,"two",null,false]})");
+}
+
+TEST(JsonWriter, NestsObjectsAndArraysAndClosesEachWhenItGoes) {
+  Writer out;
+  {
+    Object root = out.object();
+    {
+      Object skip = root.object("skip");
+      skip.integer("records", 0).integer("bytes", 7);
+    }
+    {
+      Array runs = root.array("runs");
+      runs.object().integer("bs", 512);
+      runs.object();
+      runs.array().array();
+      runs.integer(3);
+    }
+    root.object("empty");
+    root.string("last", "z");
+  }
+  EXPECT_EQ(out.text(), R"({"skip":{"records":0,"bytes":7},"runs":[{"bs":512},{},[[]],3],"empty":{},"last":"z"})");
+}
+
+TEST(JsonWriter, AMovedContainerClosesOnce) {
+  Writer out;
+  {
+    Object root = out.object();
+    Array moved = root.array("a");
+    Array owner = std::move(moved);
+    owner.integer(1);
+  }
+  EXPECT_EQ(out.text(), R"({"a":[1]})");
+}
+
+TEST(JsonWriter, ContainersHandedToAFunctionCloseWhenItReturns) {
+  const auto fill = [](Object object) { object.integer("n", 1); };
+  Writer out;
+  {
+    Object root = out.object();
+    fill(root.object("first"));
+    fill(root.object("second"));
+  }
+  EXPECT_EQ(out.text(), R"({"first":{"n":1},"second":{"n":1}})");
+}
+
+TEST(JsonWriter, WritesIntegersAcrossTheInt64Range) {
+  Writer out;
+  out.array()
+      .integer(0)
+      .integer(-1)
+      .integer(std::numeric_limits<std::int64_t>::max())
+      .integer(std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(out.text(), "[0,-1,9223372036854775807,-9223372036854775808]");
+}
+
+TEST(JsonWriter, WritesDecimalsWithTheDigitsGivenAndLeadingZeros) {
+  Writer out;
+  out.array()
+      .decimal({81'300'000, 9})
+      .decimal({1, 9, true})
+      .decimal({12'345, 3})
+      .decimal({7, 0})
+      .decimal({0, 3})
+      .decimal({Decimal{}.units - 1, 3});  // 2^128 - 1 thousandths
+  EXPECT_EQ(out.text(), "[0.081300000,-0.000000001,12.345,7,0.000,340282366920938463463374607431768211.455]");
+}
+
+TEST(JsonWriter, EscapesQuotesAndBackslashesAndNothingElsePrintable) {
+  EXPECT_EQ(written(""), R"("")");
+  EXPECT_EQ(written(R"(a"b\c/d e~)"), R"("a\"b\\c/d e~")");
+}
+
+TEST(JsonWriter, EscapesControlCharactersAsUnicode) {
+  EXPECT_EQ(written(std::string("\0\x01\b\t\n\x0b\f\r\x1b\x1f", 10)),
+            R"("\u0000\u0001\u0008\u0009\u000a\u000b\u000c\u000d\u001b\u001f")");
+  EXPECT_EQ(written("del\x7f"), R"("del\u007f")");
+}
+
+TEST(JsonWriter, PassesValidUtf8ThroughUnescaped) {
+  EXPECT_EQ(written("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+  EXPECT_EQ(written("\xc2\x80\xc2\x9f"), "\"\xc2\x80\xc2\x9f\"");  // C1 controls are valid JSON as they are
+  EXPECT_EQ(written("\xf4\x8f\xbf\xbf"), "\"\xf4\x8f\xbf\xbf\"");  // U+10FFFF
+}
+
+TEST(JsonWriter, EscapesEachByteThatIsNotPartOfValidUtf8) {
+  EXPECT_EQ(written("\xff\xfe"), R"("\u00ff\u00fe")");
+  EXPECT_EQ(written("a\x80z"), R"("a\u0080z")");                            // stray continuation
+  EXPECT_EQ(written("\xc0\xaf"), R"("\u00c0\u00af")");                      // overlong '/'
+  EXPECT_EQ(written("\xe0\x9f\xbf"), R"("\u00e0\u009f\u00bf")");            // overlong U+07FF
+  EXPECT_EQ(written("\xed\xbf\xbf"), R"("\u00ed\u00bf\u00bf")");            // U+DFFF, a surrogate
+  EXPECT_EQ(written("\xf4\x90\x80\x80"), R"("\u00f4\u0090\u0080\u0080")");  // U+110000
+  EXPECT_EQ(written("\xf8\x88\x80\x80\x80"), R"("\u00f8\u0088\u0080\u0080\u0080")");
+  // Cut short, by the end or by a byte that does not continue it: only the
+  // bytes of the broken sequence are escaped.
+  EXPECT_EQ(written("\xf0\x9f\x98"), R"("\u00f0\u009f\u0098")");
+  EXPECT_EQ(written("\xe2\x82\xc3\xa9"), "\"\\u00e2\\u0082\xc3\xa9\"");
+  EXPECT_EQ(written("\xe2\x82z"), R"("\u00e2\u0082z")");
+}
+
+TEST(JsonWriter, QuotesAndEscapesKeysLikeValues) {
+  Writer out;
+  out.object().string("a\"b\n\xff", "v");
+  EXPECT_EQ(out.text(), R"({"a\"b\u000a\u00ff":"v"})");
+}
+
+}  // namespace
+}  // namespace ddtime::json

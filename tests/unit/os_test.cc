@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// OsWrapper, the base of every Os decorator: what it does not override
+// reaches the wrapped Os as it was called, and its answer comes back as it
+// was given. (PosixOs itself is the real system calls, left to the e2e and
+// fault tests.)
+#include "os.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace ddtime {
+namespace {
+
+// Records every call with its arguments and answers each kind of call with
+// its own value, so that a forwarded call can be told from any other.
+class RecordingOs final : public Os {
+ public:
+  std::vector<std::string> calls;
+  const void* last_buffer = nullptr;
+  struct stat* last_status = nullptr;
+
+  IoResult open(const char* path, int flags, mode_t mode) noexcept override {
+    return answer("open " + std::string(path) + " " + std::to_string(flags) + " " + std::to_string(mode), 1);
+  }
+  IoResult close(int fd) noexcept override { return answer("close " + std::to_string(fd), 2); }
+  IoResult dup2(int from, int to) noexcept override {
+    return answer("dup2 " + std::to_string(from) + " " + std::to_string(to), 3);
+  }
+  IoResult read(int fd, void* buffer, std::size_t length) noexcept override {
+    last_buffer = buffer;
+    return answer("read " + std::to_string(fd) + " " + std::to_string(length), 4);
+  }
+  IoResult write(int fd, const void* buffer, std::size_t length) noexcept override {
+    last_buffer = buffer;
+    return answer("write " + std::to_string(fd) + " " + std::to_string(length), 5);
+  }
+  IoResult lseek(int fd, off_t offset, int whence) noexcept override {
+    return answer("lseek " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(whence), 6);
+  }
+  IoResult fstat(int fd, struct stat& status) noexcept override {
+    last_status = &status;
+    return answer("fstat " + std::to_string(fd), 7);
+  }
+  IoResult ftruncate(int fd, off_t length) noexcept override {
+    return answer("ftruncate " + std::to_string(fd) + " " + std::to_string(length), 8);
+  }
+  IoResult fsync(int fd) noexcept override { return answer("fsync " + std::to_string(fd), 9); }
+  IoResult fdatasync(int fd) noexcept override { return answer("fdatasync " + std::to_string(fd), 10); }
+  IoResult get_status_flags(int fd) noexcept override { return answer("get_status_flags " + std::to_string(fd), 11); }
+  IoResult set_status_flags(int fd, int flags) noexcept override {
+    return answer("set_status_flags " + std::to_string(fd) + " " + std::to_string(flags), 12);
+  }
+  IoResult drop_cache(int fd, off_t offset, off_t length) noexcept override {
+    return answer("drop_cache " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length), 13);
+  }
+  IoResult stat_path(const char* path, struct stat& status) noexcept override {
+    last_status = &status;
+    return answer("stat_path " + std::string(path), 14);
+  }
+  DirectIoNeeds direct_io_needs(int fd) noexcept override {
+    calls.push_back("direct_io_needs " + std::to_string(fd));
+    return {512, 2048, DirectIoNeeds::Source::kLogicalBlockSize};
+  }
+  IoResult block_device_size(int fd) noexcept override { return answer("block_device_size " + std::to_string(fd), 16); }
+
+ private:
+  // n is the call's own number; err is set too, to see it carried back.
+  IoResult answer(std::string call, ssize_t n) {
+    calls.push_back(std::move(call));
+    return {n, static_cast<int>(n) + 100};
+  }
+};
+
+// The calls every test below makes, one of each, in this order, as
+// RecordingOs writes them down.
+std::vector<std::string> every_call() {
+  return {"open in.img " + std::to_string(O_RDWR | O_CREAT) + " " + std::to_string(0644),
+          "close 3",
+          "dup2 3 1",
+          "read 0 512",
+          "write 1 512",
+          "lseek 1 4096 " + std::to_string(SEEK_CUR),
+          "fstat 0",
+          "ftruncate 1 8192",
+          "fsync 1",
+          "fdatasync 1",
+          "get_status_flags 1",
+          "set_status_flags 1 " + std::to_string(O_DIRECT),
+          "drop_cache 0 0 4096",
+          "stat_path out.img",
+          "direct_io_needs 1",
+          "block_device_size 0"};
+}
+
+// The answers to every_call(), in its order; direct_io_needs apart.
+struct Answers {
+  std::vector<IoResult> results;
+  DirectIoNeeds needs;
+};
+
+Answers call_each(Os& os, void* buffer, struct stat& status) {
+  Answers answers;
+  auto& r = answers.results;
+  r.push_back(os.open("in.img", O_RDWR | O_CREAT, 0644));
+  r.push_back(os.close(3));
+  r.push_back(os.dup2(3, 1));
+  r.push_back(os.read(0, buffer, 512));
+  r.push_back(os.write(1, buffer, 512));
+  r.push_back(os.lseek(1, 4096, SEEK_CUR));
+  r.push_back(os.fstat(0, status));
+  r.push_back(os.ftruncate(1, 8192));
+  r.push_back(os.fsync(1));
+  r.push_back(os.fdatasync(1));
+  r.push_back(os.get_status_flags(1));
+  r.push_back(os.set_status_flags(1, O_DIRECT));
+  r.push_back(os.drop_cache(0, 0, 4096));
+  r.push_back(os.stat_path("out.img", status));
+  answers.needs = os.direct_io_needs(1);
+  r.push_back(os.block_device_size(0));
+  return answers;
+}
+
+TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
+  RecordingOs inner;
+  OsWrapper wrapper(inner);
+  char buffer[512];
+  struct stat status {};
+  const Answers answers = call_each(wrapper, buffer, status);
+
+  EXPECT_EQ(inner.calls, every_call());
+  EXPECT_EQ(inner.last_buffer, buffer);
+  EXPECT_EQ(inner.last_status, &status);
+  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16};
+  ASSERT_EQ(answers.results.size(), numbers.size());
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;
+    EXPECT_EQ(answers.results[i].err, numbers[i] + 100) << "answer " << i;
+  }
+  EXPECT_EQ(answers.needs.memory_alignment, 512u);
+  EXPECT_EQ(answers.needs.offset_alignment, 2048u);
+  EXPECT_EQ(answers.needs.source, DirectIoNeeds::Source::kLogicalBlockSize);
+  EXPECT_EQ(&wrapper.target(), &inner);
+}
+
+// A decorator in the way TimedOs is one: it overrides one call.
+class CountingFsync final : public OsWrapper {
+ public:
+  using OsWrapper::OsWrapper;
+  std::vector<int> fsyncs;
+
+  IoResult fsync(int fd) noexcept override {
+    fsyncs.push_back(fd);
+    return OsWrapper::fsync(fd);
+  }
+};
+
+TEST(OsWrapper, ADecoratorThatOverridesOneCallSeesOnlyThatOne) {
+  RecordingOs inner;
+  CountingFsync counting(inner);
+  char buffer[512];
+  struct stat status {};
+  const Answers answers = call_each(counting, buffer, status);
+
+  EXPECT_EQ(counting.fsyncs, std::vector<int>{1});
+  EXPECT_EQ(inner.calls, every_call());  // its own call forwarded too
+  EXPECT_EQ(answers.results[8].n, 9);
+}
+
+// A decorator may also answer for the wrapped Os without calling it.
+class FailingFdatasync final : public OsWrapper {
+ public:
+  using OsWrapper::OsWrapper;
+  IoResult fdatasync(int) noexcept override { return {-1, EIO}; }
+};
+
+TEST(OsWrapper, ADecoratorCanAnswerInsteadOfTheWrappedOs) {
+  RecordingOs inner;
+  FailingFdatasync failing(inner);
+  char buffer[512];
+  struct stat status {};
+  const Answers answers = call_each(failing, buffer, status);
+
+  std::vector<std::string> expected = every_call();
+  std::erase(expected, "fdatasync 1");
+  EXPECT_EQ(inner.calls, expected);
+  EXPECT_EQ(answers.results[9].n, -1);
+  EXPECT_EQ(answers.results[9].err, EIO);
+}
+
+}  // namespace
+}  // namespace ddtime
