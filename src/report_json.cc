@@ -14,6 +14,7 @@
 
 #include "json.h"
 #include "report_internal.h"
+#include "report_timing.h"
 
 namespace ddtime {
 namespace {
@@ -168,6 +169,28 @@ void put_times(json::Object object, const RunTimes& times) {
   object.decimal("user", seconds(times.user_ns)).decimal("sys", seconds(times.sys_ns));
 }
 
+// The same facts as the report's engine line: mean_in_flight and
+// system_calls_per_io are null for the sync engine, which does not count.
+void put_engine(json::Object object, const EngineUse& engine) {
+  object.string("name", engine.name).integer("depth", engine.depth);
+  if (engine.setup.empty()) {
+    object.null("setup");
+  } else {
+    object.string("setup", engine.setup);
+  }
+  if (engine.system_calls_per_io > 0) {
+    object.decimal("mean_in_flight", {static_cast<Wide>(engine.mean_in_flight * 1000 + 0.5), 3})
+        .decimal("system_calls_per_io", {static_cast<Wide>(engine.system_calls_per_io * 1000 + 0.5), 3});
+  } else {
+    object.null("mean_in_flight").null("system_calls_per_io");
+  }
+  if (const std::string why = engine_fallback(engine); why.empty()) {
+    object.null("fallback");
+  } else {
+    object.string("fallback", why);
+  }
+}
+
 void put_run(json::Object run, const JsonRun& source) {
   const Stats& stats = source.stats;
   run.string("tool", "ddtime")
@@ -193,8 +216,11 @@ void put_run(json::Object run, const JsonRun& source) {
   } else {
     run.string("signal", std::to_string(source.signal));
   }
-  json::Array errors = run.array("errors");
-  for (const std::string& error : source.errors) errors.string(error);
+  {
+    json::Array errors = run.array("errors");
+    for (const std::string& error : source.errors) errors.string(error);
+  }
+  if (source.engine != nullptr) put_engine(run.object("engine"), *source.engine);
 }
 
 }  // namespace

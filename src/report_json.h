@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine.h"
 #include "run_times.h"
 #include "settings.h"
 #include "stats.h"
@@ -26,6 +27,7 @@ struct JsonRun {
   int signal = 0;                   // the signal ending the run, or 0
   std::span<const std::string> errors;  // every diagnostic line, without prefix
   std::string_view version;
+  const EngineUse* engine = nullptr;    // what ran, with --iodepth or --engine
 };
 
 // The --json schema, one object on one line (keys always in this order):

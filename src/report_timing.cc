@@ -4,6 +4,8 @@
 // seconds, percentages and the time per record.
 #include "report_timing.h"
 
+#include <string.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -236,6 +238,32 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
     append_durability(out, settings);
     out.push_back('\n');
   }
+  return to_string(out);
+}
+
+std::string engine_fallback(const EngineUse& engine) {
+  switch (engine.fallback) {
+    case EngineUse::Fallback::kNone:
+      return {};
+    case EngineUse::Fallback::kInputCannotSeek:
+      return "the input cannot seek, so it is read one record at a time";
+    case EngineUse::Fallback::kUringRefused:
+      // strerror in the C locale, as every message of ours.
+      return fmt::format("io_uring refused: {}", strerrordesc_np(engine.fallback_err));
+  }
+  return {};
+}
+
+std::string engine_line(std::string_view program, const EngineUse& engine) {
+  Buffer out;
+  append_format(out, "{}: engine {}, depth {}", program, engine.name, engine.depth);
+  if (engine.system_calls_per_io > 0) {
+    append_format(out, " (mean {:.1f} in flight), {:.2f} system calls per I/O", engine.mean_in_flight,
+                  engine.system_calls_per_io);
+  }
+  if (std::string_view(engine.name) == "threads") append_format(out, ", {}", engine.setup);
+  if (const std::string why = engine_fallback(engine); !why.empty()) append_format(out, "; {}", why);
+  out.push_back('\n');
   return to_string(out);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// report_timing — ddtime's own timing lines, printed after GNU's summary:
+// report_timing — ddtime's own lines, printed before GNU's summary so that
+// GNU's lines stay last: the engine that ran (with --iodepth or --engine),
 // real/user/sys/cpu with the copy/flush split, read/write time, the rate in
 // the units asked for, and what the durability flags mean. (Stats, times,
 // settings) in, text out; GNU's sizes and rates come from report.h.
@@ -8,20 +9,21 @@
 #include <string>
 #include <string_view>
 
+#include "engine.h"
 #include "run_times.h"
 #include "settings.h"
 #include "stats.h"
 
 namespace ddtime {
 
-// ddtime's timing report: the lines after GNU's summary, each starting
+// ddtime's timing report: the lines before GNU's summary, each starting
 // "PROGRAM: ". Real/user/sys/cpu, the copy/flush split and the durability
 // mode when a flush is in play, read/write time when measured, and the
 // rate in the units --units asks for.
 //
 //   ddtime: real 0.0813 s  user 0.0000 s  sys 0.0811 s  cpu 99.8%
 //   ddtime: read 0.0400 s (49.2%)  write 0.0410 s (50.4%)  other 0.0003 s
-//   ddtime: 52.9 GB/s = 49.3 GiB/s = 52891030000 B/s; 51637 records/s (19.4 us each)
+//   ddtime: 49.3 GiB/s = 52891030000 B/s; 51637 records/s (19.4 us each)
 //   ddtime: durability: conv=fdatasync; data flushed to the device once, ...
 //
 // Line 1: seconds with 4 decimals, cpu = (user+sys)/real in percent with
@@ -39,8 +41,8 @@ namespace ddtime {
 // Line 2, only when times.split: percentages of real (one decimal, "0.0%"
 // when real is 0); other = real - read - write - flush, never negative.
 // Line 3: rate = bytes_out / real_ns, the window GNU's line uses. --units:
-// all (default) "SI = IEC = N B/s", both "SI = IEC", si, iec, or bytes
-// "N B/s"; SI and IEC with GNU's rounding (human_rate), N the nearest
+// the default "IEC = N B/s" (GNU's line has the SI rate), all
+// "SI = IEC = N B/s", both "SI = IEC", si, iec, or bytes "N B/s"; SI and IEC with GNU's rounding (human_rate), N the nearest
 // integer. Then "; R records/s (T each)" where R counts input records,
 // full and partial alike ("1 record/s" when R is 1), rounded to nearest,
 // and T = real / records with 3 significant digits in ns, us, ms or s
@@ -52,5 +54,14 @@ namespace ddtime {
 // by "; ", ASCII only.
 std::string timing_report(std::string_view program, const Stats& stats, const RunTimes& times,
                           const Settings& settings);
+
+// What ran, one line, with --iodepth or --engine:
+//   ddtime: engine io_uring, depth 32 (mean 31.4 in flight), 0.06 system calls per I/O
+//   ddtime: engine threads, depth 8 (mean 7.9 in flight), 8 threads; io_uring refused: Operation not permitted
+//   ddtime: engine sync, depth 1; the input cannot seek, so it is read one record at a time
+std::string engine_line(std::string_view program, const EngineUse& engine);
+
+// Why the engine asked for did not run, in words; "" when it did.
+std::string engine_fallback(const EngineUse& engine);
 
 }  // namespace ddtime
