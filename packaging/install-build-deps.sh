@@ -7,7 +7,7 @@ set -eu
 
 # fuse3/libfuse3-dev: the fault-injection filesystem; clang and
 # libclang-rt-14-dev: the libFuzzer targets; valgrind: the valgrind.* tests.
-packages="cmake ninja-build g++ libboost-program-options-dev libfmt-dev libgtest-dev mandoc
+packages="cmake ninja-build g++ libfmt-dev libgtest-dev mandoc
   fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind $*"
 
 missing=""
