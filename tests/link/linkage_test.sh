@@ -1,0 +1,40 @@
+#!/bin/sh
+# What the shipped binary links, and what it runs before main (issue 10).
+#
+#   linkage_test.sh BINARY MODE     (MODE: DDTIME_LINK's value)
+#
+# Unless MODE is static, glibc must be a shared library: readelf lists
+# libc.so.6 as needed, so LD_PRELOAD tools reach ddtime's calls and a glibc
+# update reaches ddtime without a rebuild. A static-runtime binary needs
+# nothing else (the dynamic loader aside): libstdc++, libgcc and the two libm
+# functions it uses are inside. And in every mode nothing may run iostream's
+# static initialisation (std::ios_base::Init, which builds the standard
+# streams and the classic locale before main): no source includes
+# <iostream>, and no library that does is linked.
+set -eu
+
+binary=$1
+mode=$2
+fail() { echo "FAIL: $*"; exit 1; }
+
+needed=$(LC_ALL=C readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+echo "needed: $(echo $needed)"
+case $mode in
+  static)
+    [ -z "$needed" ] || fail "a static build needs no shared library, yet lists: $needed"
+    ;;
+  static-runtime|shared)
+    echo "$needed" | grep -qx 'libc\.so\.6' || fail "libc.so.6 is not listed as needed"
+    ;;
+  *) fail "unknown mode $mode" ;;
+esac
+if [ "$mode" = static-runtime ]; then
+  others=$(echo "$needed" | grep -v -x -e 'libc\.so\.6' -e 'ld-linux.*\.so\.[0-9]*' || true)
+  [ -z "$others" ] || fail "static-runtime should need only libc.so.6, yet also lists: $others"
+fi
+
+# Defined inside (static libstdc++) or imported (shared): either way it runs.
+if { nm "$binary" 2>/dev/null; nm -D "$binary" 2>/dev/null; } | grep -q '_ZNSt8ios_base4InitC[12]Ev'; then
+  fail "std::ios_base::Init is linked: something includes <iostream> or pulls in a library object that does"
+fi
+echo "no iostream static initialisation"
