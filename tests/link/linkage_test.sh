@@ -1,8 +1,10 @@
 #!/bin/sh
 # What the shipped binary links, and what it runs before main (issue 10).
 #
-#   linkage_test.sh BINARY MODE     (MODE: DDTIME_LINK's value)
+#   linkage_test.sh BINARY MODE [LIBM]
 #
+# MODE is DDTIME_LINK's value; LIBM "shared-libm" when a static-runtime
+# build takes libm.so.6 (no libm.a, or DDTIME_STATIC_LIBM off).
 # Unless MODE is static, glibc must be a shared library: readelf lists
 # libc.so.6 as needed, so LD_PRELOAD tools reach ddtime's calls and a glibc
 # update reaches ddtime without a rebuild. A static-runtime binary needs
@@ -15,6 +17,7 @@ set -eu
 
 binary=$1
 mode=$2
+libm=${3:-}
 fail() { echo "FAIL: $*"; exit 1; }
 
 needed=$(LC_ALL=C readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
@@ -30,6 +33,9 @@ case $mode in
 esac
 if [ "$mode" = static-runtime ]; then
   others=$(echo "$needed" | grep -v -x -e 'libc\.so\.6' -e 'ld-linux.*\.so\.[0-9]*' || true)
+  if [ "$libm" = shared-libm ]; then
+    others=$(echo "$others" | grep -v -x 'libm\.so\.6' || true)
+  fi
   [ -z "$others" ] || fail "static-runtime should need only libc.so.6, yet also lists: $others"
 fi
 
