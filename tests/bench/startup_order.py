@@ -17,9 +17,13 @@ the build writes next to the binary, and lists those sections in the
 script, which the build passes to the linker. A stale script costs page
 faults, never correctness: a section it names that no longer exists
 matches nothing, and a function it misses stays in .text. Rerun it after
-changes to what runs at start-up:
+changes to what runs at start-up, on the release build and on the
+Debian package's (built with dpkg-buildflags' -O2 and hardening, which
+inline differently); the script lists the union:
 
-    python3 tests/bench/startup_order.py [--ddtime build/release/ddtime]
+    packaging/test-deb.sh
+    python3 tests/bench/startup_order.py --ddtime build/release/ddtime \
+        --ddtime build/deb/ddtime-*/obj-*/ddtime
 
 Python 3 standard library, valgrind.
 """
@@ -157,26 +161,13 @@ def rule(section: str, obj: str) -> str:
     return f"*{os.path.basename(member)}({section})"
 
 
-def main(argv: List[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--ddtime", default=str(REPO_ROOT / "build" / "release" / "ddtime"),
-                        help="the built binary (its link map is BINARY.map)")
-    parser.add_argument("--output", default=str(REPO_ROOT / "src" / "startup_hot.ld"),
-                        help="where the script goes (default src/startup_hot.ld)")
-    args = parser.parse_args(argv)
-    binary = Path(os.path.realpath(args.ddtime))
-    map_file = Path(f"{binary}.map")
-    if not map_file.exists():
-        print(f"startup_order: no link map {map_file}; build ddtime first", file=sys.stderr)
-        return 1
-    if shutil.which("valgrind") is None:
-        print("startup_order: skipped: valgrind is not installed", file=sys.stderr)
-        return 77
+def add_rules(binary: Path, rules: List[str]) -> bool:
+    """Appends to RULES the sections of BINARY's executed functions; false
+    when main is not among them (a map from another build)."""
     with tempfile.TemporaryDirectory(prefix="ddtime-startup-order-") as workdir:
         functions = executed_functions(binary, Path(workdir))
-    by_symbol, by_name = read_map(map_file)
-    rules: List[str] = []
+    by_symbol, by_name = read_map(Path(f"{binary}.map"))
+    found_main = False
     for function in functions:
         # GCC emits a complete-object constructor or destructor (C1, D1) as
         # an alias in its base-object twin's (C2, D2) section.
@@ -190,12 +181,36 @@ def main(argv: List[str]) -> int:
             pattern = rule(*by_symbol[function])
         else:
             continue
+        found_main = found_main or pattern == "*(.text.startup.main)"
         if pattern not in rules:
             rules.append(pattern)
-    if "*(.text.startup.main)" not in rules:
-        print("startup_order: main is not among the functions found; is the link map from this binary?",
-              file=sys.stderr)
-        return 1
+    return found_main
+
+
+def main(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ddtime", action="append",
+                        help="a built binary, its link map next to it as BINARY.map; may be repeated "
+                             "(default build/release/ddtime)")
+    parser.add_argument("--output", default=str(REPO_ROOT / "src" / "startup_hot.ld"),
+                        help="where the script goes (default src/startup_hot.ld)")
+    args = parser.parse_args(argv)
+    binaries = [Path(os.path.realpath(path))
+                for path in args.ddtime or [str(REPO_ROOT / "build" / "release" / "ddtime")]]
+    for binary in binaries:
+        if not Path(f"{binary}.map").exists():
+            print(f"startup_order: no link map {binary}.map; build ddtime first", file=sys.stderr)
+            return 1
+    if shutil.which("valgrind") is None:
+        print("startup_order: skipped: valgrind is not installed", file=sys.stderr)
+        return 77
+    rules: List[str] = []
+    for binary in binaries:
+        if not add_rules(binary, rules):
+            print(f"startup_order: main is not among the functions found in {binary}; "
+                  "is its link map from this build?", file=sys.stderr)
+            return 1
     with open(args.output, "w") as script:
         script.write(HEADER)
         # Sorted, so that a rerun changes the script only where the start-up
@@ -203,9 +218,9 @@ def main(argv: List[str]) -> int:
         for pattern in sorted(rules):
             script.write(f"    {pattern}\n")
         script.write(FOOTER)
-    print(f"startup_order: {len(functions)} functions ran, {len(rules)} sections written to {args.output}",
-          file=sys.stderr)
+    print(f"startup_order: {len(rules)} sections written to {args.output}", file=sys.stderr)
     return 0
+
 
 
 if __name__ == "__main__":
