@@ -1,6 +1,5 @@
 #include "operands.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -35,6 +34,27 @@ constexpr std::int64_t kMaxBlockSize = kInt64Max - 1;
 // `dd bs=1 count=1` takes 86 page faults and 194k instructions instead of 99
 // and 465k (libstdc++ static, glibc shared, LC_ALL=C).
 
+// Text kept inside a constant table. A pointer there (a string_view) costs a
+// position-independent program one relocation at every start, written into
+// the table's page, and the copy-on-write fault that goes with it; with the
+// characters themselves the tables stay in read-only data. Too long a text
+// is a compile-time error.
+template <std::size_t Capacity>
+class InlineText {
+ public:
+  // Implicit, so that a table is written with plain string literals.
+  template <std::size_t Size>
+  consteval InlineText(const char (&text)[Size]) : size_(Size - 1) {
+    static_assert(Size <= Capacity, "text longer than its table's column");
+    for (std::size_t i = 0; i < Size; ++i) text_[i] = text[i];
+  }
+  constexpr std::string_view view() const { return {text_, size_}; }
+
+ private:
+  char text_[Capacity] = {};
+  std::size_t size_;
+};
+
 enum class Group { kOperand, kOption, kExtension };
 
 enum class Argument {
@@ -45,10 +65,10 @@ enum class Argument {
 
 struct OptionSpec {
   Group group;
-  std::string_view name;
+  InlineText<12> name;
   Argument argument;
-  std::string_view value_name;  // what --help calls the argument
-  std::string_view description;
+  InlineText<8> value_name;  // what --help calls the argument
+  InlineText<120> description;
 };
 
 // clang-format off
@@ -107,7 +127,7 @@ constexpr OptionSpec kCommandLine[] = {
 // accepts can change meaning.
 const OptionSpec* find_extension(std::string_view name) {
   for (const OptionSpec& option : kCommandLine) {
-    if (option.group == Group::kExtension && option.name == name) return &option;
+    if (option.group == Group::kExtension && option.name.view() == name) return &option;
   }
   return nullptr;
 }
@@ -143,9 +163,9 @@ Token long_option(std::string_view argument) {
   for (const OptionSpec& option : kCommandLine) {
     if (found != nullptr) break;
     if (option.group != Group::kOption) continue;
-    if (option.name == name) {
+    if (option.name.view() == name) {
       found = &option;
-    } else if (option.name.starts_with(name)) {
+    } else if (option.name.view().starts_with(name)) {
       candidates.push_back(&option);
     }
   }
@@ -156,7 +176,7 @@ Token long_option(std::string_view argument) {
   }
   if (found == nullptr) {
     std::string message = fmt::format("option '{}' is ambiguous; possibilities:", argument);
-    for (const OptionSpec* option : candidates) message += fmt::format(" '--{}'", option->name);
+    for (const OptionSpec* option : candidates) message += fmt::format(" '--{}'", option->name.view());
     return option_error(std::move(message));
   }
 
@@ -165,14 +185,14 @@ Token long_option(std::string_view argument) {
   token.option = found;
   if (found->argument == Argument::kNone) {
     if (equals != std::string_view::npos) {
-      return option_error(fmt::format("option '--{}' doesn't allow an argument", found->name));
+      return option_error(fmt::format("option '--{}' doesn't allow an argument", found->name.view()));
     }
   } else if (equals != std::string_view::npos) {
     token.argument = body.substr(equals + 1);
   } else if (found->argument == Argument::kOptional) {
     token.argument = std::string_view();  // --json alone
   } else {
-    return option_error(fmt::format("option '--{}' requires an argument", found->name));
+    return option_error(fmt::format("option '--{}' requires an argument", found->name.view()));
   }
   return token;
 }
@@ -211,7 +231,7 @@ std::vector<Token> tokenize(int argc, const char* const* argv) {
 // Symbol lists.
 
 struct ConversionSymbol {
-  std::string_view name;
+  InlineText<10> name;
   bool Conversions::*flag;
   bool Conversions::*implied;  // GNU's table ties block/unblock to these
 };
@@ -236,7 +256,7 @@ constexpr ConversionSymbol kConversionSymbols[] = {
 };
 
 struct FlagSymbol {
-  std::string_view name;
+  InlineText<12> name;
   bool IoFlags::*flag;
 };
 
@@ -260,7 +280,7 @@ constexpr FlagSymbol kFlagSymbols[] = {
 };
 
 struct StatusSymbol {
-  std::string_view name;
+  InlineText<9> name;
   StatusLevel level;
 };
 
@@ -268,6 +288,18 @@ constexpr StatusSymbol kStatusSymbols[] = {
     {"none", StatusLevel::kNone},
     {"noxfer", StatusLevel::kNoxfer},
     {"progress", StatusLevel::kProgress},
+};
+
+struct UnitSymbol {
+  InlineText<6> name;
+  RateUnits units;
+};
+
+constexpr UnitSymbol kUnitSymbols[] = {
+    {"si", RateUnits::kSi},
+    {"iec", RateUnits::kIec},
+    {"both", RateUnits::kBoth},
+    {"bytes", RateUnits::kBytes},
 };
 
 // Calls apply(item) for each comma-separated item; stops at the first item
@@ -286,7 +318,7 @@ std::optional<std::string_view> for_each_symbol(std::string_view list, Apply app
 template <typename Table>
 auto find_symbol(const Table& table, std::string_view name) -> decltype(&table[0]) {
   for (const auto& symbol : table) {
-    if (symbol.name == name) return &symbol;
+    if (symbol.name.view() == name) return &symbol;
   }
   return nullptr;
 }
@@ -523,20 +555,20 @@ void append_entries(std::string& out, Group group) {
     if (option.group != group) continue;
     std::string left;
     if (group == Group::kOperand) {
-      left = fmt::format("  {}={}", option.name, option.value_name);
+      left = fmt::format("  {}={}", option.name.view(), option.value_name.view());
     } else {
-      left = fmt::format("      --{}", option.name);
+      left = fmt::format("      --{}", option.name.view());
       if (option.argument == Argument::kOptional) {
-        left += fmt::format("[={}]", option.value_name);
+        left += fmt::format("[={}]", option.value_name.view());
       } else if (option.argument == Argument::kRequired) {
-        left += fmt::format("={}", option.value_name);
+        left += fmt::format("={}", option.value_name.view());
       }
     }
     if (left.size() >= kColumn) left += "\n" + std::string(kColumn, ' ');
     // Wrap the description at word boundaries under its own column.
     std::string line = fmt::format("{:<{}}", left, kColumn);
     std::size_t line_start = line.rfind('\n') == std::string::npos ? 0 : line.rfind('\n') + 1;
-    std::string_view words = option.description;
+    std::string_view words = option.description.view();
     bool first_word = true;
     while (!words.empty()) {
       const std::size_t space = words.find(' ');
@@ -627,7 +659,7 @@ std::string help_text(std::string_view program) {
 
 bool invalid_extension_argument(const Token& token, const Diag& diag, std::string_view valid) {
   diag.error(0, fmt::format("invalid argument {} for {}", diag.quote(token.argument.value_or("")),
-                            diag.quote(fmt::format("--{}", token.option->name))));
+                            diag.quote(fmt::format("--{}", token.option->name.view()))));
   if (!valid.empty()) diag.raw(fmt::format("{}\n", valid));
   diag.try_help();
   return false;
@@ -635,7 +667,7 @@ bool invalid_extension_argument(const Token& token, const Diag& diag, std::strin
 
 bool apply_extension(const Token& token, Extensions& ext, const Diag& diag) {
   const std::string_view argument = token.argument.value_or(std::string_view());
-  const std::string_view name = token.option->name;
+  const std::string_view name = token.option->name.view();
   if (name == "gnu") {
     ext.gnu = true;
   } else if (name == "json") {
@@ -643,14 +675,11 @@ bool apply_extension(const Token& token, Extensions& ext, const Diag& diag) {
     ext.json_path.reset();
     if (!argument.empty()) ext.json_path = std::string(argument);
   } else if (name == "units") {
-    constexpr std::pair<std::string_view, RateUnits> kUnits[] = {
-        {"si", RateUnits::kSi}, {"iec", RateUnits::kIec}, {"both", RateUnits::kBoth}, {"bytes", RateUnits::kBytes}};
-    const auto* match = std::find_if(std::begin(kUnits), std::end(kUnits),
-                                     [&](const auto& unit) { return unit.first == argument; });
-    if (match == std::end(kUnits)) {
+    const UnitSymbol* match = find_symbol(kUnitSymbols, argument);
+    if (match == nullptr) {
       return invalid_extension_argument(token, diag, "Valid arguments are: si, iec, both, bytes");
     }
-    ext.units = match->second;
+    ext.units = match->units;
   } else if (name == "split-times") {
     ext.split_times = true;
   } else if (name == "align") {
@@ -698,12 +727,12 @@ ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag,
       return outcome;
     }
     if (token.kind != Token::Kind::kOption) continue;
-    if (token.option->name == "help") {
+    if (token.option->name.view() == "help") {
       outcome.action = ParseOutcome::Action::kPrintAndExit;
       outcome.stdout_text = help_text(diag.program());
       return outcome;
     }
-    if (token.option->name == "version") {
+    if (token.option->name.view() == "version") {
       outcome.action = ParseOutcome::Action::kPrintAndExit;
       outcome.stdout_text = version_text();
       return outcome;
