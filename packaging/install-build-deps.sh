@@ -9,7 +9,7 @@ set -eu
 # liburing-dev: the io_uring engine (--iodepth); fuse3/libfuse3-dev: the
 # fault-injection filesystem; clang and
 # libclang-rt-14-dev: the libFuzzer targets; valgrind: the valgrind.* tests.
-packages="cmake ninja-build g++ pkg-config libboost-program-options-dev libfmt-dev libgtest-dev liburing-dev mandoc
+packages="cmake ninja-build g++ pkg-config libfmt-dev libgtest-dev liburing-dev mandoc
   fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind $*"
 
 missing=""

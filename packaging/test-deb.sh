@@ -72,6 +72,9 @@ installed=true
 say "checking the installed files"
 [[ $(command -v ddtime) == /usr/bin/ddtime ]] || fail "ddtime is not /usr/bin/ddtime on PATH"
 [[ $(ddtime --version) == "ddtime $version"$'\n'* ]] || fail "ddtime --version does not say $version"
+# glibc shared, so that LD_PRELOAD tools and glibc updates reach it.
+LC_ALL=C readelf -d /usr/bin/ddtime | grep -q 'NEEDED.*\[libc\.so\.6\]' ||
+  fail "/usr/bin/ddtime does not link libc.so.6 dynamically"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"; cleanup' EXIT

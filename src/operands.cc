@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "operands.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -12,15 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
 
 #include "number.h"
 
 namespace ddtime {
 namespace {
-
-namespace po = boost::program_options;
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 // GNU keeps block sizes one below the largest offset so that conv=swab's
@@ -29,222 +25,204 @@ constexpr std::int64_t kMaxBlockSize = kInt64Max - 1;
 
 // ---------------------------------------------------------------------------
 // The one description of the command line: dd's operands, the GNU options,
-// and (later) ddtime's own --long extensions. --help is printed from it, so
-// a new entry shows up there under its group's caption.
+// and ddtime's own --long extensions. The tokenizer and --help both read it,
+// so a new entry is parsed and listed under its group's caption at once.
+//
+// Read here rather than by Boost.ProgramOptions: linking any part of that
+// library (options_description needs value_semantic.o, which needs
+// convert.o) brings a static std::ios_base::Init, which builds the standard
+// streams and the classic locale before main on every run. Without it
+// `dd bs=1 count=1` takes 86 page faults and 194k instructions instead of 99
+// and 465k (libstdc++ static, glibc shared, LC_ALL=C).
 
-class CommandLine {
+// Text kept inside a constant table. A pointer there (a string_view) costs a
+// position-independent program one relocation at every start, written into
+// the table's page, and the copy-on-write fault that goes with it; with the
+// characters themselves the tables stay in read-only data. Too long a text
+// is a compile-time error.
+template <std::size_t Capacity>
+class InlineText {
  public:
-  CommandLine() : operands_("Operands"), options_("Options"), extensions_("Extensions") {
-    // clang-format off
-    operands_.add_options()
-        ("if", po::value<std::string>()->value_name("FILE"),
-         "take input from FILE rather than standard input")
-        ("of", po::value<std::string>()->value_name("FILE"),
-         "send output to FILE rather than standard output")
-        ("ibs", po::value<std::string>()->value_name("BYTES"),
-         "read input blocks of BYTES bytes (512 unless given)")
-        ("obs", po::value<std::string>()->value_name("BYTES"),
-         "write output blocks of BYTES bytes (512 unless given)")
-        ("bs", po::value<std::string>()->value_name("BYTES"),
-         "use BYTES for both block sizes, whatever ibs and obs say")
-        ("cbs", po::value<std::string>()->value_name("BYTES"),
-         "record length in bytes for the block and unblock conversions")
-        ("skip", po::value<std::string>()->value_name("N"),
-         "pass over N input blocks (of ibs bytes) before copying")
-        ("iseek", po::value<std::string>()->value_name("N"), "another name for skip=N")
-        ("seek", po::value<std::string>()->value_name("N"),
-         "move past N output blocks (of obs bytes) before writing")
-        ("oseek", po::value<std::string>()->value_name("N"), "another name for seek=N")
-        ("count", po::value<std::string>()->value_name("N"), "stop after N input blocks")
-        ("conv", po::value<std::string>()->value_name("CONVS"),
-         "apply every conversion named in the comma-separated list CONVS")
-        ("iflag", po::value<std::string>()->value_name("FLAGS"),
-         "read the input as the comma-separated list FLAGS says")
-        ("oflag", po::value<std::string>()->value_name("FLAGS"),
-         "write the output as the comma-separated list FLAGS says")
-        ("status", po::value<std::string>()->value_name("LEVEL"),
-         "how much to report on standard error: none, noxfer or progress");
-    options_.add_options()
-        ("help", "show this help, then exit")
-        ("version", "show the version, then exit");
-    // ddtime's own --long options: po::value<std::string>() for --name=VALUE,
-    // an implicit value for an optional one, nothing for a plain switch. The
-    // walk in parse_operands() applies them to the settings.
-    extensions_.add_options()
-        ("gnu", "print only what GNU dd would print (no timing report)")
-        ("json", po::value<std::string>()->value_name("PATH")->implicit_value(""),
-         "write one JSON object describing the run to PATH, or to standard error "
-         "in place of all other text when no PATH is given")
-        ("units", po::value<std::string>()->value_name("UNITS"),
-         "rates in the timing report: si, iec, both, bytes or all")
-        ("split-times", "measure the time spent in read and in write calls separately")
-        ("align", po::value<std::string>()->value_name("N"),
-         "align buffers to N bytes (a power of two) instead of what the files need")
-        ("direct", "iflag=direct and oflag=direct on each side that is not a character device")
-        ("progress", "show percentage, rate and time left when the total is known");
-    // clang-format on
-    all_.add(operands_).add(options_).add(extensions_);
+  // Implicit, so that a table is written with plain string literals.
+  template <std::size_t Size>
+  consteval InlineText(const char (&text)[Size]) : size_(Size - 1) {
+    static_assert(Size <= Capacity, "text longer than its table's column");
+    for (std::size_t i = 0; i < Size; ++i) text_[i] = text[i];
   }
-
-  const po::options_description& all() const { return all_; }
-  const po::options_description& operands() const { return operands_; }
-  const po::options_description& options() const { return options_; }
-  const po::options_description& extensions() const { return extensions_; }
-
-  // Exact names only: Boost's own lookup would guess from a prefix.
-  bool is_operand(std::string_view name) const {
-    for (const auto& option : operands_.options()) {
-      if (option->long_name() == name) return true;
-    }
-    return false;
-  }
-
-  // The GNU options, which getopt lets the user abbreviate (--h, --v).
-  std::vector<const po::option_description*> gnu_options() const {
-    std::vector<const po::option_description*> list;
-    for (const auto& option : options_.options()) list.push_back(option.get());
-    return list;
-  }
-
-  // ddtime's own options are matched in full only, so no abbreviation GNU
-  // accepts can change meaning.
-  const po::option_description* extension(std::string_view name) const {
-    for (const auto& option : extensions_.options()) {
-      if (option->long_name() == name) return option.get();
-    }
-    return nullptr;
-  }
+  constexpr std::string_view view() const { return {text_, size_}; }
 
  private:
-  po::options_description operands_;
-  po::options_description options_;
-  po::options_description extensions_;
-  po::options_description all_;
+  char text_[Capacity] = {};
+  std::size_t size_;
 };
 
-// ---------------------------------------------------------------------------
-// Tokens. The extra parser hands Boost each argument already classified in
-// GNU getopt_long's terms; Boost keeps them in order. Boost drops an empty
-// value, so values travel with a leading '='. Keys starting with '?' are not
-// options: they carry a token getopt would refuse, or one that is an
-// operand whatever it looks like.
+enum class Group { kOperand, kOption, kExtension };
 
-constexpr std::string_view kOptionErrorKey = "?option-error";
-constexpr std::string_view kPlainOperandKey = "?operand";
+enum class Argument {
+  kNone,      // --name only
+  kRequired,  // --name=VALUE (every operand: name=VALUE)
+  kOptional,  // --name or --name=VALUE
+};
+
+struct OptionSpec {
+  Group group;
+  InlineText<12> name;
+  Argument argument;
+  InlineText<8> value_name;  // what --help calls the argument
+  InlineText<120> description;
+};
+
+// clang-format off
+constexpr OptionSpec kCommandLine[] = {
+    {Group::kOperand, "if", Argument::kRequired, "FILE",
+     "take input from FILE rather than standard input"},
+    {Group::kOperand, "of", Argument::kRequired, "FILE",
+     "send output to FILE rather than standard output"},
+    {Group::kOperand, "ibs", Argument::kRequired, "BYTES",
+     "read input blocks of BYTES bytes (512 unless given)"},
+    {Group::kOperand, "obs", Argument::kRequired, "BYTES",
+     "write output blocks of BYTES bytes (512 unless given)"},
+    {Group::kOperand, "bs", Argument::kRequired, "BYTES",
+     "use BYTES for both block sizes, whatever ibs and obs say"},
+    {Group::kOperand, "cbs", Argument::kRequired, "BYTES",
+     "record length in bytes for the block and unblock conversions"},
+    {Group::kOperand, "skip", Argument::kRequired, "N",
+     "pass over N input blocks (of ibs bytes) before copying"},
+    {Group::kOperand, "iseek", Argument::kRequired, "N", "another name for skip=N"},
+    {Group::kOperand, "seek", Argument::kRequired, "N",
+     "move past N output blocks (of obs bytes) before writing"},
+    {Group::kOperand, "oseek", Argument::kRequired, "N", "another name for seek=N"},
+    {Group::kOperand, "count", Argument::kRequired, "N", "stop after N input blocks"},
+    {Group::kOperand, "conv", Argument::kRequired, "CONVS",
+     "apply every conversion named in the comma-separated list CONVS"},
+    {Group::kOperand, "iflag", Argument::kRequired, "FLAGS",
+     "read the input as the comma-separated list FLAGS says"},
+    {Group::kOperand, "oflag", Argument::kRequired, "FLAGS",
+     "write the output as the comma-separated list FLAGS says"},
+    {Group::kOperand, "status", Argument::kRequired, "LEVEL",
+     "how much to report on standard error: none, noxfer or progress"},
+
+    {Group::kOption, "help", Argument::kNone, "", "show this help, then exit"},
+    {Group::kOption, "version", Argument::kNone, "", "show the version, then exit"},
+
+    // ddtime's own --long options; apply_extension() below acts on them.
+    {Group::kExtension, "gnu", Argument::kNone, "",
+     "print only what GNU dd would print (no timing report)"},
+    {Group::kExtension, "json", Argument::kOptional, "PATH",
+     "write one JSON object describing the run to PATH, or to standard error "
+     "in place of all other text when no PATH is given"},
+    {Group::kExtension, "units", Argument::kRequired, "UNITS",
+     "rates in the timing report: si, iec, both, bytes or all"},
+    {Group::kExtension, "split-times", Argument::kNone, "",
+     "measure the time spent in read and in write calls separately"},
+    {Group::kExtension, "align", Argument::kRequired, "N",
+     "align buffers to N bytes (a power of two) instead of what the files need"},
+    {Group::kExtension, "direct", Argument::kNone, "",
+     "iflag=direct and oflag=direct on each side that is not a character device"},
+    {Group::kExtension, "progress", Argument::kNone, "",
+     "show percentage, rate and time left when the total is known"},
+};
+// clang-format on
+
+// ddtime's own options are matched in full only, so no abbreviation GNU
+// accepts can change meaning.
+const OptionSpec* find_extension(std::string_view name) {
+  for (const OptionSpec& option : kCommandLine) {
+    if (option.group == Group::kExtension && option.name.view() == name) return &option;
+  }
+  return nullptr;
+}
+
+// ---------------------------------------------------------------------------
+// Tokens: each argument classified in GNU getopt_long's terms, in order.
 
 struct Token {
   enum class Kind { kOperand, kOption, kOptionError };
   Kind kind = Kind::kOperand;
-  std::string name;                     // option name; empty for operands
-  std::optional<std::string> argument;  // --name=ARGUMENT
-  std::string text;                     // operand text, or the error message
+  const OptionSpec* option = nullptr;        // kOption only
+  std::optional<std::string_view> argument;  // --name=ARGUMENT
+  std::string_view operand;                  // kOperand: the argument as given
+  std::string message;                       // kOptionError: getopt's complaint
 };
 
-bool takes_argument(const po::option_description& option) { return option.semantic()->max_tokens() > 0; }
+Token option_error(std::string message) {
+  Token token;
+  token.kind = Token::Kind::kOptionError;
+  token.message = std::move(message);
+  return token;
+}
 
 // GNU getopt_long on one "--..." argument: exact names win, otherwise a
-// unique prefix does.
-std::pair<std::string, std::string> classify_long_option(const CommandLine& line, const std::string& token) {
-  const std::string_view body = std::string_view(token).substr(2);
+// unique prefix of a GNU option does.
+Token long_option(std::string_view argument) {
+  const std::string_view body = argument.substr(2);
   const std::size_t equals = body.find('=');
   const std::string_view name = body.substr(0, equals);
 
-  const po::option_description* found = line.extension(name);
-  std::vector<const po::option_description*> candidates;
-  for (const po::option_description* option : found != nullptr ? std::vector<const po::option_description*>{}
-                                                                 : line.gnu_options()) {
-    if (option->long_name() == name) {
-      found = option;
-      break;
+  const OptionSpec* found = find_extension(name);
+  std::vector<const OptionSpec*> candidates;
+  for (const OptionSpec& option : kCommandLine) {
+    if (found != nullptr) break;
+    if (option.group != Group::kOption) continue;
+    if (option.name.view() == name) {
+      found = &option;
+    } else if (option.name.view().starts_with(name)) {
+      candidates.push_back(&option);
     }
-    if (option->long_name().starts_with(name)) candidates.push_back(option);
   }
   if (found == nullptr && candidates.size() == 1) found = candidates.front();
 
   if (found == nullptr && candidates.empty()) {
-    return {std::string(kOptionErrorKey), fmt::format("unrecognized option '{}'", token)};
+    return option_error(fmt::format("unrecognized option '{}'", argument));
   }
   if (found == nullptr) {
-    std::string message = fmt::format("option '{}' is ambiguous; possibilities:", token);
-    for (const po::option_description* option : candidates) {
-      message += fmt::format(" '--{}'", option->long_name());
-    }
-    return {std::string(kOptionErrorKey), message};
+    std::string message = fmt::format("option '{}' is ambiguous; possibilities:", argument);
+    for (const OptionSpec* option : candidates) message += fmt::format(" '--{}'", option->name.view());
+    return option_error(std::move(message));
   }
 
-  if (!takes_argument(*found)) {
+  Token token;
+  token.kind = Token::Kind::kOption;
+  token.option = found;
+  if (found->argument == Argument::kNone) {
     if (equals != std::string_view::npos) {
-      return {std::string(kOptionErrorKey),
-              fmt::format("option '--{}' doesn't allow an argument", found->long_name())};
+      return option_error(fmt::format("option '--{}' doesn't allow an argument", found->name.view()));
     }
-    return {found->long_name(), ""};
+  } else if (equals != std::string_view::npos) {
+    token.argument = body.substr(equals + 1);
+  } else if (found->argument == Argument::kOptional) {
+    token.argument = std::string_view();  // --json alone
+  } else {
+    return option_error(fmt::format("option '--{}' requires an argument", found->name.view()));
   }
-  if (equals == std::string_view::npos) {
-    // An optional argument (--json) may be left out.
-    if (found->semantic()->min_tokens() == 0) return {found->long_name(), "="};
-    return {std::string(kOptionErrorKey),
-            fmt::format("option '--{}' requires an argument", found->long_name())};
-  }
-  return {found->long_name(), std::string(body.substr(equals))};
+  return token;
 }
 
-struct ClassifierState {
-  bool stop_at_first_operand = false;  // POSIXLY_CORRECT, as getopt honours it
+// getopt_long permutes: options anywhere on the line are read first, an
+// argument "--" ends them, and under POSIXLY_CORRECT so does the first
+// operand. dd has no short options, so "-x" is refused by its first letter;
+// a lone "-" is an operand.
+std::vector<Token> tokenize(int argc, const char* const* argv) {
+  const bool stop_at_first_operand = std::getenv("POSIXLY_CORRECT") != nullptr;
   bool operands_only = false;
-};
-
-std::pair<std::string, std::string> classify(const CommandLine& line, ClassifierState& state,
-                                             const std::string& token) {
-  const bool looks_like_option = token.size() > 1 && token[0] == '-';
-  if (state.operands_only) {
-    if (looks_like_option) return {std::string(kPlainOperandKey), token};
-  } else if (token == "--") {
-    return {};  // Boost's terminator: what follows is positional
-  } else if (token.starts_with("--")) {
-    return classify_long_option(line, token);
-  } else if (looks_like_option) {
-    // dd has no short options; getopt names the first letter.
-    return {std::string(kOptionErrorKey), fmt::format("invalid option -- '{}'", token[1])};
-  }
-
-  if (state.stop_at_first_operand) state.operands_only = true;
-  const std::size_t equals = token.find('=');
-  if (equals != std::string::npos && line.is_operand(std::string_view(token).substr(0, equals))) {
-    return {token.substr(0, equals), token.substr(equals)};
-  }
-  return {};  // positional; reported as unrecognized unless a name fits
-}
-
-std::vector<Token> tokenize(const CommandLine& line, int argc, const char* const* argv) {
-  std::vector<std::string> arguments;
-  for (int i = 1; i < argc; ++i) arguments.emplace_back(argv[i]);
-
-  ClassifierState state;
-  state.stop_at_first_operand = std::getenv("POSIXLY_CORRECT") != nullptr;
-  const po::parsed_options parsed =
-      po::command_line_parser(arguments)
-          .options(line.all())
-          .style(po::command_line_style::allow_long | po::command_line_style::long_allow_adjacent)
-          .extra_parser([&line, &state](const std::string& token) { return classify(line, state, token); })
-          .allow_unregistered()
-          .run();
-
   std::vector<Token> tokens;
-  for (const po::option& option : parsed.options) {
-    const std::string value = option.value.empty() ? std::string() : option.value.front();
-    Token token;
-    if (option.string_key.empty() || option.string_key == kPlainOperandKey) {
-      token.text = value;
-    } else if (option.string_key == kOptionErrorKey) {
-      token.kind = Token::Kind::kOptionError;
-      token.text = value;
-    } else if (line.is_operand(option.string_key)) {
-      token.text = option.string_key + value;
-    } else {
-      token.kind = Token::Kind::kOption;
-      token.name = option.string_key;
-      if (!value.empty()) token.argument = value.substr(1);
+  tokens.reserve(argc > 1 ? static_cast<std::size_t>(argc - 1) : 0);
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view argument = argv[i];
+    const bool looks_like_option = argument.size() > 1 && argument[0] == '-';
+    if (looks_like_option && !operands_only) {
+      if (argument == "--") {
+        operands_only = true;
+      } else if (argument.starts_with("--")) {
+        tokens.push_back(long_option(argument));
+      } else {
+        tokens.push_back(option_error(fmt::format("invalid option -- '{}'", argument[1])));
+      }
+      continue;
     }
+    if (stop_at_first_operand) operands_only = true;
+    Token token;
+    token.operand = argument;
     tokens.push_back(std::move(token));
   }
   return tokens;
@@ -254,7 +232,7 @@ std::vector<Token> tokenize(const CommandLine& line, int argc, const char* const
 // Symbol lists.
 
 struct ConversionSymbol {
-  std::string_view name;
+  InlineText<10> name;
   bool Conversions::*flag;
   bool Conversions::*implied;  // GNU's table ties block/unblock to these
 };
@@ -279,7 +257,7 @@ constexpr ConversionSymbol kConversionSymbols[] = {
 };
 
 struct FlagSymbol {
-  std::string_view name;
+  InlineText<12> name;
   bool IoFlags::*flag;
 };
 
@@ -303,7 +281,7 @@ constexpr FlagSymbol kFlagSymbols[] = {
 };
 
 struct StatusSymbol {
-  std::string_view name;
+  InlineText<9> name;
   StatusLevel level;
 };
 
@@ -311,6 +289,19 @@ constexpr StatusSymbol kStatusSymbols[] = {
     {"none", StatusLevel::kNone},
     {"noxfer", StatusLevel::kNoxfer},
     {"progress", StatusLevel::kProgress},
+};
+
+struct UnitSymbol {
+  InlineText<6> name;
+  RateUnits units;
+};
+
+constexpr UnitSymbol kUnitSymbols[] = {
+    {"si", RateUnits::kSi},
+    {"iec", RateUnits::kIec},
+    {"both", RateUnits::kBoth},
+    {"bytes", RateUnits::kBytes},
+    {"all", RateUnits::kAll},
 };
 
 // Calls apply(item) for each comma-separated item; stops at the first item
@@ -329,7 +320,7 @@ std::optional<std::string_view> for_each_symbol(std::string_view list, Apply app
 template <typename Table>
 auto find_symbol(const Table& table, std::string_view name) -> decltype(&table[0]) {
   for (const auto& symbol : table) {
-    if (symbol.name == name) return &symbol;
+    if (symbol.name.view() == name) return &symbol;
   }
   return nullptr;
 }
@@ -559,26 +550,27 @@ bool finish(const SizeOperands& sizes, Settings& settings, const Diag& diag) {
 // ---------------------------------------------------------------------------
 // --help and --version. The wording is ddtime's own.
 
-void append_entries(std::string& out, const po::options_description& group, bool operands) {
+void append_entries(std::string& out, Group group) {
   constexpr std::size_t kColumn = 17;
   constexpr std::size_t kWidth = 79;
-  for (const auto& option : group.options()) {
+  for (const OptionSpec& option : kCommandLine) {
+    if (option.group != group) continue;
     std::string left;
-    if (operands) {
-      left = fmt::format("  {}={}", option->long_name(), option->semantic()->name());
+    if (group == Group::kOperand) {
+      left = fmt::format("  {}={}", option.name.view(), option.value_name.view());
     } else {
-      left = fmt::format("      --{}", option->long_name());
-      if (takes_argument(*option)) {
-        const bool optional = option->semantic()->min_tokens() == 0;
-        left += optional ? fmt::format("[={}]", option->semantic()->name())
-                         : fmt::format("={}", option->semantic()->name());
+      left = fmt::format("      --{}", option.name.view());
+      if (option.argument == Argument::kOptional) {
+        left += fmt::format("[={}]", option.value_name.view());
+      } else if (option.argument == Argument::kRequired) {
+        left += fmt::format("={}", option.value_name.view());
       }
     }
     if (left.size() >= kColumn) left += "\n" + std::string(kColumn, ' ');
     // Wrap the description at word boundaries under its own column.
     std::string line = fmt::format("{:<{}}", left, kColumn);
     std::size_t line_start = line.rfind('\n') == std::string::npos ? 0 : line.rfind('\n') + 1;
-    std::string_view words = option->description();
+    std::string_view words = option.description.view();
     bool first_word = true;
     while (!words.empty()) {
       const std::size_t space = words.find(' ');
@@ -597,7 +589,7 @@ void append_entries(std::string& out, const po::options_description& group, bool
   }
 }
 
-std::string help_text(const CommandLine& line, std::string_view program) {
+std::string help_text(std::string_view program) {
   std::string out = fmt::format(
       "Usage: {0} [OPERAND]...\n"
       "  or:  {0} OPTION\n"
@@ -605,7 +597,7 @@ std::string help_text(const CommandLine& line, std::string_view program) {
       "\n"
       "Operands:\n",
       program);
-  append_entries(out, line.operands(), true);
+  append_entries(out, Group::kOperand);
   out +=
       "\n"
       "N and BYTES are decimal numbers, optionally followed by a unit:\n"
@@ -661,52 +653,47 @@ std::string help_text(const CommandLine& line, std::string_view program) {
       "\n"
       "Options:\n",
       program);
-  append_entries(out, line.options(), false);
-  if (!line.extensions().options().empty()) {
-    out += "\nExtensions:\n";
-    append_entries(out, line.extensions(), false);
-  }
+  append_entries(out, Group::kOption);
+  out += "\nExtensions:\n";
+  append_entries(out, Group::kExtension);
   return out;
 }
 
 bool invalid_extension_argument(const Token& token, const Diag& diag, std::string_view valid) {
   diag.error(0, fmt::format("invalid argument {} for {}", diag.quote(token.argument.value_or("")),
-                            diag.quote("--" + token.name)));
+                            diag.quote(fmt::format("--{}", token.option->name.view()))));
   if (!valid.empty()) diag.raw(fmt::format("{}\n", valid));
   diag.try_help();
   return false;
 }
 
 bool apply_extension(const Token& token, Extensions& ext, const Diag& diag) {
-  const std::string argument = token.argument.value_or("");
-  if (token.name == "gnu") {
+  const std::string_view argument = token.argument.value_or(std::string_view());
+  const std::string_view name = token.option->name.view();
+  if (name == "gnu") {
     ext.gnu = true;
-  } else if (token.name == "json") {
+  } else if (name == "json") {
     ext.json = true;
     ext.json_path.reset();
-    if (!argument.empty()) ext.json_path = argument;
-  } else if (token.name == "units") {
-    constexpr std::pair<std::string_view, RateUnits> kUnits[] = {
-        {"si", RateUnits::kSi},       {"iec", RateUnits::kIec}, {"both", RateUnits::kBoth},
-        {"bytes", RateUnits::kBytes}, {"all", RateUnits::kAll}};
-    const auto* match = std::find_if(std::begin(kUnits), std::end(kUnits),
-                                     [&](const auto& unit) { return unit.first == argument; });
-    if (match == std::end(kUnits)) {
+    if (!argument.empty()) ext.json_path = std::string(argument);
+  } else if (name == "units") {
+    const UnitSymbol* match = find_symbol(kUnitSymbols, argument);
+    if (match == nullptr) {
       return invalid_extension_argument(token, diag, "Valid arguments are: si, iec, both, bytes, all");
     }
-    ext.units = match->second;
-  } else if (token.name == "split-times") {
+    ext.units = match->units;
+  } else if (name == "split-times") {
     ext.split_times = true;
-  } else if (token.name == "align") {
+  } else if (name == "align") {
     const ParsedNumber number = parse_number(argument);
     if (number.verdict != NumberVerdict::kOk || number.value <= 0 || (number.value & (number.value - 1)) != 0 ||
         number.value > (std::int64_t{1} << 30)) {
       return invalid_extension_argument(token, diag, "The alignment must be a power of two, at most 1G.");
     }
     ext.align = static_cast<std::size_t>(number.value);
-  } else if (token.name == "direct") {
+  } else if (name == "direct") {
     ext.direct = true;
-  } else if (token.name == "progress") {
+  } else if (name == "progress") {
     ext.progress = true;
   }
   return true;
@@ -730,42 +717,32 @@ std::string version_text() {
 
 ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag, Invocation invocation) {
   ParseOutcome outcome;
-  const CommandLine line;
-  std::vector<Token> tokens;
-  try {
-    tokens = tokenize(line, argc, argv);
-  } catch (const po::error& e) {
-    // The extra parser claims every option-like argument, so Boost has
-    // nothing left to object to; this is a safety net, not a GNU message.
-    diag.error(0, e.what());
-    diag.try_help();
-    outcome.action = ParseOutcome::Action::kFail;
-    return outcome;
-  }
+  const std::vector<Token> tokens = tokenize(argc, argv);
 
   // getopt reads every option before dd looks at a single operand, and the
   // first option that means anything ends the run.
   for (const Token& token : tokens) {
     if (token.kind == Token::Kind::kOptionError) {
-      diag.error(0, token.text);
+      diag.error(0, token.message);
       diag.try_help();
       outcome.action = ParseOutcome::Action::kFail;
       return outcome;
     }
     if (token.kind != Token::Kind::kOption) continue;
-    if (token.name == "help") {
+    if (token.option->name.view() == "help") {
       outcome.action = ParseOutcome::Action::kPrintAndExit;
-      outcome.stdout_text = help_text(line, diag.program());
+      outcome.stdout_text = help_text(diag.program());
       return outcome;
     }
-    if (token.name == "version") {
+    if (token.option->name.view() == "version") {
       outcome.action = ParseOutcome::Action::kPrintAndExit;
       outcome.stdout_text = version_text();
       return outcome;
     }
   }
   for (const Token& token : tokens) {
-    if (token.kind == Token::Kind::kOption && !apply_extension(token, outcome.settings.ext, diag)) {
+    if (token.kind == Token::Kind::kOption && token.option->group == Group::kExtension &&
+        !apply_extension(token, outcome.settings.ext, diag)) {
       outcome.action = ParseOutcome::Action::kFail;
       return outcome;
     }
@@ -774,7 +751,7 @@ ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag,
   OperandReader reader(diag, outcome.settings);
   for (const Token& token : tokens) {
     if (token.kind == Token::Kind::kOption) continue;
-    if (!reader.read(token.text)) {
+    if (!reader.read(token.operand)) {
       outcome.action = ParseOutcome::Action::kFail;
       return outcome;
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// operands — argv to Settings. The only user of Boost.ProgramOptions: dd's
-// key=value operands and the --long options share one description. Words
-// every complaint about a bad operand the way GNU dd 9.1 does, through Diag.
+// operands — argv to Settings. dd's key=value operands and the --long
+// options share one description, which --help prints. Words every complaint
+// about a bad operand the way GNU dd 9.1 does, through Diag.
 #pragma once
 
 #include <string>

@@ -33,6 +33,11 @@ class ShimMatrix : public e2e::DdTest, public ::testing::WithParamInterface<Case
       ::setenv("ASAN_OPTIONS", options.c_str(), 1);
     }
   }
+
+  void SetUp() override {
+    e2e::DdTest::SetUp();
+    if (*DDTIME_PRELOAD_SKIP_REASON != '\0') GTEST_SKIP() << DDTIME_PRELOAD_SKIP_REASON;
+  }
 };
 
 TEST_P(ShimMatrix, MatchesGnuDd) {

@@ -56,7 +56,7 @@ mask() { sed -E 's/copied, [^ ]+ s, .*/copied, <T> s, <R>/'; }
 # symbol lookup; in a statically linked binary it would see no heap at all
 # and report a clean run whatever happened.
 if ! LC_ALL=C readelf -l "$binary" | grep -q 'program interpreter'; then
-  echo "$binary is statically linked: memcheck cannot watch its heap (use the preloadable build)"
+  echo "$binary is statically linked: memcheck cannot watch its heap (build with -DDDTIME_LINK=static-runtime)"
   exit 1
 fi
 

@@ -32,9 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   argv.push_back(nullptr);
   const int argc = static_cast<int>(args.size());
 
-  // One parse per input (Boost.ProgramOptions makes each one slow); the
-  // length picks the program name and the quoting style, so both of each
-  // are explored.
+  // One parse per input; the length picks the program name and the
+  // quoting style, so both of each are explored.
   const auto invocation = (size & 2) != 0 ? ddtime::Invocation::kDdtime : ddtime::Invocation::kDd;
   std::size_t said = 0;
   const ddtime::Diag diag(invocation == ddtime::Invocation::kDd ? "dd" : "ddtime", (size & 1) != 0,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// argv to Settings through Boost.ProgramOptions: part of every run's
-// start-up, so it is measured on the command lines the end-to-end start-up
-// and throughput rows use, plus one that touches every list operand.
+// argv to Settings: part of every run's start-up, so it is measured on the
+// command lines the end-to-end start-up and throughput rows use, plus one
+// that touches every list operand.
 #include <benchmark/benchmark.h>
 
 #include <array>

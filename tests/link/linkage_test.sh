@@ -1,0 +1,75 @@
+#!/bin/sh
+# What the shipped binary links, what it runs before main, and where its
+# start-up code lies (issue 10).
+#
+#   linkage_test.sh BINARY MODE [shared-libm] [ordered]
+#
+# MODE is DDTIME_LINK's value; shared-libm when a static-runtime build
+# takes libm.so.6 (no libm.a, or DDTIME_STATIC_LIBM off); ordered when the
+# build applies src/startup_hot.ld, whose section must then hold the entry
+# point and main.
+#
+# Unless MODE is static, glibc must be a shared library: readelf lists
+# libc.so.6 as needed, so LD_PRELOAD tools reach ddtime's calls and a glibc
+# update reaches ddtime without a rebuild. A static-runtime binary needs
+# nothing else (the dynamic loader aside): libstdc++, libgcc and the two libm
+# functions it uses are inside. And in every mode nothing may run iostream's
+# static initialisation (std::ios_base::Init, which builds the standard
+# streams and the classic locale before main): no source includes
+# <iostream>, and no library that does is linked.
+set -eu
+
+binary=$1
+mode=$2
+shift 2
+libm=
+ordered=no
+for word in "$@"; do
+  case $word in
+    shared-libm) libm=shared-libm ;;
+    ordered) ordered=yes ;;
+    *) echo "unknown word $word"; exit 2 ;;
+  esac
+done
+fail() { echo "FAIL: $*"; exit 1; }
+
+needed=$(LC_ALL=C readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+echo "needed: $(echo $needed)"
+case $mode in
+  static)
+    [ -z "$needed" ] || fail "a static build needs no shared library, yet lists: $needed"
+    ;;
+  static-runtime|shared)
+    echo "$needed" | grep -qx 'libc\.so\.6' || fail "libc.so.6 is not listed as needed"
+    ;;
+  *) fail "unknown mode $mode" ;;
+esac
+if [ "$mode" = static-runtime ]; then
+  others=$(echo "$needed" | grep -v -x -e 'libc\.so\.6' -e 'ld-linux.*\.so\.[0-9]*' || true)
+  if [ "$libm" = shared-libm ]; then
+    others=$(echo "$others" | grep -v -x 'libm\.so\.6' || true)
+  fi
+  [ -z "$others" ] || fail "static-runtime should need only libc.so.6, yet also lists: $others"
+fi
+
+# Defined inside (static libstdc++) or imported (shared): either way it runs.
+if { nm "$binary" 2>/dev/null; nm -D "$binary" 2>/dev/null; } | grep -q '_ZNSt8ios_base4InitC[12]Ev'; then
+  fail "std::ios_base::Init is linked: something includes <iostream> or pulls in a library object that does"
+fi
+echo "no iostream static initialisation"
+
+# The start-up path first in the text (src/startup_hot.ld): its output
+# section exists and holds _start and main, so the script took effect.
+if [ $ordered = yes ]; then
+  section=$(LC_ALL=C readelf -SW "$binary" | sed -n 's/.*\] \.text\.startup_first *PROGBITS *\([0-9a-f]*\) [0-9a-f]* \([0-9a-f]*\) .*/\1 \2/p')
+  [ -n "$section" ] || fail "no .text.startup_first section: src/startup_hot.ld was not applied"
+  set -- $section
+  start=$((0x$1)); end=$((0x$1 + 0x$2))
+  for symbol in _start main; do
+    address=$(nm "$binary" | sed -n "s/^\([0-9a-f]*\) T $symbol\$/\1/p")
+    [ -n "$address" ] || fail "no symbol $symbol"
+    address=$((0x$address))
+    [ $address -ge $start ] && [ $address -lt $end ] || fail "$symbol lies outside .text.startup_first"
+  done
+  echo "start-up code first: _start and main in .text.startup_first"
+fi
