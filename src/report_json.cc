@@ -6,7 +6,6 @@
 
 #include <csignal>
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +14,7 @@
 #include "json.h"
 #include "report_internal.h"
 #include "report_timing.h"
+#include "symbols.h"
 
 namespace ddtime {
 namespace {
@@ -93,50 +93,18 @@ std::string_view status_name(StatusLevel level) {
 }
 
 // The names whose flag is set, in the order given.
-struct Symbol {
-  bool set;
-  std::string_view name;
-};
-void put_symbols(json::Array list, std::initializer_list<Symbol> symbols) {
-  for (const Symbol& symbol : symbols) {
-    if (symbol.set) list.string(symbol.name);
+// The words in effect, in symbols.h's order (settings.h's declaration
+// order), from the same table the parser reads.
+void put_conv(json::Array list, const Conversions& conv) {
+  for (const ConversionSymbol& symbol : kConversionSymbols) {
+    if (conv.*symbol.flag) list.string(symbol.name.view());
   }
 }
 
-void put_conv(json::Array list, const Conversions& conv) {
-  put_symbols(std::move(list), {{conv.ascii, "ascii"},
-                                {conv.ebcdic, "ebcdic"},
-                                {conv.ibm, "ibm"},
-                                {conv.block, "block"},
-                                {conv.unblock, "unblock"},
-                                {conv.lcase, "lcase"},
-                                {conv.ucase, "ucase"},
-                                {conv.sparse, "sparse"},
-                                {conv.swab, "swab"},
-                                {conv.sync, "sync"},
-                                {conv.excl, "excl"},
-                                {conv.nocreat, "nocreat"},
-                                {conv.notrunc, "notrunc"},
-                                {conv.noerror, "noerror"},
-                                {conv.fdatasync, "fdatasync"},
-                                {conv.fsync, "fsync"}});
-}
-
 void put_flags(json::Array list, const IoFlags& flags) {
-  put_symbols(std::move(list), {{flags.append, "append"},
-                                {flags.direct, "direct"},
-                                {flags.directory, "directory"},
-                                {flags.dsync, "dsync"},
-                                {flags.sync, "sync"},
-                                {flags.fullblock, "fullblock"},
-                                {flags.nonblock, "nonblock"},
-                                {flags.noatime, "noatime"},
-                                {flags.nocache, "nocache"},
-                                {flags.noctty, "noctty"},
-                                {flags.nofollow, "nofollow"},
-                                {flags.count_bytes, "count_bytes"},
-                                {flags.skip_bytes, "skip_bytes"},
-                                {flags.seek_bytes, "seek_bytes"}});
+  for (const FlagSymbol& symbol : kFlagSymbols) {
+    if (flags.*symbol.flag) list.string(symbol.name.view());
+  }
 }
 
 void put_operands(json::Object operands, const Settings& settings) {
