@@ -70,6 +70,10 @@ constexpr OptionSpec kCommandLine[] = {
      "iflag=direct and oflag=direct on each side that is not a character device"},
     {Group::kExtension, "progress", Argument::kNone, "",
      "show percentage, rate and time left when the total is known"},
+    {Group::kExtension, "iodepth", Argument::kRequired, "N",
+     "keep up to N reads and writes in flight (1 to 1024; 1: one at a time, as dd)"},
+    {Group::kExtension, "engine", Argument::kRequired, "ENGINE",
+     "what moves the bytes: auto, io_uring, threads or sync"},
 };
 // clang-format on
 

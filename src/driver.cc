@@ -26,10 +26,12 @@ namespace {
 
 }  // namespace
 
-Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, bool stderr_is_terminal)
+Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const Plan& plan,
+               bool stderr_is_terminal)
     : os_(os),
       diag_(diag),
       settings_(settings),
+      plan_(plan),
       messages_(diag, settings_),
       reporter_(settings.status),
       window_(clock, settings.ext.timing_report || settings.ext.json),
@@ -73,19 +75,20 @@ bool Driver::handle_signals(const Stats& stats) {
 }
 
 int Driver::summarise(const Stats& stats, const RunTimes& times, bool complete, std::optional<int> exit_status,
-                      int signal) {
+                      int signal, const EngineUse* engine) {
   const Settings& settings = reported();
   std::string text;
   // ddtime's lines come first, so that GNU's summary stays last: scripts
   // read dd's result with tail -1, awk 'END{print}' or a grep for one rate.
   if (settings.ext.timing_report && settings.status != StatusLevel::kNone) {
     text = reporter_.end_progress_line();
+    if (engine != nullptr) text += engine_line(diag_.program(), *engine);
     text += timing_report(diag_.program(), stats, times, settings);
   }
   text += reporter_.summary(stats, times.real_ns);
   if (!text.empty()) diag_.raw(text);
   if (!settings.ext.json) return 0;
-  JsonRun run{settings, stats, times, complete, exit_status, signal, diag_.history(), DDTIME_VERSION};
+  JsonRun run{settings, stats, times, complete, exit_status, signal, diag_.history(), DDTIME_VERSION, engine};
   return deliver_json(json_report(run), complete || signal != 0);
 }
 
@@ -115,7 +118,7 @@ int Driver::deliver_json(const std::string& json, bool final) {
 
 int Driver::run() {
   if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
-  Session session(os_, *this, window_, settings_);
+  Session session(os_, *this, window_, settings_, plan_);
   run_settings_ = &session.settings();
   const RunResult result = session.run();
   switch (result.report) {
@@ -126,13 +129,15 @@ int Driver::run() {
     case RunResult::Report::kSummary:
       break;
   }
+  const bool show_engine = plan_.queued() || plan_.iodepth_given;
+  const EngineUse* engine = show_engine ? &result.engine : nullptr;
   if (result.ending == Ending::kInterrupted) {
-    summarise(result.stats, result.times, false, std::nullopt, interrupt_);
+    summarise(result.stats, result.times, false, std::nullopt, interrupt_, engine);
     die_by(interrupt_);
   }
   int status = result.exit_status;
   // The JSON carries the status as it stood; failing to write it fails too.
-  if (summarise(result.stats, result.times, true, status, 0) != 0) status = 1;
+  if (summarise(result.stats, result.times, true, status, 0, engine) != 0) status = 1;
   return status;
 }
 

@@ -14,6 +14,7 @@
 #include "events.h"
 #include "messages.h"
 #include "os.h"
+#include "plan.h"
 #include "report.h"
 #include "report_json.h"
 #include "report_timing.h"
@@ -27,7 +28,8 @@ namespace ddtime {
 class Driver final : public Events {
  public:
   // diag is muted here when --json sends JSON to stderr in place of text.
-  Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, bool stderr_is_terminal = false);
+  Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const Plan& plan = {},
+         bool stderr_is_terminal = false);
 
   // The exit status; does not return when a SIGINT stopped the run.
   int run();
@@ -44,8 +46,9 @@ class Driver final : public Events {
   // settings ask. exit_status is absent for a snapshot (SIGUSR1) or a run
   // stopped by a signal. Returns nonzero when the report could not be
   // written where it was asked to go.
+  // engine: what ran, at the end of a run with --iodepth or --engine.
   int summarise(const Stats& stats, const RunTimes& times, bool complete, std::optional<int> exit_status,
-                int signal);
+                int signal, const EngineUse* engine = nullptr);
   // No statistics (as GNU), but --json still gets its object.
   int report_without_summary(const RunResult& result);
   int deliver_json(const std::string& json, bool final);
@@ -56,6 +59,7 @@ class Driver final : public Events {
   Os& os_;
   Diag& diag_;
   Settings settings_;
+  Plan plan_;
   Messages messages_;
   Reporter reporter_;
   RunWindow window_;

@@ -71,7 +71,7 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
     }
     ddtime::PosixOs os;
     ddtime::MonotonicClock clock;
-    ddtime::Driver driver(os, clock, diag, parsed.settings, isatty(STDERR_FILENO) == 1);
+    ddtime::Driver driver(os, clock, diag, parsed.settings, parsed.plan, isatty(STDERR_FILENO) == 1);
     return driver.run();
   } catch (const std::bad_alloc&) {
     diag.error(0, "memory exhausted");

@@ -257,7 +257,7 @@ bool invalid_extension_argument(const Token& token, const Diag& diag, std::strin
   return false;
 }
 
-bool apply_extension(const Token& token, Extensions& ext, const Diag& diag) {
+bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag& diag) {
   const std::string_view argument = token.argument.value_or(std::string_view());
   const std::string_view name = token.option->name.view();
   if (name == "gnu") {
@@ -285,6 +285,59 @@ bool apply_extension(const Token& token, Extensions& ext, const Diag& diag) {
     ext.direct = true;
   } else if (name == "progress") {
     ext.progress = true;
+  } else if (name == "iodepth") {
+    const ParsedNumber number = parse_number(argument);
+    if (number.verdict != NumberVerdict::kOk || number.value < 1 || number.value > Plan::kMaxIodepth) {
+      return invalid_extension_argument(token, diag, "The depth must be a whole number from 1 to 1024.");
+    }
+    plan.iodepth = static_cast<unsigned>(number.value);
+    plan.iodepth_given = true;
+  } else if (name == "engine") {
+    const EngineSymbol* match = find_symbol(kEngineSymbols, argument);
+    if (match == nullptr) {
+      return invalid_extension_argument(token, diag, "Valid arguments are: auto, io_uring, threads, sync");
+    }
+    plan.engine = match->engine;
+  }
+  return true;
+}
+
+// The queued engine copies bs= blocks straight, each record on its own:
+// what depends on reading strictly one record after another, or on
+// changing the bytes, is refused here, before any file is opened, naming
+// the operand. (An input that cannot seek is found only once it is open:
+// it runs at depth 1, and the report says so.)
+bool check_plan(const Settings& settings, const Plan& plan, const Diag& diag) {
+  if (plan.engine == EngineChoice::kSync && plan.iodepth > 1) {
+    diag.error(0, fmt::format("--engine=sync keeps one I/O in flight; it does not combine with --iodepth={}",
+                              plan.iodepth));
+    return false;
+  }
+  if (!plan.queued()) return true;
+  const std::string asked = plan.iodepth_given ? fmt::format("--iodepth={}", plan.iodepth)
+                                               : fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring
+                                                                                 ? "io_uring"
+                                                                                 : "threads");
+  auto refuse = [&](std::string_view operand) {
+    diag.error(0, fmt::format("{} does not combine with {}", asked, operand));
+    return false;
+  };
+  for (const ConversionSymbol& symbol : kConversionSymbols) {
+    const bool refused = symbol.flag != &Conversions::excl && symbol.flag != &Conversions::nocreat &&
+                         symbol.flag != &Conversions::notrunc && symbol.flag != &Conversions::fdatasync &&
+                         symbol.flag != &Conversions::fsync;
+    if (refused && settings.conv.*symbol.flag) return refuse(fmt::format("conv={}", symbol.name.view()));
+  }
+  if (settings.iflag.nocache) return refuse("iflag=nocache");
+  if (settings.oflag.nocache) return refuse("oflag=nocache");
+  // conv=block or unblock without cbs= does nothing to the bytes, yet GNU
+  // copies through two buffers then.
+  if (settings.block_or_unblock_requested) return refuse("conv=block or conv=unblock");
+  // ibs=obs without bs= reblocks, which on a file that can seek (the only
+  // kind read at depth) changes nothing: only short reads could differ.
+  if (settings.ibs != settings.obs) {
+    diag.error(0, fmt::format("{} needs bs=, not ibs= and obs=", asked));
+    return false;
   }
   return true;
 }
@@ -332,7 +385,7 @@ ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag,
   }
   for (const Token& token : tokens) {
     if (token.kind == Token::Kind::kOption && token.option->group == Group::kExtension &&
-        !apply_extension(token, outcome.settings.ext, diag)) {
+        !apply_extension(token, outcome.settings.ext, outcome.plan, diag)) {
       outcome.action = ParseOutcome::Action::kFail;
       return outcome;
     }
@@ -346,8 +399,9 @@ ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag,
       return outcome;
     }
   }
-  outcome.action = finish(reader.sizes(), outcome.settings, diag) ? ParseOutcome::Action::kRun
-                                                                  : ParseOutcome::Action::kFail;
+  outcome.action = finish(reader.sizes(), outcome.settings, diag) && check_plan(outcome.settings, outcome.plan, diag)
+                       ? ParseOutcome::Action::kRun
+                       : ParseOutcome::Action::kFail;
   resolve_extensions(invocation, outcome.settings.ext);
   return outcome;
 }

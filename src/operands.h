@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// operands — argv to Settings. dd's key=value operands and the --long
+// operands — argv to Settings and Plan. dd's key=value operands and the --long
 // options share one description, which --help prints. Words every complaint
 // about a bad operand the way GNU dd 9.1 does, through Diag.
 #pragma once
@@ -7,6 +7,7 @@
 #include <string>
 
 #include "diag.h"
+#include "plan.h"
 #include "settings.h"
 
 namespace ddtime {
@@ -19,6 +20,7 @@ struct ParseOutcome {
   };
   Action action = Action::kFail;
   Settings settings;
+  Plan plan;
   std::string stdout_text;
 };
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string_view>
 
+#include "plan.h"
 #include "settings.h"
 
 namespace ddtime {
@@ -105,6 +106,18 @@ constexpr UnitSymbol kUnitSymbols[] = {
     {"both", RateUnits::kBoth},
     {"bytes", RateUnits::kBytes},
     {"all", RateUnits::kAll},
+};
+
+struct EngineSymbol {
+  InlineText<9> name;
+  EngineChoice engine;
+};
+
+constexpr EngineSymbol kEngineSymbols[] = {
+    {"auto", EngineChoice::kAuto},
+    {"io_uring", EngineChoice::kIoUring},
+    {"threads", EngineChoice::kThreads},
+    {"sync", EngineChoice::kSync},
 };
 
 // Calls apply(item) for each comma-separated item; stops at the first item

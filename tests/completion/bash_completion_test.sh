@@ -108,9 +108,11 @@ expect "ddtime if=disk\\ images/" "disk images/a.img disk images/b.img"
 expect "ddtime bs=1M if=no" "notes.txt"
 
 # The --long options and their values.
-expect "ddtime --" "--align= --direct --gnu --help --json --json= --progress --split-times --units= --version"
+expect "ddtime --" "--align= --direct --engine= --gnu --help --iodepth= --json --json= --progress --split-times --units= --version"
 expect "ddtime --s" "--split-times"
 expect "ddtime --units=b" "both bytes"
+expect "ddtime --engine=" "auto io_uring sync threads"
+expect "ddtime --engine=t" "threads"
 expect "ddtime if=boot.img --json=no" "notes.txt"
 
 # Without COMP_LINE (as when called by another completion), the word is

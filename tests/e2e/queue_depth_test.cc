@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --iodepth and --engine: for the same operands, the output bytes, the
+// records lines, the messages and the exit status are the sync engine's
+// (and so GNU dd's), at depths 1, 2, 8 and 32, with io_uring and with the
+// thread pool, on regular files and on loop devices with 512- and
+// 4096-byte sectors, with and without direct I/O to the backing file.
+// Then the report line and the JSON engine object, the fallbacks (an
+// input that cannot seek; io_uring refused by a seccomp filter), the
+// operands refused before any file is opened, and SIGINT at depth.
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "e2e/harness.h"
+#include "e2e/loop_device.h"
+#include "support/json.h"
+
+namespace ddtime::e2e {
+namespace {
+
+using support::Json;
+using support::parse_json;
+
+constexpr std::size_t kFileSize = 1048576 + 12345;  // ends in a partial block at every bs used
+
+struct Engine {
+  const char* name;
+  const char* option;
+};
+const Engine kEngines[] = {{"IoUring", "--engine=io_uring"}, {"Threads", "--engine=threads"}};
+const unsigned kDepths[] = {1, 2, 8, 32};
+
+struct CopyCase {
+  const char* name;
+  std::vector<std::string> operands;  // besides if= and of=
+  bool notrunc_target = false;        // of= starts as a copy of the input, not empty
+};
+
+const CopyCase kCases[] = {
+    {"Bs4k", {"bs=4096"}},
+    {"Bs1MEndsShort", {"bs=1M"}},
+    {"SkipAndCountInBlocks", {"bs=64K", "skip=3", "count=7"}},
+    {"SeekInBlocks", {"bs=4096", "seek=5"}},
+    {"SeekIntoAnExistingFileUnderNotrunc", {"bs=4096", "seek=9", "count=20", "conv=notrunc"}, true},
+    {"SkipAndCountInBytes", {"bs=4096", "iflag=skip_bytes,count_bytes", "skip=1000", "count=50000"}},
+    {"SeekInBytes", {"bs=512", "oflag=seek_bytes", "seek=777"}},
+    {"CountPastTheEnd", {"bs=16K", "count=1000"}},
+    {"Fsync", {"bs=64K", "conv=fsync"}},
+    {"Fdatasync", {"bs=64K", "conv=fdatasync"}},
+    {"Append", {"bs=4096", "oflag=append", "conv=notrunc"}, true},
+    {"Dsync", {"bs=64K", "oflag=dsync", "count=4"}},
+};
+
+class QueueDepth : public DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+    input_ = pattern(kFileSize, 11);
+    write_file("in", input_);
+  }
+
+  struct Copy {
+    Result result;
+    std::string output;
+  };
+  Copy copy(const CopyCase& c, const std::vector<std::string>& extra) {
+    write_file("out", c.notrunc_target ? pattern(kFileSize, 3) : std::string());
+    std::vector<std::string> args{"if=in", "of=out"};
+    args.insert(args.end(), c.operands.begin(), c.operands.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    Copy done{dd(args), read_file("out")};
+    return done;
+  }
+
+  std::string input_;
+};
+
+TEST_F(QueueDepth, EveryDepthAndEngineGivesTheSyncEnginesResults) {
+  for (const CopyCase& c : kCases) {
+    const Copy sync = copy(c, {});
+    ASSERT_STATUS(sync.result, "exit 0") << c.name;
+    for (const Engine& engine : kEngines) {
+      for (unsigned depth : kDepths) {
+        SCOPED_TRACE(std::string(c.name) + " " + engine.name + " depth " + std::to_string(depth));
+        const Copy queued = copy(c, {engine.option, "--iodepth=" + std::to_string(depth)});
+        EXPECT_EQ(queued.result.status(), sync.result.status()) << queued.result;
+        EXPECT_EQ(queued.result.err_masked(), sync.result.err_masked());
+        EXPECT_TRUE(queued.output == sync.output) << "output differs: " << queued.output.size() << " against "
+                                                  << sync.output.size() << " bytes";
+      }
+    }
+  }
+}
+
+TEST_F(QueueDepth, ZeroToNullAtDepth) {
+  Result r = dd({"if=/dev/zero", "of=/dev/null", "bs=64K", "count=100", "--iodepth=8"});
+  EXPECT_STATUS(r, "exit 0");
+  EXPECT_EQ(r.err_masked(), "100+0 records in\n100+0 records out\n6553600 bytes (6.6 MB, 6.2 MiB) copied, <T> s, <R>\n");
+}
+
+TEST_F(QueueDepth, AnOutputPipeGetsTheBytesInOrder) {
+  Result r = dd({"if=in", "bs=4096", "--iodepth=16"});
+  EXPECT_STATUS(r, "exit 0");
+  EXPECT_TRUE(r.out == input_) << r.out.size() << " bytes";
+  EXPECT_EQ(r.err_masked(),
+            "259+1 records in\n259+1 records out\n1060921 bytes (1.1 MB, 1.0 MiB) copied, <T> s, <R>\n");
+}
+
+TEST_F(QueueDepth, AnInputPipeRunsAtDepthOneAndTheReportSaysSo) {
+  Options o = opts({"bs=4096", "of=out", "--iodepth=8"});
+  o.as_ddtime = true;
+  o.in = Stdin::pipe(input_);
+  Result r = dd(o);
+  EXPECT_STATUS(r, "exit 0");
+  EXPECT_TRUE(read_file("out") == input_);
+  EXPECT_NE(r.err.find("ddtime: engine sync, depth 1; the input cannot seek, so it is read one record at a time\n"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(QueueDepth, TheReportNamesWhatRan) {
+  Options o = opts({"if=in", "of=out", "bs=4096", "--iodepth=8", "--engine=threads"});
+  o.as_ddtime = true;
+  Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(^ddtime: engine threads, depth 8 \(mean \d+\.\d in flight\), )"
+                                                  R"(\d+\.\d\d system calls per I/O, 8 threads\n)")))
+      << r.err;
+  EXPECT_TRUE(r.err.ends_with("B/s\n")) << "GNU's summary stays last: " << r.err;
+}
+
+TEST_F(QueueDepth, IoUringBatchesItsSystemCalls) {
+  Options o = opts({"if=in", "of=out", "bs=4096", "--iodepth=32", "--engine=io_uring"});
+  o.as_ddtime = true;
+  Result r = dd(o);
+  if (r.status() == "exit 1" && r.err.find("cannot set up io_uring") != std::string::npos) {
+    GTEST_SKIP() << "io_uring refused here: " << r.err;
+  }
+  ASSERT_STATUS(r, "exit 0");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"(engine io_uring, depth 32 \(mean (\d+\.\d) in flight\), )"
+                                                     R"((\d+\.\d\d) system calls per I/O)")))
+      << r.err;
+  // How many complete per call depends on the device; from the page cache
+  // they complete as they are submitted, and still share calls.
+  EXPECT_LT(std::stod(m[2]), 1.0) << "a system call per batch, not per I/O";
+  EXPECT_GT(std::stod(m[1]), 1.0);
+}
+
+TEST_F(QueueDepth, JsonCarriesTheEngine) {
+  Options o = opts({"if=in", "of=out", "bs=4096", "--iodepth=4", "--engine=threads", "--json"});
+  o.as_ddtime = true;
+  Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  const Json json = parse_json(r.err);
+  const Json& engine = json["engine"];
+  EXPECT_EQ(engine["name"].string(), "threads");
+  EXPECT_EQ(engine["depth"].integer(), 4);
+  EXPECT_EQ(engine["setup"].string(), "4 threads");
+  EXPECT_GT(engine["mean_in_flight"].number(), 0);
+  EXPECT_GT(engine["system_calls_per_io"].number(), 0);
+  EXPECT_TRUE(engine["fallback"].is_null());
+  EXPECT_EQ(json["records_out"]["partial"].integer(), 1);
+}
+
+TEST_F(QueueDepth, WithoutIodepthJsonHasNoEngine) {
+  Options o = opts({"if=in", "of=out", "bs=4096", "--json"});
+  o.as_ddtime = true;
+  Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_FALSE(parse_json(r.err).has("engine"));
+}
+
+TEST_F(QueueDepth, RefusedIoUringFallsBackToThreadsAndSaysWhy) {
+  Options o = opts({"if=in", "of=out", "bs=4096", "--iodepth=8"});
+  o.as_ddtime = true;
+  o.run_under = {DDTIME_NO_URING};
+  Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(read_file("out") == input_);
+  EXPECT_NE(r.err.find(", 8 threads; io_uring refused: Operation not permitted\n"), std::string::npos) << r.err;
+}
+
+TEST_F(QueueDepth, IoUringAskedForAndRefusedIsAnError) {
+  Options o = opts({"if=in", "of=out", "bs=4096", "--iodepth=8", "--engine=io_uring"});
+  o.as_ddtime = true;
+  o.run_under = {DDTIME_NO_URING};
+  Result r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, std::string(DDTIME_BINARY) + ": --engine=io_uring: cannot set up io_uring: Operation not permitted\n");
+}
+
+struct Refusal {
+  const char* name;
+  std::vector<std::string> operands;
+  std::string message;
+};
+
+class QueueDepthRefuses : public DdTest, public ::testing::WithParamInterface<Refusal> {};
+
+TEST_P(QueueDepthRefuses, BeforeAnyFileIsOpened) {
+  SKIP_IF_ANOTHER_DD();
+  std::vector<std::string> args{"if=/dev/zero", "of=never", "count=1"};
+  args.insert(args.end(), GetParam().operands.begin(), GetParam().operands.end());
+  Options o = opts(args);
+  o.as_ddtime = true;
+  Result r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: " + GetParam().message + "\n");
+  EXPECT_FALSE(exists("never"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Operands, QueueDepthRefuses,
+    ::testing::Values(
+        Refusal{"Noerror", {"--iodepth=8", "conv=noerror"}, "--iodepth=8 does not combine with conv=noerror"},
+        Refusal{"Sync", {"--iodepth=8", "conv=sync"}, "--iodepth=8 does not combine with conv=sync"},
+        Refusal{"Sparse", {"--iodepth=2", "conv=sparse"}, "--iodepth=2 does not combine with conv=sparse"},
+        Refusal{"Conversion", {"--iodepth=8", "conv=ucase"}, "--iodepth=8 does not combine with conv=ucase"},
+        Refusal{"Swab", {"--iodepth=8", "conv=swab"}, "--iodepth=8 does not combine with conv=swab"},
+        Refusal{"InputNocache", {"--iodepth=8", "iflag=nocache"}, "--iodepth=8 does not combine with iflag=nocache"},
+        Refusal{"OutputNocache", {"--iodepth=8", "oflag=nocache"}, "--iodepth=8 does not combine with oflag=nocache"},
+        Refusal{"Reblocking", {"--iodepth=8", "ibs=4k", "obs=8k"}, "--iodepth=8 needs bs=, not ibs= and obs="},
+        Refusal{"SyncEngineWithDepth", {"--iodepth=8", "--engine=sync"},
+                "--engine=sync keeps one I/O in flight; it does not combine with --iodepth=8"},
+        Refusal{"DepthOutOfRange", {"--iodepth=1025"},
+                "invalid argument \xe2\x80\x98" "1025\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"
+                "The depth must be a whole number from 1 to 1024.\n"
+                "Try 'ddtime --help' for more information."},
+        Refusal{"DepthZero", {"--iodepth=0"},
+                "invalid argument \xe2\x80\x98" "0\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"
+                "The depth must be a whole number from 1 to 1024.\n"
+                "Try 'ddtime --help' for more information."}),
+    ParamName{});
+
+TEST_F(QueueDepth, UnknownEngineIsRejectedWithTheValidOnes) {
+  Options o = opts({"--engine=aio", "if=/dev/zero", "of=/dev/null", "count=1"});
+  o.as_ddtime = true;
+  Result r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err,
+            "ddtime: invalid argument \xe2\x80\x98" "aio\xe2\x80\x99 for \xe2\x80\x98--engine\xe2\x80\x99\n"
+            "Valid arguments are: auto, io_uring, threads, sync\n"
+            "Try 'ddtime --help' for more information.\n");
+}
+
+TEST_F(QueueDepth, SigintDrainsPrintsAndDiesBySigint) {
+  // A slow reader on an output pipe keeps the copy going until the signal.
+  SlowFifo fifo(path("slow"), 4096, 20ms);
+  Options o = opts({"if=in", "of=slow", "bs=4096", "--iodepth=8"});
+  o.as_ddtime = true;
+  o.timeout = 20000ms;
+  DdProcess p(o);
+  std::this_thread::sleep_for(300ms);
+  p.send_signal(SIGINT);
+  Result r = p.finish();
+  const std::string copied = fifo.finish();
+  EXPECT_STATUS(r, "signal SIGINT");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"((\d+)\+0 records in\n(\d+)\+0 records out\n)"))) << r.err;
+  EXPECT_EQ(m[1], m[2]) << "records are counted in order, in and out together";
+  EXPECT_EQ(copied.size(), std::stoul(m[2]) * 4096) << "the pipe got exactly the records counted";
+  EXPECT_TRUE(copied == input_.substr(0, copied.size()));
+}
+
+// ---- loop devices ----
+
+struct DeviceCase {
+  const char* name;
+  unsigned sector;
+  bool direct_io;
+};
+
+class QueueDepthOnLoop : public LoopDevice, public ::testing::WithParamInterface<DeviceCase> {
+ protected:
+  QueueDepthOnLoop() : LoopDevice(GetParam().sector, 2 * 1048576 + 3 * 4096, GetParam().direct_io) {}
+};
+
+TEST_P(QueueDepthOnLoop, DirectReadsOfTheWholeDeviceMatchTheSyncEngine) {
+  SKIP_IF_ANOTHER_DD();
+  const std::string bs = "bs=" + std::to_string(GetParam().sector * 8);
+  const Result sync = dd({"if=" + device_, "of=sync.out", bs, "iflag=direct"});
+  ASSERT_STATUS(sync, "exit 0");
+  EXPECT_TRUE(read_file("sync.out") == content_);
+  for (const Engine& engine : kEngines) {
+    for (unsigned depth : kDepths) {
+      SCOPED_TRACE(std::string(engine.name) + " depth " + std::to_string(depth));
+      const Result queued = dd({"if=" + device_, "of=queued.out", bs, "iflag=direct", engine.option,
+                                "--iodepth=" + std::to_string(depth)});
+      EXPECT_EQ(queued.status(), sync.status()) << queued;
+      EXPECT_EQ(queued.err_masked(), sync.err_masked());
+      EXPECT_TRUE(read_file("queued.out") == content_);
+    }
+  }
+}
+
+TEST_P(QueueDepthOnLoop, DirectWritesWithAPartialLastBlockMatchTheSyncEngine) {
+  SKIP_IF_ANOTHER_DD();
+  const std::string input = pattern(1048576 + 3 * GetParam().sector + 100, 5);
+  write_file("in", input);
+  const std::string bs = "bs=" + std::to_string(GetParam().sector * 16);
+  write_file("zero", std::string(size_, '\0'));
+  ASSERT_STATUS(dd({"if=zero", "of=" + device_, "bs=1M", "oflag=direct"}), "exit 0");
+  const Result sync = dd({"if=in", "of=" + device_, bs, "oflag=direct"});
+  ASSERT_STATUS(sync, "exit 0");
+  const std::string sync_device = device_bytes();
+  for (const Engine& engine : kEngines) {
+    for (unsigned depth : kDepths) {
+      SCOPED_TRACE(std::string(engine.name) + " depth " + std::to_string(depth));
+      ASSERT_STATUS(dd({"if=zero", "of=" + device_, "bs=1M", "oflag=direct"}), "exit 0");
+      const Result queued =
+          dd({"if=in", "of=" + device_, bs, "oflag=direct", engine.option, "--iodepth=" + std::to_string(depth)});
+      EXPECT_EQ(queued.status(), sync.status()) << queued;
+      EXPECT_EQ(queued.err_masked(), sync.err_masked());
+      EXPECT_TRUE(device_bytes() == sync_device);
+    }
+  }
+}
+
+TEST_P(QueueDepthOnLoop, ReadingPastTheEndWithSkipAndCountMatchesTheSyncEngine) {
+  SKIP_IF_ANOTHER_DD();
+  const std::vector<std::string> operands{"if=" + device_, "of=out", "bs=64K", "skip=30", "count=10", "iflag=direct"};
+  const Result sync = dd(operands);
+  const std::string sync_out = read_file("out");
+  std::vector<std::string> queued_operands = operands;
+  queued_operands.push_back("--iodepth=8");
+  const Result queued = dd(queued_operands);
+  EXPECT_EQ(queued.status(), sync.status());
+  EXPECT_EQ(queued.err_masked(), sync.err_masked());
+  EXPECT_TRUE(read_file("out") == sync_out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, QueueDepthOnLoop,
+                         ::testing::Values(DeviceCase{"Sectors512", 512, false},
+                                           DeviceCase{"Sectors4096", 4096, false},
+                                           DeviceCase{"Sectors512DirectIo", 512, true},
+                                           DeviceCase{"Sectors4096DirectIo", 4096, true}),
+                         ParamName{});
+
+}  // namespace
+}  // namespace ddtime::e2e
