@@ -2,7 +2,8 @@
 #include "report.h"
 
 #include <array>
-#include <charconv>
+#include <cstdio>
+#include <type_traits>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -99,14 +100,19 @@ void append_exact(Buffer& out, Wide num, Wide den, Base base) {
   append_unit(out, exponent, base);
 }
 
-// Prints value like printf's "%.<precision>f": exact decimal rounding of
-// the binary value, exact ties to even, and '.' whatever the locale.
+// printf's own "%.<precision>f", as GNU dd prints: exact decimal rounding
+// of the binary value, ties to even. The program never sets LC_NUMERIC, so
+// the point is '.' whatever the locale. (std::to_chars would do the same,
+// but for long double it needs libm's fegetround/fesetround, which cost
+// every start a library to load: 10 page faults.)
 template <typename Float>
 std::string_view fixed(std::array<char, 64>& text, Float value, int precision) {
-  auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed, precision);
+  const int length = std::is_same_v<Float, long double>
+                         ? std::snprintf(text.data(), text.size(), "%.*Lf", precision, static_cast<long double>(value))
+                         : std::snprintf(text.data(), text.size(), "%.*f", precision, static_cast<double>(value));
   // Magnitudes here stay below 1e30, so the text always fits.
-  if (error != std::errc()) return {};
-  return {text.data(), static_cast<std::size_t>(end - text.data())};
+  if (length < 0 || static_cast<std::size_t>(length) >= text.size()) return {};
+  return {text.data(), static_cast<std::size_t>(length)};
 }
 
 // The floating-point branch of GNU's human_readable, taken for a rate whose
@@ -172,9 +178,10 @@ void append_seconds(Buffer& out, std::int64_t elapsed_ns, bool progress_style) {
   if (progress_style) {
     append(out, fixed(text, seconds, 0));
   } else {
-    // std::to_chars with a precision is printf without the locale.
-    auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), seconds, std::chars_format::general, 6);
-    if (error == std::errc()) out.append(text.data(), end);
+    const int length = std::snprintf(text.data(), text.size(), "%g", seconds);
+    if (length > 0 && static_cast<std::size_t>(length) < text.size()) {
+      out.append(text.data(), text.data() + length);
+    }
   }
   append(out, " s");
 }

@@ -2,18 +2,16 @@
 # What the shipped binary links, what it runs before main, and where its
 # start-up code lies (issue 10).
 #
-#   linkage_test.sh BINARY MODE [shared-libm] [ordered]
+#   linkage_test.sh BINARY MODE [ordered]
 #
-# MODE is DDTIME_LINK's value; shared-libm when a static-runtime build
-# takes libm.so.6 (no libm.a, or DDTIME_STATIC_LIBM off); ordered when the
-# build applies src/startup_hot.ld, whose section must then hold the entry
-# point and main.
+# MODE is DDTIME_LINK's value; ordered when the build applies
+# src/startup_hot.ld, whose section must then hold the entry point and main.
 #
 # Unless MODE is static, glibc must be a shared library: readelf lists
 # libc.so.6 as needed, so LD_PRELOAD tools reach ddtime's calls and a glibc
 # update reaches ddtime without a rebuild. A static-runtime binary needs
-# nothing else (the dynamic loader aside): libstdc++, libgcc and the two libm
-# functions it uses are inside. And in every mode nothing may run iostream's
+# nothing else (the dynamic loader aside): libstdc++, libgcc and liburing
+# are inside, and nothing calls into libm. And in every mode nothing may run iostream's
 # static initialisation (std::ios_base::Init, which builds the standard
 # streams and the classic locale before main): no source includes
 # <iostream>, and no library that does is linked.
@@ -22,11 +20,9 @@ set -eu
 binary=$1
 mode=$2
 shift 2
-libm=
 ordered=no
 for word in "$@"; do
   case $word in
-    shared-libm) libm=shared-libm ;;
     ordered) ordered=yes ;;
     *) echo "unknown word $word"; exit 2 ;;
   esac
@@ -46,9 +42,6 @@ case $mode in
 esac
 if [ "$mode" = static-runtime ]; then
   others=$(echo "$needed" | grep -v -x -e 'libc\.so\.6' -e 'ld-linux.*\.so\.[0-9]*' || true)
-  if [ "$libm" = shared-libm ]; then
-    others=$(echo "$others" | grep -v -x 'libm\.so\.6' || true)
-  fi
   [ -z "$others" ] || fail "static-runtime should need only libc.so.6, yet also lists: $others"
 fi
 
