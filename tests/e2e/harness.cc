@@ -257,7 +257,7 @@ DdProcess::DdProcess(Options options) : state_(std::make_unique<State>()) {
   if (o.locale == Locale::kC) env_strings.push_back("LC_ALL=C");
   // A sanitizer build of the binary under test needs its runtime options
   // (allocator_may_return_null for the "memory exhausted" cases).
-  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"}) {
+  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"}) {
     const char* value = std::getenv(name);
     if (value == nullptr) continue;
     std::string entry = std::string(name) + "=" + value;
