@@ -13,6 +13,7 @@
 
 #include "events.h"
 #include "io.h"
+#include "io_position.h"
 #include "os.h"
 #include "ring.h"
 #include "settings.h"
@@ -62,6 +63,10 @@ struct CopyJob {
 };
 
 CopyResult run_copy(const CopyJob& job);
+
+// How a copy that did not get past skip= and seek= ends: GNU's quit(1) or
+// die(), or a stop. Requires: end is not PositionEnd::kDone.
+void end_before_copy(PositionEnd end, CopyResult& result) noexcept;
 
 // What ran, for the report and the JSON: the engine, its depth and setup,
 // how full it was kept and what it cost in system calls, and, where the

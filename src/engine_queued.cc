@@ -102,27 +102,10 @@ QueuedCopy::QueuedCopy(const CopyJob& job)
       next_progress_ns_(job.start_ns + kNanosecondsPerSecond) {}
 
 bool QueuedCopy::position() {
-  PositionEnd end = PositionEnd::kDone;
-  if (settings_.skip_records != 0 || settings_.skip_bytes != 0) {
-    end = skip_input(job_.os, events_, reader_, input_offset_, settings_, *this);
-  }
-  if (end == PositionEnd::kDone && (settings_.seek_records != 0 || settings_.seek_bytes != 0)) {
-    end = seek_output(job_.os, events_, reader_, writer_, settings_, *this);
-  }
-  switch (end) {
-    case PositionEnd::kDone:
-      break;
-    case PositionEnd::kQuit:
-      result_.exit_status = 1;
-      result_.ending = Ending::kQuit;
-      return false;
-    case PositionEnd::kDie:
-      result_.exit_status = 1;
-      result_.ending = Ending::kDie;
-      return false;
-    case PositionEnd::kStop:
-      result_.ending = Ending::kInterrupted;
-      return false;
+  const PositionEnd end = position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
+  if (end != PositionEnd::kDone) {
+    end_before_copy(end, result_);
+    return false;
   }
   input_base_ = input_offset_.value();
   if (positional_output_) {

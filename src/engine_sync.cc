@@ -365,26 +365,11 @@ void SyncCopy::copy_with(Sink& sink) {
 }
 
 bool SyncCopy::position() {
-  PositionEnd end_of_step = PositionEnd::kDone;
-  if (settings_.skip_records != 0 || settings_.skip_bytes != 0) {
-    end_of_step = skip_input(job_.os, events_, reader_, input_offset_, settings_, *this);
-  }
-  if (end_of_step == PositionEnd::kDone && (settings_.seek_records != 0 || settings_.seek_bytes != 0)) {
-    end_of_step = seek_output(job_.os, events_, reader_, writer_, settings_, *this);
-  }
-  switch (end_of_step) {
-    case PositionEnd::kDone:
-      return true;
-    case PositionEnd::kQuit:
-      end(1, Ending::kQuit);
-      break;
-    case PositionEnd::kDie:
-      end(1, Ending::kDie);
-      break;
-    case PositionEnd::kStop:
-      end(0, Ending::kInterrupted);
-      break;
-  }
+  const PositionEnd end_of_step =
+      position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
+  if (end_of_step == PositionEnd::kDone) return true;
+  end_before_copy(end_of_step, result_);
+  done_ = true;
   return false;
 }
 

@@ -175,6 +175,18 @@ PositionEnd seek_output(Os& os, Events& events, Reader& reader, Writer& writer, 
   return PositionEnd::kDone;
 }
 
+PositionEnd position_files(Os& os, Events& events, Reader& reader, Writer& writer, InputOffset& offset,
+                           const Settings& settings, PositionBuffers& buffers) {
+  PositionEnd end = PositionEnd::kDone;
+  if (settings.skip_records != 0 || settings.skip_bytes != 0) {
+    end = skip_input(os, events, reader, offset, settings, buffers);
+  }
+  if (end == PositionEnd::kDone && (settings.seek_records != 0 || settings.seek_bytes != 0)) {
+    end = seek_output(os, events, reader, writer, settings, buffers);
+  }
+  return end;
+}
+
 int truncate_at_seek(Os& os, Events& events, const Settings& settings) {
   if (!settings.output_file || settings.seek_records == 0 || settings.conv.notrunc) return 0;
   std::int64_t size = 0;

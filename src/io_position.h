@@ -76,6 +76,10 @@ PositionEnd skip_input(Os& os, Events& events, Reader& reader, InputOffset& offs
 PositionEnd seek_output(Os& os, Events& events, Reader& reader, Writer& writer, const Settings& settings,
                         PositionBuffers& buffers);
 
+// skip= then seek=, as every engine starts a copy.
+PositionEnd position_files(Os& os, Events& events, Reader& reader, Writer& writer, InputOffset& offset,
+                           const Settings& settings, PositionBuffers& buffers);
+
 // GNU cuts of= at the seek point when seek= is given without notrunc.
 // Returns 0, or 1 when the run must not go on (the notice is given).
 int truncate_at_seek(Os& os, Events& events, const Settings& settings);

@@ -185,6 +185,19 @@ RecordsAndBytes split(std::int64_t amount, bool in_bytes, std::int64_t block_siz
   return {amount / block_size, amount % block_size};
 }
 
+// The pairs of conversions and flags GNU refuses together, in its order.
+const char* conflict_in(const Settings& settings) {
+  const Conversions& conv = settings.conv;
+  if (int{conv.ascii} + int{conv.ebcdic} + int{conv.ibm} > 1) return "cannot combine any two of {ascii,ebcdic,ibm}";
+  if (conv.block && conv.unblock) return "cannot combine block and unblock";
+  if (conv.lcase && conv.ucase) return "cannot combine lcase and ucase";
+  if (conv.excl && conv.nocreat) return "cannot combine excl and nocreat";
+  if ((settings.iflag.direct && settings.iflag.nocache) || (settings.oflag.direct && settings.oflag.nocache)) {
+    return "cannot combine direct and nocache";
+  }
+  return nullptr;
+}
+
 bool finish(const SizeOperands& sizes, Settings& settings, const Diag& diag) {
   settings.bs_given = sizes.bs != 0;
   settings.ibs = sizes.bs != 0 ? sizes.bs : sizes.ibs != 0 ? sizes.ibs : 512;
@@ -199,20 +212,7 @@ bool finish(const SizeOperands& sizes, Settings& settings, const Diag& diag) {
     diag.try_help();
     return false;
   }
-  const char* conflict = nullptr;
-  if (int{conv.ascii} + int{conv.ebcdic} + int{conv.ibm} > 1) {
-    conflict = "cannot combine any two of {ascii,ebcdic,ibm}";
-  } else if (conv.block && conv.unblock) {
-    conflict = "cannot combine block and unblock";
-  } else if (conv.lcase && conv.ucase) {
-    conflict = "cannot combine lcase and ucase";
-  } else if (conv.excl && conv.nocreat) {
-    conflict = "cannot combine excl and nocreat";
-  } else if ((settings.iflag.direct && settings.iflag.nocache) ||
-             (settings.oflag.direct && settings.oflag.nocache)) {
-    conflict = "cannot combine direct and nocache";
-  }
-  if (conflict != nullptr) {
+  if (const char* conflict = conflict_in(settings); conflict != nullptr) {
     diag.error(0, conflict);
     return false;
   }
