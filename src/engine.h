@@ -64,6 +64,25 @@ struct CopyJob {
 
 CopyResult run_copy(const CopyJob& job);
 
+// status=progress and --progress: one update for each second of the
+// window, checked between records.
+class ProgressTicker {
+ public:
+  ProgressTicker(Clock& clock, Events& events, std::int64_t start_ns) noexcept
+      : clock_(clock), events_(events), next_ns_(start_ns + kNanosecondsPerSecond) {}
+  void poll(const Stats& stats) {
+    const std::int64_t now = clock_.now_ns();
+    if (next_ns_ > now) return;
+    events_.progress(stats, now);
+    next_ns_ += kNanosecondsPerSecond;
+  }
+
+ private:
+  Clock& clock_;
+  Events& events_;
+  std::int64_t next_ns_;
+};
+
 // How a copy that did not get past skip= and seek= ends: GNU's quit(1) or
 // die(), or a stop. Requires: end is not PositionEnd::kDone.
 void end_before_copy(PositionEnd end, CopyResult& result) noexcept;

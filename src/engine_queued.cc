@@ -56,7 +56,6 @@ class QueuedCopy final : private PositionBuffers {
     if (end_record < end_record_) end_record_ = end_record;
   }
   void finish_positions();
-  void report_progress_if_due();
 
   const CopyJob& job_;
   const Settings& settings_;
@@ -83,7 +82,7 @@ class QueuedCopy final : private PositionBuffers {
   bool sequential_write_in_flight_ = false;
   bool stopping_ = false;               // no new requests
   bool interrupted_ = false;
-  std::int64_t next_progress_ns_;
+  ProgressTicker progress_ticker_;
 };
 
 QueuedCopy::QueuedCopy(const CopyJob& job)
@@ -99,7 +98,7 @@ QueuedCopy::QueuedCopy(const CopyJob& job)
       positional_output_(job.queue.positional_output),
       record_limit_(settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
                                                                                 : settings_.max_records),
-      next_progress_ns_(job.start_ns + kNanosecondsPerSecond) {}
+      progress_ticker_(job.clock, job.events, job.start_ns) {}
 
 bool QueuedCopy::position() {
   const PositionEnd end = position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
@@ -252,14 +251,6 @@ void QueuedCopy::finish_positions() {
   }
 }
 
-void QueuedCopy::report_progress_if_due() {
-  const std::int64_t now = job_.clock.now_ns();
-  if (next_progress_ns_ <= now) {
-    events_.progress(stats_, now);
-    next_progress_ns_ += kNanosecondsPerSecond;
-  }
-}
-
 CopyResult QueuedCopy::run() {
   const bool count_zero = settings_.max_records == 0 && settings_.max_bytes == 0;
   if (!position() || count_zero) {
@@ -268,7 +259,7 @@ CopyResult QueuedCopy::run() {
   }
   const bool progress = settings_.status == StatusLevel::kProgress || settings_.ext.progress;
   while (true) {
-    if (progress) report_progress_if_due();
+    if (progress) progress_ticker_.poll(stats_);
     // SIGINT stops submission; what is in flight is drained and counted.
     if (signals::pending() && events_.handle_signals(stats_)) {
       interrupted_ = true;

@@ -50,7 +50,6 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
   [[gnu::always_inline]] inline Read read_record(const ReadRules& rules, unsigned char* record,
                                                  std::int64_t& length);
   Read after_failed_read(const ReadRules& rules, int err, std::int64_t& length);
-  void report_progress_if_due();
   bool position();
   // Writes the bytes left for the final partial output block.
   bool write_final_block(std::span<const unsigned char> pending);
@@ -80,7 +79,7 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
   AlignedBuffer output_buffer_;       // convert: obs bytes
   AlignedBuffer positioning_buffer_;  // reblock: one side's block, for skip/seek over a pipe
   std::int64_t partial_read_bytes_ = 0;  // GNU's partread
-  std::int64_t next_progress_ns_;
+  ProgressTicker progress_ticker_;
   bool progress_;
   bool done_ = false;  // result_ holds how the copy ended
 };
@@ -98,7 +97,7 @@ SyncCopy::SyncCopy(const CopyJob& job)
       converter_(settings_.conv, settings_.cbs),
       ibs_(static_cast<std::size_t>(settings_.ibs)),
       obs_(static_cast<std::size_t>(settings_.obs)),
-      next_progress_ns_(job.start_ns + kNanosecondsPerSecond),
+      progress_ticker_(job.clock, job.events, job.start_ns),
       progress_(settings_.status == StatusLevel::kProgress || settings_.ext.progress) {}
 
 // --- buffers ---
@@ -273,14 +272,6 @@ class SyncCopy::ConvertSink {
 
 // --- the loop ---
 
-void SyncCopy::report_progress_if_due() {
-  const std::int64_t now = job_.clock.now_ns();
-  if (next_progress_ns_ <= now) {
-    events_.progress(stats_, now);
-    next_progress_ns_ += kNanosecondsPerSecond;
-  }
-}
-
 SyncCopy::Read SyncCopy::read_record(const ReadRules& rules, unsigned char* record, std::int64_t& length) {
   const std::int64_t records_in = stats_.full_records_in + stats_.partial_records_in;
   // With noerror,sync a failed read leaves zeros (or spaces) behind what
@@ -350,7 +341,7 @@ void SyncCopy::copy_with(Sink& sink) {
   const std::int64_t record_limit =
       settings_.max_bytes != 0 && rules.max_records < kNoLimit ? rules.max_records + 1 : rules.max_records;
   while (true) {
-    if (progress) report_progress_if_due();
+    if (progress) progress_ticker_.poll(stats_);
     if (stats_.full_records_in + stats_.partial_records_in >= record_limit) break;
     unsigned char* record = sink.record_area();
     std::int64_t length = 0;
