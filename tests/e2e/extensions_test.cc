@@ -34,19 +34,6 @@ using support::parse_json;
 
 // ---- reading the text ----
 
-// The lines of `text`, which must end with a newline (checked by the caller).
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
 double seconds_of(const std::string& text) { return std::strtod(text.c_str(), nullptr); }
 
 // GNU's bytes line: "N bytes (SI, IEC) copied, S s, RATE" (the sizes are

@@ -647,6 +647,18 @@ bool wait_until(const std::function<bool()>& pred, Millis timeout) {
   return true;
 }
 
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
 std::string all_bytes() {
   std::string s(256, '\0');
   for (int i = 0; i < 256; ++i) s[static_cast<size_t>(i)] = static_cast<char>(i);

@@ -209,6 +209,9 @@ bool wait_until(const std::function<bool()>& pred, Millis timeout = 5000ms);
 // The name of a signal as "SIGINT", "SIGUSR1", ...; "signal N" otherwise.
 std::string signal_name(int sig);
 
+// The lines of text, without their newlines.
+std::vector<std::string> lines_of(const std::string& text);
+
 // All 256 byte values in order.
 std::string all_bytes();
 // Hex (no separators) to bytes; for golden tables.

@@ -59,17 +59,6 @@ inline std::string pattern(std::size_t size, unsigned seed) {
   return out;
 }
 
-inline std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
 
 // A loop device over a backing file in the test directory (under /var/tmp
 // unless DDTIME_E2E_TMPDIR says otherwise), attached in SetUp and always

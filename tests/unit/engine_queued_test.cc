@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "buffer.h"
+#include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 #include "fakes/fake_ring.h"
 #include "fakes/recording_events.h"
@@ -22,27 +23,12 @@
 namespace ddtime {
 namespace {
 
+using testing::block_size;
 using testing::FakeOs;
+using testing::FixedClock;
+using testing::pattern;
 using testing::FakeRing;
 using testing::RecordingEvents;
-
-class FixedClock final : public Clock {
- public:
-  std::int64_t now_ns() noexcept override { return 0; }
-};
-
-std::vector<unsigned char> pattern(std::size_t size) {
-  std::vector<unsigned char> bytes(size);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>('a' + i * 7 % 26);
-  return bytes;
-}
-
-Settings block_size(std::int64_t bs) {
-  Settings settings;
-  settings.ibs = settings.obs = bs;
-  settings.bs_given = true;
-  return settings;
-}
 
 // One queued copy of depth slots over os and ring, as a session sets it up.
 struct QueuedRun {

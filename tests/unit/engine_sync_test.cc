@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 #include "fakes/recording_events.h"
 
@@ -21,26 +22,11 @@ using testing::Bytes;
 using testing::Eintr;
 using testing::Eof;
 using testing::Fail;
+using testing::block_size;
 using testing::FakeOs;
+using testing::FixedClock;
+using testing::pattern;
 using testing::RecordingEvents;
-
-class FixedClock final : public Clock {
- public:
-  std::int64_t now_ns() noexcept override { return 0; }
-};
-
-std::vector<unsigned char> pattern(std::size_t size) {
-  std::vector<unsigned char> bytes(size);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>('a' + i % 26);
-  return bytes;
-}
-
-Settings block_size(std::int64_t bs) {
-  Settings settings;
-  settings.ibs = settings.obs = bs;
-  settings.bs_given = true;
-  return settings;
-}
 
 Settings reblocking(std::int64_t ibs, std::int64_t obs) {
   Settings settings;

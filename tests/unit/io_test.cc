@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 #include "fakes/recording_events.h"
 
@@ -24,7 +25,10 @@ namespace {
 using testing::Bytes;
 using testing::Eintr;
 using testing::Fail;
+using testing::block_size;
 using testing::FakeOs;
+using testing::FixedClock;
+using testing::pattern;
 using testing::RecordingEvents;
 
 std::vector<std::string> advice_calls(const FakeOs& os) {
@@ -121,13 +125,6 @@ TEST(CacheAdvice, AnOutputThatCannotSeekReportsWhy) {
 
 // --- reading and writing ---
 
-Settings block_size(std::int64_t bs) {
-  Settings settings;
-  settings.ibs = settings.obs = bs;
-  settings.bs_given = true;
-  return settings;
-}
-
 // A Reader and a Writer over one fake, as an engine holds them.
 struct Sides {
   explicit Sides(FakeOs& os, const Settings& settings)
@@ -142,12 +139,6 @@ struct Sides {
   Reader reader;
   Writer writer;
 };
-
-std::vector<unsigned char> pattern(std::size_t size) {
-  std::vector<unsigned char> bytes(size);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>('a' + i % 26);
-  return bytes;
-}
 
 TEST(Reader, RetriesEintrUntilTheReadHappens) {
   FakeOs os;
