@@ -71,7 +71,7 @@ struct Extensions {
   bool progress = false;                 // --progress
 
   // Resolved from the above and the name ddtime was invoked by.
-  bool timing_report = false;    // the text report after GNU's summary
+  bool timing_report = false;    // the text report before GNU's summary
   bool actionable_errors = false;  // explain direct-I/O misalignment instead of EINVAL
 };
 
