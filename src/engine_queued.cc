@@ -268,7 +268,15 @@ CopyResult QueuedCopy::run() {
     queue_reads();
     queue_sequential_write();
     if (in_flight_ == 0) break;
-    ring_.submit_and_wait(1);  // EINTR: a signal, or time to poll for one
+    // EINTR: a signal, or time to poll for one. Anything else means the
+    // ring itself failed (io_uring_enter refused), and nothing in flight
+    // will come back: the copy ends there, as a read that failed.
+    if (const int err = ring_.submit_and_wait(1); err != 0 && err != EINTR) {
+      events_.notice(Notice::kReadError, Side::kInput, err, 0);
+      result_.exit_status = 1;
+      stop(next_retire_);
+      break;
+    }
     for (const RingCompletion& completion : ring_.completions()) on_completion(completion);
     retire_in_order();
     if (!stopping_ && next_read_ >= record_limit_ && next_retire_ >= record_limit_) break;

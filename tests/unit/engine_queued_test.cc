@@ -192,5 +192,42 @@ TEST(QueuedEngine, ASignalStopsSubmissionDrainsAndReportsTheRecordsDone) {
   EXPECT_TRUE(std::equal(os.output.begin(), os.output.begin() + stats.bytes_out, os.input.begin()));
 }
 
+// A ring whose submission fails outright (io_uring_enter refused).
+class FailingRing final : public Ring {
+ public:
+  const char* name() const noexcept override { return "failing"; }
+  unsigned depth() const noexcept override { return 4; }
+  std::string setup() const override { return {}; }
+  void queue(const RingRequest&) noexcept override {}
+  int submit_and_wait(unsigned) noexcept override { return ENOMEM; }
+  std::span<const RingCompletion> completions() const noexcept override { return {}; }
+  RingCounters counters() const noexcept override { return {}; }
+};
+
+TEST(QueuedEngine, ARingThatFailsEndsTheCopyInsteadOfWaitingForever) {
+  FakeOs os;
+  os.input = pattern(8 * 512);
+  FailingRing ring;
+  RecordingEvents events;
+  FixedClock clock;
+  const Settings settings = block_size(512);
+  CacheAdvice input_cache(os, kInputFd, settings);
+  CacheAdvice output_cache(os, kOutputFd, settings);
+  std::vector<AlignedBuffer> buffers(4);
+  std::vector<std::span<unsigned char>> slots;
+  for (AlignedBuffer& buffer : buffers) {
+    ASSERT_TRUE(buffer.allocate(512, 4096));
+    slots.push_back(buffer.span());
+  }
+  const CopyJob job{os, events, clock, settings, 4096, probe_input_position(os), input_cache, output_cache,
+                    0,  QueueSetup{&ring, slots, true}};
+  const CopyResult result = run_queued_copy(job);
+  EXPECT_EQ(result.exit_status, 1);
+  ASSERT_EQ(events.notices.size(), 1u);
+  EXPECT_EQ(events.notices[0].what, Notice::kReadError);
+  EXPECT_EQ(events.notices[0].err, ENOMEM);
+  EXPECT_EQ(result.stats.full_records_out, 0);
+}
+
 }  // namespace
 }  // namespace ddtime
