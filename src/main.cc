@@ -94,5 +94,16 @@ int main(int argc, char** argv) {
     if (write_all(STDERR_FILENO, text) != 0) stderr_lost = true;
   });
   const int status = parse_and_run(argc, argv, program, diag);
-  return stderr_lost ? EXIT_FAILURE : status;
+  const int exit_status = stderr_lost ? EXIT_FAILURE : status;
+  // Everything ddtime says has gone out through write(2) by now: nothing
+  // waits in stdio, and no destructor or exit handler has work that
+  // matters. Ending with _exit spares a short run the pages of the static
+  // destructors and .fini at the far end of the text: 3 page faults, the
+  // difference to GNU dd's start-up under LC_ALL=C (67 against 64).
+  // Sanitizer builds return, so that LeakSanitizer's check at exit runs.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return exit_status;
+#else
+  _exit(exit_status);
+#endif
 }
