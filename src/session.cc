@@ -142,7 +142,7 @@ RunResult Session::finish(RunResult result) {
   return result;
 }
 
-bool Session::set_up_queue(QueueSetup& queue) {
+bool Session::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   if (!plan_.queued()) return true;
   // Reads go at their own offsets, which a pipe or a terminal cannot take:
   // then the copy is the sync engine's, and the report says why.
@@ -152,7 +152,6 @@ bool Session::set_up_queue(QueueSetup& queue) {
   }
   IoResult flags = os_.get_status_flags(kOutputFd);
   queue.positional_output = os_.lseek(kOutputFd, 0, SEEK_CUR).ok() && flags.ok() && (flags.n & O_APPEND) == 0;
-  const std::size_t alignment = slots_alignment_;
   slot_buffers_.resize(plan_.iodepth);
   for (AlignedBuffer& buffer : slot_buffers_) {
     if (!buffer.allocate(static_cast<std::size_t>(settings_.ibs), alignment)) {
@@ -197,9 +196,8 @@ void Session::describe_engine(RunResult& result) const {
 }
 
 RunResult Session::copy(std::size_t buffer_alignment) {
-  slots_alignment_ = buffer_alignment;
   QueueSetup queue;
-  if (!set_up_queue(queue)) return ended_before_copy(1);
+  if (!set_up_queue(queue, buffer_alignment)) return ended_before_copy(1);
   RunStart start;
   if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
   events_.starting(start);

@@ -63,7 +63,7 @@ class Session {
   RunResult ended_before_copy(int status) const;
   // For a queued run: the slots and the ring, set up before the window
   // opens; false when the engine asked for cannot be had (reported).
-  bool set_up_queue(QueueSetup& queue);
+  bool set_up_queue(QueueSetup& queue, std::size_t alignment);
   void describe_engine(RunResult& result) const;
 
   Os& os_;
@@ -79,7 +79,6 @@ class Session {
   std::vector<AlignedBuffer> slot_buffers_;
   std::vector<std::span<unsigned char>> slots_;
   std::unique_ptr<Ring> ring_;
-  std::size_t slots_alignment_ = 0;
   EngineUse engine_;
 };
 

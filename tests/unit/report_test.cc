@@ -14,21 +14,14 @@
 
 #include <gtest/gtest.h>
 
+#include "unit/report_fixtures.h"
+
 namespace ddtime {
 namespace {
 
-constexpr std::int64_t kSecond = 1'000'000'000;
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-
-Stats copied(std::int64_t full, std::int64_t partial, std::int64_t bytes) {
-  Stats stats;
-  stats.full_records_in = full;
-  stats.partial_records_in = partial;
-  stats.full_records_out = full;
-  stats.partial_records_out = partial;
-  stats.bytes_out = bytes;
-  return stats;
-}
+using report_fixtures::copied;
+using report_fixtures::kInt64Max;
+using report_fixtures::kSecond;
 
 // --- the bytes line: wording by size ---
 
