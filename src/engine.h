@@ -44,6 +44,9 @@ struct QueueSetup {
   Ring* ring = nullptr;  // null: the sync engine
   std::span<const std::span<unsigned char>> slots;
   bool positional_output = true;  // false: writes in order at the file's own position
+  // The input is /dev/zero or another memory device, which io_uring may cut
+  // short when its own work is pending: a short read is read on, not the end.
+  bool refill_short_reads = false;
 };
 
 // Everything an engine needs, decided before the first read.
@@ -97,7 +100,7 @@ struct EngineUse {
   double mean_in_flight = 1;
   double system_calls_per_io = 0;  // 0: not measured (the sync engine)
   // Why not what was asked for (the report words it).
-  enum class Fallback { kNone, kInputCannotSeek, kUringRefused };
+  enum class Fallback { kNone, kInputCannotSeek, kInputReadInOrder, kUringRefused };
   Fallback fallback = Fallback::kNone;
   int fallback_err = 0;  // kUringRefused: io_uring_setup's errno
 };

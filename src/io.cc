@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <cerrno>
 #include <cstring>
@@ -80,6 +81,22 @@ bool can_take_direct(Os& os, const std::optional<std::string>& path, int fd) noe
   IoResult result = path ? os.stat_path(path->c_str(), status) : os.fstat(fd, status);
   if (!result.ok()) return path.has_value() && result.err == ENOENT;
   return S_ISREG(status.st_mode) || S_ISBLK(status.st_mode);
+}
+
+Positioning positioning_of(Os& os, int fd) noexcept {
+  struct stat status {};
+  if (!os.fstat(fd, status).ok()) return Positioning::kInOrder;
+  if (S_ISREG(status.st_mode) || S_ISBLK(status.st_mode)) return Positioning::kPositional;
+  // The memory devices, major 1: null 3, zero 5, full 7, random 8, urandom 9.
+  if (S_ISCHR(status.st_mode) && major(status.st_rdev) == 1) {
+    switch (minor(status.st_rdev)) {
+      case 3: case 5: case 7: case 8: case 9:
+        return Positioning::kOrderFree;
+      default:
+        break;
+    }
+  }
+  return Positioning::kInOrder;
 }
 
 int close_side(Os& os, int fd) noexcept { return os.close(fd).err; }

@@ -35,6 +35,15 @@ int open_output(Os& os, const Settings& settings) noexcept;
 // character devices.
 bool can_take_direct(Os& os, const std::optional<std::string>& path, int fd) noexcept;
 
+// How a queued engine may reach a file: at offsets of its own and in any
+// order (a regular file, a block device); in any order because a read
+// yields the same kind of bytes wherever and whenever it is made
+// (/dev/zero, /dev/full, /dev/null, /dev/random, /dev/urandom); or only one
+// request at a time, in order (pipes, sockets, terminals, tapes and every
+// other character device, where each read or write may be a record).
+enum class Positioning { kPositional, kOrderFree, kInOrder };
+Positioning positioning_of(Os& os, int fd) noexcept;
+
 // What O_DIRECT asks of fd (statx, else the logical block size).
 inline DirectIoNeeds direct_io_needs_of(Os& os, int fd) noexcept { return os.direct_io_needs(fd); }
 

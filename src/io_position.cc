@@ -248,22 +248,41 @@ int flush_output(Os& os, Events& events, const Conversions& conv, bool needs_fsy
   return status;
 }
 
-std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& settings) noexcept {
-  std::optional<std::int64_t> total;
+namespace {
+
+// count= in bytes, where it is given and fits.
+std::optional<std::int64_t> counted_bytes(const Settings& settings) noexcept {
   std::int64_t counted = 0;
   if (settings.max_records != kNoLimit &&
       multiply_add_fits(settings.max_records, settings.ibs, settings.max_bytes, counted)) {
-    total = counted;
+    return counted;
   }
+  return std::nullopt;
+}
+
+// A regular file's or block device's size; -1 for anything else.
+std::int64_t input_size(Os& os) noexcept {
   struct stat status {};
-  std::int64_t size = -1;
-  if (os.fstat(kInputFd, status).ok()) {
-    if (S_ISREG(status.st_mode)) size = status.st_size;
-    if (S_ISBLK(status.st_mode)) {
-      IoResult device = os.block_device_size(kInputFd);
-      if (device.ok()) size = device.n;
-    }
+  if (!os.fstat(kInputFd, status).ok()) return -1;
+  if (S_ISREG(status.st_mode)) return status.st_size;
+  if (S_ISBLK(status.st_mode)) {
+    IoResult device = os.block_device_size(kInputFd);
+    if (device.ok()) return device.n;
   }
+  return -1;
+}
+
+std::optional<std::int64_t> at_most_left(std::optional<std::int64_t> total, std::int64_t size,
+                                         std::int64_t from) noexcept {
+  const std::int64_t left = size > from ? size - from : 0;
+  return total ? std::min(*total, left) : left;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& settings) noexcept {
+  std::optional<std::int64_t> total = counted_bytes(settings);
+  const std::int64_t size = input_size(os);
   // The copy starts where the input already stands (an inherited stdin may
   // be part-read), then skip= moves it further.
   IoResult here = os.lseek(kInputFd, 0, SEEK_CUR);
@@ -271,10 +290,15 @@ std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& setting
   std::int64_t skip_length = 0;
   if (size >= 0 && multiply_add_fits(settings.skip_records, settings.ibs, settings.skip_bytes, skip_length) &&
       !__builtin_add_overflow(skipped, skip_length, &skipped)) {
-    const std::int64_t left = size > skipped ? size - skipped : 0;
-    total = total ? std::min(*total, left) : left;
+    total = at_most_left(total, size, skipped);
   }
   return total;
+}
+
+std::optional<std::int64_t> input_bytes_from(Os& os, const Settings& settings, std::int64_t from) noexcept {
+  std::optional<std::int64_t> total = counted_bytes(settings);
+  const std::int64_t size = input_size(os);
+  return size >= 0 ? at_most_left(total, size, from) : total;
 }
 
 }  // namespace ddtime

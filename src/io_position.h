@@ -101,4 +101,8 @@ inline bool flush_wanted(const Conversions& conv, bool needs_fsync) noexcept {
 // left of a regular file or block device after skip=; nullopt when unknown.
 std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& settings) noexcept;
 
+// The same once skip= is done and the copy starts at byte `from` of the
+// input: count= bounded by what the file or device holds past `from`.
+std::optional<std::int64_t> input_bytes_from(Os& os, const Settings& settings, std::int64_t from) noexcept;
+
 }  // namespace ddtime

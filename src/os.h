@@ -53,6 +53,8 @@ class Os {
   virtual DirectIoNeeds direct_io_needs(int fd) noexcept = 0;
   // BLKGETSIZE64: n is the device size in bytes.
   virtual IoResult block_device_size(int fd) noexcept = 0;
+  // fallocate(mode 0): allocates the range, growing the file to its end.
+  virtual IoResult reserve(int fd, off_t offset, off_t length) noexcept = 0;
 };
 
 // The base of a decorator: every call goes to the wrapped Os unchanged, so
@@ -90,6 +92,9 @@ class OsWrapper : public Os {
   }
   DirectIoNeeds direct_io_needs(int fd) noexcept override { return target_.direct_io_needs(fd); }
   IoResult block_device_size(int fd) noexcept override { return target_.block_device_size(fd); }
+  IoResult reserve(int fd, off_t offset, off_t length) noexcept override {
+    return target_.reserve(fd, offset, length);
+  }
 
  private:
   Os& target_;
@@ -114,6 +119,7 @@ class PosixOs final : public Os {
   IoResult stat_path(const char* path, struct stat& status) noexcept override;
   DirectIoNeeds direct_io_needs(int fd) noexcept override;
   IoResult block_device_size(int fd) noexcept override;
+  IoResult reserve(int fd, off_t offset, off_t length) noexcept override;
 };
 
 }  // namespace ddtime

@@ -247,6 +247,8 @@ std::string engine_fallback(const EngineUse& engine) {
       return {};
     case EngineUse::Fallback::kInputCannotSeek:
       return "the input cannot seek, so it is read one record at a time";
+    case EngineUse::Fallback::kInputReadInOrder:
+      return "the input is a character device, whose reads may each be a record, so it is read one record at a time";
     case EngineUse::Fallback::kUringRefused:
       // strerror in the C locale, as every message of ours.
       return fmt::format("io_uring refused: {}", strerrordesc_np(engine.fallback_err));

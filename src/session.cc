@@ -144,22 +144,33 @@ RunResult Session::finish(RunResult result) {
 
 bool Session::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   if (!plan_.queued()) return true;
-  // Reads go at their own offsets, which a pipe or a terminal cannot take:
-  // then the copy is the sync engine's, and the report says why.
-  if (!input_position_.seekable) {
-    engine_.fallback = EngineUse::Fallback::kInputCannotSeek;
+  // Reads go at their own offsets and come back in any order, which a
+  // pipe, a terminal or a tape cannot take: then the copy is the sync
+  // engine's, and the report says why.
+  const Positioning input = positioning_of(os_, kInputFd);
+  if (!input_position_.seekable || input == Positioning::kInOrder) {
+    engine_.fallback =
+        input_position_.seekable ? EngineUse::Fallback::kInputReadInOrder : EngineUse::Fallback::kInputCannotSeek;
     return true;
   }
+  queue.refill_short_reads = input == Positioning::kOrderFree;
+  // Writes go at their own offsets only to a regular file or a block
+  // device; anything else (a pipe, /dev/null, a tape) takes them in record
+  // order, one at a time, as O_APPEND does.
   IoResult flags = os_.get_status_flags(kOutputFd);
-  queue.positional_output = os_.lseek(kOutputFd, 0, SEEK_CUR).ok() && flags.ok() && (flags.n & O_APPEND) == 0;
-  slot_buffers_.resize(plan_.iodepth);
-  for (AlignedBuffer& buffer : slot_buffers_) {
-    if (!buffer.allocate(static_cast<std::size_t>(settings_.ibs), alignment)) {
-      events_.notice(Notice::kInputBufferExhausted, Side::kInput, 0, settings_.ibs);
-      return false;
-    }
-    slots_.push_back(buffer.span());
+  queue.positional_output = positioning_of(os_, kOutputFd) == Positioning::kPositional &&
+                            os_.lseek(kOutputFd, 0, SEEK_CUR).ok() && flags.ok() && (flags.n & O_APPEND) == 0;
+  // One allocation for every slot, each starting on the alignment: one
+  // mapping, so no page of allocator bookkeeping per slot in the RSS.
+  const auto ibs = static_cast<std::size_t>(settings_.ibs);
+  const std::size_t stride = (ibs + alignment - 1) / alignment * alignment;
+  std::size_t total = 0;
+  if (stride < ibs || __builtin_mul_overflow(stride, std::size_t{plan_.iodepth}, &total) ||
+      !slot_memory_.allocate(total, alignment)) {
+    events_.notice(Notice::kInputBufferExhausted, Side::kInput, 0, settings_.ibs);
+    return false;
   }
+  for (unsigned i = 0; i < plan_.iodepth; ++i) slots_.push_back(slot_memory_.span().subspan(i * stride, ibs));
   if (plan_.engine != EngineChoice::kThreads) {
     RingOpened opened = open_uring(plan_.iodepth, slots_);
     if (opened.ring) {

@@ -76,7 +76,7 @@ class Session {
   CacheAdvice output_cache_;
   // Declared before the ring, so that the ring (and what the kernel still
   // holds of the buffers) goes first.
-  std::vector<AlignedBuffer> slot_buffers_;
+  AlignedBuffer slot_memory_;  // the queued engine's slots, back to back
   std::vector<std::span<unsigned char>> slots_;
   std::unique_ptr<Ring> ring_;
   EngineUse engine_;

@@ -26,6 +26,7 @@ import argparse
 import dataclasses
 import datetime
 import filecmp
+import json
 import math
 import os
 import platform
@@ -759,6 +760,182 @@ def filesystem_type(path: Path) -> str:
     return kind
 
 
+# ---------------------------------------------------------------------------
+# Queue depth (issue 12): ddtime --iodepth against fio and GNU dd on a loop
+# device with --direct-io=on over a file on the machine's disk, so that every
+# read and write reaches the disk. Each program's own rate is compared:
+# ddtime's JSON bytes_per_second, fio's bw_bytes, and for GNU dd the bytes
+# over its own reported seconds. CPU per I/O is user+sys over the I/Os.
+
+
+def queue_run(argv: Sequence[str]) -> subprocess.CompletedProcess:
+    done = subprocess.run(list(argv), capture_output=True, text=True, env=clean_env("C"))
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr}")
+    return done
+
+
+def ddtime_queued(ddtime: str, operands: Sequence[str], depth: int, engine: str = "io_uring") -> Tuple[float, float, int]:
+    """ddtime's own rate (bytes/s), CPU seconds per record read, and its
+    peak RSS in KiB."""
+    with tempfile.NamedTemporaryFile("r", prefix="ddtime-rss-") as rss_file:
+        # --json alone replaces the text on stderr; stdout is the output.
+        done = queue_run(["/usr/bin/time", "-o", rss_file.name, "-f", "%M", ddtime, *operands,
+                          f"--iodepth={depth}", f"--engine={engine}", "--json"])
+        rss = int(rss_file.read().split()[-1])
+    report = json.loads(done.stderr)
+    records = report["records_in"]["full"] + report["records_in"]["partial"]
+    cpu = report["times"]["user"] + report["times"]["sys"]
+    return report["rates"]["bytes_per_second"], cpu / max(records, 1), rss
+
+
+def fio_queued(device: str, rw: str, bs: int, depth: int, size: int) -> Tuple[float, float]:
+    done = queue_run(["fio", "--name=q", f"--filename={device}", f"--rw={rw}", f"--bs={bs}", "--direct=1",
+                      "--ioengine=io_uring", f"--iodepth={depth}", f"--size={size}", "--output-format=json"])
+    job = json.loads(done.stdout)["jobs"][0]
+    side = job["read" if rw == "read" else "write"]
+    seconds = job["job_runtime"] / 1000
+    cpu = (job["usr_cpu"] + job["sys_cpu"]) / 100 * seconds
+    return float(side["bw_bytes"]), cpu / max(side["total_ios"], 1)
+
+
+def gnu_queued(gnu: str, operands: Sequence[str]) -> float:
+    done = queue_run([gnu, *operands])
+    match = re.search(r"^(\d+) bytes .* copied, ([0-9.e+-]+) s", done.stderr, re.M)
+    if not match:
+        raise RuntimeError(f"no summary from GNU dd:\n{done.stderr}")
+    return int(match.group(1)) / float(match.group(2))
+
+
+def rate_ratio_text(a: Sequence[float], b: Sequence[float]) -> str:
+    """The median of per-round rate ratios a/b with its 95% interval; above
+    1 means a moved the bytes faster."""
+    ratios = [x / y for x, y in zip(a, b) if y > 0]
+    middle = statistics.median(ratios)
+    if len(ratios) < 6:
+        return f"{middle:.3f} (too few rounds for an interval)"
+    low, high = median_interval(ratios)
+    word = "faster" if low > 1 else "slower" if high < 1 else "same within noise"
+    return f"{middle:.3f} [{low:.3f}–{high:.3f}] {word}"
+
+
+def rotated(names: Sequence[str], round_number: int) -> List[str]:
+    k = round_number % len(names)
+    return list(names[k:]) + list(names[:k])
+
+
+def queue_depth_rows(args: argparse.Namespace) -> List[str]:
+    """The issue's rows as markdown, measured in rotated rounds."""
+    size = args.queue_mib * MiB
+    workdir = Path(tempfile.mkdtemp(prefix="ddtime-qd-", dir=args.tmpdir))
+    backing = workdir / "disk.img"
+    queue_run([args.gnu, "if=/dev/urandom", f"of={backing}", "bs=1M", f"count={args.queue_mib}", "status=none"])
+    device = queue_run(["losetup", "--find", "--show", "--direct-io=on", str(backing)]).stdout.strip()
+    lines: List[str] = []
+    try:
+        lines.append(f"{args.runs} rounds, {args.queue_mib} MiB per run, rotated order; loop device with "
+                     f"--direct-io=on on {args.tmpdir} ({filesystem_type(Path(args.tmpdir))})")
+        lines.append("")
+        lines.append("| row | ddtime (own rate) | fio (bw) | ddtime/fio rate, paired [95% CI] | GNU dd "
+                     "| ddtime/GNU rate, paired [95% CI] | CPU per I/O ddtime / fio |")
+        lines.append("|---|---:|---:|---|---:|---|---:|")
+        cases = [("read", 4096, 1), ("read", 4096, 4), ("read", 4096, 32), ("read", 65536, 8),
+                 ("read", MiB, 4), ("write", 65536, 8)]
+        for rw, bs, depth in cases:
+            if args.only and not re.search(args.only, f"queue {rw} bs={bs} depth {depth}", re.I):
+                continue
+            if rw == "read":
+                operands = [f"if={device}", "of=/dev/null", f"bs={bs}", "iflag=direct", f"count={size // bs}"]
+            else:
+                operands = ["if=/dev/zero", f"of={device}", f"bs={bs}", "oflag=direct", f"count={size // bs}"]
+            rates: Dict[str, List[float]] = {"ddtime": [], "fio": [], "GNU": []}
+            cpu: Dict[str, List[float]] = {"ddtime": [], "fio": []}
+            for round_number in range(args.runs):
+                for program in rotated(["ddtime", "fio", "GNU"], round_number):
+                    if program == "ddtime":
+                        rate, per_io, _ = ddtime_queued(args.ddtime, operands, depth)
+                    elif program == "fio":
+                        rate, per_io = fio_queued(device, rw, bs, depth, size)
+                    else:
+                        rate, per_io = gnu_queued(args.gnu, operands), None
+                    rates[program].append(rate)
+                    if per_io is not None:
+                        cpu[program].append(per_io)
+            lines.append(f"| {rw} bs={bs_text(bs)} depth {depth} | {statistics.median(rates['ddtime']) / MiB:.1f} MiB/s "
+                         f"| {statistics.median(rates['fio']) / MiB:.1f} MiB/s | {rate_ratio_text(rates['ddtime'], rates['fio'])} "
+                         f"| {statistics.median(rates['GNU']) / MiB:.1f} MiB/s | {rate_ratio_text(rates['ddtime'], rates['GNU'])} "
+                         f"| {statistics.median(cpu['ddtime']) * 1e6:.2f} / {statistics.median(cpu['fio']) * 1e6:.2f} µs |")
+            log(lines[-1])
+    finally:
+        subprocess.run(["losetup", "-d", device])
+        backing.unlink(missing_ok=True)
+        workdir.rmdir()
+    lines += [""] + queue_copy_rows(args) + [""] + queue_rss_rows(args)
+    return lines
+
+
+def queue_copy_rows(args: argparse.Namespace) -> List[str]:
+    """An O_DIRECT file-to-file copy on the machine's file system, ddtime at
+    depth 4 against GNU dd; the outputs must be identical."""
+    size = args.queue_mib * MiB
+    workdir = Path(tempfile.mkdtemp(prefix="ddtime-qc-", dir=args.tmpdir))
+    source = workdir / "in"
+    queue_run([args.gnu, "if=/dev/urandom", f"of={source}", "bs=1M", f"count={args.queue_mib}", "status=none"])
+    lines = ["| O_DIRECT file-to-file copy | ddtime depth 4 | GNU dd | ddtime/GNU rate, paired [95% CI] |",
+             "|---|---:|---:|---|"]
+    try:
+        for bs in (65536, MiB):
+            if args.only and not re.search(args.only, f"queue copy bs={bs}", re.I):
+                continue
+            rates: Dict[str, List[float]] = {"ddtime": [], "GNU": []}
+            for round_number in range(args.runs):
+                for program in rotated(["ddtime", "GNU"], round_number):
+                    target = workdir / program
+                    target.unlink(missing_ok=True)
+                    operands = [f"if={source}", f"of={target}", f"bs={bs}", "iflag=direct", "oflag=direct"]
+                    if program == "ddtime":
+                        rates[program].append(ddtime_queued(args.ddtime, operands, 4)[0])
+                    else:
+                        rates[program].append(gnu_queued(args.gnu, operands))
+                if not filecmp.cmp(workdir / "ddtime", workdir / "GNU", shallow=False):
+                    raise RuntimeError(f"the O_DIRECT copies at bs={bs} differ")
+            lines.append(f"| bs={bs_text(bs)}, {args.queue_mib} MiB | {statistics.median(rates['ddtime']) / MiB:.1f} MiB/s "
+                         f"| {statistics.median(rates['GNU']) / MiB:.1f} MiB/s | {rate_ratio_text(rates['ddtime'], rates['GNU'])} |")
+            log(lines[-1])
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return lines
+
+
+def queue_rss_rows(args: argparse.Namespace) -> List[str]:
+    """Peak RSS of /dev/zero -> /dev/null at bs=1M against the issue's
+    bound of depth x bs + 2 MiB, per engine and depth, and the rate at depth
+    against the sync engine's (io_uring does not speed this copy up)."""
+    lines = ["| /dev/zero → /dev/null, bs=1M, 4 GiB, LC_ALL=C | engine | peak RSS (median) | bound depth × bs + 2 MiB "
+             "| rate | rate / sync engine's, paired [95% CI] |",
+             "|---|---|---:|---:|---:|---|"]
+    operands = ["if=/dev/zero", "of=/dev/null", "bs=1M", "count=4096"]
+    for engine, depth in (("io_uring", 8), ("io_uring", 32), ("threads", 8), ("threads", 32)):
+        if args.only and not re.search(args.only, f"queue rss {engine} depth {depth}", re.I):
+            continue
+        rates: Dict[str, List[float]] = {"queued": [], "sync": []}
+        peaks: List[int] = []
+        for round_number in range(args.runs):
+            for which in rotated(["queued", "sync"], round_number):
+                if which == "queued":
+                    rate, _, rss = ddtime_queued(args.ddtime, operands, depth, engine)
+                    peaks.append(rss)
+                else:
+                    rate = ddtime_queued(args.ddtime, operands, 1, "sync")[0]
+                rates[which].append(rate)
+        bound = depth * 1024 + 2048
+        peak = int(statistics.median(peaks))
+        lines.append(f"| depth {depth} | {engine} | {peak} KiB | {bound} KiB ({'within' if peak <= bound else 'OVER'}) "
+                     f"| {statistics.median(rates['queued']) / GiB:.1f} GiB/s | {rate_ratio_text(rates['queued'], rates['sync'])} |")
+        log(lines[-1])
+    return lines
+
+
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -783,6 +960,10 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--target-seconds", type=float, default=0.5,
                         help="calibrated rows run about this long per run (default 0.5)")
     parser.add_argument("--list", action="store_true", help="print the row names and exit")
+    parser.add_argument("--queue-depth", action="store_true",
+                        help="run the queue-depth rows instead (issue 12: --iodepth against fio and GNU dd on a "
+                             "direct-I/O loop device, an O_DIRECT file copy, peak RSS); needs root and fio")
+    parser.add_argument("--queue-mib", type=int, default=256, help="MiB moved per queue-depth run (default 256)")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.startup_runs < 1:
         parser.error("--runs and --startup-runs must be at least 1")
@@ -810,6 +991,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     if filesystem_type(Path(args.tmpdir)) == "tmpfs" and not args.smoke:
         log(f"warning: {args.tmpdir} is tmpfs; file rows will not measure a real filesystem")
+    if args.queue_depth:
+        if shutil.which("fio") is None or os.geteuid() != 0:
+            log("--queue-depth needs root (losetup) and fio (apt-get install fio)")
+            return 2
+        try:
+            print("\n".join(queue_depth_rows(args)))
+        except RuntimeError as failure:
+            log(f"FAILED {failure}")
+            return 1
+        return 0
     suite = Suite(args)
     try:
         started = time.monotonic()

@@ -44,6 +44,7 @@ class FakeOs final : public Os {
   int fsync_error = 0;
   int fdatasync_error = 0;
   int ftruncate_error = 0;
+  int reserve_error = 0;
   DirectIoNeeds direct_needs;          // what direct_io_needs() answers
   std::int64_t device_size = -1;       // block_device_size(): -1 means ENOTTY
   std::vector<std::string> calls;  // "read 0 512", "write 1 512", ...
@@ -159,6 +160,13 @@ class FakeOs final : public Os {
     calls.push_back(std::string("stat ") + path);
     status = {};
     return {-1, ENOENT};
+  }
+  IoResult reserve(int fd, off_t offset, off_t length) noexcept override {
+    calls.push_back("reserve " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length));
+    if (reserve_error != 0) return {-1, reserve_error};
+    const auto end = static_cast<std::size_t>(offset + length);
+    if (fd == 1 && output.size() < end) output.resize(end);
+    return {0, 0};
   }
   DirectIoNeeds direct_io_needs(int) noexcept override { return direct_needs; }
   IoResult block_device_size(int) noexcept override {

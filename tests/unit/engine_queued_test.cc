@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 #include <vector>
@@ -33,7 +34,7 @@ using testing::RecordingEvents;
 // One queued copy of depth slots over os and ring, as a session sets it up.
 struct QueuedRun {
   QueuedRun(FakeOs& os, FakeRing& ring, const Settings& settings, unsigned depth, bool positional = true,
-            bool stop_on_signal = false)
+            bool stop_on_signal = false, bool refill_short_reads = false)
       : input_cache(os, kInputFd, settings), output_cache(os, kOutputFd, settings) {
     events.stop_on_signal = stop_on_signal;
     for (unsigned i = 0; i < depth; ++i) {
@@ -42,7 +43,7 @@ struct QueuedRun {
     }
     for (AlignedBuffer& buffer : buffers) slots.push_back(buffer.span());
     const CopyJob job{os,       events, clock, settings, 4096, probe_input_position(os), input_cache, output_cache,
-                      0,        QueueSetup{&ring, slots, positional}};
+                      0,        QueueSetup{&ring, slots, positional, refill_short_reads}};
     result = run_queued_copy(job);
   }
   RecordingEvents events;
@@ -190,6 +191,121 @@ TEST(QueuedEngine, ASignalStopsSubmissionDrainsAndReportsTheRecordsDone) {
   EXPECT_EQ(stats.full_records_in, stats.full_records_out) << "in-order records only";
   EXPECT_LE(ring.counters().requests, 10u + 2 * 4) << "nothing new after the stop but what drains";
   EXPECT_TRUE(std::equal(os.output.begin(), os.output.begin() + stats.bytes_out, os.input.begin()));
+  EXPECT_EQ(os.output.size(), static_cast<std::size_t>(stats.bytes_out)) << "what was written ahead is cut";
+}
+
+// A read cut short at record 2, the way io_uring cuts a /dev/zero read
+// short when its own work is pending.
+std::int64_t short_third_read(std::uint64_t, const RingRequest& request) {
+  return request.kind == RingRequest::Kind::kRead && request.offset == 2 * 512 && request.length == 512 ? 100 : -1;
+}
+
+TEST(QueuedEngine, AShortReadFromAMemoryDeviceIsReadOnNotTakenForTheEnd) {
+  FakeOs os;
+  os.input = pattern(8 * 512);
+  FakeRing ring(os, 4);
+  ring.outcome = short_third_read;
+  QueuedRun run(os, ring, block_size(512), 4, true, false, /*refill_short_reads=*/true);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(run.result.stats.full_records_in, 8);
+  EXPECT_EQ(run.result.stats.partial_records_in, 0);
+  EXPECT_EQ(std::count(ring.log.begin(), ring.log.end(), "read 0 @1124 412"), 1) << "the rest of record 2";
+}
+
+TEST(QueuedEngine, AShortReadFromAFileIsItsEnd) {
+  FakeOs os;
+  os.input = pattern(8 * 512);
+  FakeRing ring(os, 4);
+  ring.outcome = short_third_read;
+  QueuedRun run(os, ring, block_size(512), 4);
+  EXPECT_EQ(run.result.stats.full_records_in, 2);
+  EXPECT_EQ(run.result.stats.partial_records_in, 1);
+  EXPECT_EQ(os.output.size(), 2u * 512 + 100);
+}
+
+Settings direct_output(std::int64_t bs) {
+  Settings settings = block_size(bs);
+  settings.oflag.direct = true;
+  return settings;
+}
+
+std::size_t first_call(const FakeOs& os, const std::string& prefix) {
+  for (std::size_t i = 0; i < os.calls.size(); ++i) {
+    if (os.calls[i].rfind(prefix, 0) == 0) return i;
+  }
+  return os.calls.size();
+}
+
+TEST(QueuedEngine, AnODirectCopyReservesTheOutputsFinalExtentBeforeTheFirstWrite) {
+  FakeOs os;
+  os.input = pattern(10 * 512 + 100);
+  FakeRing ring(os, 4);
+  QueuedRun run(os, ring, direct_output(512), 4);
+  EXPECT_EQ(os.output, os.input);
+  ASSERT_EQ(os.count_calls("reserve 1 0 5220"), 1u);
+  EXPECT_LT(first_call(os, "reserve"), first_call(os, "write 1"));
+  EXPECT_EQ(os.count_calls("ftruncate"), 0u) << "the copy filled the reservation";
+}
+
+TEST(QueuedEngine, TheReservationStartsAtSeekAndEndsAtCount) {
+  FakeOs os;
+  os.input = pattern(20 * 512);
+  Settings settings = direct_output(512);
+  settings.seek_records = 3;
+  settings.max_records = 4;
+  FakeRing ring(os, 4);
+  QueuedRun run(os, ring, settings, 4);
+  EXPECT_EQ(os.count_calls("reserve 1 1536 2048"), 1u);
+  EXPECT_EQ(os.output.size(), 7u * 512);
+}
+
+TEST(QueuedEngine, WhatAReservationHeldBeyondAFailedCopyIsCut) {
+  FakeOs os;
+  os.input = pattern(12 * 512);
+  FakeRing ring(os, 4);
+  ring.outcome = [](std::uint64_t, const RingRequest& request) -> std::int64_t {
+    return request.kind == RingRequest::Kind::kRead && request.offset == 5 * 512 ? -EIO : -1;
+  };
+  QueuedRun run(os, ring, direct_output(512), 4);
+  EXPECT_EQ(run.result.exit_status, 1);
+  EXPECT_EQ(os.count_calls("reserve 1 0 6144"), 1u);
+  EXPECT_EQ(os.output.size(), 5u * 512) << "the file ends where the sync engine's would";
+}
+
+TEST(QueuedEngine, AReservationThatFailsLeavesTheFileAsItWasAndTheCopyGoesOn) {
+  FakeOs os;
+  os.input = pattern(6 * 512);
+  os.reserve_error = ENOSPC;
+  FakeRing ring(os, 4);
+  QueuedRun run(os, ring, direct_output(512), 4);
+  EXPECT_EQ(run.result.exit_status, 0);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(os.count_calls("ftruncate 1 0"), 1u) << "back to the size it had, in case it grew part way";
+  EXPECT_TRUE(run.events.notices.empty());
+}
+
+TEST(QueuedEngine, BufferedWritesAreNotReserved) {
+  FakeOs os;
+  os.input = pattern(6 * 512);
+  FakeRing ring(os, 4);
+  QueuedRun run(os, ring, block_size(512), 4);
+  EXPECT_EQ(os.count_calls("reserve"), 0u);
+}
+
+TEST(QueuedEngine, NotruncKeepsWhatTheFileHeldButNotWhatWasWrittenAheadPastIt) {
+  FakeOs os;
+  os.input = pattern(12 * 512);
+  os.output = std::vector<unsigned char>(3 * 512, 0xee);
+  Settings settings = block_size(512);
+  settings.conv.notrunc = true;
+  FakeRing ring(os, 8);
+  ring.outcome = [](std::uint64_t, const RingRequest& request) -> std::int64_t {
+    return request.kind == RingRequest::Kind::kRead && request.offset == 1 * 512 ? -EIO : -1;
+  };
+  QueuedRun run(os, ring, settings, 8);
+  EXPECT_EQ(run.result.exit_status, 1);
+  ASSERT_EQ(os.output.size(), 3u * 512) << "the file's own length; records 2 to 7 past it are cut";
+  EXPECT_TRUE(std::equal(os.output.begin(), os.output.begin() + 512, os.input.begin()));
 }
 
 // A ring whose submission fails outright (io_uring_enter refused).

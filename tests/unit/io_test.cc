@@ -9,7 +9,9 @@
 #include "io_position.h"
 #include "signals.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <string>
@@ -463,6 +465,43 @@ TEST(InputOffset, SkipsBadBytesBySeekingWhereTheKernelDidNot) {
   EXPECT_EQ(offset.value(), 512);
   EXPECT_EQ(os.count_calls("lseek 0 512 " + std::to_string(SEEK_CUR)), 1u);
   EXPECT_TRUE(events.notices.empty());
+}
+
+// positioning_of on the real files a user names: what a queued engine may
+// read at its own offsets, in any order, or only in order.
+Positioning positioning_of_path(const char* path, int flags) {
+  PosixOs os;
+  const int fd = ::open(path, flags | O_CLOEXEC);
+  EXPECT_GE(fd, 0) << path;
+  const Positioning kind = positioning_of(os, fd);
+  ::close(fd);
+  return kind;
+}
+
+TEST(Positioning, ARegularFileTakesPositionedRequests) {
+  EXPECT_EQ(positioning_of_path("/proc/self/exe", O_RDONLY), Positioning::kPositional);
+}
+
+TEST(Positioning, TheMemoryDevicesTakeRequestsInAnyOrder) {
+  for (const char* path : {"/dev/zero", "/dev/null", "/dev/full", "/dev/urandom", "/dev/random"}) {
+    EXPECT_EQ(positioning_of_path(path, O_RDONLY), Positioning::kOrderFree) << path;
+  }
+}
+
+TEST(Positioning, APipeTakesRequestsOnlyInOrder) {
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  PosixOs os;
+  EXPECT_EQ(positioning_of(os, ends[0]), Positioning::kInOrder);
+  EXPECT_EQ(positioning_of(os, ends[1]), Positioning::kInOrder);
+  ::close(ends[0]);
+  ::close(ends[1]);
+}
+
+TEST(Positioning, OtherCharacterDevicesTakeRequestsOnlyInOrder) {
+  // /dev/kmsg gives one log record per read; /dev/tty may be absent.
+  if (::access("/dev/kmsg", R_OK) != 0) GTEST_SKIP() << "needs a readable /dev/kmsg";
+  EXPECT_EQ(positioning_of_path("/dev/kmsg", O_RDONLY | O_NONBLOCK), Positioning::kInOrder);
 }
 
 }  // namespace

@@ -70,6 +70,9 @@ class RecordingOs final : public Os {
     return {512, 2048, DirectIoNeeds::Source::kLogicalBlockSize};
   }
   IoResult block_device_size(int fd) noexcept override { return answer("block_device_size " + std::to_string(fd), 16); }
+  IoResult reserve(int fd, off_t offset, off_t length) noexcept override {
+    return answer("reserve " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length), 17);
+  }
 
  private:
   // n is the call's own number; err is set too, to see it carried back.
@@ -97,7 +100,8 @@ std::vector<std::string> every_call() {
           "drop_cache 0 0 4096",
           "stat_path out.img",
           "direct_io_needs 1",
-          "block_device_size 0"};
+          "block_device_size 0",
+          "reserve 1 4096 8192"};
 }
 
 // The answers to every_call(), in its order; direct_io_needs apart.
@@ -125,6 +129,7 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   r.push_back(os.stat_path("out.img", status));
   answers.needs = os.direct_io_needs(1);
   r.push_back(os.block_device_size(0));
+  r.push_back(os.reserve(1, 4096, 8192));
   return answers;
 }
 
@@ -138,7 +143,7 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.calls, every_call());
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
-  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16};
+  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;
