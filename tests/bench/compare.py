@@ -16,6 +16,9 @@ identical (cmp). Any failure makes the exit status 1.
       python3 tests/bench/compare.py > bench.md
   CI smoke run (tiny sizes, one run each, under 30 s):
       python3 tests/bench/compare.py --smoke
+  queue depth (issue 12; root and fio): --iodepth against fio and GNU dd on
+  a direct-I/O loop device, an O_DIRECT file copy, peak RSS per engine:
+      python3 tests/bench/compare.py --queue-depth --runs 9
 
 Python 3 standard library only.
 """
