@@ -74,6 +74,14 @@ constexpr OptionSpec kCommandLine[] = {
      "keep up to N reads and writes in flight (1 to 1024; 1: one at a time, as dd)"},
     {Group::kExtension, "engine", Argument::kRequired, "ENGINE",
      "what moves the bytes: auto, io_uring, threads or sync"},
+    {Group::kExtension, "repeat", Argument::kRequired, "N",
+     "run the copy N times, reopening the files, and give the statistics of the runs"},
+    {Group::kExtension, "warmup", Argument::kRequired, "M",
+     "run the copy M times first, unmeasured"},
+    {Group::kExtension, "sweep", Argument::kRequired, "KEY=LIST",
+     "one row per setting, KEY bs or iodepth: a list (4k,64k,1M) or powers of two (4k..64M)"},
+    {Group::kExtension, "size", Argument::kRequired, "BYTES",
+     "what every row of a sweep moves (default: count= x bs, or the whole input)"},
 };
 // clang-format on
 

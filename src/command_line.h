@@ -26,7 +26,7 @@ struct OptionSpec {
   Group group;
   InlineText<12> name;
   Argument argument;
-  InlineText<8> value_name;  // what --help calls the argument
+  InlineText<12> value_name;  // what --help calls the argument
   InlineText<120> description;
 };
 

@@ -5,8 +5,13 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <utility>
 
+#include <fmt/format.h>
+
+#include "aggregate.h"
 #include "io.h"
+#include "report_session.h"
 #include "signals.h"
 
 namespace ddtime {
@@ -22,6 +27,42 @@ namespace {
   std::raise(sig);
   // Only reached if the signal could not kill us.
   _exit(128 + sig);
+}
+
+// count= as a number of bytes (count_bytes), whatever the block size.
+void count_bytes(Settings& settings, std::int64_t bytes) noexcept {
+  settings.max_records = bytes / settings.ibs;
+  settings.max_bytes = bytes % settings.ibs;
+}
+
+// skip= or seek= counted again in blocks of a new size.
+void reblock(std::int64_t& records, std::int64_t& bytes, std::int64_t old_size, std::int64_t new_size) noexcept {
+  std::int64_t total = 0;
+  if (__builtin_mul_overflow(records, old_size, &total) || __builtin_add_overflow(total, bytes, &total)) return;
+  records = total / new_size;
+  bytes = total % new_size;
+}
+
+std::string bs_words(std::int64_t bs) {
+  if (bs >= (1 << 20) && bs % (1 << 20) == 0) return fmt::format("{}M", bs >> 20);
+  if (bs >= 1024 && bs % 1024 == 0) return fmt::format("{}k", bs >> 10);
+  return fmt::format("{}", bs);
+}
+
+// "bs=64k depth 4": which row of a sweep a line is about.
+template <typename Row>
+std::string setting_words(const Row& row) {
+  return fmt::format("bs={} depth {}", bs_words(row.bs), row.depth);
+}
+
+RunFigures figures_of(const RunResult& result) {
+  RunFigures figures;
+  figures.real = static_cast<double>(result.times.real_ns) / 1e9;
+  figures.user = static_cast<double>(result.times.user_ns) / 1e9;
+  figures.sys = static_cast<double>(result.times.sys_ns) / 1e9;
+  const double bytes = result.stats.bytes_out > 0 ? static_cast<double>(result.stats.bytes_out) : 0;
+  figures.bytes_per_second = figures.real > 0 ? bytes / figures.real : 0;
+  return figures;
 }
 
 }  // namespace
@@ -117,6 +158,8 @@ int Driver::deliver_json(const std::string& json, bool final) {
 }
 
 int Driver::run() {
+  if (plan_.session()) return run_session();
+  if (plan_.size) count_bytes(settings_, *plan_.size);
   if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
   Session session(os_, *this, window_, settings_, plan_);
   run_settings_ = &session.settings();
@@ -138,6 +181,187 @@ int Driver::run() {
   int status = result.exit_status;
   // The JSON carries the status as it stood; failing to write it fails too.
   if (summarise(result.stats, result.times, true, status, 0, engine) != 0) status = 1;
+  return status;
+}
+
+// ---------------------------------------------------------------------------
+// A session of runs.
+
+bool Driver::check_rerunnable() {
+  const std::string asked = plan_.repeat > 1   ? fmt::format("--repeat={}", plan_.repeat)
+                            : plan_.warmup > 0 ? fmt::format("--warmup={}", plan_.warmup)
+                                               : std::string("--sweep");
+  auto kind_of = [](const struct stat& status) -> std::string_view {
+    if (S_ISFIFO(status.st_mode)) return "a pipe";
+    if (S_ISSOCK(status.st_mode)) return "a socket";
+    return "a character device that gives each read once";
+  };
+  for (Side side : {Side::kInput, Side::kOutput}) {
+    const std::optional<std::string>& file = side == Side::kInput ? settings_.input_file : settings_.output_file;
+    struct stat status {};
+    if (!file) {
+      // Each run closes its output as dd does, and a standard stream is
+      // not opened again: it has no name to open.
+      messages_.cannot_repeat(asked, side, {});
+      return false;
+    }
+    // A file that is not there yet is the run's to report (or create).
+    if (!os_.stat_path(file->c_str(), status).ok()) continue;
+    if (positioning_of(status) == Positioning::kInOrder) {
+      messages_.cannot_repeat(asked, side, kind_of(status));
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<Driver::RowSetting> Driver::session_rows() const {
+  std::vector<RowSetting> rows;
+  const std::vector<std::int64_t> sizes =
+      plan_.sweep_bs.empty() ? std::vector<std::int64_t>{settings_.ibs} : plan_.sweep_bs;
+  const std::vector<unsigned> depths = plan_.sweep_iodepth.empty() ? std::vector<unsigned>{plan_.iodepth}
+                                                                   : plan_.sweep_iodepth;
+  for (const std::int64_t bs : sizes) {
+    for (const unsigned depth : depths) rows.push_back({bs, depth});
+  }
+  return rows;
+}
+
+Settings Driver::row_settings(std::int64_t bs) const {
+  Settings settings = settings_;
+  if (!plan_.sweep_bs.empty()) {
+    reblock(settings.skip_records, settings.skip_bytes, settings_.ibs, bs);
+    reblock(settings.seek_records, settings.seek_bytes, settings_.obs, bs);
+    settings.ibs = settings.obs = bs;
+    settings.bs_given = true;
+  }
+  if (sweep_bytes_) {
+    count_bytes(settings, *sweep_bytes_);
+  } else if (plan_.size) {
+    count_bytes(settings, *plan_.size);
+  }
+  settings.warn_partial_read = settings.partial_read_matters();
+  return settings;
+}
+
+int Driver::run_session() {
+  if (!check_rerunnable()) return 1;
+  if (!plan_.sweep_bs.empty()) {
+    // Every row moves the same bytes: --size, else count= in the command
+    // line's blocks, else the whole input, which must then have an end.
+    std::int64_t counted = 0;
+    struct stat status {};
+    if (plan_.size) {
+      sweep_bytes_ = plan_.size;
+    } else if (settings_.max_records != kNoLimit &&
+               !__builtin_mul_overflow(settings_.max_records, settings_.ibs, &counted) &&
+               !__builtin_add_overflow(counted, settings_.max_bytes, &counted)) {
+      sweep_bytes_ = counted;
+    } else if (!os_.stat_path(settings_.input_file->c_str(), status).ok() ||
+               positioning_of(status) != Positioning::kPositional) {
+      messages_.sweep_needs_size();
+      return 1;
+    }
+  }
+  if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
+  const bool text = settings_.ext.timing_report && settings_.status != StatusLevel::kNone;
+  const std::vector<RowSetting> rows = session_rows();
+  std::vector<SessionRun> runs;
+  runs.reserve(rows.size() * (plan_.warmup + plan_.repeat));
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    const Settings settings = row_settings(rows[row].bs);
+    Plan plan = plan_;
+    plan.iodepth = rows[row].depth;
+    plan.iodepth_given = plan_.iodepth_given || !plan_.sweep_iodepth.empty();
+    const std::string setting = rows.size() > 1 ? setting_words(rows[row]) : std::string();
+    for (unsigned i = 0; i < plan_.warmup + plan_.repeat; ++i) {
+      const bool warmup = i < plan_.warmup;
+      const std::size_t said_before = diag_.history().size();
+      Session session(os_, *this, window_, settings, plan);
+      run_settings_ = &session.settings();
+      RunResult result = session.run();
+      const std::vector<std::string>& said = diag_.history();
+      runs.push_back({row, warmup, warmup ? i + 1 : i - plan_.warmup + 1, session.settings(), std::move(result),
+                      {said.begin() + static_cast<std::ptrdiff_t>(std::min(said_before, said.size())), said.end()}});
+      run_settings_ = nullptr;
+      const RunResult& done = runs.back().result;
+      if (done.report == RunResult::Report::kNothing || done.report == RunResult::Report::kJsonOnly) {
+        // GNU's die(): its message is all there is, then what was measured.
+        return finish_session(rows, runs, done.exit_status != 0 ? done.exit_status : 1, 0);
+      }
+      if (done.ending == Ending::kInterrupted) {
+        finish_session(rows, runs, std::nullopt, interrupt_);
+        die_by(interrupt_);
+      }
+      if (text) {
+        diag_.raw(reporter_.end_progress_line());
+        diag_.raw(session_run_line(diag_.program(),
+                                   {setting, warmup, runs.back().index, warmup ? plan_.warmup : plan_.repeat},
+                                   figures_of(done)));
+      } else if (!settings_.ext.json || settings_.ext.json_path) {
+        // As dd, each run says what dd says, as so many dd commands would.
+        diag_.raw(reporter_.summary(done.stats, done.times.real_ns));
+      }
+      if (done.exit_status != 0) return finish_session(rows, runs, done.exit_status, 0);
+    }
+  }
+  return finish_session(rows, runs, 0, 0);
+}
+
+int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
+                           std::optional<int> exit_status, int signal) {
+  const bool text = settings_.ext.timing_report && settings_.status != StatusLevel::kNone;
+  // The rows with measured runs, summarised.
+  std::vector<JsonSessionRow> summaries;
+  std::vector<SweepRow> table;
+  std::vector<RunFigures> figures;
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    figures.clear();
+    const SessionRun* last = nullptr;
+    for (const SessionRun& run : runs) {
+      if (run.row != row || run.warmup || run.result.ending != Ending::kFinished ||
+          run.result.report != RunResult::Report::kSummary) {
+        continue;
+      }
+      figures.push_back(figures_of(run.result));
+      last = &run;
+    }
+    if (figures.empty()) continue;
+    const RowSummary summary = summarise_runs(figures);
+    summaries.push_back({rows[row].bs, rows[row].depth, summary});
+    const Stats& stats = last->result.stats;
+    table.push_back({rows[row].bs, rows[row].depth, stats.bytes_out, stats.full_records_in + stats.partial_records_in,
+                     summary, false});
+    if (text && plan_.repeat > 1) {
+      const std::string setting = rows.size() > 1 ? setting_words(rows[row]) : std::string();
+      diag_.raw(session_statistics(diag_.program(), setting, summary, plan_.warmup, diag_.utf8_quotes()));
+    }
+  }
+  if (text && rows.size() > 1 && !table.empty()) diag_.raw(sweep_table(diag_.program(), table, diag_.utf8_quotes()));
+  // GNU's lines stay last: the last run's, as dd would have printed them.
+  if (text && !runs.empty() && runs.back().result.report == RunResult::Report::kSummary) {
+    const RunResult& last = runs.back().result;
+    if (plan_.queued() || plan_.iodepth_given || !plan_.sweep_iodepth.empty()) {
+      diag_.raw(engine_line(diag_.program(), last.engine));
+    }
+    diag_.raw(reporter_.summary(last.stats, last.times.real_ns));
+  }
+  int status = exit_status.value_or(1);
+  if (!settings_.ext.json) return status;
+  std::vector<JsonSessionRun> documents;
+  documents.reserve(runs.size());
+  const bool show_engine = plan_.queued() || plan_.iodepth_given || !plan_.sweep_iodepth.empty();
+  for (const SessionRun& run : runs) {
+    const RunResult& result = run.result;
+    const bool complete = result.ending != Ending::kInterrupted;
+    documents.push_back({JsonRun{run.settings, result.stats, result.times, complete,
+                                 complete ? std::optional<int>(result.exit_status) : std::nullopt,
+                                 complete ? 0 : signal, run.errors, DDTIME_VERSION,
+                                 show_engine ? &result.engine : nullptr},
+                         rows[run.row].bs, rows[run.row].depth, run.index, run.warmup});
+  }
+  const JsonSession session{plan_, documents, summaries, exit_status, signal, DDTIME_VERSION};
+  if (deliver_json(json_session_report(session), true) != 0) status = 1;
   return status;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// driver — runs what was asked (today: one session) and is its Events:
-// puts GNU's words on what happened (messages), prints GNU's statistics,
-// ddtime's report and JSON, and decides the exit status. With main, the
+// driver — runs what was asked (one session, or a session of runs per the
+// Plan: --repeat, --warmup, --sweep) and is its Events: puts GNU's words on
+// what happened (messages), prints GNU's statistics, ddtime's report and
+// JSON, aggregates repeated runs, and decides the exit status. With main, the
 // only place that ends the process: a run stopped by SIGINT is reported,
 // then the process dies by the signal, as GNU dd does.
 #pragma once
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "diag.h"
 #include "events.h"
@@ -17,6 +19,7 @@
 #include "plan.h"
 #include "report.h"
 #include "report_json.h"
+#include "report_session.h"
 #include "report_timing.h"
 #include "run_window.h"
 #include "session.h"
@@ -42,6 +45,32 @@ class Driver final : public Events {
   void progress(const Stats& stats, std::int64_t now_ns) override;
 
  private:
+  // One setting of a session: a row of the sweep table.
+  struct RowSetting {
+    std::int64_t bs;
+    unsigned depth;
+  };
+  // One run of a session, kept for the statistics and the JSON.
+  struct SessionRun {
+    std::size_t row;
+    bool warmup;
+    unsigned index;  // 1-based among the row's warm-ups or measured runs
+    Settings settings;
+    RunResult result;
+    std::vector<std::string> errors;  // what diag said during the run
+  };
+
+  int run_session();
+  // False (reported) when a side cannot be opened again for every run.
+  bool check_rerunnable();
+  std::vector<RowSetting> session_rows() const;
+  // The command line's settings for one row: bs= and the bytes to move.
+  Settings row_settings(std::int64_t bs) const;
+  // The statistics and table of what was measured, the last run's GNU
+  // summary, and the session's JSON; returns the exit status.
+  int finish_session(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
+                     std::optional<int> exit_status, int signal);
+
   // GNU's summary, with ddtime's report before it and JSON after it as the
   // settings ask. exit_status is absent for a snapshot (SIGUSR1) or a run
   // stopped by a signal. Returns nonzero when the report could not be
@@ -67,6 +96,7 @@ class Driver final : public Events {
   std::optional<std::int64_t> total_bytes_;  // for --progress
   int interrupt_ = 0;                        // the signal that stopped the run
   const Settings* run_settings_ = nullptr;   // the session's, while it lives
+  std::optional<std::int64_t> sweep_bytes_;  // what every row of a sweep moves
 };
 
 }  // namespace ddtime

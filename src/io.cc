@@ -86,6 +86,10 @@ bool can_take_direct(Os& os, const std::optional<std::string>& path, int fd) noe
 Positioning positioning_of(Os& os, int fd) noexcept {
   struct stat status {};
   if (!os.fstat(fd, status).ok()) return Positioning::kInOrder;
+  return positioning_of(status);
+}
+
+Positioning positioning_of(const struct stat& status) noexcept {
   if (S_ISREG(status.st_mode) || S_ISBLK(status.st_mode)) return Positioning::kPositional;
   // The memory devices, major 1: null 3, zero 5, full 7, random 8, urandom 9.
   if (S_ISCHR(status.st_mode) && major(status.st_rdev) == 1) {

@@ -7,6 +7,8 @@
 // text.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -43,6 +45,7 @@ bool can_take_direct(Os& os, const std::optional<std::string>& path, int fd) noe
 // other character device, where each read or write may be a record).
 enum class Positioning { kPositional, kOrderFree, kInOrder };
 Positioning positioning_of(Os& os, int fd) noexcept;
+Positioning positioning_of(const struct stat& status) noexcept;
 
 // What O_DIRECT asks of fd (statx, else the logical block size).
 inline DirectIoNeeds direct_io_needs_of(Os& os, int fd) noexcept { return os.direct_io_needs(fd); }

@@ -132,4 +132,19 @@ void Messages::json_report_failed(const std::string& path, int err) const {
   diag_.error(err, "failed to write the JSON report to {}", diag_.quote_always(path));
 }
 
+void Messages::cannot_repeat(std::string_view asked, Side side, std::string_view kind) const {
+  const bool input = side == Side::kInput;
+  const std::optional<std::string>& file = input ? settings_.input_file : settings_.output_file;
+  if (!file) {
+    diag_.error(0, "{} cannot {} standard {} again; name the file with {}", asked, input ? "read" : "write",
+                input ? "input" : "output", input ? "if=" : "of=");
+    return;
+  }
+  diag_.error(0, "{} cannot {} {} again: it is {}", asked, input ? "read" : "write", diag_.quote(*file), kind);
+}
+
+void Messages::sweep_needs_size() const {
+  diag_.error(0, "every row of a sweep moves the same bytes, and the input has no end: give --size=BYTES or count=");
+}
+
 }  // namespace ddtime

@@ -25,6 +25,12 @@ class Messages {
   void notice(Notice what, Side side, int err, std::int64_t value) const;
   void alignment(const AlignmentProblem& problem) const;
   void json_report_failed(const std::string& path, int err) const;
+  // A session (--repeat, --warmup, --sweep) opens each file again for every
+  // run: asked names the option, kind what the side is when it has a name
+  // ("a pipe"); a side without a name is standard input or output.
+  void cannot_repeat(std::string_view asked, Side side, std::string_view kind) const;
+  // A sweep's rows must move the same bytes, and the input has no end.
+  void sweep_needs_size() const;
 
  private:
   // False when `what` is not one of its notices.

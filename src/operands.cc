@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "operands.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -235,10 +236,7 @@ bool finish(const SizeOperands& sizes, Settings& settings, const Diag& diag) {
   settings.max_records = count.records;
   settings.max_bytes = count.bytes;
 
-  settings.warn_partial_read =
-      !settings.two_buffers() && !settings.iflag.fullblock &&
-      (settings.skip_records != 0 || (settings.max_records > 0 && settings.max_records != kNoLimit) ||
-       settings.iflag.direct || settings.oflag.direct);
+  settings.warn_partial_read = settings.partial_read_matters();
 
   // Debian's patch: printed once the operands are known good, before any
   // file is opened, whatever status= says.
@@ -255,6 +253,66 @@ bool invalid_extension_argument(const Token& token, const Diag& diag, std::strin
   if (!valid.empty()) diag.raw(fmt::format("{}\n", valid));
   diag.try_help();
   return false;
+}
+
+// A count of runs: --repeat from 1, --warmup from 0.
+bool parse_runs(const Token& token, unsigned least, unsigned& runs, const Diag& diag) {
+  const ParsedNumber number = parse_number(token.argument.value_or(std::string_view()));
+  if (number.verdict != NumberVerdict::kOk || number.value < least || number.value > Plan::kMaxRuns) {
+    return invalid_extension_argument(
+        token, diag, fmt::format("The count must be a whole number from {} to {}.", least, Plan::kMaxRuns));
+  }
+  runs = static_cast<unsigned>(number.value);
+  return true;
+}
+
+// A sweep's LIST: values with dd's number syntax, separated by commas,
+// where "A..B" stands for A, 2A, 4A ... up to B. Each value in [least,
+// most]. Empty on any error.
+std::vector<std::int64_t> parse_sweep_list(std::string_view list, std::int64_t least, std::int64_t most) {
+  std::vector<std::int64_t> values;
+  auto value_of = [&](std::string_view text) -> std::optional<std::int64_t> {
+    const ParsedNumber number = parse_number(text);
+    if (number.verdict != NumberVerdict::kOk || number.value < least || number.value > most) return std::nullopt;
+    return number.value;
+  };
+  while (true) {
+    const std::size_t comma = list.find(',');
+    const std::string_view item = list.substr(0, comma);
+    if (const std::size_t dots = item.find(".."); dots != std::string_view::npos) {
+      const auto from = value_of(item.substr(0, dots));
+      const auto to = value_of(item.substr(dots + 2));
+      if (!from || !to || *to < *from) return {};
+      for (std::int64_t v = *from; v <= *to; v *= 2) {
+        values.push_back(v);
+        if (v > most / 2) break;
+      }
+    } else if (const auto v = value_of(item)) {
+      values.push_back(*v);
+    } else {
+      return {};
+    }
+    if (comma == std::string_view::npos) return values;
+    list.remove_prefix(comma + 1);
+  }
+}
+
+bool parse_sweep(const Token& token, Plan& plan, const Diag& diag) {
+  const std::string_view argument = token.argument.value_or(std::string_view());
+  constexpr std::string_view kBs = "bs=";
+  constexpr std::string_view kDepth = "iodepth=";
+  if (argument.starts_with(kBs)) {
+    plan.sweep_bs = parse_sweep_list(argument.substr(kBs.size()), 1, std::int64_t{1} << 40);
+    if (!plan.sweep_bs.empty()) return true;
+    return invalid_extension_argument(token, diag, "A block size list is like 4k,64k,1M or 4k..64M.");
+  }
+  if (argument.starts_with(kDepth)) {
+    const std::vector<std::int64_t> depths = parse_sweep_list(argument.substr(kDepth.size()), 1, Plan::kMaxIodepth);
+    plan.sweep_iodepth.assign(depths.begin(), depths.end());
+    if (!plan.sweep_iodepth.empty()) return true;
+    return invalid_extension_argument(token, diag, "A depth list is like 1,4,32 or 1..32, each from 1 to 1024.");
+  }
+  return invalid_extension_argument(token, diag, "Valid arguments are: bs=LIST, iodepth=LIST");
 }
 
 bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag& diag) {
@@ -298,6 +356,18 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
       return invalid_extension_argument(token, diag, "Valid arguments are: auto, io_uring, threads, sync");
     }
     plan.engine = match->engine;
+  } else if (name == "repeat") {
+    return parse_runs(token, 1, plan.repeat, diag);
+  } else if (name == "warmup") {
+    return parse_runs(token, 0, plan.warmup, diag);
+  } else if (name == "sweep") {
+    return parse_sweep(token, plan, diag);
+  } else if (name == "size") {
+    const ParsedNumber number = parse_number(argument);
+    if (number.verdict != NumberVerdict::kOk || number.value < 1) {
+      return invalid_extension_argument(token, diag, "The size is a number of bytes, as for count= with count_bytes.");
+    }
+    plan.size = number.value;
   }
   return true;
 }
@@ -307,14 +377,26 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
 // changing the bytes, is refused here, before any file is opened, naming
 // the operand. (An input that cannot seek is found only once it is open:
 // it runs at depth 1, and the report says so.)
-bool check_plan(const Settings& settings, const Plan& plan, const Diag& diag) {
+bool check_plan(const Settings& settings, const Plan& given, const Diag& diag) {
+  if (given.size && settings.max_records != kNoLimit) {
+    diag.error(0, "--size does not combine with count=: each says how much to copy");
+    return false;
+  }
+  // A depth sweep is held to what its deepest row needs.
+  Plan plan = given;
+  const bool depth_sweep = !given.sweep_iodepth.empty();
+  if (depth_sweep) {
+    plan.iodepth = *std::max_element(given.sweep_iodepth.begin(), given.sweep_iodepth.end());
+    plan.iodepth_given = true;
+  }
+  const std::string depth_name =
+      depth_sweep ? std::string("--sweep=iodepth") : fmt::format("--iodepth={}", plan.iodepth);
   if (plan.engine == EngineChoice::kSync && plan.iodepth > 1) {
-    diag.error(0, fmt::format("--engine=sync keeps one I/O in flight; it does not combine with --iodepth={}",
-                              plan.iodepth));
+    diag.error(0, fmt::format("--engine=sync keeps one I/O in flight; it does not combine with {}", depth_name));
     return false;
   }
   if (!plan.queued()) return true;
-  const std::string asked = plan.iodepth_given ? fmt::format("--iodepth={}", plan.iodepth)
+  const std::string asked = plan.iodepth_given ? depth_name
                                                : fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring
                                                                                  ? "io_uring"
                                                                                  : "threads");

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // plan — plain benchmark intent, beside the dd operands: which engine moves
-// the bytes and how many I/Os it keeps in flight. operands fills it in;
-// the session reads it. No behaviour lives here.
+// the bytes and how many I/Os it keeps in flight, how many times the copy
+// runs and over which settings. operands fills it in; the session and the
+// driver read it. No behaviour lives here.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace ddtime {
 
@@ -18,13 +21,28 @@ struct Plan {
   unsigned iodepth = 1;          // --iodepth=N, 1..kMaxIodepth
   bool iodepth_given = false;    // reported, and JSON's engine object, only then
 
+  unsigned repeat = 1;           // --repeat=N: measured runs per setting
+  unsigned warmup = 0;           // --warmup=M: unmeasured runs before them
+  // --sweep=bs=LIST and --sweep=iodepth=LIST: one row per setting (both:
+  // every pair, bs outermost). Empty: the command line's own.
+  std::vector<std::int64_t> sweep_bs;
+  std::vector<unsigned> sweep_iodepth;
+  std::optional<std::int64_t> size;  // --size=BYTES: what every row moves
+
   static constexpr unsigned kMaxIodepth = 1024;
+  static constexpr unsigned kMaxRuns = 100000;
 
   // Whether the queued engine is asked for: more than one I/O in flight,
   // or a queued engine named outright (io_uring or threads at depth 1, to
   // compare with sync).
   bool queued() const noexcept {
     return engine != EngineChoice::kSync && (iodepth > 1 || engine != EngineChoice::kAuto);
+  }
+
+  // Whether the copy runs more than once: a session of runs, each a value
+  // the driver aggregates.
+  bool session() const noexcept {
+    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty();
   }
 };
 

@@ -139,6 +139,40 @@ void put_times(json::Object object, const RunTimes& times) {
 
 // The same facts as the report's engine line: mean_in_flight and
 // system_calls_per_io are null for the sync engine, which does not count.
+void put_signal(json::Object& object, int signal) {
+  if (signal == 0) {
+    object.null("signal");
+  } else if (auto name = signal_name(signal)) {
+    object.string("signal", *name);
+  } else {
+    object.string("signal", std::to_string(signal));
+  }
+}
+
+// A non-negative figure rounded half up to decimals places (seconds: 9,
+// rates: 3); the figures are means and medians, not counts, so exact
+// decimal rounding buys nothing here.
+json::Decimal rounded(double value, int decimals) {
+  double scaled = value < 0 ? 0 : value;
+  for (int i = 0; i < decimals; ++i) scaled *= 10;
+  return {static_cast<Wide>(scaled + 0.5), decimals};
+}
+
+void put_figure(json::Object figure, const Figure& source, int decimals) {
+  figure.decimal("min", rounded(source.min, decimals)).decimal("median", rounded(source.median, decimals));
+  if (source.median_low) {
+    json::Array interval = figure.array("median_ci95");
+    interval.decimal(rounded(*source.median_low, decimals)).decimal(rounded(*source.median_high, decimals));
+  } else {
+    figure.null("median_ci95");
+  }
+  figure.decimal("mean", rounded(source.mean, decimals))
+      .decimal("sd", rounded(source.sd, decimals))
+      .decimal("max", rounded(source.max, decimals));
+  json::Array outliers = figure.array("outliers");
+  for (const std::size_t index : source.outliers) outliers.integer(static_cast<std::int64_t>(index) + 1);
+}
+
 void put_engine(json::Object object, const EngineUse& engine) {
   object.string("name", engine.name).integer("depth", engine.depth);
   if (engine.setup.empty()) {
@@ -159,7 +193,7 @@ void put_engine(json::Object object, const EngineUse& engine) {
   }
 }
 
-void put_run(json::Object run, const JsonRun& source) {
+void put_run(json::Object& run, const JsonRun& source) {
   const Stats& stats = source.stats;
   run.string("tool", "ddtime")
       .string("version", source.version.empty() ? std::string_view(DDTIME_VERSION) : source.version)
@@ -177,13 +211,7 @@ void put_run(json::Object run, const JsonRun& source) {
     put_per_second(rates, "records_per_second", records_in(stats), source.times.real_ns);
   }
   put_integer_or_null(run, "exit_status", source.exit_status);
-  if (source.signal == 0) {
-    run.null("signal");
-  } else if (auto name = signal_name(source.signal)) {
-    run.string("signal", *name);
-  } else {
-    run.string("signal", std::to_string(source.signal));
-  }
+  put_signal(run, source.signal);
   {
     json::Array errors = run.array("errors");
     for (const std::string& error : source.errors) errors.string(error);
@@ -195,7 +223,72 @@ void put_run(json::Object run, const JsonRun& source) {
 
 std::string json_report(const JsonRun& run) {
   json::Writer out;
-  put_run(out.object(), run);
+  {
+    json::Object object = out.object();
+    put_run(object, run);
+  }
+  std::string text = out.text();
+  text.push_back('\n');
+  return text;
+}
+
+std::string json_session_report(const JsonSession& session) {
+  json::Writer out;
+  {
+    json::Object document = out.object();
+    document.integer("schema", 1)
+        .string("tool", "ddtime")
+        .string("version", session.version.empty() ? std::string_view(DDTIME_VERSION) : session.version);
+    {
+      const Plan& plan = session.plan;
+      json::Object object = document.object("plan");
+      object.integer("repeat", plan.repeat).integer("warmup", plan.warmup);
+      {
+        json::Object sweep = object.object("sweep");
+        if (plan.sweep_bs.empty()) {
+          sweep.null("bs");
+        } else {
+          json::Array list = sweep.array("bs");
+          for (const std::int64_t bs : plan.sweep_bs) list.integer(bs);
+        }
+        if (plan.sweep_iodepth.empty()) {
+          sweep.null("iodepth");
+        } else {
+          json::Array list = sweep.array("iodepth");
+          for (const unsigned depth : plan.sweep_iodepth) list.integer(depth);
+        }
+      }
+      put_integer_or_null(object, "size", plan.size);
+    }
+    {
+      json::Array runs = document.array("runs");
+      for (const JsonSessionRun& source : session.runs) {
+        json::Object run = runs.object();
+        put_run(run, source.run);
+        run.integer("bs", source.bs)
+            .integer("iodepth", source.iodepth)
+            .string("pass", "copy")
+            .integer("repeat", source.repeat)
+            .boolean("warmup", source.warmup)
+            .string("cache", "as-is");
+      }
+    }
+    {
+      json::Array rows = document.array("summary");
+      for (const JsonSessionRow& source : session.rows) {
+        json::Object row = rows.object();
+        row.integer("bs", source.bs)
+            .integer("iodepth", source.iodepth)
+            .integer("runs", static_cast<std::int64_t>(source.summary.real.count));
+        put_figure(row.object("real"), source.summary.real, 9);
+        put_figure(row.object("user"), source.summary.user, 9);
+        put_figure(row.object("sys"), source.summary.sys, 9);
+        put_figure(row.object("bytes_per_second"), source.summary.bytes_per_second, 3);
+      }
+    }
+    put_integer_or_null(document, "exit_status", session.exit_status);
+    put_signal(document, session.signal);
+  }
   std::string text = out.text();
   text.push_back('\n');
   return text;

@@ -10,7 +10,9 @@
 #include <string>
 #include <string_view>
 
+#include "aggregate.h"
 #include "engine.h"
+#include "plan.h"
 #include "run_times.h"
 #include "settings.h"
 #include "stats.h"
@@ -61,6 +63,47 @@ struct JsonRun {
 //   is not UTF-8 still gives valid JSON.
 // - version: run.version, or the build's version when empty.
 std::string json_report(const JsonRun& run);
+
+// A session of runs (--repeat, --warmup, --sweep) as one document:
+//
+//   {"schema":1,"tool":"ddtime","version":"0.1.0",
+//    "plan":{"repeat":5,"warmup":1,"sweep":{"bs":[4096,65536]|null,
+//      "iodepth":[1,8]|null},"size":268435456|null},
+//    "runs":[{...one run as above...,"bs":4096,"iodepth":1,"pass":"copy",
+//      "repeat":1,"warmup":false,"cache":"as-is"}, ...],
+//    "summary":[{"bs":4096,"iodepth":1,"runs":5,
+//      "real":{"min":0.5,"median":0.51,"median_ci95":[0.5,0.52]|null,
+//        "mean":0.51,"sd":0.004,"max":0.52,"outliers":[4]},
+//      "user":{...},"sys":{...},"bytes_per_second":{...}}, ...],
+//    "exit_status":0|1|null,"signal":null|"SIGINT"}
+//
+// - runs: warm-ups too, in the order run; "repeat" counts from 1 within
+//   the row's warm-ups or its measured runs.
+// - summary: one object per row that has measured runs, in the order of
+//   the rows; seconds with 9 decimals, bytes_per_second with 3; the
+//   outliers are the 1-based numbers of the measured runs the MAD rule
+//   flags; median_ci95 is null below 6 runs.
+struct JsonSessionRun {
+  JsonRun run;
+  std::int64_t bs = 0;
+  unsigned iodepth = 1;
+  unsigned repeat = 1;
+  bool warmup = false;
+};
+struct JsonSessionRow {
+  std::int64_t bs = 0;
+  unsigned iodepth = 1;
+  RowSummary summary;
+};
+struct JsonSession {
+  const Plan& plan;
+  std::span<const JsonSessionRun> runs;
+  std::span<const JsonSessionRow> rows;
+  std::optional<int> exit_status;  // absent when killed by a signal
+  int signal = 0;
+  std::string_view version;
+};
+std::string json_session_report(const JsonSession& session);
 
 // text as a JSON string literal, quotes included. '"' and '\\' are
 // escaped, control characters (and DEL) as \u00XX; valid UTF-8 passes

@@ -118,6 +118,13 @@ struct Settings {
   // any conversion, or ibs/obs given instead of bs.
   bool two_buffers() const { return !bs_given || block_or_unblock_requested || converts(); }
 
+  // What warn_partial_read is set from, once the operands are known (and
+  // again for each row of a sweep, which changes bs= and count=).
+  bool partial_read_matters() const {
+    return !two_buffers() && !iflag.fullblock &&
+           (skip_records != 0 || (max_records > 0 && max_records != kNoLimit) || iflag.direct || oflag.direct);
+  }
+
   // Some conversion changes the bytes themselves (the engine's convert path).
   bool converts() const {
     return conv.ascii || conv.ebcdic || conv.ibm || conv.block || conv.unblock || conv.lcase || conv.ucase ||

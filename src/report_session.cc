@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "report_session.h"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace ddtime {
+namespace {
+
+using Buffer = fmt::memory_buffer;
+
+template <typename... Args>
+void put(Buffer& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+std::string text_of(const Buffer& out) { return {out.data(), out.size()}; }
+
+constexpr std::array<std::string_view, 5> kIecUnits{"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};
+
+// The IEC unit a rate is shown in: the largest that leaves at least 1.
+std::size_t iec_unit(double bytes_per_second) {
+  std::size_t unit = 0;
+  while (unit + 1 < kIecUnits.size() && bytes_per_second >= 1024.0) {
+    bytes_per_second /= 1024.0;
+    ++unit;
+  }
+  return unit;
+}
+
+double in_unit(double bytes_per_second, std::size_t unit) {
+  for (std::size_t i = 0; i < unit; ++i) bytes_per_second /= 1024.0;
+  return bytes_per_second;
+}
+
+// How one figure's values are written: seconds with 4 decimals, or a rate
+// in one IEC unit for the whole line.
+struct Scale {
+  bool rate = false;
+  std::size_t unit = 0;
+  std::string value(double x) const {
+    return rate ? fmt::format("{:.2f} {}", in_unit(x, unit), kIecUnits[unit]) : fmt::format("{:.4f} s", x);
+  }
+  std::string bare(double x) const { return rate ? fmt::format("{:.2f}", in_unit(x, unit)) : fmt::format("{:.4f}", x); }
+  std::string_view suffix() const { return rate ? kIecUnits[unit] : std::string_view("s"); }
+};
+
+void put_figure(Buffer& out, std::string_view program, std::string_view name, const Figure& figure, const Scale& scale,
+                bool utf8) {
+  const std::string interval =
+      figure.median_low ? fmt::format("{}{}{} {}", scale.bare(*figure.median_low), utf8 ? "\u2013" : "..",
+                                      scale.bare(*figure.median_high), scale.suffix())
+                        : std::string("n/a");
+  const std::string spread =
+      fmt::format("{} {} {}", scale.bare(figure.mean), utf8 ? "\u00b1" : "+-", scale.value(figure.sd));
+  std::string outliers = "-";
+  if (!figure.outliers.empty()) {
+    outliers = figure.outliers.size() == 1 ? "run" : "runs";
+    for (std::size_t i = 0; i < figure.outliers.size(); ++i) {
+      outliers += fmt::format("{}{}", i == 0 ? " " : ", ", figure.outliers[i] + 1);
+    }
+  }
+  // The ± takes two bytes and one column: pad by columns, not bytes.
+  const std::size_t spread_columns = spread.size() - (utf8 ? 1 : 0);
+  const std::size_t interval_columns = interval.size() - (figure.median_low && utf8 ? 2 : 0);
+  put(out, "{}: {:<5}{:>14}{:>14}  {}{:{}}{}{:{}}{:>14}  {}\n", program, name, scale.value(figure.min),
+      scale.value(figure.median), interval, "", interval_columns < 20 ? 20 - interval_columns : 1, spread, "",
+      spread_columns < 24 ? 24 - spread_columns : 1, scale.value(figure.max), outliers);
+}
+
+std::string bs_text(std::int64_t bs) {
+  if (bs >= (1 << 20) && bs % (1 << 20) == 0) return fmt::format("{}M", bs >> 20);
+  if (bs >= 1024 && bs % 1024 == 0) return fmt::format("{}k", bs >> 10);
+  return fmt::format("{}", bs);
+}
+
+// A bar of width columns times fraction: Unicode eighth blocks, or '#'.
+std::string bar(double fraction, bool utf8) {
+  constexpr int kWidth = 30;
+  fraction = std::clamp(fraction, 0.0, 1.0);
+  if (!utf8) return std::string(static_cast<std::size_t>(fraction * kWidth + 0.5), '#');
+  static constexpr std::array<std::string_view, 8> kEighths{"",        "\u258f", "\u258e", "\u258d",
+                                                            "\u258c", "\u258b", "\u258a", "\u2589"};
+  const int eighths = static_cast<int>(fraction * kWidth * 8 + 0.5);
+  std::string text;
+  for (int i = 0; i < eighths / 8; ++i) text += "\u2588";
+  text += kEighths[static_cast<std::size_t>(eighths % 8)];
+  return text;
+}
+
+}  // namespace
+
+std::string iec_rate(double bytes_per_second) {
+  const std::size_t unit = iec_unit(bytes_per_second);
+  return fmt::format("{:.2f} {}", in_unit(bytes_per_second, unit), kIecUnits[unit]);
+}
+
+std::string session_run_line(std::string_view program, const RunLabel& label, const RunFigures& run) {
+  Buffer out;
+  put(out, "{}: ", program);
+  if (!label.setting.empty()) put(out, "{}, ", label.setting);
+  put(out, "{} {} of {}: real {:.4f} s  user {:.4f} s  sys {:.4f} s  cpu {:.1f}%  {}", label.warmup ? "warm-up" : "run",
+      label.index, label.of, run.real, run.user, run.sys, run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0,
+      iec_rate(run.bytes_per_second));
+  put(out, "{}\n", label.warmup ? " (not counted)" : "");
+  return text_of(out);
+}
+
+std::string session_statistics(std::string_view program, std::string_view setting, const RowSummary& row,
+                               unsigned warmups, bool utf8) {
+  Buffer out;
+  put(out, "{}: ", program);
+  if (!setting.empty()) put(out, "{}: ", setting);
+  put(out, "{} {}", row.real.count, row.real.count == 1 ? "run" : "runs");
+  if (warmups > 0) put(out, ", {} {} not counted", warmups, warmups == 1 ? "warm-up" : "warm-ups");
+  put(out, "\n");
+  put(out, "{}: {:<5}{:>14}{:>14}  {:<20}{:<24}{:>14}  {}\n", program, "", "min", "median", "95% interval",
+      utf8 ? "mean \u00b1 sd" : "mean +- sd", "max", "outliers");
+  const Scale seconds;
+  put_figure(out, program, "real", row.real, seconds, utf8);
+  put_figure(out, program, "user", row.user, seconds, utf8);
+  put_figure(out, program, "sys", row.sys, seconds, utf8);
+  put_figure(out, program, "rate", row.bytes_per_second, Scale{true, iec_unit(row.bytes_per_second.median)}, utf8);
+  return text_of(out);
+}
+
+std::string sweep_table(std::string_view program, std::span<const SweepRow> rows, bool utf8) {
+  Buffer out;
+  double best = 0;
+  for (const SweepRow& row : rows) best = std::max(best, row.summary.bytes_per_second.median);
+  put(out, "{}: {:>6} {:>5} {:>12} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9}  {}\n", program, "bs", "depth", "bytes",
+      "real", "user", "sys", "cpu%", "MB/s", "MiB/s", "IOPS", "rate");
+  for (const SweepRow& row : rows) {
+    const RowSummary& s = row.summary;
+    const double real = s.real.median;
+    const double rate = s.bytes_per_second.median;
+    const double cpu = real > 0 ? (s.user.median + s.sys.median) / real * 100 : 0;
+    const double iops = real > 0 ? static_cast<double>(row.records) / real : 0;
+    put(out, "{}: {:>6} {:>5} {:>12} {:>9.4f} {:>9.4f} {:>9.4f} {:>6.1f} {:>9.1f} {:>9.1f} {:>9.0f}  {}", program,
+        bs_text(row.bs), row.depth, row.bytes, real, s.user.median, s.sys.median, cpu, rate / 1e6, rate / 1048576.0,
+        iops, bar(best > 0 ? rate / best : 0, utf8));
+    if (rate == best && best > 0) put(out, " *best");
+    if (row.knee) put(out, " knee");
+    put(out, "\n");
+  }
+  return text_of(out);
+}
+
+}  // namespace ddtime

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// report_session — ddtime's lines for a session of runs (--repeat,
+// --warmup, --sweep): one line per run as it ends, the statistics of each
+// row's measured runs, and the sweep table. Figures in, text out; what is
+// measured and when is the driver's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "aggregate.h"
+
+namespace ddtime {
+
+// Which run a line is about. setting: "bs=64k depth 4" in a sweep, else
+// empty.
+struct RunLabel {
+  std::string_view setting;
+  bool warmup = false;
+  unsigned index = 1;  // 1-based, among the row's warm-ups or its measured runs
+  unsigned of = 1;
+};
+
+//   ddtime: run 2 of 5: real 0.5123 s  user 0.0010 s  sys 0.5000 s  cpu 97.8%  2.00 GiB/s
+//   ddtime: bs=64k depth 4, warm-up 1 of 1: real ... (not counted)
+std::string session_run_line(std::string_view program, const RunLabel& label, const RunFigures& run);
+
+// A row's measured runs, each figure on a line: min, median with its 95%
+// interval (n/a below 6 runs), mean ± sd, max, and the runs the
+// median-absolute-deviation rule flags ("-" for none). utf8: "±" and "–",
+// else "+-" and "..".
+//
+//   ddtime: 5 runs, 1 warm-up not counted        (in a sweep: "ddtime: bs=4k depth 1: 5 runs, ...")
+//   ddtime:         min        median     95% interval         mean ± sd               max  outliers
+//   ddtime: real    0.5012 s   0.5123 s   n/a                  0.5130 s ± 0.0040 s     0.5201 s  -
+//   ddtime: rate    1.95 GiB/s 2.00 GiB/s 1.97–2.02 GiB/s      2.00 GiB/s ± 0.02 GiB/s 2.05 GiB/s  run 4
+std::string session_statistics(std::string_view program, std::string_view setting, const RowSummary& row,
+                               unsigned warmups, bool utf8);
+
+// A rate in IEC units with two decimals: "2.00 GiB/s", "512.00 B/s".
+std::string iec_rate(double bytes_per_second);
+
+// One row of a sweep: its setting, the bytes each run moved, and its
+// figures (the medians of its runs, or its one run).
+struct SweepRow {
+  std::int64_t bs = 0;
+  unsigned depth = 1;
+  std::int64_t bytes = 0;
+  std::int64_t records = 0;  // input records of one run, for IOPS
+  RowSummary summary;
+  bool knee = false;  // --sweep=bs=auto: where doubling stopped paying
+};
+
+// The sweep table, one row per setting: bs, depth, bytes, real, user, sys,
+// cpu%, MB/s, MiB/s, IOPS (medians when rows have several runs) and a bar
+// of the rate, the best rate marked with "*". utf8: the bar in Unicode
+// eighth blocks, else in '#'.
+std::string sweep_table(std::string_view program, std::span<const SweepRow> rows, bool utf8);
+
+}  // namespace ddtime

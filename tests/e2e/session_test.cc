@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sessions of runs (issue 13): --repeat and --warmup with their
+// statistics, --sweep=bs= and --sweep=iodepth= with the sweep table, the
+// session's JSON document field by field, and the refusals of sides that
+// cannot be opened again.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <regex>
+#include <thread>
+#include <string>
+#include <vector>
+
+#include "e2e/harness.h"
+#include "support/json.h"
+
+namespace ddtime::e2e {
+namespace {
+
+using support::Json;
+using support::parse_json;
+
+class Session : public DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+    input_ = std::string(256 * 1024 + 100, 'x');
+    write_file("in", input_);
+  }
+  // Lines of stderr that match a pattern.
+  static std::size_t count_lines(const std::string& text, const std::string& pattern) {
+    const std::regex line(pattern);
+    std::size_t n = 0;
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const std::size_t end = text.find('\n', start);
+      if (std::regex_search(text.substr(start, end - start), line)) ++n;
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    return n;
+  }
+  static std::string last_line(const std::string& text) {
+    const std::size_t end = text.find_last_not_of('\n');
+    return text.substr(text.rfind('\n', end) + 1, end - text.rfind('\n', end));
+  }
+  std::string input_;
+};
+
+TEST_F(Session, RepeatRunsTheCopyNTimesAfterTheWarmupsAndGivesTheStatistics) {
+  const Result r = ddtime({"if=in", "of=out", "bs=4k", "--repeat=6", "--warmup=2"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count_lines(r.err, "^ddtime: warm-up [12] of 2: real [0-9.]+ s .* \\(not counted\\)$"), 2u) << r.err;
+  EXPECT_EQ(count_lines(r.err, "^ddtime: run [1-6] of 6: real [0-9.]+ s  user [0-9.]+ s  sys [0-9.]+ s  cpu "), 6u)
+      << r.err;
+  EXPECT_EQ(count_lines(r.err, "^ddtime: 6 runs, 2 warm-ups not counted$"), 1u) << r.err;
+  for (const char* figure : {"real", "user", "sys", "rate"}) {
+    EXPECT_EQ(count_lines(r.err, std::string("^ddtime: ") + figure + " +[0-9.]+ "), 1u) << figure << "\n" << r.err;
+  }
+  // Six runs have an interval; GNU's summary of the last run comes last.
+  EXPECT_EQ(count_lines(r.err, "^ddtime: real .*\\d\u2013\\d"), 1u) << r.err;
+  EXPECT_TRUE(std::regex_search(last_line(r.err), std::regex("^262244 bytes \\(262 kB, 256 KiB\\) copied, ")))
+      << r.err;
+  EXPECT_TRUE(read_file("out") == input_);
+}
+
+TEST_F(Session, FewerThanSixRunsHaveNoInterval) {
+  const Result r = ddtime({"if=in", "of=out", "--repeat=3"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count_lines(r.err, "^ddtime: real +[0-9.]+ s +[0-9.]+ s  n/a "), 1u) << r.err;
+}
+
+TEST_F(Session, InTheCLocaleTheStatisticsAreAscii) {
+  Options o;
+  o.args = {"if=in", "of=out", "--repeat=6"};
+  o.as_ddtime = true;
+  o.locale = Locale::kC;
+  const Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  for (const char c : r.err) EXPECT_LT(static_cast<unsigned char>(c), 0x80) << r.err;
+  EXPECT_EQ(count_lines(r.err, "^ddtime: real .*[0-9]\\.\\.[0-9].* \\+- "), 1u) << r.err;
+}
+
+TEST_F(Session, AsDdEachRunPrintsWhatDdPrints) {
+  const Result r = dd({"if=in", "of=out", "--repeat=3", "--warmup=1"});
+  ASSERT_STATUS(r, "exit 0");
+  const std::string one = "512+1 records in\n512+1 records out\n262244 bytes (262 kB, 256 KiB) copied, <T> s, <R>\n";
+  EXPECT_EQ(r.err_masked(), one + one + one + one);
+}
+
+TEST_F(Session, TheJsonDocumentHoldsThePlanEveryRunAndTheSummary) {
+  const Result r = ddtime({"if=in", "of=out", "bs=4k", "--repeat=6", "--warmup=1", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  EXPECT_EQ(doc["schema"].integer(), 1);
+  EXPECT_EQ(doc["tool"].string(), "ddtime");
+  EXPECT_EQ(doc["plan"]["repeat"].integer(), 6);
+  EXPECT_EQ(doc["plan"]["warmup"].integer(), 1);
+  EXPECT_TRUE(doc["plan"]["sweep"]["bs"].is_null());
+  EXPECT_TRUE(doc["plan"]["size"].is_null());
+  const Json& runs = doc["runs"];
+  ASSERT_EQ(runs.size(), 7u);
+  EXPECT_TRUE(runs[0]["warmup"].boolean());
+  EXPECT_EQ(runs[0]["repeat"].integer(), 1);
+  for (std::size_t i = 1; i < 7; ++i) {
+    EXPECT_FALSE(runs[i]["warmup"].boolean());
+    EXPECT_EQ(runs[i]["repeat"].integer(), static_cast<std::int64_t>(i));
+    EXPECT_EQ(runs[i]["bs"].integer(), 4096);
+    EXPECT_EQ(runs[i]["iodepth"].integer(), 1);
+    EXPECT_EQ(runs[i]["pass"].string(), "copy");
+    EXPECT_EQ(runs[i]["cache"].string(), "as-is");
+    EXPECT_EQ(runs[i]["bytes_out"].integer(), 262244);
+    EXPECT_EQ(runs[i]["records_in"]["full"].integer(), 64);
+    EXPECT_EQ(runs[i]["exit_status"].integer(), 0);
+  }
+  const Json& summary = doc["summary"];
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(summary[0]["runs"].integer(), 6);
+  for (const char* figure : {"real", "user", "sys", "bytes_per_second"}) {
+    const Json& f = summary[0][figure];
+    EXPECT_LE(f["min"].number(), f["median"].number()) << figure;
+    EXPECT_LE(f["median"].number(), f["max"].number()) << figure;
+    ASSERT_TRUE(f["median_ci95"].is_array()) << figure;
+    EXPECT_LE(f["median_ci95"][0].number(), f["median"].number()) << figure;
+    EXPECT_GE(f["median_ci95"][1].number(), f["median"].number()) << figure;
+    EXPECT_LE(f["min"].number(), f["mean"].number()) << figure;
+    EXPECT_GE(f["sd"].number(), 0) << figure;
+    EXPECT_TRUE(f["outliers"].is_array()) << figure;
+  }
+  // The rate's median is the median of the runs' rates.
+  std::vector<double> rates;
+  for (std::size_t i = 1; i < 7; ++i) rates.push_back(runs[i]["rates"]["bytes_per_second"].number());
+  std::sort(rates.begin(), rates.end());
+  EXPECT_NEAR(summary[0]["bytes_per_second"]["median"].number(), (rates[2] + rates[3]) / 2, 1.0);
+  EXPECT_EQ(doc["exit_status"].integer(), 0);
+  EXPECT_TRUE(doc["signal"].is_null());
+}
+
+TEST_F(Session, ASweepOfBlockSizesMovesTheSameBytesInEveryRow) {
+  const Result r = ddtime({"if=in", "of=out", "--sweep=bs=4k..64k", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  const Json& runs = doc["runs"];
+  ASSERT_EQ(runs.size(), 5u);
+  const std::int64_t sizes[] = {4096, 8192, 16384, 32768, 65536};
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(runs[i]["bs"].integer(), sizes[i]);
+    EXPECT_EQ(runs[i]["operands"]["ibs"].integer(), sizes[i]);
+    EXPECT_EQ(runs[i]["bytes_out"].integer(), 262244) << "the whole input, every row";
+  }
+  EXPECT_EQ(doc["summary"].size(), 5u);
+  EXPECT_EQ(doc["plan"]["sweep"]["bs"].size(), 5u);
+}
+
+TEST_F(Session, TheSweepTableHasARowPerSettingAndMarksTheBest) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "--size=1M", "--sweep=bs=4k,64k", "--sweep=iodepth=1,4"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count_lines(r.err, "^ddtime: +bs +depth +bytes +real +user +sys +cpu% +MB/s +MiB/s +IOPS +rate$"), 1u)
+      << r.err;
+  for (const char* row : {" 4k +1 ", " 4k +4 ", " 64k +1 ", " 64k +4 "}) {
+    EXPECT_EQ(count_lines(r.err, std::string("^ddtime: +") + row + "+1048576 "), 1u) << row << "\n" << r.err;
+  }
+  EXPECT_EQ(count_lines(r.err, "\\*best$"), 1u) << r.err;
+  EXPECT_EQ(count_lines(r.err, "^ddtime: bs=64k depth 4, run 1 of 1: "), 1u) << r.err;
+}
+
+TEST_F(Session, ASweepCountGivenInBlocksMovesCountTimesBsOfTheCommandLine) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=8k", "count=16", "--sweep=bs=4k,16k", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  ASSERT_EQ(doc["runs"].size(), 2u);
+  EXPECT_EQ(doc["runs"][0]["bytes_out"].integer(), 131072);
+  EXPECT_EQ(doc["runs"][0]["records_in"]["full"].integer(), 32);
+  EXPECT_EQ(doc["runs"][1]["bytes_out"].integer(), 131072);
+  EXPECT_EQ(doc["runs"][1]["records_in"]["full"].integer(), 8);
+}
+
+TEST_F(Session, ASweepOfAnEndlessInputNeedsASize) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "--sweep=bs=4k,8k"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err,
+            "ddtime: every row of a sweep moves the same bytes, and the input has no end: give --size=BYTES or "
+            "count=\n");
+}
+
+TEST_F(Session, StandardInputCannotBeReadAgain) {
+  const Result r = ddtime({"of=out", "--repeat=3"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --repeat=3 cannot read standard input again; name the file with if=\n");
+  EXPECT_FALSE(exists("out")) << "refused before anything runs";
+}
+
+TEST_F(Session, StandardOutputCannotBeWrittenAgain) {
+  Options o;
+  o.args = {"if=in", "--warmup=1"};
+  o.as_ddtime = true;
+  o.out = Stdout::file("/dev/null");
+  const Result r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --warmup=1 cannot write standard output again; name the file with of=\n");
+}
+
+TEST_F(Session, APipeCannotBeReadAgain) {
+  ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+  const Result r = ddtime({"if=fifo", "of=out", "--sweep=iodepth=1,2"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --sweep cannot read \u2018fifo\u2019 again: it is a pipe\n");
+}
+
+TEST_F(Session, AFailingRunStopsTheSessionAndExits1) {
+  const Result r = ddtime({"if=in", "of=/dev/full", "--repeat=3"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(count_lines(r.err, "No space left on device$"), 1u) << "one run only\n" << r.err;
+  EXPECT_EQ(count_lines(r.err, "^ddtime: run 1 of 3: "), 1u) << r.err;
+  EXPECT_EQ(count_lines(r.err, "^ddtime: run 2 of 3: "), 0u) << r.err;
+}
+
+TEST_F(Session, SigintSummarisesTheRunsDoneThenEndsByTheSignal) {
+  Options o = opts({"if=/dev/zero", "of=/dev/null", "bs=64k", "count=100000000", "--repeat=3"});
+  o.as_ddtime = true;
+  o.timeout = 20000ms;
+  DdProcess p(o);
+  std::this_thread::sleep_for(300ms);
+  p.send_signal(SIGINT);
+  const Result r = p.finish();
+  EXPECT_STATUS(r, "signal SIGINT");
+  EXPECT_EQ(count_lines(r.err, "^ddtime: run 1 of 3: "), 0u) << "the first run is the one stopped\n" << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("\\d+\\+0 records in\n\\d+\\+0 records out\n\\d+ bytes .* copied, "
+                                                  "[0-9.e-]+ s, [0-9.]+ [kMGT]?B/s\n$")))
+      << "GNU's summary of the stopped run comes last\n" << r.err;
+}
+
+TEST_F(Session, BadArgumentsAreRefusedWithTheValidForms) {
+  Result r = ddtime({"if=in", "of=out", "--repeat=0"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err,
+            "ddtime: invalid argument \u20180\u2019 for \u2018--repeat\u2019\nThe count must be a whole number from 1 "
+            "to 100000.\nTry 'ddtime --help' for more information.\n");
+  r = ddtime({"if=in", "of=out", "--sweep=bs=64k..4k"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("A block size list is like 4k,64k,1M or 4k..64M."), std::string::npos) << r.err;
+  r = ddtime({"if=in", "of=out", "--sweep=count=4"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("Valid arguments are: bs=LIST, iodepth=LIST"), std::string::npos) << r.err;
+  r = ddtime({"if=in", "of=out", "--size=1M", "count=3"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --size does not combine with count=: each says how much to copy\n");
+  r = ddtime({"if=in", "of=out", "--sweep=iodepth=1,8", "conv=noerror"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --sweep=iodepth does not combine with conv=noerror\n");
+}
+
+TEST_F(Session, SizeAloneSetsWhatASingleRunMoves) {
+  const Result r = dd({"if=/dev/zero", "of=/dev/null", "bs=1000", "--size=2500"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(r.err_masked(), "2+1 records in\n2+1 records out\n2500 bytes (2.5 kB, 2.4 KiB) copied, <T> s, <R>\n");
+}
+
+}  // namespace
+}  // namespace ddtime::e2e

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The session's lines as a user reads them: one line per run, the
+// statistics block in UTF-8 and in ASCII, and the sweep table with its
+// bars and its best row.
+#include "report_session.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace ddtime {
+namespace {
+
+TEST(IecRate, PicksTheLargestUnitThatLeavesAtLeastOne) {
+  EXPECT_EQ(iec_rate(512), "512.00 B/s");
+  EXPECT_EQ(iec_rate(1536), "1.50 KiB/s");
+  EXPECT_EQ(iec_rate(2.0 * 1024 * 1024 * 1024), "2.00 GiB/s");
+  EXPECT_EQ(iec_rate(0), "0.00 B/s");
+}
+
+TEST(SessionRunLine, SaysWhichRunWithItsFigures) {
+  EXPECT_EQ(session_run_line("ddtime", {"", false, 2, 5}, {0.5, 0.01, 0.48, 2.0 * 1024 * 1024 * 1024}),
+            "ddtime: run 2 of 5: real 0.5000 s  user 0.0100 s  sys 0.4800 s  cpu 98.0%  2.00 GiB/s\n");
+}
+
+TEST(SessionRunLine, AWarmupInASweepNamesItsRowAndIsNotCounted) {
+  EXPECT_EQ(session_run_line("ddtime", {"bs=64k depth 4", true, 1, 1}, {0.25, 0, 0, 1024}),
+            "ddtime: bs=64k depth 4, warm-up 1 of 1: real 0.2500 s  user 0.0000 s  sys 0.0000 s  cpu 0.0%  "
+            "1.00 KiB/s (not counted)\n");
+}
+
+RowSummary six_runs() {
+  const std::vector<RunFigures> runs{{1.00, 0.1, 0.8, 100 << 20}, {1.01, 0.1, 0.8, 99 << 20},
+                                     {0.99, 0.1, 0.8, 101 << 20}, {1.00, 0.1, 0.8, 100 << 20},
+                                     {1.60, 0.1, 0.8, 62 << 20},  {1.00, 0.1, 0.8, 100 << 20}};
+  return summarise_runs(runs);
+}
+
+TEST(SessionStatistics, GivesEachFigureWithItsIntervalAndOutliers) {
+  const std::string text = session_statistics("ddtime", "", six_runs(), 1, true);
+  // real: mean 6.6 / 6 = 1.1, squares 0.3002 over 5, sd 0.2450; the 1.60
+  // run scores 0.6745 * 0.6 / 0.005 = 81 against a MAD of 0.005. rate:
+  // mean 562 / 6 = 93.67 MiB/s, sd sqrt(1205.33 / 5) = 15.53 MiB/s.
+  EXPECT_EQ(text,
+            "ddtime: 6 runs, 1 warm-up not counted\n"
+            "ddtime:                 min        median  95% interval        mean \u00b1 sd                          max  "
+            "outliers\n"
+            "ddtime: real       0.9900 s      1.0000 s  0.9900\u20131.6000 s     1.1000 \u00b1 0.2450 s"
+            "             1.6000 s  run 5\n"
+            "ddtime: user       0.1000 s      0.1000 s  0.1000\u20130.1000 s     0.1000 \u00b1 0.0000 s"
+            "             0.1000 s  -\n"
+            "ddtime: sys        0.8000 s      0.8000 s  0.8000\u20130.8000 s     0.8000 \u00b1 0.0000 s"
+            "             0.8000 s  -\n"
+            "ddtime: rate    62.00 MiB/s  100.00 MiB/s  62.00\u2013101.00 MiB/s  93.67 \u00b1 15.53 MiB/s"
+            "       101.00 MiB/s  run 5\n");
+}
+
+TEST(SessionStatistics, InAsciiUsesPlusMinusAndDots) {
+  const std::string text = session_statistics("dd", "bs=4k depth 1", six_runs(), 0, false);
+  EXPECT_EQ(text.substr(0, text.find('\n') + 1), "dd: bs=4k depth 1: 6 runs\n");
+  EXPECT_NE(text.find("0.9900..1.6000 s    1.1000 +- 0.2450 s"), std::string::npos) << text;
+  for (const char c : text) EXPECT_LT(static_cast<unsigned char>(c), 0x80);
+}
+
+TEST(SessionStatistics, BelowSixRunsTheIntervalIsNotAvailable) {
+  const std::vector<RunFigures> runs{{1, 0, 1, 10}, {2, 0, 2, 5}};
+  const std::string text = session_statistics("ddtime", "", summarise_runs(runs), 0, true);
+  EXPECT_NE(text.find("ddtime: real       1.0000 s      1.5000 s  n/a "), std::string::npos) << text;
+}
+
+std::vector<SweepRow> two_rows() {
+  const std::vector<RunFigures> slow{{2.0, 0.5, 1.0, 50e6}};
+  const std::vector<RunFigures> fast{{1.0, 0.2, 0.6, 100e6}};
+  return {{4096, 1, 100000000, 24415, summarise_runs(slow), false},
+          {1 << 20, 4, 100000000, 96, summarise_runs(fast), true}};
+}
+
+TEST(SweepTable, HasARowPerSettingWithBarsScaledToTheBest) {
+  const std::vector<SweepRow> rows = two_rows();
+  EXPECT_EQ(sweep_table("ddtime", rows, false),
+            "ddtime:     bs depth        bytes      real      user       sys   cpu%      MB/s     MiB/s      IOPS  rate\n"
+            "ddtime:     4k     1    100000000    2.0000    0.5000    1.0000   75.0      50.0      47.7     12208  "
+            "###############\n"
+            "ddtime:     1M     4    100000000    1.0000    0.2000    0.6000   80.0     100.0      95.4        96  "
+            "############################## *best knee\n");
+}
+
+TEST(SweepTable, DrawsUnicodeEighthsInUtf8) {
+  std::vector<SweepRow> rows = two_rows();
+  rows[0].summary.bytes_per_second.median = 100e6 * (10.0 / 30 + 1.0 / 240);  // 10 columns and one eighth
+  const std::string text = sweep_table("ddtime", rows, true);
+  std::string ten;
+  for (int i = 0; i < 10; ++i) ten += "\u2588";
+  EXPECT_NE(text.find("  " + ten + "\u258f\n"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace ddtime
