@@ -44,6 +44,9 @@ struct QueueSetup {
   Ring* ring = nullptr;  // null: the sync engine
   std::span<const std::span<unsigned char>> slots;
   bool positional_output = true;  // false: writes in order at the file's own position
+  // Not positional, but order is unobservable (/dev/null): writes go out
+  // as their reads complete, at the file's own position.
+  bool order_free_output = false;
   // The input is /dev/zero or another memory device, which io_uring may cut
   // short when its own work is pending: a short read is read on, not the end.
   bool refill_short_reads = false;

@@ -74,6 +74,9 @@ class QueuedCopy final : private PositionBuffers {
   std::vector<Slot> slots_;
   const std::int64_t ibs_;
   const bool positional_output_;
+  // Writes go out as their reads complete: at their own offsets, or, to
+  // /dev/null and its kind, anywhere; else one at a time in record order.
+  const bool any_order_writes_;
   const bool refill_short_reads_;
   std::int64_t input_base_ = 0;   // where record 0 is read
   std::int64_t output_base_ = 0;  // where record 0 is written
@@ -104,6 +107,7 @@ QueuedCopy::QueuedCopy(const CopyJob& job)
       slots_(job.queue.slots.size()),
       ibs_(job.settings.ibs),
       positional_output_(job.queue.positional_output),
+      any_order_writes_(job.queue.positional_output || job.queue.order_free_output),
       refill_short_reads_(job.queue.refill_short_reads),
       record_limit_(settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
                                                                                 : settings_.max_records),
@@ -178,11 +182,11 @@ void QueuedCopy::queue_write(std::int64_t record) {
   ring_.queue({static_cast<std::uint64_t>(record) | kWriteBit, RingRequest::Kind::kWrite, kOutputFd,
                buffer(record) + s.written, length, offset, buffer_index(record)});
   ++in_flight_;
-  if (!positional_output_) sequential_write_in_flight_ = true;
+  if (!any_order_writes_) sequential_write_in_flight_ = true;
 }
 
 void QueuedCopy::queue_sequential_write() {
-  if (positional_output_ || sequential_write_in_flight_ || stopping_) return;
+  if (any_order_writes_ || sequential_write_in_flight_ || stopping_) return;
   if (next_write_ >= next_read_ || next_write_ >= end_record_) return;
   Slot& s = slot(next_write_);
   // Full records only: the partial one is the Writer's, at the end.
@@ -205,10 +209,10 @@ void QueuedCopy::on_completion(const RingCompletion& completion) {
     s.got = completion.result < 0 ? completion.result : s.got + completion.result;
     // A full record goes straight out at its own offset; what the input's
     // end or an error means is decided in record order.
-    if (positional_output_ && !stopping_ && s.got == ibs_ && record < end_record_) queue_write(record);
+    if (any_order_writes_ && !stopping_ && s.got == ibs_ && record < end_record_) queue_write(record);
     return;
   }
-  if (!positional_output_) sequential_write_in_flight_ = false;
+  if (!any_order_writes_) sequential_write_in_flight_ = false;
   if (completion.result < 0 || completion.result == 0) {
     // A write that takes nothing is the end of the medium, as in io.
     s.write_error = completion.result < 0 ? static_cast<int>(-completion.result) : ENOSPC;

@@ -155,11 +155,14 @@ bool Session::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   }
   queue.refill_short_reads = input == Positioning::kOrderFree;
   // Writes go at their own offsets only to a regular file or a block
-  // device; anything else (a pipe, /dev/null, a tape) takes them in record
-  // order, one at a time, as O_APPEND does.
+  // device, and as they come to /dev/null, where order cannot show;
+  // anything else (a pipe, a tape) takes them in record order, one at a
+  // time, as O_APPEND does.
   IoResult flags = os_.get_status_flags(kOutputFd);
-  queue.positional_output = positioning_of(os_, kOutputFd) == Positioning::kPositional &&
-                            os_.lseek(kOutputFd, 0, SEEK_CUR).ok() && flags.ok() && (flags.n & O_APPEND) == 0;
+  const Positioning output = positioning_of(os_, kOutputFd);
+  queue.positional_output = output == Positioning::kPositional && os_.lseek(kOutputFd, 0, SEEK_CUR).ok() &&
+                            flags.ok() && (flags.n & O_APPEND) == 0;
+  queue.order_free_output = output == Positioning::kOrderFree;
   // One allocation for every slot, each starting on the alignment: one
   // mapping, so no page of allocator bookkeeping per slot in the RSS.
   const auto ibs = static_cast<std::size_t>(settings_.ibs);

@@ -34,7 +34,7 @@ using testing::RecordingEvents;
 // One queued copy of depth slots over os and ring, as a session sets it up.
 struct QueuedRun {
   QueuedRun(FakeOs& os, FakeRing& ring, const Settings& settings, unsigned depth, bool positional = true,
-            bool stop_on_signal = false, bool refill_short_reads = false)
+            bool stop_on_signal = false, bool refill_short_reads = false, bool order_free = false)
       : input_cache(os, kInputFd, settings), output_cache(os, kOutputFd, settings) {
     events.stop_on_signal = stop_on_signal;
     for (unsigned i = 0; i < depth; ++i) {
@@ -43,7 +43,7 @@ struct QueuedRun {
     }
     for (AlignedBuffer& buffer : buffers) slots.push_back(buffer.span());
     const CopyJob job{os,       events, clock, settings, 4096, probe_input_position(os), input_cache, output_cache,
-                      0,        QueueSetup{&ring, slots, positional, refill_short_reads}};
+                      0,        QueueSetup{&ring, slots, positional, order_free, refill_short_reads}};
     result = run_queued_copy(job);
   }
   RecordingEvents events;
@@ -171,6 +171,27 @@ TEST(QueuedEngine, AnOutputWithoutPositionsGetsItsWritesInRecordOrder) {
   }
   ASSERT_EQ(writes.size(), 9u);
   for (const std::string& line : writes) EXPECT_EQ(line, "write 1 @-1 512");
+}
+
+TEST(QueuedEngine, AnOutputWhereOrderCannotShowTakesWritesAsTheirReadsComplete) {
+  // /dev/null: no offsets, but no need to wait for one write before the next.
+  FakeOs ordered_os;
+  ordered_os.input = pattern(32 * 512);
+  FakeRing ordered_ring(ordered_os, 8);
+  QueuedRun ordered(ordered_os, ordered_ring, block_size(512), 8, /*positional=*/false);
+  FakeOs free_os;
+  free_os.input = pattern(32 * 512);
+  FakeRing free_ring(free_os, 8);
+  QueuedRun free(free_os, free_ring, block_size(512), 8, /*positional=*/false, false, false, /*order_free=*/true);
+  EXPECT_EQ(free.result.stats.full_records_out, 32);
+  EXPECT_EQ(free_os.output.size(), 32u * 512);
+  EXPECT_GE(ordered_ring.counters().submissions, 32u) << "one write at a time";
+  EXPECT_LT(free_ring.counters().submissions * 2, ordered_ring.counters().submissions);
+  for (const std::string& line : free_ring.log) {
+    if (line.rfind("write", 0) == 0) {
+      EXPECT_EQ(line, "write 1 @-1 512");
+    }
+  }
 }
 
 TEST(QueuedEngine, ASignalStopsSubmissionDrainsAndReportsTheRecordsDone) {
