@@ -60,9 +60,11 @@ void put_string_or_null(json::Object& object, std::string_view key, const std::o
 
 // Names as <signal.h> spells them; the numbers differ between systems.
 std::optional<std::string_view> signal_name(int signal) {
+  // The name as characters, not a string_view: a table of pointers would
+  // need relocating, a page the loader writes at every start.
   struct Named {
     int number;
-    std::string_view name;
+    char name[10];
   };
   static constexpr Named kSignals[] = {
       {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"},
@@ -73,7 +75,7 @@ std::optional<std::string_view> signal_name(int signal) {
       {SIGPROF, "SIGPROF"}, {SIGSYS, "SIGSYS"},
   };
   for (const Named& named : kSignals) {
-    if (named.number == signal) return named.name;
+    if (named.number == signal) return std::string_view(named.name);
   }
   return std::nullopt;
 }

@@ -20,12 +20,15 @@ void put(Buffer& out, fmt::format_string<Args...> format, Args&&... args) {
 
 std::string text_of(const Buffer& out) { return {out.data(), out.size()}; }
 
-constexpr std::array<std::string_view, 5> kIecUnits{"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};
+// Characters, not string_views: a table of pointers would need relocating,
+// a page the loader writes at every start.
+constexpr char kIecUnits[][6] = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};
+constexpr std::size_t kIecUnitCount = sizeof kIecUnits / sizeof kIecUnits[0];
 
 // The IEC unit a rate is shown in: the largest that leaves at least 1.
 std::size_t iec_unit(double bytes_per_second) {
   std::size_t unit = 0;
-  while (unit + 1 < kIecUnits.size() && bytes_per_second >= 1024.0) {
+  while (unit + 1 < kIecUnitCount && bytes_per_second >= 1024.0) {
     bytes_per_second /= 1024.0;
     ++unit;
   }
@@ -46,7 +49,7 @@ struct Scale {
     return rate ? fmt::format("{:.2f} {}", in_unit(x, unit), kIecUnits[unit]) : fmt::format("{:.4f} s", x);
   }
   std::string bare(double x) const { return rate ? fmt::format("{:.2f}", in_unit(x, unit)) : fmt::format("{:.4f}", x); }
-  std::string_view suffix() const { return rate ? kIecUnits[unit] : std::string_view("s"); }
+  std::string_view suffix() const { return rate ? std::string_view(kIecUnits[unit]) : std::string_view("s"); }
 };
 
 void put_figure(Buffer& out, std::string_view program, std::string_view name, const Figure& figure, const Scale& scale,
@@ -83,12 +86,12 @@ std::string bar(double fraction, bool utf8) {
   constexpr int kWidth = 30;
   fraction = std::clamp(fraction, 0.0, 1.0);
   if (!utf8) return std::string(static_cast<std::size_t>(fraction * kWidth + 0.5), '#');
-  static constexpr std::array<std::string_view, 8> kEighths{"",        "\u258f", "\u258e", "\u258d",
-                                                            "\u258c", "\u258b", "\u258a", "\u2589"};
+  // One to seven eighths of a column, three bytes each in UTF-8.
+  static constexpr std::string_view kEighths = "\u258f\u258e\u258d\u258c\u258b\u258a\u2589";
   const int eighths = static_cast<int>(fraction * kWidth * 8 + 0.5);
   std::string text;
   for (int i = 0; i < eighths / 8; ++i) text += "\u2588";
-  text += kEighths[static_cast<std::size_t>(eighths % 8)];
+  if (const int rest = eighths % 8; rest > 0) text += kEighths.substr(static_cast<std::size_t>(rest - 1) * 3, 3);
   return text;
 }
 

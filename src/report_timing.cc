@@ -66,7 +66,9 @@ void append_percent(Buffer& out, Wide part, std::int64_t whole) {
 // 999.7 ns); seconds keep every whole digit. Below 1 ns, 3 decimals.
 // Requires: records > 0.
 void append_duration_each(Buffer& out, Wide real_ns, Wide records) {
-  static constexpr std::string_view kUnits[] = {"ns", "us", "ms", "s"};
+  // Characters, not string_views: a table of pointers would need
+  // relocating, a page the loader writes at every start.
+  static constexpr char kUnits[][3] = {"ns", "us", "ms", "s"};
   constexpr int kLastUnit = 3;
   int unit = 0;
   Wide unit_ns = 1;

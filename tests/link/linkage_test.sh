@@ -51,6 +51,13 @@ if { nm "$binary" 2>/dev/null; nm -D "$binary" 2>/dev/null; } | grep -q '_ZNSt8i
 fi
 echo "no iostream static initialisation"
 
+# libstdc++'s verbose terminate handler drags in the demangler and its
+# relocated tables; main.cc's own handler replaces it where libstdc++ is
+# linked in (static, static-runtime).
+if [ "$mode" != shared ] && nm "$binary" 2>/dev/null | grep -q ' T __cxa_demangle$'; then
+  fail "__cxa_demangle is linked: libstdc++'s verbose terminate handler was not replaced"
+fi
+
 # The start-up path first in the text (src/startup_hot.ld): its output
 # section exists and holds _start and main, so the script took effect.
 if [ $ordered = yes ]; then
