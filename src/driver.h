@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cache_state.h"
 #include "diag.h"
 #include "events.h"
 #include "messages.h"
@@ -21,6 +22,7 @@
 #include "report_json.h"
 #include "report_session.h"
 #include "report_timing.h"
+#include "verify.h"
 #include "run_window.h"
 #include "session.h"
 #include "settings.h"
@@ -58,9 +60,28 @@ class Driver final : public Events {
     Settings settings;
     RunResult result;
     std::vector<std::string> errors;  // what diag said during the run
+    CacheState cache;                 // with --cache: what was resident as it began
   };
 
   int run_session();
+  // --readback: the write pass, a timed drop of the output's cached pages,
+  // the read pass of the same bytes, and --verify's comparison.
+  int run_readback();
+  // What a readback measured besides its two runs.
+  struct PassExtras {
+    std::int64_t drop_ns = 0;    // dropping the output's cached pages
+    bool verified = false;
+    VerifyOutcome verify;
+    std::int64_t verify_ns = 0;
+  };
+  int finish_readback(const std::vector<SessionRun>& runs, const PassExtras& extras,
+                      std::optional<int> exit_status, int signal);
+  // --preallocate: the output reserved to its final size and its last
+  // block written, before the timed copy, which then must not truncate it
+  // (settings.conv.notrunc is set). False when that failed (reported).
+  bool preallocate_output(Settings& settings);
+  // One run of settings, its diagnostics kept.
+  SessionRun run_once(const Settings& settings, const Plan& plan, std::size_t row, bool warmup, unsigned index);
   // False (reported) when a side cannot be opened again for every run.
   bool check_rerunnable();
   std::vector<RowSetting> session_rows() const;

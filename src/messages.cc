@@ -143,6 +143,37 @@ void Messages::cannot_repeat(std::string_view asked, Side side, std::string_view
   diag_.error(0, "{} cannot {} {} again: it is {}", asked, input ? "read" : "write", diag_.quote(*file), kind);
 }
 
+void Messages::cache_failed(std::string_view mode, int err, std::string_view doing, const std::string& path) const {
+  diag_.error(err, "--cache={}: cannot {} {}", mode, doing, diag_.quote(path));
+}
+
+void Messages::readback_needs_file(const std::string& path) const {
+  diag_.error(0, "--readback reads the output back: {} is not a regular file or a block device", diag_.quote(path));
+}
+
+void Messages::verify_needs_replay() const {
+  diag_.error(0,
+              "--verify compares with the input read again: it needs if= a file, a block device, /dev/zero or "
+              "/dev/full");
+}
+
+void Messages::verify_read_failed(const std::string& path, int err) const {
+  diag_.error(err, "--verify: error reading {}", diag_.quote(path));
+}
+
+void Messages::verify_mismatch(const std::string& path, std::int64_t offset) const {
+  diag_.error(0, "--verify: the bytes read back differ from those written, first at byte {} of {}", offset,
+              diag_.quote(path));
+}
+
+void Messages::preallocate_needs_size() const {
+  diag_.error(0, "--preallocate needs the size of the copy: give count=, --size, or an input file or device");
+}
+
+void Messages::preallocate_failed(const std::string& path, int err) const {
+  diag_.error(err, "--preallocate: cannot reserve {}", diag_.quote(path));
+}
+
 void Messages::sweep_needs_size() const {
   diag_.error(0, "every row of a sweep moves the same bytes, and the input has no end: give --size=BYTES or count=");
 }

@@ -29,6 +29,16 @@ class Messages {
   // run: asked names the option, kind what the side is when it has a name
   // ("a pipe"); a side without a name is standard input or output.
   void cannot_repeat(std::string_view asked, Side side, std::string_view kind) const;
+  // --cache= could not set the page cache up: what it was doing, on what.
+  void cache_failed(std::string_view mode, int err, std::string_view doing, const std::string& path) const;
+  // --readback and --verify.
+  void readback_needs_file(const std::string& path) const;
+  void verify_needs_replay() const;
+  void verify_read_failed(const std::string& path, int err) const;
+  void verify_mismatch(const std::string& path, std::int64_t offset) const;
+  // --preallocate.
+  void preallocate_needs_size() const;
+  void preallocate_failed(const std::string& path, int err) const;
   // A sweep's rows must move the same bytes, and the input has no end.
   void sweep_needs_size() const;
 

@@ -362,6 +362,19 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
     return parse_runs(token, 0, plan.warmup, diag);
   } else if (name == "sweep") {
     return parse_sweep(token, plan, diag);
+  } else if (name == "readback") {
+    plan.readback = true;
+  } else if (name == "verify") {
+    plan.verify = plan.readback = true;
+  } else if (name == "preallocate") {
+    plan.preallocate = true;
+  } else if (name == "cache") {
+    const CacheSymbol* match = find_symbol(kCacheSymbols, argument);
+    if (match == nullptr) {
+      return invalid_extension_argument(token, diag, "Valid arguments are: as-is, cold, cold-system, warm");
+    }
+    plan.cache = match->mode;
+    plan.cache_given = true;
   } else if (name == "size") {
     const ParsedNumber number = parse_number(argument);
     if (number.verdict != NumberVerdict::kOk || number.value < 1) {
@@ -378,6 +391,19 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
 // the operand. (An input that cannot seek is found only once it is open:
 // it runs at depth 1, and the report says so.)
 bool check_plan(const Settings& settings, const Plan& given, const Diag& diag) {
+  if (given.readback && (given.repeat > 1 || given.warmup > 0 || !given.sweep_bs.empty() ||
+                         !given.sweep_iodepth.empty())) {
+    diag.error(0, "--readback runs its passes once; it does not combine with --repeat, --warmup or --sweep");
+    return false;
+  }
+  if (given.readback && !settings.output_file) {
+    diag.error(0, "--readback reads the output back: name it with of=");
+    return false;
+  }
+  if (given.verify && settings.converts()) {
+    diag.error(0, "--verify compares the bytes written with the input's, which a conversion changes");
+    return false;
+  }
   if (given.size && settings.max_records != kNoLimit) {
     diag.error(0, "--size does not combine with count=: each says how much to copy");
     return false;

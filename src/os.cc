@@ -4,10 +4,13 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <vector>
 
 namespace ddtime {
 
@@ -104,5 +107,33 @@ IoResult PosixOs::reserve(int fd, off_t offset, off_t length) noexcept {
   // work being measured.
   return from_call(::fallocate(fd, 0, offset, length));
 }
+
+IoResult PosixOs::resident_pages(int fd, off_t length) noexcept {
+  const auto page = static_cast<off_t>(::sysconf(_SC_PAGESIZE));
+  // A window at a time, so that a large device needs neither a huge
+  // mapping at once nor a huge vector.
+  constexpr off_t kWindow = off_t{1} << 30;
+  std::vector<unsigned char> flags;
+  ssize_t resident = 0;
+  for (off_t offset = 0; offset < length; offset += kWindow) {
+    const auto span = static_cast<std::size_t>(std::min(kWindow, length - offset));
+    void* map = ::mmap(nullptr, span, PROT_READ, MAP_SHARED, fd, offset);
+    if (map == MAP_FAILED) return {-1, errno};
+    try {
+      flags.assign((span + static_cast<std::size_t>(page) - 1) / static_cast<std::size_t>(page), 0);
+    } catch (...) {
+      ::munmap(map, span);
+      return {-1, ENOMEM};
+    }
+    const int done = ::mincore(map, span, flags.data());
+    const int err = errno;
+    ::munmap(map, span);
+    if (done != 0) return {-1, err};
+    for (const unsigned char f : flags) resident += f & 1;
+  }
+  return {resident, 0};
+}
+
+IoResult PosixOs::flush_device_cache(int fd) noexcept { return from_call(::ioctl(fd, BLKFLSBUF, 0)); }
 
 }  // namespace ddtime

@@ -55,6 +55,11 @@ class Os {
   virtual IoResult block_device_size(int fd) noexcept = 0;
   // fallocate(mode 0): allocates the range, growing the file to its end.
   virtual IoResult reserve(int fd, off_t offset, off_t length) noexcept = 0;
+  // mincore over a read-only mapping of the first length bytes: n is how
+  // many of their pages are in the page cache.
+  virtual IoResult resident_pages(int fd, off_t length) noexcept = 0;
+  // BLKFLSBUF: writes back and drops a block device's cached pages.
+  virtual IoResult flush_device_cache(int fd) noexcept = 0;
 };
 
 // The base of a decorator: every call goes to the wrapped Os unchanged, so
@@ -95,6 +100,8 @@ class OsWrapper : public Os {
   IoResult reserve(int fd, off_t offset, off_t length) noexcept override {
     return target_.reserve(fd, offset, length);
   }
+  IoResult resident_pages(int fd, off_t length) noexcept override { return target_.resident_pages(fd, length); }
+  IoResult flush_device_cache(int fd) noexcept override { return target_.flush_device_cache(fd); }
 
  private:
   Os& target_;
@@ -120,6 +127,8 @@ class PosixOs final : public Os {
   DirectIoNeeds direct_io_needs(int fd) noexcept override;
   IoResult block_device_size(int fd) noexcept override;
   IoResult reserve(int fd, off_t offset, off_t length) noexcept override;
+  IoResult resident_pages(int fd, off_t length) noexcept override;
+  IoResult flush_device_cache(int fd) noexcept override;
 };
 
 }  // namespace ddtime

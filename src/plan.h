@@ -16,6 +16,12 @@ namespace ddtime {
 // system call at a time.
 enum class EngineChoice { kAuto, kIoUring, kThreads, kSync };
 
+// --cache=: the page cache each run of a session meets. as-is leaves it
+// alone; cold drops the input's and the output's cached pages (those
+// files only); cold-system drops every clean page (vm.drop_caches); warm
+// reads the input once, unmeasured.
+enum class CacheMode { kAsIs, kCold, kColdSystem, kWarm };
+
 struct Plan {
   EngineChoice engine = EngineChoice::kAuto;
   unsigned iodepth = 1;          // --iodepth=N, 1..kMaxIodepth
@@ -28,6 +34,11 @@ struct Plan {
   std::vector<std::int64_t> sweep_bs;
   std::vector<unsigned> sweep_iodepth;
   std::optional<std::int64_t> size;  // --size=BYTES: what every row moves
+  bool readback = false;     // --readback: write, drop the output's cache, read it back
+  bool verify = false;       // --verify: compare what was read back (implies readback)
+  bool preallocate = false;  // --preallocate: reserve the output and write its last block first
+  CacheMode cache = CacheMode::kAsIs;
+  bool cache_given = false;  // --cache=, even as-is: residency is measured and shown
 
   static constexpr unsigned kMaxIodepth = 1024;
   static constexpr unsigned kMaxRuns = 100000;
@@ -42,7 +53,7 @@ struct Plan {
   // Whether the copy runs more than once: a session of runs, each a value
   // the driver aggregates.
   bool session() const noexcept {
-    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty();
+    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || cache_given;
   }
 };
 

@@ -175,6 +175,14 @@ void put_figure(json::Object figure, const Figure& source, int decimals) {
   for (const std::size_t index : source.outliers) outliers.integer(static_cast<std::int64_t>(index) + 1);
 }
 
+void put_residency(json::Object& object, std::string_view key, const std::optional<Residency>& residency) {
+  if (!residency) {
+    object.null(key);
+    return;
+  }
+  object.object(key).integer("resident_pages", residency->resident).integer("pages", residency->pages);
+}
+
 void put_engine(json::Object object, const EngineUse& engine) {
   object.string("name", engine.name).integer("depth", engine.depth);
   if (engine.setup.empty()) {
@@ -269,10 +277,23 @@ std::string json_session_report(const JsonSession& session) {
         put_run(run, source.run);
         run.integer("bs", source.bs)
             .integer("iodepth", source.iodepth)
-            .string("pass", "copy")
+            .string("pass", source.pass)
             .integer("repeat", source.repeat)
             .boolean("warmup", source.warmup)
-            .string("cache", "as-is");
+            .string("cache", source.cache);
+        if (source.residency == nullptr) {
+          run.null("residency");
+        } else {
+          json::Object residency = run.object("residency");
+          put_residency(residency, "input", source.residency->input);
+          put_residency(residency, "output", source.residency->output);
+        }
+        if (source.drop_cache_ns) run.decimal("drop_cache_seconds", seconds(*source.drop_cache_ns));
+        if (source.verify != nullptr) {
+          run.string("verify", source.verify->first_bad ? "mismatch" : "ok");
+          put_integer_or_null(run, "first_bad_offset", source.verify->first_bad);
+          run.decimal("verify_seconds", seconds(source.verify_ns));
+        }
       }
     }
     {
@@ -281,6 +302,7 @@ std::string json_session_report(const JsonSession& session) {
         json::Object row = rows.object();
         row.integer("bs", source.bs)
             .integer("iodepth", source.iodepth)
+            .string("pass", source.pass)
             .integer("runs", static_cast<std::int64_t>(source.summary.real.count));
         put_figure(row.object("real"), source.summary.real, 9);
         put_figure(row.object("user"), source.summary.user, 9);

@@ -11,10 +11,12 @@
 #include <string_view>
 
 #include "aggregate.h"
+#include "cache_state.h"
 #include "engine.h"
 #include "plan.h"
 #include "run_times.h"
 #include "settings.h"
+#include "verify.h"
 #include "stats.h"
 
 namespace ddtime {
@@ -70,15 +72,23 @@ std::string json_report(const JsonRun& run);
 //    "plan":{"repeat":5,"warmup":1,"sweep":{"bs":[4096,65536]|null,
 //      "iodepth":[1,8]|null},"size":268435456|null},
 //    "runs":[{...one run as above...,"bs":4096,"iodepth":1,"pass":"copy",
-//      "repeat":1,"warmup":false,"cache":"as-is"}, ...],
-//    "summary":[{"bs":4096,"iodepth":1,"runs":5,
+//      "repeat":1,"warmup":false,"cache":"as-is",
+//      "residency":{"input":{"resident_pages":0,"pages":64}|null,
+//        "output":{...}|null}|null}, ...],
+//    "summary":[{"bs":4096,"iodepth":1,"pass":"copy","runs":5,
 //      "real":{"min":0.5,"median":0.51,"median_ci95":[0.5,0.52]|null,
 //        "mean":0.51,"sd":0.004,"max":0.52,"outliers":[4]},
 //      "user":{...},"sys":{...},"bytes_per_second":{...}}, ...],
 //    "exit_status":0|1|null,"signal":null|"SIGINT"}
 //
 // - runs: warm-ups too, in the order run; "repeat" counts from 1 within
-//   the row's warm-ups or its measured runs.
+//   the row's warm-ups or its measured runs. residency: null without
+//   --cache; a side is null when it is not a file or block device (or not
+//   there yet).
+// - --readback: two runs, "pass":"write" then "pass":"read"; the read
+//   run adds "drop_cache_seconds" (the drop before it) and, with --verify,
+//   "verify":"ok"|"mismatch", "first_bad_offset" (null when ok) and
+//   "verify_seconds"; other runs have none of these three keys.
 // - summary: one object per row that has measured runs, in the order of
 //   the rows; seconds with 9 decimals, bytes_per_second with 3; the
 //   outliers are the 1-based numbers of the measured runs the MAD rule
@@ -89,11 +99,18 @@ struct JsonSessionRun {
   unsigned iodepth = 1;
   unsigned repeat = 1;
   bool warmup = false;
+  std::string_view cache = "as-is";
+  const CacheState* residency = nullptr;  // with --cache: what was resident as the run began
+  std::string_view pass = "copy";         // "write" and "read" for --readback
+  std::optional<std::int64_t> drop_cache_ns = std::nullopt;  // the read pass: the drop before it
+  const VerifyOutcome* verify = nullptr;      // the read pass with --verify
+  std::int64_t verify_ns = 0;
 };
 struct JsonSessionRow {
   std::int64_t bs = 0;
   unsigned iodepth = 1;
   RowSummary summary;
+  std::string_view pass = "copy";
 };
 struct JsonSession {
   const Plan& plan;

@@ -131,6 +131,54 @@ std::string session_statistics(std::string_view program, std::string_view settin
   return text_of(out);
 }
 
+std::string pass_line(std::string_view program, std::string_view pass, const RunFigures& run, const RunTimes& times) {
+  Buffer out;
+  put(out, "{}: {}: real {:.4f} s", program, pass, run.real);
+  if (times.flush_ns > 0) {
+    put(out, " (copy {:.4f} s + flush {:.4f} s)", static_cast<double>(times.copy_ns) / 1e9,
+        static_cast<double>(times.flush_ns) / 1e9);
+  }
+  put(out, "  user {:.4f} s  sys {:.4f} s  cpu {:.1f}%  {}\n", run.user, run.sys,
+      run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0, iec_rate(run.bytes_per_second));
+  return text_of(out);
+}
+
+std::string drop_line(std::string_view program, std::int64_t ns) {
+  return fmt::format("{}: drop cache: {:.4f} s\n", program, static_cast<double>(ns) / 1e9);
+}
+
+std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns) {
+  const double seconds = static_cast<double>(ns) / 1e9;
+  const double rate = seconds > 0 ? static_cast<double>(outcome.compared) / seconds : 0;
+  if (outcome.first_bad) {
+    return fmt::format("{}: verify: mismatch at byte {}, after {} equal bytes, in {:.4f} s\n", program,
+                       *outcome.first_bad, outcome.compared, seconds);
+  }
+  return fmt::format("{}: verify: ok, {} bytes compared in {:.4f} s ({})\n", program, outcome.compared, seconds,
+                     iec_rate(rate));
+}
+
+std::string cache_line(std::string_view program, std::string_view setting, CacheMode mode, const CacheState& state) {
+  Buffer out;
+  put(out, "{}: ", program);
+  if (!setting.empty()) put(out, "{}, ", setting);
+  put(out, "cache {}: ", cache_mode_name(mode));
+  auto side = [&](std::string_view name, const std::optional<Residency>& residency) {
+    if (!residency) {
+      put(out, "{} not measured", name);
+      return;
+    }
+    const double percent =
+        residency->pages > 0 ? static_cast<double>(residency->resident) / static_cast<double>(residency->pages) * 100 : 0;
+    put(out, "{} {:.1f}% resident ({} of {} pages)", name, percent, residency->resident, residency->pages);
+  };
+  side("input", state.input);
+  put(out, ", ");
+  side("output", state.output);
+  put(out, "\n");
+  return text_of(out);
+}
+
 std::string sweep_table(std::string_view program, std::span<const SweepRow> rows, bool utf8) {
   Buffer out;
   double best = 0;

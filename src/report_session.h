@@ -12,6 +12,9 @@
 #include <string_view>
 
 #include "aggregate.h"
+#include "cache_state.h"
+#include "run_times.h"
+#include "verify.h"
 
 namespace ddtime {
 
@@ -39,6 +42,22 @@ std::string session_run_line(std::string_view program, const RunLabel& label, co
 //   ddtime: rate    1.95 GiB/s 2.00 GiB/s 1.97–2.02 GiB/s      2.00 GiB/s ± 0.02 GiB/s 2.05 GiB/s  run 4
 std::string session_statistics(std::string_view program, std::string_view setting, const RowSummary& row,
                                unsigned warmups, bool utf8);
+
+// Before a run with --cache: the mode and what was resident as the run
+// began, per side ("not measured" for what is not a file or block device,
+// or not there yet).
+//   ddtime: cache cold: input 0.0% resident (0 of 65536 pages), output 0.0% resident (0 of 65536 pages)
+std::string cache_line(std::string_view program, std::string_view setting, CacheMode mode, const CacheState& state);
+
+// A readback's passes, each on a line:
+//   ddtime: write: real 1.2000 s (copy 1.0000 s + flush 0.2000 s)  user 0.0100 s  sys 0.5000 s  cpu 42.5%  213.33 MiB/s
+//   ddtime: drop cache: 0.0100 s
+//   ddtime: read: real 0.9000 s  user 0.0000 s  sys 0.3000 s  cpu 33.3%  284.44 MiB/s
+//   ddtime: verify: ok, 268435456 bytes compared in 0.8000 s (320.00 MiB/s)
+// The copy/flush split shows when a flush took time (times.flush_ns > 0).
+std::string pass_line(std::string_view program, std::string_view pass, const RunFigures& run, const RunTimes& times);
+std::string drop_line(std::string_view program, std::int64_t ns);
+std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns);
 
 // A rate in IEC units with two decimals: "2.00 GiB/s", "512.00 B/s".
 std::string iec_rate(double bytes_per_second);

@@ -4,6 +4,9 @@
 namespace ddtime {
 
 void RunWindow::start(const TimedOs* timed) noexcept {
+  // A session opens the window once per run: nothing of the last run's stays.
+  copy_end_ns_ = -1;
+  flush_ns_ = 0;
   timed_ = timed;
   if (cpu_) cpu_at_start_ = process_cpu_times();
   if (timed_ != nullptr) ticks_at_start_ = read_ticks();

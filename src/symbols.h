@@ -120,6 +120,18 @@ constexpr EngineSymbol kEngineSymbols[] = {
     {"sync", EngineChoice::kSync},
 };
 
+struct CacheSymbol {
+  InlineText<12> name;
+  CacheMode mode;
+};
+
+constexpr CacheSymbol kCacheSymbols[] = {
+    {"as-is", CacheMode::kAsIs},
+    {"cold", CacheMode::kCold},
+    {"cold-system", CacheMode::kColdSystem},
+    {"warm", CacheMode::kWarm},
+};
+
 // Calls apply(item) for each comma-separated item; stops at the first item
 // apply() refuses and returns it. An empty item is refused like any other.
 template <typename Apply>

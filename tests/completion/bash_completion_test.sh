@@ -108,7 +108,9 @@ expect "ddtime if=disk\\ images/" "disk images/a.img disk images/b.img"
 expect "ddtime bs=1M if=no" "notes.txt"
 
 # The --long options and their values.
-expect "ddtime --" "--align= --direct --engine= --gnu --help --iodepth= --json --json= --progress --repeat= --size= --split-times --sweep= --units= --version --warmup="
+expect "ddtime --" "--align= --cache= --direct --engine= --gnu --help --iodepth= --json --json= --preallocate --progress --readback --repeat= --size= --split-times --sweep= --units= --verify --version --warmup="
+expect "ddtime --cache=c" "cold cold-system"
+expect "ddtime --re" "--readback --repeat="
 expect "ddtime --s" "--size= --split-times --sweep="
 expect "ddtime --sw" "--sweep="
 expect "ddtime --sweep=" "bs= iodepth="

@@ -3,7 +3,9 @@
 // statistics, --sweep=bs= and --sweep=iodepth= with the sweep table, the
 // session's JSON document field by field, and the refusals of sides that
 // cannot be opened again.
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -231,6 +233,70 @@ TEST_F(Session, SigintSummarisesTheRunsDoneThenEndsByTheSignal) {
   EXPECT_TRUE(std::regex_search(r.err, std::regex("\\d+\\+0 records in\n\\d+\\+0 records out\n\\d+ bytes .* copied, "
                                                   "[0-9.e-]+ s, [0-9.]+ [kMGT]?B/s\n$")))
       << "GNU's summary of the stopped run comes last\n" << r.err;
+}
+
+// ---- --cache ----
+
+class CacheState : public Session {
+ protected:
+  void SetUp() override {
+    Session::SetUp();
+    if (IsSkipped()) return;
+    struct statfs fs {};
+    ASSERT_EQ(::statfs(path("").c_str(), &fs), 0);
+    if (fs.f_type == TMPFS_MAGIC) GTEST_SKIP() << "the test directory is on tmpfs, whose pages cannot be dropped";
+    write_file("big", std::string(4 << 20, 'b'));
+  }
+  // The input's residency before each run, from the session's JSON.
+  std::vector<std::pair<std::int64_t, std::int64_t>> input_residency(const Result& r) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    const Json doc = parse_json(r.err);
+    for (std::size_t i = 0; i < doc["runs"].size(); ++i) {
+      const Json& input = doc["runs"][i]["residency"]["input"];
+      out.emplace_back(input["resident_pages"].integer(), input["pages"].integer());
+    }
+    return out;
+  }
+};
+
+TEST_F(CacheState, ColdDropsTheInputsCachedPagesBeforeEachRun) {
+  ASSERT_STATUS(dd({"if=big", "of=/dev/null", "bs=1M"}), "exit 0");  // now cached
+  Result r = ddtime({"if=big", "of=/dev/null", "bs=1M", "--cache=as-is", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const auto before = input_residency(r);
+  ASSERT_EQ(before.size(), 1u);
+  EXPECT_EQ(before[0].second, (4 << 20) / 4096);
+  EXPECT_GT(before[0].first, 0) << "a file just read is cached";
+  r = ddtime({"if=big", "of=out", "bs=1M", "--cache=cold", "--repeat=2", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  for (const auto& [resident, pages] : input_residency(r)) EXPECT_EQ(resident, 0) << "of " << pages;
+  const Json doc = parse_json(r.err);
+  EXPECT_EQ(doc["runs"][0]["cache"].string(), "cold");
+  EXPECT_TRUE(doc["runs"][0]["residency"]["output"].is_null()) << "no output file before the first run";
+  EXPECT_EQ(doc["runs"][1]["residency"]["output"]["resident_pages"].integer(), 0) << "dropped after it was written";
+}
+
+TEST_F(CacheState, WarmReadsTheInputOnceFirst) {
+  ASSERT_STATUS(ddtime({"if=big", "of=/dev/null", "--cache=cold"}), "exit 0");
+  const Result r = ddtime({"if=big", "of=/dev/null", "bs=64k", "--cache=warm", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const auto residency = input_residency(r);
+  ASSERT_EQ(residency.size(), 1u);
+  EXPECT_EQ(residency[0].first, residency[0].second) << "all of it cached";
+}
+
+TEST_F(CacheState, TheReportSaysWhatWasResident) {
+  const Result r = ddtime({"if=big", "of=/dev/null", "--cache=cold"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count_lines(r.err, "^ddtime: cache cold: input 0\\.0% resident \\(0 of 1024 pages\\), output not measured$"),
+            1u)
+      << r.err;
+}
+
+TEST_F(CacheState, AnUnknownStateIsRefused) {
+  const Result r = ddtime({"if=big", "of=/dev/null", "--cache=tepid"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("Valid arguments are: as-is, cold, cold-system, warm"), std::string::npos) << r.err;
 }
 
 TEST_F(Session, BadArgumentsAreRefusedWithTheValidForms) {

@@ -45,6 +45,7 @@ class FakeOs final : public Os {
   int fdatasync_error = 0;
   int ftruncate_error = 0;
   int reserve_error = 0;
+  ssize_t resident = 0;  // what resident_pages() answers
   DirectIoNeeds direct_needs;          // what direct_io_needs() answers
   std::int64_t device_size = -1;       // block_device_size(): -1 means ENOTTY
   std::vector<std::string> calls;  // "read 0 512", "write 1 512", ...
@@ -166,6 +167,14 @@ class FakeOs final : public Os {
     if (reserve_error != 0) return {-1, reserve_error};
     const auto end = static_cast<std::size_t>(offset + length);
     if (fd == 1 && output.size() < end) output.resize(end);
+    return {0, 0};
+  }
+  IoResult resident_pages(int fd, off_t length) noexcept override {
+    calls.push_back("resident " + std::to_string(fd) + " " + std::to_string(length));
+    return {resident, 0};
+  }
+  IoResult flush_device_cache(int fd) noexcept override {
+    calls.push_back("flushbuf " + std::to_string(fd));
     return {0, 0};
   }
   DirectIoNeeds direct_io_needs(int) noexcept override { return direct_needs; }

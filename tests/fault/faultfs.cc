@@ -18,8 +18,11 @@
 //   fault NAME OP ACTION [at=START[-END]] [after=N] [times=K|always] [cut]
 //       OP: read write fsync fdatasync flush truncate
 //       ACTION: an errno name (EIO, ENOSPC, EINTR, EAGAIN, ...), short=K
-//       (transfer at most K bytes), zero (transfer nothing: 0 returned) or
-//       delay=MS (answer normally after MS milliseconds).
+//       (transfer at most K bytes), zero (transfer nothing: 0 returned),
+//       delay=MS (answer normally after MS milliseconds), and for reads
+//       flip (the bytes read inside the range come back inverted: a
+//       corrupted sector) or from=D (they come from D bytes further on: a
+//       misplaced block).
 //       at: the byte range [START, END) a read or write must overlap, or the
 //       size a truncation asks for must fall in (default: everything; END
 //       defaults to the end of all files). after: let the first N matching
@@ -70,6 +73,8 @@ struct Rule {
   std::int64_t short_count = -1;
   bool zero = false;
   int delay_ms = 0;
+  bool flip = false;
+  std::int64_t displace = 0;
   bool cut = false;
   std::int64_t after = 0;
   std::int64_t times = 1;  // -1: always
@@ -189,6 +194,10 @@ bool run_control(const std::string& line) {
       r.delay_ms = static_cast<int>(ms);
     } else if (action == "zero") {
       r.zero = true;
+    } else if (action == "flip") {
+      r.flip = true;
+    } else if (action.rfind("from=", 0) == 0) {
+      if (!parse_int(action.substr(5), r.displace) || r.displace == 0) return false;
     } else {
       r.err = errno_value(action);
       if (r.err == 0) return false;
@@ -228,6 +237,7 @@ bool run_control(const std::string& line) {
 struct Decision {
   int err = 0;
   std::int64_t length = 0;
+  const Rule* corrupt = nullptr;  // flip or from=: what to do to the bytes in its range
 };
 
 Decision decide(File& f, Op op, std::int64_t offset, std::int64_t length) {
@@ -267,6 +277,7 @@ Decision decide(File& f, Op op, std::int64_t offset, std::int64_t length) {
       d.length = 0;
       return d;
     }
+    if (r.flip || r.displace != 0) d.corrupt = &r;
     if (r.short_count >= 0) d.length = std::min(length, r.short_count);
     return d;
   }
@@ -364,6 +375,18 @@ int fs_read(const char* path, char* buf, size_t size, off_t offset, struct fuse_
   const auto file_size = static_cast<std::int64_t>(f.data.size());
   std::int64_t n = std::clamp<std::int64_t>(file_size - offset, 0, d.length);
   if (n > 0) std::memcpy(buf, f.data.data() + offset, static_cast<std::size_t>(n));
+  if (const Rule* r = d.corrupt; r != nullptr) {
+    const std::int64_t from = std::max<std::int64_t>(offset, r->start);
+    const std::int64_t to = std::min<std::int64_t>(offset + n, r->end);
+    for (std::int64_t p = from; p < to; ++p) {
+      unsigned char& byte = reinterpret_cast<unsigned char&>(buf[p - offset]);
+      if (r->flip) {
+        byte = static_cast<unsigned char>(~byte);
+      } else if (p + r->displace >= 0 && p + r->displace < file_size) {
+        byte = f.data[static_cast<std::size_t>(p + r->displace)];
+      }
+    }
+  }
   log_line(name, "read", offset, length, static_cast<int>(n));
   return static_cast<int>(n);
 }

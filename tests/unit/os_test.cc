@@ -73,6 +73,12 @@ class RecordingOs final : public Os {
   IoResult reserve(int fd, off_t offset, off_t length) noexcept override {
     return answer("reserve " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length), 17);
   }
+  IoResult resident_pages(int fd, off_t length) noexcept override {
+    return answer("resident_pages " + std::to_string(fd) + " " + std::to_string(length), 18);
+  }
+  IoResult flush_device_cache(int fd) noexcept override {
+    return answer("flush_device_cache " + std::to_string(fd), 19);
+  }
 
  private:
   // n is the call's own number; err is set too, to see it carried back.
@@ -101,7 +107,9 @@ std::vector<std::string> every_call() {
           "stat_path out.img",
           "direct_io_needs 1",
           "block_device_size 0",
-          "reserve 1 4096 8192"};
+          "reserve 1 4096 8192",
+          "resident_pages 0 65536",
+          "flush_device_cache 0"};
 }
 
 // The answers to every_call(), in its order; direct_io_needs apart.
@@ -130,6 +138,8 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   answers.needs = os.direct_io_needs(1);
   r.push_back(os.block_device_size(0));
   r.push_back(os.reserve(1, 4096, 8192));
+  r.push_back(os.resident_pages(0, 65536));
+  r.push_back(os.flush_device_cache(0));
   return answers;
 }
 
@@ -143,7 +153,7 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.calls, every_call());
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
-  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17};
+  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU time of the report's window: exact in total, split as the kernel
 // splits it; and TimedOs, which counts the ticks of reads and writes only.
+#include "run_window.h"
 #include "timing.h"
 
 #include <unistd.h>
@@ -162,6 +163,32 @@ TEST_F(TimedOsOverAFake, PassesEveryOtherCallThroughUntimed) {
   EXPECT_EQ(timed_.write_ticks_spent(), 0u);
   EXPECT_EQ(fake_.calls, (std::vector<std::string>{"fsync 1", "ftruncate 1 100"}));
   EXPECT_EQ(fake_.output.size(), 100u);
+}
+
+// A clock the test moves by hand.
+class SteppedClock final : public Clock {
+ public:
+  std::int64_t now = 0;
+  std::int64_t now_ns() noexcept override { return now; }
+};
+
+TEST(RunWindow, StartingAgainForgetsTheLastRunsCopyEndAndFlush) {
+  SteppedClock clock;
+  RunWindow window(clock, false);
+  window.start(nullptr);
+  clock.now = 100;
+  window.copy_ended();
+  window.flush_took(50);
+  clock.now = 150;
+  EXPECT_EQ(window.measure().flush_ns, 50);
+  EXPECT_EQ(window.measure().copy_ns, 100);
+  // The next run of a session.
+  window.start(nullptr);
+  clock.now = 400;
+  const RunTimes second = window.measure();
+  EXPECT_EQ(second.flush_ns, 0);
+  EXPECT_EQ(second.copy_ns, 250) << "the copy runs to now until it ends";
+  EXPECT_EQ(second.real_ns, 250);
 }
 
 }  // namespace

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// cache_state — the page cache as each run of a session meets it. Before
+// a run, --cache=cold drops the cached pages of the input and the output,
+// and only theirs (fdatasync and fadvise for a file, BLKFLSBUF for a block
+// device); cold-system drops every clean page of the system
+// (vm.drop_caches); warm reads the input's bytes once, unmeasured. Then
+// mincore says how much of each is resident, so that "read from the
+// cache" is never taken for "read from the disk". Through os only; the
+// measured window has not opened yet.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "os.h"
+#include "plan.h"
+#include "settings.h"
+
+namespace ddtime {
+
+// How much of a file was in the page cache: pages resident of pages.
+struct Residency {
+  std::int64_t resident = 0;
+  std::int64_t pages = 0;
+};
+
+struct CacheState {
+  std::optional<Residency> input;   // absent: not a file or block device, or not there yet
+  std::optional<Residency> output;
+};
+
+// A step that failed: its errno, what it was doing, on which file.
+struct CacheFailure {
+  int err = 0;
+  std::string_view doing;  // "drop the cached pages of", "read"
+  std::string path;
+};
+
+// The name --cache= takes for mode (symbols.h's table).
+std::string_view cache_mode_name(CacheMode mode) noexcept;
+
+// Requires: settings name the input (if=), as a session does.
+class CacheStateSetter {
+ public:
+  CacheStateSetter(Os& os, const Settings& settings, CacheMode mode) noexcept
+      : os_(os), settings_(settings), mode_(mode) {}
+
+  // Before a run: what the mode asks. err 0 when all went well.
+  CacheFailure prepare();
+  // Then: what is resident.
+  CacheState measure();
+
+ private:
+  CacheFailure drop(const std::string& path);
+  CacheFailure drop_everything();
+  CacheFailure warm(const std::string& path);
+
+  Os& os_;
+  const Settings& settings_;
+  CacheMode mode_;
+};
+
+}  // namespace ddtime

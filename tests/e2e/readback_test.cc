@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --readback, --verify and --preallocate (issue 13): the passes and their
+// lines, the JSON of both passes, --verify catching a corrupted and a
+// misplaced block (an LD_PRELOAD shim that changes what read returns), and
+// the refusals.
+#include <sys/stat.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "e2e/harness.h"
+#include "support/json.h"
+
+namespace ddtime::e2e {
+namespace {
+
+using support::Json;
+using support::parse_json;
+
+class Readback : public DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+    input_.resize(1 << 20);
+    for (std::size_t i = 0; i < input_.size(); ++i) input_[i] = static_cast<char>((i * 7919) >> 5);
+    write_file("in", input_);
+  }
+  static bool has_line(const std::string& text, const std::string& pattern) {
+    return std::regex_search(text, std::regex(pattern, std::regex::multiline));
+  }
+  std::string input_;
+};
+
+TEST_F(Readback, WritesFlushesDropsAndReadsBackEachTimedApart) {
+  const Result r = ddtime({"if=in", "of=out", "bs=64k", "--readback", "--verify"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(has_line(r.err, "^ddtime: write: real [0-9.]+ s \\(copy [0-9.]+ s \\+ flush [0-9.]+ s\\)  user "))
+      << r.err;
+  EXPECT_TRUE(has_line(r.err, "^ddtime: drop cache: [0-9.]+ s$")) << r.err;
+  EXPECT_TRUE(has_line(r.err, "^ddtime: read: real [0-9.]+ s  user ")) << r.err;
+  EXPECT_TRUE(has_line(r.err, "^ddtime: verify: ok, 1048576 bytes compared in [0-9.]+ s")) << r.err;
+  EXPECT_TRUE(has_line(r.err, "^16\\+0 records in\\n16\\+0 records out\\n1048576 bytes .* copied, [^\\n]*\\n$"))
+      << "GNU's summary of the write pass comes last\n" << r.err;
+  EXPECT_TRUE(read_file("out") == input_);
+}
+
+TEST_F(Readback, TheJsonHasAWritePassAndAReadPassWithTheVerdict) {
+  const Result r = ddtime({"if=in", "of=out", "bs=4k", "seek=3", "--readback", "--verify", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  ASSERT_EQ(doc["runs"].size(), 2u);
+  const Json& write = doc["runs"][0];
+  const Json& read = doc["runs"][1];
+  EXPECT_EQ(write["pass"].string(), "write");
+  EXPECT_EQ(read["pass"].string(), "read");
+  EXPECT_EQ(write["bytes_out"].integer(), 1 << 20);
+  EXPECT_GT(write["times"]["flush"].number(), 0) << "fdatasync, timed apart";
+  EXPECT_EQ(read["bytes_in"].integer(), 1 << 20);
+  EXPECT_EQ(read["operands"]["if"].string(), "out");
+  EXPECT_EQ(read["operands"]["skip"]["records"].integer(), 3) << "from where the bytes were written";
+  EXPECT_EQ(read["verify"].string(), "ok");
+  EXPECT_TRUE(read["first_bad_offset"].is_null());
+  EXPECT_GE(read["verify_seconds"].number(), 0);
+  EXPECT_GE(read["drop_cache_seconds"].number(), 0);
+  EXPECT_FALSE(write.has("verify"));
+  ASSERT_EQ(doc["summary"].size(), 2u);
+  EXPECT_EQ(doc["summary"][0]["pass"].string(), "write");
+  EXPECT_EQ(doc["summary"][1]["pass"].string(), "read");
+}
+
+TEST_F(Readback, PreallocateReservesTheOutputFirst) {
+  const Result r = ddtime({"if=in", "of=out", "bs=64k", "--readback", "--preallocate", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(read_file("out") == input_);
+  struct stat status {};
+  ASSERT_EQ(::stat(path("out").c_str(), &status), 0);
+  EXPECT_EQ(status.st_size, 1 << 20);
+  EXPECT_GE(status.st_blocks * 512, 1 << 20) << "allocated, not sparse";
+}
+
+TEST_F(Readback, PreallocateAloneKeepsDdsTruncation) {
+  write_file("out", std::string(3 << 20, 'o'));
+  ASSERT_STATUS(dd({"if=in", "of=out", "bs=64k", "--preallocate"}), "exit 0");
+  EXPECT_TRUE(read_file("out") == input_) << "cut at seek= as dd cuts it, then the copy";
+}
+
+TEST_F(Readback, VerifyAgainstDevZero) {
+  const Result r = ddtime({"if=/dev/zero", "of=out", "bs=64k", "count=8", "--verify"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(has_line(r.err, "^ddtime: verify: ok, 524288 bytes compared")) << r.err;
+}
+
+TEST_F(Readback, VerifyNeedsAnInputThatGivesTheSameBytesAgain) {
+  const Result r = ddtime({"if=/dev/urandom", "of=out", "bs=4k", "count=4", "--verify"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err,
+            "ddtime: --verify compares with the input read again: it needs if= a file, a block device, /dev/zero or "
+            "/dev/full\n");
+}
+
+TEST_F(Readback, TheOutputMustBeAFileOrADevice) {
+  Result r = ddtime({"if=in", "of=/dev/null", "--readback"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --readback reads the output back: \u2018/dev/null\u2019 is not a regular file or a block device\n");
+  r = ddtime({"if=in", "--readback"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --readback reads the output back: name it with of=\n");
+  r = ddtime({"if=in", "of=out", "--readback", "--repeat=2"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --readback runs its passes once; it does not combine with --repeat, --warmup or --sweep\n");
+  r = ddtime({"if=in", "of=out", "--verify", "conv=ucase"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --verify compares the bytes written with the input's, which a conversion changes\n");
+}
+
+TEST_F(Readback, PreallocateNeedsASize) {
+  const Result r = ddtime({"if=/dev/zero", "of=out", "--preallocate"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --preallocate needs the size of the copy: give count=, --size, or an input file or device\n");
+}
+
+}  // namespace
+}  // namespace ddtime::e2e

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --readback --verify against a disk that lies on reads (issue 13):
+// faultfs hands back a corrupted sector (its bytes inverted) or another
+// block's data in place of the block asked for, on every read of the
+// output. The copy and the read pass cannot tell; --verify must, naming
+// the first bad byte, and exit 1.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "e2e/harness.h"
+#include "fault/fault_fs.h"
+
+namespace ddtime::fault {
+namespace {
+
+class VerifyOnALyingDisk : public e2e::DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    if (HasFatalFailure()) return;
+    SKIP_IF_ANOTHER_DD();
+    std::string why = why_fault_fs_unavailable();
+    if (why.empty()) why = fs_.mount(dir());
+    if (!why.empty()) {
+      if (fault_fs_required()) FAIL() << why << " (and DDTIME_FAULT_REQUIRED is set)";
+      GTEST_SKIP() << "cannot mount the fault filesystem: " << why;
+    }
+    // Every 64 KiB block different, so a misplaced one shows.
+    std::string input(1 << 20, '\0');
+    for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<char>((i / 65536) * 37 + (i % 251));
+    write_file("in", input);
+    ASSERT_EQ(fs_.control("file out size=0\n"), "");
+  }
+  void TearDown() override {
+    EXPECT_EQ(fs_.unmount(), "");
+    DdTest::TearDown();
+  }
+  e2e::Result readback() {
+    return ddtime({"if=in", "of=" + (fs_.mount_point() / "out").string(), "bs=64k", "--readback", "--verify"});
+  }
+  FaultFs fs_;
+};
+
+TEST_F(VerifyOnALyingDisk, ACorruptedSectorIsNamedByItsFirstBadByte) {
+  ASSERT_EQ(fs_.control("fault out read flip at=300000-300512 times=always\n"), "");
+  const e2e::Result r = readback();
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("ddtime: --verify: the bytes read back differ from those written, first at byte 300000 of "),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("ddtime: verify: mismatch at byte 300000, after 300000 equal bytes")))
+      << r.err;
+}
+
+TEST_F(VerifyOnALyingDisk, AMisplacedBlockIsCaught) {
+  // The block at 128 KiB comes back with the data of the block after it.
+  ASSERT_EQ(fs_.control("fault out read from=65536 at=131072-196608 times=always\n"), "");
+  const e2e::Result r = readback();
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("first at byte 131072 of "), std::string::npos) << r.err;
+}
+
+TEST_F(VerifyOnALyingDisk, AnHonestDiskVerifies) {
+  const e2e::Result r = readback();
+  EXPECT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("ddtime: verify: ok, 1048576 bytes compared"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ddtime::fault
