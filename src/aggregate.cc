@@ -91,4 +91,21 @@ RowSummary summarise_runs(std::span<const RunFigures> runs) {
           figure(&RunFigures::bytes_per_second)};
 }
 
+KneeSearch knee_search(std::span<const Figure> rates) {
+  constexpr double kWorthwhileGain = 0.05;
+  auto flat = [&](std::size_t k) {
+    const Figure& before = rates[k - 1];
+    const Figure& after = rates[k];
+    if (before.median <= 0) return false;
+    const double gain = after.median / before.median - 1;
+    if (gain >= kWorthwhileGain) return false;
+    if (before.count < 2 || after.count < 2) return true;
+    auto variation = [](const Figure& f) { return f.mean > 0 ? f.sd / f.mean : 0.0; };
+    return gain < std::max(variation(before), variation(after));
+  };
+  const std::size_t n = rates.size();
+  if (n >= 3 && flat(n - 1) && flat(n - 2)) return {false, n - 3};
+  return {};
+}
+
 }  // namespace ddtime

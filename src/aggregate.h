@@ -60,4 +60,16 @@ struct RowSummary {
 // Requires: runs is not empty.
 RowSummary summarise_runs(std::span<const RunFigures> runs);
 
+// --sweep=bs=auto's rule, over the rate of each row measured so far (bs
+// doubling from row to row): a doubling is flat when its gain in median
+// rate is under 5% and under the run-to-run spread (the larger coefficient
+// of variation of the two rows; with single runs there is none, and the 5%
+// alone decides). Two flat doublings in a row stop the sweep; the knee is
+// the row before them, the last whose doubling paid.
+struct KneeSearch {
+  bool more = true;
+  std::optional<std::size_t> knee;
+};
+KneeSearch knee_search(std::span<const Figure> rates);
+
 }  // namespace ddtime

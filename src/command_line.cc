@@ -86,6 +86,8 @@ constexpr OptionSpec kCommandLine[] = {
      "with --readback: compare the bytes read back with those written"},
     {Group::kExtension, "preallocate", Argument::kNone, "",
      "reserve the whole output and write its last block before the timed copy"},
+    {Group::kExtension, "csv", Argument::kOptional, "PATH",
+     "one CSV line per run, to PATH, or to standard error in place of all other text"},
     {Group::kExtension, "cache", Argument::kRequired, "STATE",
      "before each run: cold, cold-system, warm or as-is; shows what was cached"},
     {Group::kExtension, "size", Argument::kRequired, "BYTES",

@@ -147,6 +147,31 @@ int Driver::report_without_summary(const RunResult& result) {
   return result.exit_status;
 }
 
+CsvRun Driver::csv_run(const SessionRun& run, std::int64_t bs, unsigned depth, std::string_view pass) const {
+  const RunResult& result = run.result;
+  CsvRun line;
+  line.bs = bs;
+  line.depth = depth;
+  line.pass = pass;
+  line.repeat = run.index;
+  line.warmup = run.warmup;
+  line.cache = cache_mode_name(plan_.cache);
+  line.bytes = result.stats.bytes_out;
+  line.records = result.stats.full_records_in + result.stats.partial_records_in;
+  line.figures = figures_of(result);
+  if (result.ending != Ending::kInterrupted) line.exit_status = result.exit_status;
+  return line;
+}
+
+int Driver::deliver_csv(const std::string& csv) {
+  if (!plan_.csv_path) return write_all(os_, STDERR_FILENO, csv) == 0 ? 0 : 1;
+  if (int err = write_file(os_, plan_.csv_path->c_str(), csv); err != 0) {
+    messages_.csv_report_failed(*plan_.csv_path, err);
+    return 1;
+  }
+  return 0;
+}
+
 int Driver::deliver_json(const std::string& json, bool final) {
   if (!settings_.ext.json_path) {
     // JSON replaces the human text on stderr, so it bypasses the muted
@@ -225,8 +250,9 @@ bool Driver::check_rerunnable() {
 
 std::vector<Driver::RowSetting> Driver::session_rows() const {
   std::vector<RowSetting> rows;
-  const std::vector<std::int64_t> sizes =
-      plan_.sweep_bs.empty() ? std::vector<std::int64_t>{settings_.ibs} : plan_.sweep_bs;
+  // bs=auto starts from bs= (4k when not given) and grows as it goes.
+  const std::int64_t first = plan_.sweep_bs_auto && !settings_.bs_given ? 4096 : settings_.ibs;
+  const std::vector<std::int64_t> sizes = plan_.sweep_bs.empty() ? std::vector<std::int64_t>{first} : plan_.sweep_bs;
   const std::vector<unsigned> depths = plan_.sweep_iodepth.empty() ? std::vector<unsigned>{plan_.iodepth}
                                                                    : plan_.sweep_iodepth;
   for (const std::int64_t bs : sizes) {
@@ -237,7 +263,7 @@ std::vector<Driver::RowSetting> Driver::session_rows() const {
 
 Settings Driver::row_settings(std::int64_t bs) const {
   Settings settings = settings_;
-  if (!plan_.sweep_bs.empty()) {
+  if (plan_.sweeps_bs()) {
     reblock(settings.skip_records, settings.skip_bytes, settings_.ibs, bs);
     reblock(settings.seek_records, settings.seek_bytes, settings_.obs, bs);
     settings.ibs = settings.obs = bs;
@@ -254,7 +280,7 @@ Settings Driver::row_settings(std::int64_t bs) const {
 
 int Driver::run_session() {
   if (!check_rerunnable()) return 1;
-  if (!plan_.sweep_bs.empty()) {
+  if (plan_.sweeps_bs()) {
     // Every row moves the same bytes: --size, else count= in the command
     // line's blocks, else the whole input, which must then have an end.
     std::int64_t counted = 0;
@@ -271,17 +297,18 @@ int Driver::run_session() {
       return 1;
     }
   }
-  if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
-  const bool text = settings_.ext.timing_report && settings_.status != StatusLevel::kNone;
-  const std::vector<RowSetting> rows = session_rows();
+  if (machine_output_on_stderr()) diag_.set_muted(true);
+  const bool text = session_text();
+  std::vector<RowSetting> rows = session_rows();
   std::vector<SessionRun> runs;
   runs.reserve(rows.size() * (plan_.warmup + plan_.repeat));
+  std::vector<Figure> rates;  // bs=auto: each row's rates so far
   for (std::size_t row = 0; row < rows.size(); ++row) {
     const Settings settings = row_settings(rows[row].bs);
     Plan plan = plan_;
     plan.iodepth = rows[row].depth;
     plan.iodepth_given = plan_.iodepth_given || !plan_.sweep_iodepth.empty();
-    const std::string setting = rows.size() > 1 ? setting_words(rows[row]) : std::string();
+    const std::string setting = rows.size() > 1 || plan_.sweep_bs_auto ? setting_words(rows[row]) : std::string();
     for (unsigned i = 0; i < plan_.warmup + plan_.repeat; ++i) {
       const bool warmup = i < plan_.warmup;
       // The page cache as asked, before the window opens, and what it holds.
@@ -313,11 +340,28 @@ int Driver::run_session() {
         diag_.raw(session_run_line(diag_.program(),
                                    {setting, warmup, runs.back().index, warmup ? plan_.warmup : plan_.repeat},
                                    figures_of(done)));
-      } else if (!settings_.ext.json || settings_.ext.json_path) {
+      } else if (!machine_output_on_stderr()) {
         // As dd, each run says what dd says, as so many dd commands would.
         diag_.raw(reporter_.summary(done.stats, done.times.real_ns));
       }
       if (done.exit_status != 0) return finish_session(rows, runs, done.exit_status, 0);
+    }
+    if (plan_.sweep_bs_auto) {
+      std::vector<RunFigures> measured;
+      for (const SessionRun& run : runs) {
+        if (run.row == row && !run.warmup) measured.push_back(figures_of(run.result));
+      }
+      rates.push_back(summarise_runs(measured).bytes_per_second);
+      const KneeSearch search = knee_search(rates);
+      // Doubling stops at the knee, or where a block would outgrow what
+      // every row moves (or 1 GiB).
+      const std::int64_t next = rows[row].bs * 2;
+      const std::int64_t most = std::min<std::int64_t>(sweep_bytes_.value_or(std::int64_t{1} << 30), std::int64_t{1} << 30);
+      if (!search.more) {
+        knee_row_ = search.knee;
+      } else if (next <= most) {
+        rows.push_back({next, rows[row].depth});
+      }
     }
   }
   return finish_session(rows, runs, 0, 0);
@@ -342,7 +386,7 @@ Driver::SessionRun Driver::run_once(const Settings& settings, const Plan& plan, 
 
 int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
                            std::optional<int> exit_status, int signal) {
-  const bool text = settings_.ext.timing_report && settings_.status != StatusLevel::kNone;
+  const bool text = session_text();
   // The rows with measured runs, summarised.
   std::vector<JsonSessionRow> summaries;
   std::vector<SweepRow> table;
@@ -363,13 +407,19 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     summaries.push_back({rows[row].bs, rows[row].depth, summary});
     const Stats& stats = last->result.stats;
     table.push_back({rows[row].bs, rows[row].depth, stats.bytes_out, stats.full_records_in + stats.partial_records_in,
-                     summary, false});
+                     summary, knee_row_ == row});
+    summaries.back().knee = knee_row_ == row;
     if (text && plan_.repeat > 1) {
       const std::string setting = rows.size() > 1 ? setting_words(rows[row]) : std::string();
       diag_.raw(session_statistics(diag_.program(), setting, summary, plan_.warmup, diag_.utf8_quotes()));
     }
   }
-  if (text && rows.size() > 1 && !table.empty()) diag_.raw(sweep_table(diag_.program(), table, diag_.utf8_quotes()));
+  if (text && (rows.size() > 1 || plan_.sweep_bs_auto) && !table.empty()) {
+    diag_.raw(sweep_table(diag_.program(), table, diag_.utf8_quotes()));
+  }
+  if (text && knee_row_ && *knee_row_ < rows.size()) {
+    diag_.raw(knee_line(diag_.program(), rows[*knee_row_].bs));
+  }
   // GNU's lines stay last: the last run's, as dd would have printed them.
   if (text && !runs.empty() && runs.back().result.report == RunResult::Report::kSummary) {
     const RunResult& last = runs.back().result;
@@ -379,6 +429,13 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     diag_.raw(reporter_.summary(last.stats, last.times.real_ns));
   }
   int status = exit_status.value_or(1);
+  if (plan_.csv) {
+    std::vector<CsvRun> lines;
+    for (const SessionRun& run : runs) {
+      lines.push_back(csv_run(run, rows[run.row].bs, rows[run.row].depth, "copy"));
+    }
+    if (deliver_csv(session_csv(lines)) != 0) status = 1;
+  }
   if (!settings_.ext.json) return status;
   std::vector<JsonSessionRun> documents;
   documents.reserve(runs.size());
@@ -518,8 +575,8 @@ int Driver::run_readback() {
     messages_.verify_needs_replay();
     return 1;
   }
-  if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
-  const bool text = settings_.ext.timing_report && settings_.status != StatusLevel::kNone;
+  if (machine_output_on_stderr()) diag_.set_muted(true);
+  const bool text = session_text();
   std::vector<SessionRun> runs;
   runs.reserve(2);
 
@@ -627,15 +684,22 @@ int Driver::run_readback() {
 
 int Driver::finish_readback(const std::vector<SessionRun>& runs, const PassExtras& extras,
                             std::optional<int> exit_status, int signal) {
-  const bool text = settings_.ext.timing_report && settings_.status != StatusLevel::kNone;
+  const bool text = session_text();
   // GNU's lines last: the write pass's, the dd command as typed.
   if (!runs.empty() && runs[0].result.report == RunResult::Report::kSummary &&
-      (text || !settings_.ext.json || settings_.ext.json_path)) {
+      (text || !machine_output_on_stderr())) {
     const RunResult& write = runs[0].result;
     if (text && (plan_.queued() || plan_.iodepth_given)) diag_.raw(engine_line(diag_.program(), write.engine));
     diag_.raw(reporter_.summary(write.stats, write.times.real_ns));
   }
   int status = exit_status.value_or(1);
+  if (plan_.csv) {
+    std::vector<CsvRun> lines;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      lines.push_back(csv_run(runs[i], runs[i].settings.ibs, plan_.iodepth, i == 0 ? "write" : "read"));
+    }
+    if (deliver_csv(session_csv(lines)) != 0) status = 1;
+  }
   if (!settings_.ext.json) return status;
   const bool show_engine = plan_.queued() || plan_.iodepth_given;
   std::vector<JsonSessionRun> documents;

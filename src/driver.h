@@ -102,6 +102,17 @@ class Driver final : public Events {
   // No statistics (as GNU), but --json still gets its object.
   int report_without_summary(const RunResult& result);
   int deliver_json(const std::string& json, bool final);
+  // --csv's lines, to its file or to stderr; nonzero when they could not be written.
+  int deliver_csv(const std::string& csv);
+  CsvRun csv_run(const SessionRun& run, std::int64_t bs, unsigned depth, std::string_view pass) const;
+  // JSON or CSV in place of the text on stderr: diag is muted, no text.
+  bool machine_output_on_stderr() const {
+    return (settings_.ext.json && !settings_.ext.json_path) || (plan_.csv && !plan_.csv_path);
+  }
+  // Whether a session prints ddtime's lines.
+  bool session_text() const {
+    return settings_.ext.timing_report && settings_.status != StatusLevel::kNone && !machine_output_on_stderr();
+  }
   // Whether the run ends with a timing report or JSON, which need CPU times.
   bool reports_times() const { return settings_.ext.timing_report || settings_.ext.json; }
   const Settings& reported() const { return run_settings_ != nullptr ? *run_settings_ : settings_; }
@@ -118,6 +129,7 @@ class Driver final : public Events {
   int interrupt_ = 0;                        // the signal that stopped the run
   const Settings* run_settings_ = nullptr;   // the session's, while it lives
   std::optional<std::int64_t> sweep_bytes_;  // what every row of a sweep moves
+  std::optional<std::size_t> knee_row_;      // --sweep=bs=auto: where doubling stopped paying
 };
 
 }  // namespace ddtime

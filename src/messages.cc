@@ -132,6 +132,10 @@ void Messages::json_report_failed(const std::string& path, int err) const {
   diag_.error(err, "failed to write the JSON report to {}", diag_.quote_always(path));
 }
 
+void Messages::csv_report_failed(const std::string& path, int err) const {
+  diag_.error(err, "failed to write the CSV report to {}", diag_.quote_always(path));
+}
+
 void Messages::cannot_repeat(std::string_view asked, Side side, std::string_view kind) const {
   const bool input = side == Side::kInput;
   const std::optional<std::string>& file = input ? settings_.input_file : settings_.output_file;

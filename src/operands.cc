@@ -301,10 +301,16 @@ bool parse_sweep(const Token& token, Plan& plan, const Diag& diag) {
   const std::string_view argument = token.argument.value_or(std::string_view());
   constexpr std::string_view kBs = "bs=";
   constexpr std::string_view kDepth = "iodepth=";
+  if (argument == "bs=auto") {
+    plan.sweep_bs_auto = true;
+    plan.sweep_bs.clear();
+    return true;
+  }
   if (argument.starts_with(kBs)) {
+    plan.sweep_bs_auto = false;
     plan.sweep_bs = parse_sweep_list(argument.substr(kBs.size()), 1, std::int64_t{1} << 40);
     if (!plan.sweep_bs.empty()) return true;
-    return invalid_extension_argument(token, diag, "A block size list is like 4k,64k,1M or 4k..64M.");
+    return invalid_extension_argument(token, diag, "A block size list is like 4k,64k,1M or 4k..64M, or auto.");
   }
   if (argument.starts_with(kDepth)) {
     const std::vector<std::int64_t> depths = parse_sweep_list(argument.substr(kDepth.size()), 1, Plan::kMaxIodepth);
@@ -362,6 +368,10 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
     return parse_runs(token, 0, plan.warmup, diag);
   } else if (name == "sweep") {
     return parse_sweep(token, plan, diag);
+  } else if (name == "csv") {
+    plan.csv = true;
+    plan.csv_path.reset();
+    if (!argument.empty()) plan.csv_path = std::string(argument);
   } else if (name == "readback") {
     plan.readback = true;
   } else if (name == "verify") {
@@ -391,9 +401,17 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
 // the operand. (An input that cannot seek is found only once it is open:
 // it runs at depth 1, and the report says so.)
 bool check_plan(const Settings& settings, const Plan& given, const Diag& diag) {
-  if (given.readback && (given.repeat > 1 || given.warmup > 0 || !given.sweep_bs.empty() ||
+  if (given.sweep_bs_auto && !given.sweep_iodepth.empty()) {
+    diag.error(0, "--sweep=bs=auto searches one block size at a time; it does not combine with --sweep=iodepth");
+    return false;
+  }
+  if (given.readback && (given.repeat > 1 || given.warmup > 0 || given.sweeps_bs() ||
                          !given.sweep_iodepth.empty())) {
     diag.error(0, "--readback runs its passes once; it does not combine with --repeat, --warmup or --sweep");
+    return false;
+  }
+  if (given.csv && !given.csv_path && settings.ext.json && !settings.ext.json_path) {
+    diag.error(0, "--csv and --json cannot both take the place of the text on standard error: give one a PATH");
     return false;
   }
   if (given.readback && !settings.output_file) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ddtime {
@@ -33,12 +34,15 @@ struct Plan {
   // every pair, bs outermost). Empty: the command line's own.
   std::vector<std::int64_t> sweep_bs;
   std::vector<unsigned> sweep_iodepth;
+  bool sweep_bs_auto = false;  // --sweep=bs=auto: double bs= until it stops paying
   std::optional<std::int64_t> size;  // --size=BYTES: what every row moves
   bool readback = false;     // --readback: write, drop the output's cache, read it back
   bool verify = false;       // --verify: compare what was read back (implies readback)
   bool preallocate = false;  // --preallocate: reserve the output and write its last block first
   CacheMode cache = CacheMode::kAsIs;
-  bool cache_given = false;  // --cache=, even as-is: residency is measured and shown
+  bool cache_given = false;
+  bool csv = false;                     // --csv[=PATH]: one line per run
+  std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr  // --cache=, even as-is: residency is measured and shown
 
   static constexpr unsigned kMaxIodepth = 1024;
   static constexpr unsigned kMaxRuns = 100000;
@@ -52,8 +56,10 @@ struct Plan {
 
   // Whether the copy runs more than once: a session of runs, each a value
   // the driver aggregates.
+  bool sweeps_bs() const noexcept { return !sweep_bs.empty() || sweep_bs_auto; }
+
   bool session() const noexcept {
-    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || cache_given;
+    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || sweep_bs_auto || cache_given || csv;
   }
 };
 

@@ -255,7 +255,9 @@ std::string json_session_report(const JsonSession& session) {
       object.integer("repeat", plan.repeat).integer("warmup", plan.warmup);
       {
         json::Object sweep = object.object("sweep");
-        if (plan.sweep_bs.empty()) {
+        if (plan.sweep_bs_auto) {
+          sweep.string("bs", "auto");
+        } else if (plan.sweep_bs.empty()) {
           sweep.null("bs");
         } else {
           json::Array list = sweep.array("bs");
@@ -303,7 +305,8 @@ std::string json_session_report(const JsonSession& session) {
         row.integer("bs", source.bs)
             .integer("iodepth", source.iodepth)
             .string("pass", source.pass)
-            .integer("runs", static_cast<std::int64_t>(source.summary.real.count));
+            .integer("runs", static_cast<std::int64_t>(source.summary.real.count))
+            .boolean("knee", source.knee);
         put_figure(row.object("real"), source.summary.real, 9);
         put_figure(row.object("user"), source.summary.user, 9);
         put_figure(row.object("sys"), source.summary.sys, 9);

@@ -75,7 +75,7 @@ std::string json_report(const JsonRun& run);
 //      "repeat":1,"warmup":false,"cache":"as-is",
 //      "residency":{"input":{"resident_pages":0,"pages":64}|null,
 //        "output":{...}|null}|null}, ...],
-//    "summary":[{"bs":4096,"iodepth":1,"pass":"copy","runs":5,
+//    "summary":[{"bs":4096,"iodepth":1,"pass":"copy","runs":5,"knee":false,
 //      "real":{"min":0.5,"median":0.51,"median_ci95":[0.5,0.52]|null,
 //        "mean":0.51,"sd":0.004,"max":0.52,"outliers":[4]},
 //      "user":{...},"sys":{...},"bytes_per_second":{...}}, ...],
@@ -111,6 +111,7 @@ struct JsonSessionRow {
   unsigned iodepth = 1;
   RowSummary summary;
   std::string_view pass = "copy";
+  bool knee = false;  // --sweep=bs=auto's knee
 };
 struct JsonSession {
   const Plan& plan;

@@ -158,6 +158,28 @@ std::string verify_line(std::string_view program, const VerifyOutcome& outcome, 
                      iec_rate(rate));
 }
 
+std::string knee_line(std::string_view program, std::int64_t bs) {
+  return fmt::format("{}: knee at bs={}: doubling it gained under 5% (and under the run-to-run spread) twice\n",
+                     program, bs_text(bs));
+}
+
+std::string session_csv(std::span<const CsvRun> runs) {
+  Buffer out;
+  put(out, "bs,iodepth,pass,repeat,warmup,cache,bytes,records,real_s,user_s,sys_s,cpu_percent,bytes_per_second,iops,"
+           "exit_status\n");
+  for (const CsvRun& run : runs) {
+    const RunFigures& f = run.figures;
+    const double cpu = f.real > 0 ? (f.user + f.sys) / f.real * 100 : 0;
+    const double iops = f.real > 0 ? static_cast<double>(run.records) / f.real : 0;
+    put(out, "{},{},{},{},{},{},{},{},{:.9f},{:.9f},{:.9f},{:.1f},{:.3f},{:.3f},", run.bs, run.depth, run.pass,
+        run.repeat, run.warmup ? "true" : "false", run.cache, run.bytes, run.records, f.real, f.user, f.sys, cpu,
+        f.bytes_per_second, iops);
+    if (run.exit_status) put(out, "{}", *run.exit_status);
+    put(out, "\n");
+  }
+  return text_of(out);
+}
+
 std::string cache_line(std::string_view program, std::string_view setting, CacheMode mode, const CacheState& state) {
   Buffer out;
   put(out, "{}: ", program);

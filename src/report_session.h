@@ -59,6 +59,31 @@ std::string pass_line(std::string_view program, std::string_view pass, const Run
 std::string drop_line(std::string_view program, std::int64_t ns);
 std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns);
 
+// --sweep=bs=auto's verdict, after the table:
+//   ddtime: knee at bs=256k: doubling it gained under 5% (and under the run-to-run spread) twice
+std::string knee_line(std::string_view program, std::int64_t bs);
+
+// One run for --csv.
+struct CsvRun {
+  std::int64_t bs = 0;
+  unsigned depth = 1;
+  std::string_view pass = "copy";
+  unsigned repeat = 1;
+  bool warmup = false;
+  std::string_view cache = "as-is";
+  std::int64_t bytes = 0;    // bytes out
+  std::int64_t records = 0;  // input records, full and partial
+  RunFigures figures;
+  std::optional<int> exit_status;
+};
+
+// The header line and one line per run:
+//   bs,iodepth,pass,repeat,warmup,cache,bytes,records,real_s,user_s,sys_s,cpu_percent,bytes_per_second,iops,exit_status
+//   65536,1,copy,1,false,as-is,1048576,16,0.001200000,0.000000000,0.001100000,91.7,873813333.333,13333.333,0
+// Seconds with 9 decimals, rates with 3, cpu with 1; exit_status empty
+// when a signal ended the run.
+std::string session_csv(std::span<const CsvRun> runs);
+
 // A rate in IEC units with two decimals: "2.00 GiB/s", "512.00 B/s".
 std::string iec_rate(double bytes_per_second);
 

@@ -180,6 +180,32 @@ TEST_F(Session, ASweepCountGivenInBlocksMovesCountTimesBsOfTheCommandLine) {
   EXPECT_EQ(doc["runs"][1]["records_in"]["full"].integer(), 8);
 }
 
+TEST_F(Session, AnAutoSweepDoublesFromFourKUntilItStopsPaying) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "--size=8M", "--sweep=bs=auto", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  EXPECT_EQ(doc["plan"]["sweep"]["bs"].string(), "auto");
+  const Json& rows = doc["summary"];
+  ASSERT_GE(rows.size(), 3u);
+  std::int64_t bs = 4096;
+  std::size_t knees = 0;
+  std::size_t knee = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i, bs *= 2) {
+    EXPECT_EQ(rows[i]["bs"].integer(), bs);
+    EXPECT_EQ(doc["runs"][i]["bytes_out"].integer(), 8 << 20);
+    if (rows[i]["knee"].boolean()) {
+      ++knees;
+      knee = i;
+    }
+  }
+  if (knees == 1) {
+    EXPECT_EQ(knee + 3, rows.size()) << "two flat doublings after the knee, then it stops";
+  } else {
+    EXPECT_EQ(knees, 0u);
+    EXPECT_EQ(rows[rows.size() - 1]["bs"].integer(), 8 << 20) << "no knee: it ran up to what every row moves";
+  }
+}
+
 TEST_F(Session, ASweepOfAnEndlessInputNeedsASize) {
   const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "--sweep=bs=4k,8k"});
   EXPECT_STATUS(r, "exit 1");
@@ -233,6 +259,68 @@ TEST_F(Session, SigintSummarisesTheRunsDoneThenEndsByTheSignal) {
   EXPECT_TRUE(std::regex_search(r.err, std::regex("\\d+\\+0 records in\n\\d+\\+0 records out\n\\d+ bytes .* copied, "
                                                   "[0-9.e-]+ s, [0-9.]+ [kMGT]?B/s\n$")))
       << "GNU's summary of the stopped run comes last\n" << r.err;
+}
+
+// ---- --csv ----
+
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    std::vector<std::string> fields;
+    std::string line = text.substr(start, end - start);
+    std::size_t from = 0;
+    while (true) {
+      const std::size_t comma = line.find(',', from);
+      fields.push_back(line.substr(from, comma - from));
+      if (comma == std::string::npos) break;
+      from = comma + 1;
+    }
+    rows.push_back(fields);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return rows;
+}
+
+TEST_F(Session, CsvGivesOneLinePerRunInPlaceOfTheText) {
+  const Result r = ddtime({"if=in", "of=out", "--sweep=bs=4k,16k", "--repeat=2", "--warmup=1", "--csv"});
+  ASSERT_STATUS(r, "exit 0");
+  const auto rows = parse_csv(r.err);
+  ASSERT_EQ(rows.size(), 7u) << r.err;
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"bs", "iodepth", "pass", "repeat", "warmup", "cache", "bytes", "records",
+                                              "real_s", "user_s", "sys_s", "cpu_percent", "bytes_per_second", "iops",
+                                              "exit_status"}));
+  const char* expected[][5] = {{"4096", "1", "true", "262244", "65"},   {"4096", "1", "false", "262244", "65"},
+                               {"4096", "2", "false", "262244", "65"},  {"16384", "1", "true", "262244", "17"},
+                               {"16384", "1", "false", "262244", "17"}, {"16384", "2", "false", "262244", "17"}};
+  for (std::size_t i = 0; i < 6; ++i) {
+    const auto& row = rows[i + 1];
+    ASSERT_EQ(row.size(), 15u);
+    EXPECT_EQ(row[0], expected[i][0]);
+    EXPECT_EQ(row[3], expected[i][1]);
+    EXPECT_EQ(row[4], expected[i][2]);
+    EXPECT_EQ(row[6], expected[i][3]);
+    EXPECT_EQ(row[7], expected[i][4]);
+    EXPECT_EQ(row[14], "0");
+    EXPECT_GT(std::stod(row[8]), 0);
+    EXPECT_GT(std::stod(row[12]), 0);
+  }
+}
+
+TEST_F(Session, CsvToAFileLeavesTheTextOnStderr) {
+  const Result r = ddtime({"if=in", "of=out", "--repeat=2", "--csv=runs.csv"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count_lines(r.err, "^ddtime: run [12] of 2: "), 2u) << r.err;
+  EXPECT_EQ(parse_csv(read_file("runs.csv")).size(), 3u);
+}
+
+TEST_F(Session, CsvAndJsonCannotBothTakeStderr) {
+  const Result r = ddtime({"if=in", "of=out", "--csv", "--json"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err,
+            "ddtime: --csv and --json cannot both take the place of the text on standard error: give one a PATH\n");
 }
 
 // ---- --cache ----
@@ -307,7 +395,7 @@ TEST_F(Session, BadArgumentsAreRefusedWithTheValidForms) {
             "to 100000.\nTry 'ddtime --help' for more information.\n");
   r = ddtime({"if=in", "of=out", "--sweep=bs=64k..4k"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_NE(r.err.find("A block size list is like 4k,64k,1M or 4k..64M."), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("A block size list is like 4k,64k,1M or 4k..64M, or auto."), std::string::npos) << r.err;
   r = ddtime({"if=in", "of=out", "--sweep=count=4"});
   EXPECT_STATUS(r, "exit 1");
   EXPECT_NE(r.err.find("Valid arguments are: bs=LIST, iodepth=LIST"), std::string::npos) << r.err;

@@ -127,5 +127,50 @@ TEST(SummariseRuns, SummarisesEachFigureOnItsOwn) {
   EXPECT_EQ(row.bytes_per_second.count, 3u);
 }
 
+Figure rate(double median, std::size_t count = 1, double sd = 0) {
+  Figure f;
+  f.count = count;
+  f.median = f.mean = median;
+  f.sd = sd;
+  return f;
+}
+
+TEST(KneeSearch, GoesOnWhileDoublingPays) {
+  const std::vector<Figure> rows{rate(100), rate(180), rate(300)};
+  EXPECT_TRUE(knee_search(rows).more);
+}
+
+TEST(KneeSearch, StopsAfterTwoFlatDoublingsAndMarksTheRowBeforeThem) {
+  // 100 -> 180 (+80%) -> 185 (+2.8%) -> 187 (+1.1%): the knee is 180.
+  const std::vector<Figure> rows{rate(100), rate(180), rate(185), rate(187)};
+  const KneeSearch search = knee_search(rows);
+  EXPECT_FALSE(search.more);
+  ASSERT_TRUE(search.knee.has_value());
+  EXPECT_EQ(*search.knee, 1u);
+}
+
+TEST(KneeSearch, OneFlatDoublingIsNotEnough) {
+  const std::vector<Figure> rows{rate(100), rate(102), rate(200)};
+  EXPECT_TRUE(knee_search(rows).more);
+  const std::vector<Figure> dip{rate(100), rate(180), rate(181), rate(250)};
+  EXPECT_TRUE(knee_search(dip).more);
+}
+
+TEST(KneeSearch, AGainInsideTheRunToRunSpreadIsFlat) {
+  // +4% twice, runs varying by 10%: flat.
+  const std::vector<Figure> noisy{rate(100, 5, 10), rate(104, 5, 10.4), rate(108.2, 5, 10.8)};
+  EXPECT_FALSE(knee_search(noisy).more);
+  // +4% twice, runs varying by 1%: the gain is real, go on.
+  const std::vector<Figure> steady{rate(100, 5, 1), rate(104, 5, 1.04), rate(108.2, 5, 1.08)};
+  EXPECT_TRUE(knee_search(steady).more);
+}
+
+TEST(KneeSearch, ALossIsFlat) {
+  const std::vector<Figure> rows{rate(100), rate(200), rate(150), rate(120)};
+  const KneeSearch search = knee_search(rows);
+  EXPECT_FALSE(search.more);
+  EXPECT_EQ(*search.knee, 1u);
+}
+
 }  // namespace
 }  // namespace ddtime
