@@ -61,6 +61,16 @@ std::string setting_words(const Row& row) {
   return fmt::format("bs={} depth {}", bs_words(row.bs), row.depth);
 }
 
+// Where the copy starts writing: seek= in bytes.
+std::int64_t seek_offset(const Settings& settings) noexcept {
+  std::int64_t offset = 0;
+  if (__builtin_mul_overflow(settings.seek_records, settings.obs, &offset) ||
+      __builtin_add_overflow(offset, settings.seek_bytes, &offset)) {
+    return -1;
+  }
+  return offset;
+}
+
 RunFigures figures_of(const RunResult& result) {
   RunFigures figures;
   figures.real = static_cast<double>(result.times.real_ns) / 1e9;
@@ -230,6 +240,7 @@ bool Driver::check_rerunnable() {
     return "a character device that gives each read once";
   };
   for (Side side : {Side::kInput, Side::kOutput}) {
+    if (side == Side::kInput && plan_.pattern) continue;  // the generator gives its bytes again and again
     const std::optional<std::string>& file = side == Side::kInput ? settings_.input_file : settings_.output_file;
     struct stat status {};
     if (!file) {
@@ -274,6 +285,8 @@ Settings Driver::row_settings(std::int64_t bs) const {
   } else if (plan_.size) {
     count_bytes(settings, *plan_.size);
   }
+  // --pattern: a descriptor to have (its reads are the generator's).
+  if (plan_.pattern) settings.input_file = std::string("/dev/zero");
   settings.warn_partial_read = settings.partial_read_matters();
   return settings;
 }
@@ -291,7 +304,7 @@ int Driver::run_session() {
                !__builtin_mul_overflow(settings_.max_records, settings_.ibs, &counted) &&
                !__builtin_add_overflow(counted, settings_.max_bytes, &counted)) {
       sweep_bytes_ = counted;
-    } else if (!os_.stat_path(settings_.input_file->c_str(), status).ok() ||
+    } else if (plan_.pattern || !os_.stat_path(settings_.input_file->c_str(), status).ok() ||
                positioning_of(status) != Positioning::kPositional) {
       messages_.sweep_needs_size();
       return 1;
@@ -299,6 +312,7 @@ int Driver::run_session() {
   }
   if (machine_output_on_stderr()) diag_.set_muted(true);
   const bool text = session_text();
+  if (plan_.pattern) measure_pattern();
   std::vector<RowSetting> rows = session_rows();
   std::vector<SessionRun> runs;
   runs.reserve(rows.size() * (plan_.warmup + plan_.repeat));
@@ -324,7 +338,10 @@ int Driver::run_session() {
       }
       Settings run_settings = settings;
       if (plan_.preallocate && !preallocate_output(run_settings)) return finish_session(rows, runs, 1, 0);
-      runs.push_back(run_once(run_settings, plan, row, warmup, warmup ? i + 1 : i - plan_.warmup + 1));
+      std::optional<PatternSource> pattern;
+      if (plan_.pattern) pattern.emplace(next_pattern(run_settings));
+      runs.push_back(run_once(run_settings, plan, row, warmup, warmup ? i + 1 : i - plan_.warmup + 1,
+                              pattern ? &*pattern : nullptr));
       runs.back().cache = cache;
       const RunResult& done = runs.back().result;
       if (done.report == RunResult::Report::kNothing || done.report == RunResult::Report::kJsonOnly) {
@@ -367,10 +384,26 @@ int Driver::run_session() {
   return finish_session(rows, runs, 0, 0);
 }
 
+PatternSource Driver::next_pattern(const Settings& settings) {
+  // A seed per run, from the clock and a count: no two runs, and no two
+  // sessions, write the same blocks.
+  const std::uint64_t seed =
+      (static_cast<std::uint64_t>(window_.now_ns()) * 0x9e3779b97f4a7c15ULL + ++pattern_seeds_) >> 1;
+  return PatternSource(*plan_.pattern, seed, seek_offset(settings));
+}
+
+void Driver::measure_pattern() {
+  const PatternSource probe(*plan_.pattern, 1, 0);
+  generator_rate_ = measure_generator_rate(probe);
+  if (session_text()) diag_.raw(generator_line(diag_.program(), pattern_name(*plan_.pattern), *generator_rate_));
+}
+
 Driver::SessionRun Driver::run_once(const Settings& settings, const Plan& plan, std::size_t row, bool warmup,
-                                   unsigned index) {
+                                   unsigned index, const PatternSource* pattern) {
   const std::size_t said_before = diag_.history().size();
-  Session session(os_, *this, window_, settings, plan);
+  std::optional<PatternOs> generated;
+  if (pattern != nullptr) generated.emplace(os_, *pattern);
+  Session session(generated ? static_cast<Os&>(*generated) : os_, *this, window_, settings, plan, pattern);
   run_settings_ = &session.settings();
   RunResult result = session.run();
   run_settings_ = nullptr;
@@ -381,7 +414,8 @@ Driver::SessionRun Driver::run_once(const Settings& settings, const Plan& plan, 
           session.settings(),
           std::move(result),
           {said.begin() + static_cast<std::ptrdiff_t>(std::min(said_before, said.size())), said.end()},
-          {}};
+          {},
+          pattern != nullptr ? std::optional<std::uint64_t>(pattern->seed()) : std::nullopt};
 }
 
 int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
@@ -453,9 +487,10 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     document.warmup = run.warmup;
     document.cache = cache_mode_name(plan_.cache);
     document.residency = plan_.cache_given ? &run.cache : nullptr;
+    document.seed = run.seed;
     documents.push_back(document);
   }
-  const JsonSession session{plan_, documents, summaries, exit_status, signal, DDTIME_VERSION};
+  const JsonSession session{plan_, documents, summaries, exit_status, signal, DDTIME_VERSION, generator_rate_};
   if (deliver_json(json_session_report(session), true) != 0) status = 1;
   return status;
 }
@@ -464,16 +499,6 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
 // --preallocate and --readback.
 
 namespace {
-
-// Where the copy starts writing: seek= in bytes.
-std::int64_t seek_offset(const Settings& settings) noexcept {
-  std::int64_t offset = 0;
-  if (__builtin_mul_overflow(settings.seek_records, settings.obs, &offset) ||
-      __builtin_add_overflow(offset, settings.seek_bytes, &offset)) {
-    return -1;
-  }
-  return offset;
-}
 
 // count= in bytes, or what a regular file or block device holds after
 // skip=; nullopt when neither tells.
@@ -507,7 +532,7 @@ std::optional<std::int64_t> bytes_to_copy(Os& os, const Settings& settings) {
 
 // The input gives the same bytes again: a file or a device read anew, or
 // the zeros of /dev/zero and /dev/full. /dev/urandom does not.
-enum class Replay { kFile, kZeros, kNone };
+enum class Replay { kFile, kZeros, kPattern, kNone };
 Replay replay_of(Os& os, const Settings& settings) {
   struct stat status {};
   if (!settings.input_file || !os.stat_path(settings.input_file->c_str(), status).ok()) return Replay::kNone;
@@ -570,7 +595,7 @@ int Driver::run_readback() {
     messages_.readback_needs_file(output);
     return 1;
   }
-  const Replay replay = plan_.verify ? replay_of(os_, settings_) : Replay::kNone;
+  const Replay replay = !plan_.verify ? Replay::kNone : plan_.pattern ? Replay::kPattern : replay_of(os_, settings_);
   if (plan_.verify && replay == Replay::kNone) {
     messages_.verify_needs_replay();
     return 1;
@@ -583,8 +608,14 @@ int Driver::run_readback() {
   // The write pass: the copy, then fdatasync, timed apart.
   Settings write = settings_;
   if (!write.conv.fsync && !write.conv.fdatasync) write.conv.fdatasync = true;
+  std::optional<PatternSource> pattern;
+  if (plan_.pattern) {
+    measure_pattern();
+    write.input_file = std::string("/dev/zero");
+    pattern.emplace(next_pattern(write));
+  }
   if (plan_.preallocate && !preallocate_output(write)) return 1;
-  runs.push_back(run_once(write, plan_, 0, false, 1));
+  runs.push_back(run_once(write, plan_, 0, false, 1, pattern ? &*pattern : nullptr));
   const RunResult& written = runs[0].result;
   PassExtras extras;
   auto finish = [&](std::optional<int> exit_status, int signal) {
@@ -662,7 +693,9 @@ int Driver::run_readback() {
           __builtin_add_overflow(skipped, settings_.skip_bytes, &skipped)) {
         skipped = 0;
       }
-      outcome = verify_bytes(os_, {static_cast<int>(source.n), skipped}, static_cast<int>(actual.n), where, bytes);
+      const VerifySource expected{replay == Replay::kFile ? static_cast<int>(source.n) : -1, skipped,
+                                  pattern ? &*pattern : nullptr};
+      outcome = verify_bytes(os_, expected, static_cast<int>(actual.n), where, bytes);
     }
     if (actual.ok()) os_.close(static_cast<int>(actual.n));
     if (source.ok() && source.n >= 0) os_.close(static_cast<int>(source.n));
@@ -713,6 +746,7 @@ int Driver::finish_readback(const std::vector<SessionRun>& runs, const PassExtra
                                     show_engine ? &result.engine : nullptr}};
     document.bs = runs[i].settings.ibs;
     document.iodepth = plan_.iodepth;
+    document.seed = runs[i].seed;
     document.pass = i == 0 ? "write" : "read";
     if (i == 1) {
       document.drop_cache_ns = extras.drop_ns;
@@ -729,7 +763,7 @@ int Driver::finish_readback(const std::vector<SessionRun>& runs, const PassExtra
       summaries.push_back(row);
     }
   }
-  const JsonSession session{plan_, documents, summaries, exit_status, signal, DDTIME_VERSION};
+  const JsonSession session{plan_, documents, summaries, exit_status, signal, DDTIME_VERSION, generator_rate_};
   if (deliver_json(json_session_report(session), true) != 0) status = 1;
   return status;
 }

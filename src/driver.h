@@ -61,6 +61,7 @@ class Driver final : public Events {
     RunResult result;
     std::vector<std::string> errors;  // what diag said during the run
     CacheState cache;                 // with --cache: what was resident as it began
+    std::optional<std::uint64_t> seed;  // --pattern: the generator's
   };
 
   int run_session();
@@ -81,7 +82,12 @@ class Driver final : public Events {
   // (settings.conv.notrunc is set). False when that failed (reported).
   bool preallocate_output(Settings& settings);
   // One run of settings, its diagnostics kept.
-  SessionRun run_once(const Settings& settings, const Plan& plan, std::size_t row, bool warmup, unsigned index);
+  SessionRun run_once(const Settings& settings, const Plan& plan, std::size_t row, bool warmup, unsigned index,
+                      const PatternSource* pattern = nullptr);
+  // --pattern: the generator for the next run, with a seed of its own, and
+  // the generator's rate said before the first.
+  PatternSource next_pattern(const Settings& settings);
+  void measure_pattern();
   // False (reported) when a side cannot be opened again for every run.
   bool check_rerunnable();
   std::vector<RowSetting> session_rows() const;
@@ -130,6 +136,8 @@ class Driver final : public Events {
   const Settings* run_settings_ = nullptr;   // the session's, while it lives
   std::optional<std::int64_t> sweep_bytes_;  // what every row of a sweep moves
   std::optional<std::size_t> knee_row_;      // --sweep=bs=auto: where doubling stopped paying
+  std::uint64_t pattern_seeds_ = 0;          // --pattern: the seeds handed out so far
+  std::optional<double> generator_rate_;     // --pattern: bytes per second, measured first
 };
 
 }  // namespace ddtime

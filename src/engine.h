@@ -15,6 +15,7 @@
 #include "io.h"
 #include "io_position.h"
 #include "os.h"
+#include "pattern.h"
 #include "ring.h"
 #include "settings.h"
 #include "stats.h"
@@ -50,6 +51,8 @@ struct QueueSetup {
   // The input is /dev/zero or another memory device, which io_uring may cut
   // short when its own work is pending: a short read is read on, not the end.
   bool refill_short_reads = false;
+  // --pattern: the generator fills each record in place of a read.
+  const PatternSource* source = nullptr;
 };
 
 // Everything an engine needs, decided before the first read.

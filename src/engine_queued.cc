@@ -169,6 +169,15 @@ void QueuedCopy::queue_reads() {
 
 void QueuedCopy::queue_read(std::int64_t record) {
   Slot& s = slot(record);
+  if (job_.queue.source != nullptr) {
+    // Generated, not read: the record is whole at once, and its write
+    // (if it can go at once) is queued like any other.
+    job_.queue.source->fill(buffer(record) + s.got, s.want - static_cast<std::size_t>(s.got),
+                            record * ibs_ + s.got);
+    ++in_flight_;
+    on_completion({static_cast<std::uint64_t>(record), static_cast<std::int64_t>(s.want) - s.got});
+    return;
+  }
   ring_.queue({static_cast<std::uint64_t>(record), RingRequest::Kind::kRead, kInputFd, buffer(record) + s.got,
                s.want - static_cast<std::size_t>(s.got), input_base_ + record * ibs_ + s.got, buffer_index(record)});
   ++in_flight_;

@@ -16,6 +16,7 @@
 
 #include "command_line.h"
 #include "number.h"
+#include "pattern.h"
 #include "symbols.h"
 
 namespace ddtime {
@@ -368,6 +369,12 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
     return parse_runs(token, 0, plan.warmup, diag);
   } else if (name == "sweep") {
     return parse_sweep(token, plan, diag);
+  } else if (name == "pattern") {
+    PatternSpec spec;
+    if (!parse_pattern(argument, spec)) {
+      return invalid_extension_argument(token, diag, "Valid arguments are: zero, ones, 0xHH, random, stamp");
+    }
+    plan.pattern = spec;
   } else if (name == "csv") {
     plan.csv = true;
     plan.csv_path.reset();
@@ -413,6 +420,16 @@ bool check_plan(const Settings& settings, const Plan& given, const Diag& diag) {
   if (given.csv && !given.csv_path && settings.ext.json && !settings.ext.json_path) {
     diag.error(0, "--csv and --json cannot both take the place of the text on standard error: give one a PATH");
     return false;
+  }
+  if (given.pattern) {
+    const char* clash = settings.input_file ? "if=" : settings.skip_records != 0 || settings.skip_bytes != 0 ? "skip="
+                        : settings.iflag.direct || settings.iflag.nocache || settings.iflag.dsync || settings.iflag.sync
+                            ? "iflag="
+                            : nullptr;
+    if (clash != nullptr) {
+      diag.error(0, "--pattern takes the place of the input: it does not combine with {}", clash);
+      return false;
+    }
   }
   if (given.readback && !settings.output_file) {
     diag.error(0, "--readback reads the output back: name it with of=");

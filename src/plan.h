@@ -23,6 +23,13 @@ enum class EngineChoice { kAuto, kIoUring, kThreads, kSync };
 // reads the input once, unmeasured.
 enum class CacheMode { kAsIs, kCold, kColdSystem, kWarm };
 
+// --pattern=: what the generator in place of if= makes (pattern.h).
+enum class PatternKind { kByte, kRandom, kStamp };
+struct PatternSpec {
+  PatternKind kind = PatternKind::kByte;
+  unsigned char byte = 0;  // kByte: zero 0x00, ones 0xff, 0xHH
+};
+
 struct Plan {
   EngineChoice engine = EngineChoice::kAuto;
   unsigned iodepth = 1;          // --iodepth=N, 1..kMaxIodepth
@@ -41,6 +48,7 @@ struct Plan {
   bool preallocate = false;  // --preallocate: reserve the output and write its last block first
   CacheMode cache = CacheMode::kAsIs;
   bool cache_given = false;
+  std::optional<PatternSpec> pattern;   // --pattern=: a generator in place of if=
   bool csv = false;                     // --csv[=PATH]: one line per run
   std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr  // --cache=, even as-is: residency is measured and shown
 
@@ -59,7 +67,8 @@ struct Plan {
   bool sweeps_bs() const noexcept { return !sweep_bs.empty() || sweep_bs_auto; }
 
   bool session() const noexcept {
-    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || sweep_bs_auto || cache_given || csv;
+    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || sweep_bs_auto || cache_given || csv ||
+           pattern.has_value();
   }
 };
 

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "json.h"
+#include "pattern.h"
 #include "report_internal.h"
 #include "report_timing.h"
 #include "symbols.h"
@@ -271,6 +272,17 @@ std::string json_session_report(const JsonSession& session) {
         }
       }
       put_integer_or_null(object, "size", plan.size);
+      if (!plan.pattern) {
+        object.null("pattern");
+      } else {
+        json::Object pattern = object.object("pattern");
+        pattern.string("name", pattern_name(*plan.pattern));
+        if (session.generator_rate) {
+          pattern.decimal("generator_bytes_per_second", rounded(*session.generator_rate, 3));
+        } else {
+          pattern.null("generator_bytes_per_second");
+        }
+      }
     }
     {
       json::Array runs = document.array("runs");
@@ -291,6 +303,7 @@ std::string json_session_report(const JsonSession& session) {
           put_residency(residency, "output", source.residency->output);
         }
         if (source.drop_cache_ns) run.decimal("drop_cache_seconds", seconds(*source.drop_cache_ns));
+        if (source.seed) run.integer("seed", static_cast<std::int64_t>(*source.seed));
         if (source.verify != nullptr) {
           run.string("verify", source.verify->first_bad ? "mismatch" : "ok");
           put_integer_or_null(run, "first_bad_offset", source.verify->first_bad);

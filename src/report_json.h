@@ -70,11 +70,12 @@ std::string json_report(const JsonRun& run);
 //
 //   {"schema":1,"tool":"ddtime","version":"0.1.0",
 //    "plan":{"repeat":5,"warmup":1,"sweep":{"bs":[4096,65536]|null,
-//      "iodepth":[1,8]|null},"size":268435456|null},
+//      "iodepth":[1,8]|null},"size":268435456|null,
+//      "pattern":null|{"name":"random","generator_bytes_per_second":1.0e10}},
 //    "runs":[{...one run as above...,"bs":4096,"iodepth":1,"pass":"copy",
 //      "repeat":1,"warmup":false,"cache":"as-is",
 //      "residency":{"input":{"resident_pages":0,"pages":64}|null,
-//        "output":{...}|null}|null}, ...],
+//        "output":{...}|null}|null,"seed":12345|absent}, ...],
 //    "summary":[{"bs":4096,"iodepth":1,"pass":"copy","runs":5,"knee":false,
 //      "real":{"min":0.5,"median":0.51,"median_ci95":[0.5,0.52]|null,
 //        "mean":0.51,"sd":0.004,"max":0.52,"outliers":[4]},
@@ -105,6 +106,7 @@ struct JsonSessionRun {
   std::optional<std::int64_t> drop_cache_ns = std::nullopt;  // the read pass: the drop before it
   const VerifyOutcome* verify = nullptr;      // the read pass with --verify
   std::int64_t verify_ns = 0;
+  std::optional<std::uint64_t> seed = std::nullopt;  // --pattern: the generator's seed for the run
 };
 struct JsonSessionRow {
   std::int64_t bs = 0;
@@ -120,6 +122,7 @@ struct JsonSession {
   std::optional<int> exit_status;  // absent when killed by a signal
   int signal = 0;
   std::string_view version;
+  std::optional<double> generator_rate = std::nullopt;  // --pattern: bytes per second
 };
 std::string json_session_report(const JsonSession& session);
 

@@ -158,6 +158,11 @@ std::string verify_line(std::string_view program, const VerifyOutcome& outcome, 
                      iec_rate(rate));
 }
 
+std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second) {
+  return fmt::format("{}: pattern {}: the generator makes {} on one core; no copy from it can go faster\n", program,
+                     pattern, iec_rate(bytes_per_second));
+}
+
 std::string knee_line(std::string_view program, std::int64_t bs) {
   return fmt::format("{}: knee at bs={}: doubling it gained under 5% (and under the run-to-run spread) twice\n",
                      program, bs_text(bs));

@@ -63,6 +63,11 @@ std::string verify_line(std::string_view program, const VerifyOutcome& outcome, 
 //   ddtime: knee at bs=256k: doubling it gained under 5% (and under the run-to-run spread) twice
 std::string knee_line(std::string_view program, std::int64_t bs);
 
+// --pattern, before the first run: the generator's own speed, so that no
+// one takes it for the device's.
+//   ddtime: pattern random: the generator makes 9.81 GiB/s on one core; no copy from it can go faster
+std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second);
+
 // One run for --csv.
 struct CsvRun {
   std::int64_t bs = 0;

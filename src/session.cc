@@ -20,12 +20,14 @@ bool multiply_add_fits(std::int64_t records, std::int64_t size, std::int64_t byt
 
 }  // namespace
 
-Session::Session(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan) noexcept
+Session::Session(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan,
+                 const PatternSource* pattern) noexcept
     : os_(os),
       events_(events),
       window_(window),
       settings_(settings),
       plan_(plan),
+      pattern_(pattern),
       input_cache_(os, kInputFd, settings),
       output_cache_(os, kOutputFd, settings) {}
 
@@ -189,6 +191,7 @@ bool Session::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   if (!ring_) ring_ = open_thread_ring(plan_.iodepth);
   queue.ring = ring_.get();
   queue.slots = slots_;
+  queue.source = pattern_;
   return true;
 }
 

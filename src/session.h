@@ -16,6 +16,7 @@
 #include "events.h"
 #include "buffer.h"
 #include "os.h"
+#include "pattern.h"
 #include "plan.h"
 #include "ring.h"
 #include "run_window.h"
@@ -42,7 +43,10 @@ struct RunResult {
 class Session {
  public:
   // settings: the run's operands; --direct resolves on a copy of them.
-  Session(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan = {}) noexcept;
+  // pattern: --pattern's generator, which os (a PatternOs) already answers
+  // reads with; the queued engine fills its records from it.
+  Session(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan = {},
+          const PatternSource* pattern = nullptr) noexcept;
 
   RunResult run();
 
@@ -71,6 +75,7 @@ class Session {
   RunWindow& window_;
   Settings settings_;
   Plan plan_;
+  const PatternSource* pattern_;
   InputPosition input_position_;
   CacheAdvice input_cache_;
   CacheAdvice output_cache_;

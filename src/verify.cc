@@ -48,7 +48,9 @@ VerifyOutcome verify_bytes(Os& os, const VerifySource& source, int actual_fd, st
       return outcome;
     }
     std::size_t have = want;
-    if (source.fd >= 0) {
+    if (source.generator != nullptr) {
+      source.generator->fill(expected.data(), want, outcome.compared);
+    } else if (source.fd >= 0) {
       const IoResult original = read_fully(os, source.fd, expected.data(), want);
       if (!original.ok()) {
         outcome.err = original.err;

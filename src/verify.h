@@ -3,19 +3,22 @@
 // against the bytes the write pass was given, streamed a block at a time
 // from both (no second copy of the data in memory), naming the first byte
 // that differs. The expected side is a file read again, or zeros
-// (/dev/zero, /dev/full). Through os only.
+// (/dev/zero, /dev/full), or --pattern's generator made again with the
+// write's seed. Through os only.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
 #include "os.h"
+#include "pattern.h"
 
 namespace ddtime {
 
 struct VerifySource {
-  int fd = -1;              // -1: zeros
+  int fd = -1;              // -1: zeros, or the generator
   std::int64_t offset = 0;  // where the written bytes begin in it
+  const PatternSource* generator = nullptr;  // --pattern's, with the write pass's seed
 };
 
 struct VerifyOutcome {

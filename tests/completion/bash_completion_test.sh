@@ -108,9 +108,10 @@ expect "ddtime if=disk\\ images/" "disk images/a.img disk images/b.img"
 expect "ddtime bs=1M if=no" "notes.txt"
 
 # The --long options and their values.
-expect "ddtime --" "--align= --cache= --csv --csv= --direct --engine= --gnu --help --iodepth= --json --json= --preallocate --progress --readback --repeat= --size= --split-times --sweep= --units= --verify --version --warmup="
+expect "ddtime --" "--align= --cache= --csv --csv= --direct --engine= --gnu --help --iodepth= --json --json= --pattern= --preallocate --progress --readback --repeat= --size= --split-times --sweep= --units= --verify --version --warmup="
 expect "ddtime --cache=c" "cold cold-system"
 expect "ddtime --c" "--cache= --csv --csv="
+expect "ddtime --pattern=" "ones random stamp zero"
 expect "ddtime --re" "--readback --repeat="
 expect "ddtime --s" "--size= --split-times --sweep="
 expect "ddtime --sw" "--sweep="

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,57 @@ TEST_F(Readback, TheOutputMustBeAFileOrADevice) {
   r = ddtime({"if=in", "of=out", "--verify", "conv=ucase"});
   EXPECT_STATUS(r, "exit 1");
   EXPECT_EQ(r.err, "ddtime: --verify compares the bytes written with the input's, which a conversion changes\n");
+}
+
+// ---- --pattern ----
+
+TEST_F(Readback, APatternOfOneByteWritesThatByte) {
+  const Result r = ddtime({"of=out", "bs=4k", "count=3", "--pattern=0x5a"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(read_file("out"), std::string(3 * 4096, '\x5a'));
+  EXPECT_TRUE(has_line(r.err, "^ddtime: pattern 0x5a: the generator makes [0-9.]+ [KMGT]?i?B/s on one core")) << r.err;
+  EXPECT_TRUE(has_line(r.err, "^3\\+0 records in\n3\\+0 records out\n12288 bytes")) << r.err;
+}
+
+TEST_F(Readback, RandomNeverWritesTheSameBlockTwiceAtAnyDepth) {
+  for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
+    ASSERT_STATUS(ddtime({"of=out", "bs=64k", "count=16", "--pattern=random", depth}), "exit 0");
+    const std::string bytes = read_file("out");
+    ASSERT_EQ(bytes.size(), 16u << 16);
+    std::set<std::string> blocks;
+    for (std::size_t i = 0; i < bytes.size(); i += 4096) blocks.insert(bytes.substr(i, 4096));
+    EXPECT_EQ(blocks.size(), bytes.size() / 4096) << depth;
+  }
+}
+
+TEST_F(Readback, StampWritesEachSectorsOffsetAndVerifiesAtDepth) {
+  const Result r = ddtime({"of=out", "bs=64k", "count=8", "seek=2", "--pattern=stamp", "--verify", "--iodepth=4",
+                           "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const std::string bytes = read_file("out");
+  ASSERT_EQ(bytes.size(), 10u << 16);
+  for (std::size_t sector = 2 * 128; sector < 10 * 128; sector += 37) {
+    std::uint64_t offset = 0;
+    for (int i = 7; i >= 0; --i) offset = offset << 8 | static_cast<unsigned char>(bytes[sector * 512 + static_cast<std::size_t>(i)]);
+    EXPECT_EQ(offset, sector * 512);
+  }
+  const Json doc = parse_json(r.err);
+  EXPECT_EQ(doc["plan"]["pattern"]["name"].string(), "stamp");
+  EXPECT_GT(doc["plan"]["pattern"]["generator_bytes_per_second"].number(), 0);
+  EXPECT_EQ(doc["runs"][1]["verify"].string(), "ok");
+  EXPECT_GT(doc["runs"][0]["seed"].integer(), 0);
+}
+
+TEST_F(Readback, APatternTakesThePlaceOfTheInput) {
+  Result r = ddtime({"if=in", "of=out", "--pattern=zero"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --pattern takes the place of the input: it does not combine with if=\n");
+  r = ddtime({"of=out", "skip=1", "--pattern=zero"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --pattern takes the place of the input: it does not combine with skip=\n");
+  r = ddtime({"of=out", "--pattern=0x1"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("Valid arguments are: zero, ones, 0xHH, random, stamp"), std::string::npos) << r.err;
 }
 
 TEST_F(Readback, PreallocateNeedsASize) {

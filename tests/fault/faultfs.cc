@@ -197,7 +197,10 @@ bool run_control(const std::string& line) {
     } else if (action == "flip") {
       r.flip = true;
     } else if (action.rfind("from=", 0) == 0) {
-      if (!parse_int(action.substr(5), r.displace) || r.displace == 0) return false;
+      // A displacement either way: from=-65536 is the block before.
+      const bool back = action.size() > 5 && action[5] == '-';
+      if (!parse_int(action.substr(back ? 6 : 5), r.displace) || r.displace == 0) return false;
+      if (back) r.displace = -r.displace;
     } else {
       r.err = errno_value(action);
       if (r.err == 0) return false;

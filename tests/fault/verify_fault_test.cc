@@ -62,6 +62,18 @@ TEST_F(VerifyOnALyingDisk, AMisplacedBlockIsCaught) {
   EXPECT_NE(r.err.find("first at byte 131072 of "), std::string::npos) << r.err;
 }
 
+TEST_F(VerifyOnALyingDisk, AStaleStampedBlockIsCaught) {
+  // The device hands back the block before the one asked for: with
+  // --pattern=stamp every sector names where it belongs.
+  ASSERT_EQ(fs_.control("fault out read from=-65536 at=262144-327680 times=always\n"), "");
+  const e2e::Result r = ddtime({"of=" + (fs_.mount_point() / "out").string(), "bs=64k", "count=16", "--pattern=stamp",
+                                "--verify"});
+  EXPECT_STATUS(r, "exit 1");
+  // The sector's stamp says 0x30000 where 0x40000 belongs: the low two
+  // bytes agree, the third is the first to differ.
+  EXPECT_NE(r.err.find("first at byte 262146 of "), std::string::npos) << r.err;
+}
+
 TEST_F(VerifyOnALyingDisk, AnHonestDiskVerifies) {
   const e2e::Result r = readback();
   EXPECT_STATUS(r, "exit 0");
