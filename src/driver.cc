@@ -230,10 +230,33 @@ int Driver::run() {
 // ---------------------------------------------------------------------------
 // A session of runs.
 
+bool Driver::claim_output_device(std::string_view asked) {
+  struct stat status {};
+  if (!settings_.output_file || !os_.stat_path(settings_.output_file->c_str(), status).ok() ||
+      !S_ISBLK(status.st_mode) || plan_.force) {
+    return true;
+  }
+  const IoResult claimed = os_.open(settings_.output_file->c_str(), O_WRONLY | O_EXCL | O_CLOEXEC, 0);
+  if (!claimed.ok() && claimed.err == EBUSY) {
+    messages_.device_in_use(asked, *settings_.output_file);
+    return false;
+  }
+  if (claimed.ok()) os_.close(static_cast<int>(claimed.n));
+  settings_.ext.exclusive_device = true;
+  return true;
+}
+
+std::string Driver::session_words() const {
+  if (plan_.repeat > 1) return fmt::format("--repeat={}", plan_.repeat);
+  if (plan_.warmup > 0) return fmt::format("--warmup={}", plan_.warmup);
+  if (plan_.sweeps_bs() || !plan_.sweep_iodepth.empty()) return "--sweep";
+  if (plan_.pattern) return "--pattern";
+  if (plan_.cache_given) return "--cache";
+  return "--csv";
+}
+
 bool Driver::check_rerunnable() {
-  const std::string asked = plan_.repeat > 1   ? fmt::format("--repeat={}", plan_.repeat)
-                            : plan_.warmup > 0 ? fmt::format("--warmup={}", plan_.warmup)
-                                               : std::string("--sweep");
+  const std::string asked = session_words();
   auto kind_of = [](const struct stat& status) -> std::string_view {
     if (S_ISFIFO(status.st_mode)) return "a pipe";
     if (S_ISSOCK(status.st_mode)) return "a socket";
@@ -293,6 +316,7 @@ Settings Driver::row_settings(std::int64_t bs) const {
 
 int Driver::run_session() {
   if (!check_rerunnable()) return 1;
+  if (!claim_output_device(session_words())) return 1;
   if (plan_.sweeps_bs()) {
     // Every row moves the same bytes: --size, else count= in the command
     // line's blocks, else the whole input, which must then have an end.
@@ -589,6 +613,7 @@ bool Driver::preallocate_output(Settings& settings) {
 }
 
 int Driver::run_readback() {
+  if (!claim_output_device("--readback")) return 1;
   const std::string& output = *settings_.output_file;
   struct stat status {};
   if (os_.stat_path(output.c_str(), status).ok() && positioning_of(status) != Positioning::kPositional) {

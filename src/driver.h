@@ -90,6 +90,12 @@ class Driver final : public Events {
   void measure_pattern();
   // False (reported) when a side cannot be opened again for every run.
   bool check_rerunnable();
+  // The session's write modes and a block-device output: false (reported)
+  // when it is mounted or claimed and --force is not given. Sets
+  // settings_.ext.exclusive_device, so that every run claims it.
+  bool claim_output_device(std::string_view asked);
+  // The option that made this a session, for messages: "--repeat=5".
+  std::string session_words() const;
   std::vector<RowSetting> session_rows() const;
   // The command line's settings for one row: bs= and the bytes to move.
   Settings row_settings(std::int64_t bs) const;

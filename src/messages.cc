@@ -170,6 +170,11 @@ void Messages::verify_mismatch(const std::string& path, std::int64_t offset) con
               diag_.quote(path));
 }
 
+void Messages::device_in_use(std::string_view asked, const std::string& path) const {
+  diag_.error(0, "{} would write to {}, which is mounted or in use; --force writes to it anyway", asked,
+              diag_.quote(path));
+}
+
 void Messages::preallocate_needs_size() const {
   diag_.error(0, "--preallocate needs the size of the copy: give count=, --size, or an input file or device");
 }

@@ -37,6 +37,8 @@ class Messages {
   void verify_needs_replay() const;
   void verify_read_failed(const std::string& path, int err) const;
   void verify_mismatch(const std::string& path, std::int64_t offset) const;
+  // A session's writes to a block device that is mounted or claimed.
+  void device_in_use(std::string_view asked, const std::string& path) const;
   // --preallocate.
   void preallocate_needs_size() const;
   void preallocate_failed(const std::string& path, int err) const;

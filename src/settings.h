@@ -69,6 +69,9 @@ struct Extensions {
   std::size_t align = 0;                 // --align=N; 0: chosen per file
   bool direct = false;                   // --direct
   bool progress = false;                 // --progress
+  // The session's write modes: a block-device output is opened with
+  // O_EXCL, so that a mounted or otherwise claimed device is refused.
+  bool exclusive_device = false;
 
   // Resolved from the above and the name ddtime was invoked by.
   bool timing_report = false;    // the text report before GNU's summary

@@ -4,6 +4,7 @@
 // session's JSON document field by field, and the refusals of sides that
 // cannot be opened again.
 #include <linux/magic.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "e2e/harness.h"
+#include "e2e/loop_device.h"
 #include "support/json.h"
 
 namespace ddtime::e2e {
@@ -411,6 +413,47 @@ TEST_F(Session, SizeAloneSetsWhatASingleRunMoves) {
   const Result r = dd({"if=/dev/zero", "of=/dev/null", "bs=1000", "--size=2500"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(r.err_masked(), "2+1 records in\n2+1 records out\n2500 bytes (2.5 kB, 2.4 KiB) copied, <T> s, <R>\n");
+}
+
+// ---- block devices in use ----
+
+class SessionOnAClaimedDevice : public LoopDevice {
+ protected:
+  SessionOnAClaimedDevice() : LoopDevice(512, 1 << 20) {}
+  void SetUp() override {
+    LoopDevice::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    SKIP_IF_ANOTHER_DD();
+    // Claimed the way a mount or a volume manager claims it.
+    claim_ = ::open(device_.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+    ASSERT_GE(claim_, 0) << device_ << ": " << std::strerror(errno);
+  }
+  void TearDown() override {
+    if (claim_ >= 0) ::close(claim_);
+    LoopDevice::TearDown();
+  }
+  int claim_ = -1;
+};
+
+TEST_F(SessionOnAClaimedDevice, TheNewWriteModesRefuseIt) {
+  for (const std::vector<std::string>& mode : std::vector<std::vector<std::string>>{
+           {"if=/dev/zero", "--repeat=2"}, {"--pattern=random"}, {"if=/dev/zero", "--readback"},
+           {"if=/dev/zero", "--sweep=bs=4k,8k"}}) {
+    std::vector<std::string> args = mode;
+    args.insert(args.end(), {"of=" + device_, "bs=4k", "count=4"});
+    const Result r = ddtime(args);
+    EXPECT_STATUS(r, "exit 1") << mode[mode.size() - 1];
+    EXPECT_NE(r.err.find("which is mounted or in use; --force writes to it anyway"), std::string::npos) << r.err;
+  }
+  EXPECT_TRUE(device_bytes() == content_) << "nothing was written";
+}
+
+TEST_F(SessionOnAClaimedDevice, ForceWritesAnywayAndAPlainDdCommandIsGnus) {
+  ASSERT_STATUS(ddtime({"if=/dev/zero", "of=" + device_, "bs=4k", "count=4", "oflag=direct", "--repeat=2", "--force"}),
+                "exit 0");
+  EXPECT_EQ(device_bytes().substr(0, 16384), std::string(16384, '\0'));
+  ASSERT_STATUS(dd({"if=/dev/zero", "of=" + device_, "bs=4k", "count=1", "seek=8"}), "exit 0")
+      << "GNU dd opens without O_EXCL";
 }
 
 }  // namespace
