@@ -19,6 +19,9 @@ identical (cmp). Any failure makes the exit status 1.
   queue depth (issue 12; root and fio): --iodepth against fio and GNU dd on
   a direct-I/O loop device, an O_DIRECT file copy, peak RSS per engine:
       python3 tests/bench/compare.py --queue-depth --runs 9
+  sessions (issue 13): --repeat against separate runs, the random
+  generator, cold and warm reads:
+      python3 tests/bench/compare.py --sessions --runs 7
 
 Python 3 standard library only.
 """
@@ -939,6 +942,88 @@ def queue_rss_rows(args: argparse.Namespace) -> List[str]:
     return lines
 
 
+# ---------------------------------------------------------------------------
+# Benchmark sessions (issue 13): what a session of runs costs against as
+# many separate runs, the --pattern=random generator's own rate, and what
+# --cache=cold and warm do to a file read.
+
+
+def wall(argv: Sequence[str]) -> float:
+    started = time.perf_counter()
+    queue_run(argv)
+    return time.perf_counter() - started
+
+
+def session_rows(args: argparse.Namespace) -> List[str]:
+    lines: List[str] = []
+    runs = 20
+    copy = ["if=/dev/zero", "of=/dev/null", "bs=64k", "count=1000"]
+    together: List[float] = []
+    apart: List[float] = []
+    for round_number in range(args.runs):
+        for which in rotated(["session", "separate"], round_number):
+            if which == "session":
+                together.append(wall([args.ddtime, *copy, f"--repeat={runs}"]))
+            else:
+                started = time.perf_counter()
+                for _ in range(runs):
+                    queue_run([args.ddtime, *copy])
+                apart.append(time.perf_counter() - started)
+    lines.append("| session cost | median wall time | |")
+    lines.append("|---|---:|---|")
+    lines.append(f"| `--repeat={runs}` of zero→null bs=64k count=1000 | {statistics.median(together) * 1e3:.1f} ms | |")
+    lines.append(f"| {runs} separate ddtime runs of it | {statistics.median(apart) * 1e3:.1f} ms | |")
+    ratios = [a / b for a, b in zip(together, apart)]
+    low, high = median_interval(ratios) if len(ratios) >= 6 else (min(ratios), max(ratios))
+    lines.append(f"| session / separate, paired | {statistics.median(ratios):.3f} [{low:.3f}–{high:.3f}] | "
+                 f"{'cheaper' if high < 1 else 'dearer' if low > 1 else 'same within noise'} |")
+    log(lines[-1])
+
+    rates: List[float] = []
+    copied: List[float] = []
+    for _ in range(args.runs):
+        done = queue_run([args.ddtime, "of=/dev/null", "bs=1M", "count=2048", "--pattern=random", "--json"])
+        doc = json.loads(done.stderr)
+        rates.append(doc["plan"]["pattern"]["generator_bytes_per_second"])
+        copied.append(doc["runs"][0]["rates"]["bytes_per_second"])
+    lines += ["", "| --pattern=random | median | min–max |", "|---|---:|---:|",
+              f"| generator, one core | {statistics.median(rates) / 1e9:.2f} GB/s | "
+              f"{min(rates) / 1e9:.2f}–{max(rates) / 1e9:.2f} GB/s |",
+              f"| copy to /dev/null, bs=1M | {statistics.median(copied) / 1e9:.2f} GB/s | "
+              f"{min(copied) / 1e9:.2f}–{max(copied) / 1e9:.2f} GB/s |"]
+    log(lines[-2])
+
+    workdir = Path(tempfile.mkdtemp(prefix="ddtime-cache-", dir=args.tmpdir))
+    try:
+        target = workdir / "file"
+        first: List[float] = []
+        warm: List[float] = []
+        cold: List[float] = []
+        read = [args.ddtime, f"if={target}", "of=/dev/null", "bs=1M", "--json"]
+        for _ in range(args.runs):
+            # Written with O_DIRECT, so that nothing of it is cached: the
+            # next read is a first read.
+            target.unlink(missing_ok=True)
+            queue_run([args.ddtime, "of=" + str(target), "bs=1M", f"count={args.queue_mib}", "--pattern=random",
+                       "oflag=direct", "conv=fsync"])
+            first.append(json.loads(queue_run(read + ["--cache=as-is"]).stderr)["runs"][0]["rates"]["bytes_per_second"])
+            warm.append(json.loads(queue_run(read + ["--cache=warm"]).stderr)["runs"][0]["rates"]["bytes_per_second"])
+            cold.append(json.loads(queue_run(read + ["--cache=cold"]).stderr)["runs"][0]["rates"]["bytes_per_second"])
+        lines += ["", f"| read of a {args.queue_mib} MiB file, bs=1M ({filesystem_type(Path(args.tmpdir))}) "
+                      "| median rate | min–max |", "|---|---:|---:|"]
+        for name, values in (("first read (written with O_DIRECT)", first), ("--cache=warm", warm),
+                             ("--cache=cold", cold)):
+            lines.append(f"| {name} | {statistics.median(values) / MiB:.1f} MiB/s | "
+                         f"{min(values) / MiB:.1f}–{max(values) / MiB:.1f} MiB/s |")
+        ratios = [c / f for c, f in zip(cold, first)]
+        lines.append(f"| cold / first, paired | {statistics.median(ratios):.3f} | "
+                     f"{min(ratios):.3f}–{max(ratios):.3f} |")
+        log(lines[-1])
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return lines
+
+
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -967,6 +1052,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         help="run the queue-depth rows instead (issue 12: --iodepth against fio and GNU dd on a "
                              "direct-I/O loop device, an O_DIRECT file copy, peak RSS); needs root and fio")
     parser.add_argument("--queue-mib", type=int, default=256, help="MiB moved per queue-depth run (default 256)")
+    parser.add_argument("--sessions", action="store_true",
+                        help="run the session rows instead (issue 13: --repeat against separate runs, the "
+                             "--pattern=random generator, --cache=cold and warm reads of a file)")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.startup_runs < 1:
         parser.error("--runs and --startup-runs must be at least 1")
@@ -994,6 +1082,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     if filesystem_type(Path(args.tmpdir)) == "tmpfs" and not args.smoke:
         log(f"warning: {args.tmpdir} is tmpfs; file rows will not measure a real filesystem")
+    if args.sessions:
+        try:
+            print("\n".join(session_rows(args)))
+        except RuntimeError as failure:
+            log(f"FAILED {failure}")
+            return 1
+        return 0
     if args.queue_depth:
         if shutil.which("fio") is None or os.geteuid() != 0:
             log("--queue-depth needs root (losetup) and fio (apt-get install fio)")
