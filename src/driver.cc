@@ -132,7 +132,7 @@ bool Driver::handle_signals(const Stats& stats) {
 }
 
 int Driver::summarise(const Stats& stats, const RunTimes& times, bool complete, std::optional<int> exit_status,
-                      int signal, const EngineUse* engine) {
+                      int signal, const EngineUse* engine, const LatencyReport* latency) {
   const Settings& settings = reported();
   std::string text;
   // ddtime's lines come first, so that GNU's summary stays last: scripts
@@ -141,11 +141,12 @@ int Driver::summarise(const Stats& stats, const RunTimes& times, bool complete, 
     text = reporter_.end_progress_line();
     if (engine != nullptr) text += engine_line(diag_.program(), *engine);
     text += timing_report(diag_.program(), stats, times, settings);
+    if (latency != nullptr) text += latency_report(diag_.program(), *latency, diag_.utf8_quotes());
   }
   text += reporter_.summary(stats, times.real_ns);
   if (!text.empty()) diag_.raw(text);
   if (!settings.ext.json) return 0;
-  JsonRun run{settings, stats, times, complete, exit_status, signal, diag_.history(), DDTIME_VERSION, engine};
+  JsonRun run{settings, stats, times, complete, exit_status, signal, diag_.history(), DDTIME_VERSION, engine, latency};
   return deliver_json(json_report(run), complete || signal != 0);
 }
 
@@ -218,12 +219,15 @@ int Driver::run() {
   const bool show_engine = plan_.queued() || plan_.iodepth_given;
   const EngineUse* engine = show_engine ? &result.engine : nullptr;
   if (result.ending == Ending::kInterrupted) {
-    summarise(result.stats, result.times, false, std::nullopt, interrupt_, engine);
+    summarise(result.stats, result.times, false, std::nullopt, interrupt_, engine,
+              result.latency ? &*result.latency : nullptr);
     die_by(interrupt_);
   }
   int status = result.exit_status;
   // The JSON carries the status as it stood; failing to write it fails too.
-  if (summarise(result.stats, result.times, true, status, 0, engine) != 0) status = 1;
+  if (summarise(result.stats, result.times, true, status, 0, engine, result.latency ? &*result.latency : nullptr) != 0) {
+    status = 1;
+  }
   return status;
 }
 
@@ -381,6 +385,7 @@ int Driver::run_session() {
         diag_.raw(session_run_line(diag_.program(),
                                    {setting, warmup, runs.back().index, warmup ? plan_.warmup : plan_.repeat},
                                    figures_of(done)));
+        if (done.latency) diag_.raw(latency_report(diag_.program(), *done.latency, diag_.utf8_quotes()));
       } else if (!machine_output_on_stderr()) {
         // As dd, each run says what dd says, as so many dd commands would.
         diag_.raw(reporter_.summary(done.stats, done.times.real_ns));
@@ -504,7 +509,8 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     JsonSessionRun document{JsonRun{run.settings, result.stats, result.times, complete,
                                     complete ? std::optional<int>(result.exit_status) : std::nullopt,
                                     complete ? 0 : signal, run.errors, DDTIME_VERSION,
-                                    show_engine ? &result.engine : nullptr}};
+                                    show_engine ? &result.engine : nullptr,
+                                    result.latency ? &*result.latency : nullptr}};
     document.bs = rows[run.row].bs;
     document.iodepth = rows[run.row].depth;
     document.repeat = run.index;
@@ -768,7 +774,8 @@ int Driver::finish_readback(const std::vector<SessionRun>& runs, const PassExtra
     JsonSessionRun document{JsonRun{runs[i].settings, result.stats, result.times, complete,
                                     complete ? std::optional<int>(result.exit_status) : std::nullopt,
                                     complete ? 0 : signal, runs[i].errors, DDTIME_VERSION,
-                                    show_engine ? &result.engine : nullptr}};
+                                    show_engine ? &result.engine : nullptr,
+                                    result.latency ? &*result.latency : nullptr}};
     document.bs = runs[i].settings.ibs;
     document.iodepth = plan_.iodepth;
     document.seed = runs[i].seed;

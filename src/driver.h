@@ -110,7 +110,7 @@ class Driver final : public Events {
   // written where it was asked to go.
   // engine: what ran, at the end of a run with --iodepth or --engine.
   int summarise(const Stats& stats, const RunTimes& times, bool complete, std::optional<int> exit_status,
-                int signal, const EngineUse* engine = nullptr);
+                int signal, const EngineUse* engine = nullptr, const LatencyReport* latency = nullptr);
   // No statistics (as GNU), but --json still gets its object.
   int report_without_summary(const RunResult& result);
   int deliver_json(const std::string& json, bool final);

@@ -14,6 +14,7 @@
 #include "events.h"
 #include "io.h"
 #include "io_position.h"
+#include "latency.h"
 #include "os.h"
 #include "pattern.h"
 #include "ring.h"
@@ -69,6 +70,10 @@ struct CopyJob {
   CacheAdvice& output_cache;
   std::int64_t start_ns;  // when the measured window began (progress counts from it)
   QueueSetup queue = {};
+  // --latency with a queued engine: each request timed from its queueing to
+  // the reaping of its completion (the sync engine's calls are timed by a
+  // LatencyOs in os).
+  LatencyRecorders* latency = nullptr;
 };
 
 CopyResult run_copy(const CopyJob& job);

@@ -34,6 +34,7 @@ class QueuedCopy final : private PositionBuffers {
     std::int64_t got = 0;       // bytes read, or -errno
     std::size_t written = 0;    // bytes written so far
     int write_error = 0;        // errno of a failed write, or 0
+    std::int64_t queued_ns = 0; // --latency: when its request was queued
   };
 
   Slot& slot(std::int64_t record) { return slots_[static_cast<std::size_t>(record) % slots_.size()]; }
@@ -52,7 +53,9 @@ class QueuedCopy final : private PositionBuffers {
   void queue_read(std::int64_t record);
   void queue_write(std::int64_t record);
   void queue_sequential_write();
-  void on_completion(const RingCompletion& completion);
+  // reaped_ns: when the batch holding it was reaped, for --latency; -1 for
+  // a record the generator made, which no request fetched.
+  void on_completion(const RingCompletion& completion, std::int64_t reaped_ns);
   void retire_in_order();
   // The final partial record, through the Writer as in the sync engine.
   void write_tail();
@@ -78,6 +81,7 @@ class QueuedCopy final : private PositionBuffers {
   // /dev/null and its kind, anywhere; else one at a time in record order.
   const bool any_order_writes_;
   const bool refill_short_reads_;
+  LatencyRecorders* const latency_;
   std::int64_t input_base_ = 0;   // where record 0 is read
   std::int64_t output_base_ = 0;  // where record 0 is written
   std::int64_t record_limit_;     // records count= allows (kNoLimit: to the end)
@@ -109,6 +113,7 @@ QueuedCopy::QueuedCopy(const CopyJob& job)
       positional_output_(job.queue.positional_output),
       any_order_writes_(job.queue.positional_output || job.queue.order_free_output),
       refill_short_reads_(job.queue.refill_short_reads),
+      latency_(job.latency),
       record_limit_(settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
                                                                                 : settings_.max_records),
       progress_ticker_(job.clock, job.events, job.start_ns) {}
@@ -175,9 +180,10 @@ void QueuedCopy::queue_read(std::int64_t record) {
     job_.queue.source->fill(buffer(record) + s.got, s.want - static_cast<std::size_t>(s.got),
                             record * ibs_ + s.got);
     ++in_flight_;
-    on_completion({static_cast<std::uint64_t>(record), static_cast<std::int64_t>(s.want) - s.got});
+    on_completion({static_cast<std::uint64_t>(record), static_cast<std::int64_t>(s.want) - s.got}, -1);
     return;
   }
+  if (latency_ != nullptr) s.queued_ns = job_.clock.now_ns();
   ring_.queue({static_cast<std::uint64_t>(record), RingRequest::Kind::kRead, kInputFd, buffer(record) + s.got,
                s.want - static_cast<std::size_t>(s.got), input_base_ + record * ibs_ + s.got, buffer_index(record)});
   ++in_flight_;
@@ -188,6 +194,7 @@ void QueuedCopy::queue_write(std::int64_t record) {
   s.state = Slot::State::kWriting;
   const auto length = static_cast<std::size_t>(s.got) - s.written;
   const std::int64_t offset = positional_output_ ? output_base_ + record * ibs_ + static_cast<std::int64_t>(s.written) : -1;
+  if (latency_ != nullptr) s.queued_ns = job_.clock.now_ns();
   ring_.queue({static_cast<std::uint64_t>(record) | kWriteBit, RingRequest::Kind::kWrite, kOutputFd,
                buffer(record) + s.written, length, offset, buffer_index(record)});
   ++in_flight_;
@@ -203,10 +210,15 @@ void QueuedCopy::queue_sequential_write() {
   queue_write(next_write_++);
 }
 
-void QueuedCopy::on_completion(const RingCompletion& completion) {
+void QueuedCopy::on_completion(const RingCompletion& completion, std::int64_t reaped_ns) {
   --in_flight_;
   const auto record = static_cast<std::int64_t>(completion.tag & ~kWriteBit);
   Slot& s = slot(record);
+  // A read past the end of the input fetches nothing and is not counted,
+  // as in the sync engine.
+  if (latency_ != nullptr && reaped_ns >= 0 && ((completion.tag & kWriteBit) != 0 || completion.result != 0)) {
+    ((completion.tag & kWriteBit) != 0 ? latency_->writes : latency_->reads).record(reaped_ns - s.queued_ns);
+  }
   if ((completion.tag & kWriteBit) == 0) {
     if (completion.result > 0 && refill_short_reads_ &&
         s.got + completion.result < static_cast<std::int64_t>(s.want)) {
@@ -338,7 +350,10 @@ CopyResult QueuedCopy::run() {
       stop(next_retire_);
       break;
     }
-    for (const RingCompletion& completion : ring_.completions()) on_completion(completion);
+    // One clock reading for the whole batch: every request in it was
+    // reaped by this call.
+    const std::int64_t reaped = latency_ != nullptr ? job_.clock.now_ns() : 0;
+    for (const RingCompletion& completion : ring_.completions()) on_completion(completion, reaped);
     retire_in_order();
     if (!stopping_ && next_read_ >= record_limit_ && next_retire_ >= record_limit_) break;
   }

@@ -379,6 +379,8 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
     plan.csv = true;
     plan.csv_path.reset();
     if (!argument.empty()) plan.csv_path = std::string(argument);
+  } else if (name == "latency") {
+    plan.latency = true;
   } else if (name == "force") {
     plan.force = true;
   } else if (name == "readback") {

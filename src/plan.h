@@ -50,6 +50,7 @@ struct Plan {
   bool cache_given = false;
   std::optional<PatternSpec> pattern;   // --pattern=: a generator in place of if=
   bool force = false;                   // --force: write to a device that is mounted or in use
+  bool latency = false;                 // --latency: every read and write timed
   bool csv = false;                     // --csv[=PATH]: one line per run
   std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr  // --cache=, even as-is: residency is measured and shown
 

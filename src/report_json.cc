@@ -204,6 +204,33 @@ void put_engine(json::Object object, const EngineUse& engine) {
   }
 }
 
+void put_latency_side(json::Object side, const LatencySummary& summary) {
+  side.integer("count", summary.count)
+      .integer("min_ns", summary.min_ns)
+      .decimal("mean_ns", rounded(summary.mean_ns, 1))
+      .decimal("sd_ns", rounded(summary.sd_ns, 1))
+      .integer("max_ns", summary.max_ns);
+  {
+    static constexpr std::string_view kKeys[] = {"50", "90", "99", "99.9", "99.99"};
+    json::Object percentiles = side.object("percentiles_ns");
+    for (std::size_t i = 0; i < summary.percentiles.size(); ++i) {
+      put_integer_or_null(percentiles, kKeys[i], summary.percentiles[i]);
+    }
+  }
+  json::Array histogram = side.array("histogram");
+  for (const LatencyBucket& bucket : summary.histogram) {
+    histogram.object().integer("le_ns", bucket.le_ns).integer("count", bucket.count);
+  }
+}
+
+void put_latency(json::Object object, const LatencyReport& latency) {
+  object.decimal("clock_cost_ns", rounded(latency.clock_cost_ns, 1))
+      .string("definition", latency.definition)
+      .boolean("exact", latency.read.exact && latency.write.exact);
+  put_latency_side(object.object("read"), latency.read);
+  put_latency_side(object.object("write"), latency.write);
+}
+
 void put_run(json::Object& run, const JsonRun& source) {
   const Stats& stats = source.stats;
   run.string("tool", "ddtime")
@@ -228,6 +255,7 @@ void put_run(json::Object& run, const JsonRun& source) {
     for (const std::string& error : source.errors) errors.string(error);
   }
   if (source.engine != nullptr) put_engine(run.object("engine"), *source.engine);
+  if (source.latency != nullptr) put_latency(run.object("latency"), *source.latency);
 }
 
 }  // namespace

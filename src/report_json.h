@@ -13,6 +13,7 @@
 #include "aggregate.h"
 #include "cache_state.h"
 #include "engine.h"
+#include "latency.h"
 #include "plan.h"
 #include "run_times.h"
 #include "settings.h"
@@ -32,6 +33,7 @@ struct JsonRun {
   std::span<const std::string> errors;  // every diagnostic line, without prefix
   std::string_view version;
   const EngineUse* engine = nullptr;    // what ran, with --iodepth or --engine
+  const LatencyReport* latency = nullptr;  // --latency
 };
 
 // The --json schema, one object on one line (keys always in this order):
@@ -64,6 +66,14 @@ struct JsonRun {
 // - Strings are escaped as json::Writer does (json.h), so a file name that
 //   is not UTF-8 still gives valid JSON.
 // - version: run.version, or the build's version when empty.
+// - With --latency, a last key "latency":
+//     {"clock_cost_ns":24.1,"definition":"system call"|"submit to reap",
+//      "exact":true,"read":{"count":4096,"min_ns":5120,"mean_ns":8950.2,
+//        "sd_ns":2100.5,"max_ns":1200000,"percentiles_ns":{"50":8190,
+//        "90":11300,"99":19000,"99.9":150000,"99.99":null},
+//        "histogram":[{"le_ns":8191,"count":3000},...]},"write":{...}}
+//   A percentile the count cannot support is null; exact is false when
+//   the percentiles came from the histogram.
 std::string json_report(const JsonRun& run);
 
 // A session of runs (--repeat, --warmup, --sweep) as one document:

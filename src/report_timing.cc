@@ -243,6 +243,67 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
   return to_string(out);
 }
 
+namespace {
+
+// A duration with 3 significant digits in ns, us, ms or s: "812 ns", "8.19 us".
+std::string three_digits(double ns) {
+  static constexpr const char* kUnits[] = {"ns", "us", "ms", "s"};
+  std::size_t unit = 0;
+  while (unit < 3 && ns >= 999.5) {
+    ns /= 1000;
+    ++unit;
+  }
+  const int decimals = ns >= 99.95 ? 0 : ns >= 9.995 ? 1 : 2;
+  return fmt::format("{:.{}f} {}", ns, unit == 0 ? 0 : decimals, kUnits[unit]);
+}
+
+void append_side(Buffer& out, std::string_view program, std::string_view name, const LatencySummary& side) {
+  append_format(out, "{}: {:<5} {} I/O{}:", program, name, side.count, side.count == 1 ? "" : "s");
+  if (side.count == 0) {
+    append(out, " none\n");
+    return;
+  }
+  append_format(out, " min {}  mean {}  sd {}  max {}", three_digits(static_cast<double>(side.min_ns)),
+                three_digits(side.mean_ns), three_digits(side.sd_ns), three_digits(static_cast<double>(side.max_ns)));
+  static constexpr const char* kNames[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
+  for (std::size_t i = 0; i < side.percentiles.size(); ++i) {
+    append_format(out, "  {} {}", kNames[i],
+                  side.percentiles[i] ? three_digits(static_cast<double>(*side.percentiles[i])) : std::string("n/a"));
+  }
+  out.push_back('\n');
+}
+
+void append_histogram(Buffer& out, std::string_view program, std::string_view name, const LatencySummary& side,
+                      bool utf8) {
+  if (side.histogram.empty()) return;
+  constexpr int kWidth = 40;
+  std::int64_t most = 0;
+  for (const LatencyBucket& bucket : side.histogram) most = std::max(most, bucket.count);
+  append_format(out, "{}: {:<29}: count      distribution\n", program, fmt::format("{} latency, ns", name));
+  for (const LatencyBucket& bucket : side.histogram) {
+    const std::int64_t low = bucket.le_ns == 0 ? 0 : bucket.le_ns / 2 + 1;
+    const auto filled = static_cast<int>(most > 0 ? (bucket.count * kWidth + most - 1) / most : 0);
+    append_format(out, "{}: {:>12} -> {:<12}: {:<10} |", program, low, bucket.le_ns, bucket.count);
+    for (int i = 0; i < kWidth; ++i) append(out, i < filled ? (utf8 ? "\u2588" : "*") : " ");
+    append(out, "|\n");
+  }
+}
+
+}  // namespace
+
+std::string latency_report(std::string_view program, const LatencyReport& latency, bool utf8) {
+  Buffer out;
+  const bool exact = latency.read.exact && latency.write.exact;
+  append_format(out, "{}: latency per {} (clock {:.0f} ns a reading, not subtracted): percentiles {}\n", program,
+                latency.definition, latency.clock_cost_ns,
+                exact ? "from every sample" : "from a histogram (under 1% off) beyond the samples kept");
+  append_side(out, program, "read", latency.read);
+  append_side(out, program, "write", latency.write);
+  append_histogram(out, program, "read", latency.read, utf8);
+  append_histogram(out, program, "write", latency.write, utf8);
+  return to_string(out);
+}
+
 std::string engine_fallback(const EngineUse& engine) {
   switch (engine.fallback) {
     case EngineUse::Fallback::kNone:

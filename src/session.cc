@@ -222,10 +222,25 @@ RunResult Session::copy(std::size_t buffer_alignment) {
   // POSIXLY_CORRECT is set; GNU dd honours that.
   signals::install(std::getenv("POSIXLY_CORRECT") == nullptr);
 
-  TimedOs timed(os_);
+  // --latency: recorders sized from what the copy will move (a few
+  // million samples at most kept exactly), and the clock's own cost.
+  std::optional<LatencyOs> timed_calls;
+  Os* base = &os_;
+  if (plan_.latency) {
+    constexpr std::int64_t kMostSamples = 2'000'000;
+    const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
+    const std::int64_t reads = bytes ? *bytes / settings_.ibs + 2 : kMostSamples;
+    const std::int64_t writes = bytes ? *bytes / settings_.obs + 2 : kMostSamples;
+    latency_ = std::make_unique<LatencyRecorders>(static_cast<std::size_t>(std::min(reads, kMostSamples)),
+                                                  static_cast<std::size_t>(std::min(writes, kMostSamples)));
+    clock_cost_ns_ = clock_cost_ns(window_.clock());
+    timed_calls.emplace(os_, window_.clock(), *latency_);
+    base = &*timed_calls;
+  }
+  TimedOs timed(*base);
   const bool split = settings_.ext.split_times;
   window_.start(split ? &timed : nullptr);
-  const CopyJob job{split ? static_cast<Os&>(timed) : os_,
+  const CopyJob job{split ? static_cast<Os&>(timed) : *base,
                     events_,
                     window_.clock(),
                     settings_,
@@ -234,7 +249,8 @@ RunResult Session::copy(std::size_t buffer_alignment) {
                     input_cache_,
                     output_cache_,
                     window_.start_ns(),
-                    queue};
+                    queue,
+                    queue.ring != nullptr ? latency_.get() : nullptr};
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
 
@@ -279,7 +295,14 @@ RunResult Session::run() {
   if ((settings_.iflag.direct || settings_.oflag.direct) && !check_direct_alignment(buffer_alignment)) {
     return ended_before_copy(1);
   }
-  return copy(buffer_alignment);
+  RunResult result = copy(buffer_alignment);
+  // Summarised after the window closed: sorting the samples is no part of
+  // the copy.
+  if (latency_) {
+    result.latency = LatencyReport{ring_ ? "submit to reap" : "system call", clock_cost_ns_,
+                                   latency_->reads.summary(), latency_->writes.summary()};
+  }
+  return result;
 }
 
 }  // namespace ddtime

@@ -9,10 +9,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "engine.h"
+#include "latency.h"
 #include "events.h"
 #include "buffer.h"
 #include "os.h"
@@ -38,6 +40,7 @@ struct RunResult {
   Ending ending = Ending::kFinished;
   Report report = Report::kSummary;
   EngineUse engine;
+  std::optional<LatencyReport> latency = std::nullopt;  // --latency
 };
 
 class Session {
@@ -85,6 +88,8 @@ class Session {
   std::vector<std::span<unsigned char>> slots_;
   std::unique_ptr<Ring> ring_;
   EngineUse engine_;
+  std::unique_ptr<LatencyRecorders> latency_;  // --latency, sized before the window opens
+  double clock_cost_ns_ = 0;
 };
 
 }  // namespace ddtime

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "latency.h"
 #include "os.h"
 #include "run_times.h"  // RunTimes, which the times measured here fill
 
@@ -73,6 +74,22 @@ class TimedOs final : public OsWrapper {
  private:
   std::uint64_t read_ticks_ = 0;
   std::uint64_t write_ticks_ = 0;
+};
+
+// --latency with the sync engine: each read of the input (fd 0) and each
+// write of the output (fd 1) is one system call, timed on the clock around
+// it and recorded. Every other call passes straight through.
+class LatencyOs final : public OsWrapper {
+ public:
+  LatencyOs(Os& inner, Clock& clock, LatencyRecorders& recorders) noexcept
+      : OsWrapper(inner), clock_(clock), recorders_(recorders) {}
+
+  IoResult read(int fd, void* buffer, std::size_t length) noexcept override;
+  IoResult write(int fd, const void* buffer, std::size_t length) noexcept override;
+
+ private:
+  Clock& clock_;
+  LatencyRecorders& recorders_;
 };
 
 }  // namespace ddtime

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "latency.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ddtime {
+namespace {
+
+// Percentiles in ten-thousandths, and the fewest samples each needs.
+constexpr std::array<std::int64_t, kLatencyPercentiles.size()> kPerTenThousand = {5000, 9000, 9900, 9990, 9999};
+constexpr std::array<std::int64_t, kLatencyPercentiles.size()> kFewestSamples = {2, 10, 100, 1000, 10000};
+
+// The nearest rank (1-based) of a percentile among n samples.
+std::int64_t nearest_rank(std::int64_t per_ten_thousand, std::int64_t n) {
+  const std::int64_t rank = (per_ten_thousand * n + 9999) / 10000;
+  return std::max<std::int64_t>(rank, 1);
+}
+
+std::int64_t bucket_bottom(std::size_t bucket) {
+  if (bucket < LatencyRecorder::kSubBuckets) return static_cast<std::int64_t>(bucket);
+  const std::size_t exponent = (bucket - LatencyRecorder::kSubBuckets) / LatencyRecorder::kSubBuckets + 6;
+  const std::size_t sub = (bucket - LatencyRecorder::kSubBuckets) % LatencyRecorder::kSubBuckets;
+  return static_cast<std::int64_t>((std::uint64_t{1} << exponent) + (sub << (exponent - 6)));
+}
+
+}  // namespace
+
+LatencyRecorder::LatencyRecorder(std::size_t raw_capacity)
+    : raw_capacity_(raw_capacity),
+      raw_(raw_capacity > 0 ? new std::int64_t[raw_capacity] : nullptr),
+      histogram_(kBuckets, 0) {}
+
+std::int64_t LatencyRecorder::bucket_top(std::size_t bucket) noexcept {
+  if (bucket < kSubBuckets) return static_cast<std::int64_t>(bucket);
+  const std::size_t exponent = (bucket - kSubBuckets) / kSubBuckets + 6;
+  const std::int64_t bottom = bucket_bottom(bucket);
+  const std::int64_t width = std::int64_t{1} << (exponent - 6);
+  return bottom > INT64_MAX - width ? INT64_MAX : bottom + width - 1;
+}
+
+void LatencyRecorder::merge(const LatencyRecorder& other) {
+  if (other.count_ == 0) return;
+  const std::size_t room = raw_capacity_ - kept_;
+  // Only a whole set of samples keeps the percentiles exact.
+  if (kept_ == static_cast<std::size_t>(count_) && other.kept_ == static_cast<std::size_t>(other.count_) &&
+      other.kept_ <= room) {
+    std::copy(other.raw_.get(), other.raw_.get() + other.kept_, raw_.get() + kept_);
+    kept_ += other.kept_;
+  } else {
+    kept_ = 0;  // inexact from now on: kept_ < count_
+  }
+  for (std::size_t i = 0; i < kBuckets; ++i) histogram_[i] += other.histogram_[i];
+  // Chan's combination of two means and sums of squares.
+  const double n = static_cast<double>(count_);
+  const double m = static_cast<double>(other.count_);
+  const double delta = other.mean_ - mean_;
+  mean_ += delta * m / (n + m);
+  squares_ += other.squares_ + delta * delta * n * m / (n + m);
+  count_ += other.count_;
+  min_ = std::min(min_, other.min_);
+  max_ = std::max(max_, other.max_);
+}
+
+LatencySummary LatencyRecorder::summary() const {
+  LatencySummary out;
+  out.count = count_;
+  if (count_ == 0) return out;
+  out.min_ns = min_;
+  out.max_ns = max_;
+  out.mean_ns = mean_;
+  out.sd_ns = count_ > 1 ? std::sqrt(squares_ / static_cast<double>(count_ - 1)) : 0;
+  out.exact = kept_ == static_cast<std::size_t>(count_);
+  std::vector<std::int64_t> sorted;
+  if (out.exact) {
+    sorted.assign(raw_.get(), raw_.get() + kept_);
+    std::sort(sorted.begin(), sorted.end());
+  }
+  for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
+    if (count_ < kFewestSamples[i]) continue;
+    const std::int64_t rank = nearest_rank(kPerTenThousand[i], count_);
+    std::int64_t value = 0;
+    if (out.exact) {
+      value = sorted[static_cast<std::size_t>(rank - 1)];
+    } else {
+      // The bucket holding the rank-th sample, at its middle: within half
+      // a bucket, under 1% of the value.
+      std::int64_t seen = 0;
+      std::size_t bucket = 0;
+      while (bucket + 1 < kBuckets && seen + histogram_[bucket] < rank) seen += histogram_[bucket++];
+      value = bucket_bottom(bucket) + (bucket_top(bucket) - bucket_bottom(bucket)) / 2;
+      value = std::clamp(value, min_, max_);
+    }
+    out.percentiles[i] = std::min(value, max_);
+  }
+  // Power-of-two buckets [2^k, 2^(k+1)) (and one for 0), from the first to
+  // the last that holds anything, the empty ones between included, as bcc
+  // draws them.
+  std::array<std::int64_t, 65> by_power{};  // [0]: zero; [k + 1]: [2^k, 2^(k+1))
+  for (std::size_t bucket = 0; bucket < kBuckets; ++bucket) {
+    if (histogram_[bucket] == 0) continue;
+    const std::int64_t bottom = bucket_bottom(bucket);
+    const std::size_t power = bottom == 0 ? 0 : static_cast<std::size_t>(64 - __builtin_clzll(static_cast<std::uint64_t>(bottom)));
+    by_power[power] += histogram_[bucket];
+  }
+  std::size_t first = 0;
+  while (by_power[first] == 0) ++first;
+  std::size_t last = by_power.size() - 1;
+  while (by_power[last] == 0) --last;
+  for (std::size_t power = first; power <= last; ++power) {
+    const std::int64_t top = power == 0 ? 0 : power >= 63 ? INT64_MAX : (std::int64_t{1} << power) - 1;
+    out.histogram.push_back({top, by_power[power]});
+  }
+  return out;
+}
+
+}  // namespace ddtime

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// latency — --latency's record of how long each read and each write took.
+// One recorder per side takes every duration with no allocation: into a
+// raw store sized before the run (exact nearest-rank percentiles while it
+// lasts), and always into a log-linear histogram (64 sub-buckets per power
+// of two: under 1% relative error) and a one-pass mean and variance. The
+// summary, made after the run, says which the percentiles came from.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ddtime {
+
+// The percentiles reported, in this order.
+inline constexpr std::array<double, 5> kLatencyPercentiles = {50, 90, 99, 99.9, 99.99};
+
+struct LatencyBucket {
+  std::int64_t le_ns = 0;  // upper bound of a power-of-two bucket: durations <= le_ns and > le_ns / 2
+  std::int64_t count = 0;
+};
+
+struct LatencySummary {
+  std::int64_t count = 0;
+  std::int64_t min_ns = 0;
+  double mean_ns = 0;
+  double sd_ns = 0;  // sample standard deviation; 0 below 2 samples
+  std::int64_t max_ns = 0;
+  // Nearest rank; absent where the count cannot support it (p needs at
+  // least 1 / (1 - p/100) samples: p99.9 needs 1000). Never above max_ns.
+  std::array<std::optional<std::int64_t>, kLatencyPercentiles.size()> percentiles;
+  bool exact = true;  // from every sample, or (false) from the histogram
+  std::vector<LatencyBucket> histogram;  // power-of-two buckets, first to last non-empty
+};
+
+class LatencyRecorder {
+ public:
+  // raw_capacity: how many samples are kept exactly; the rest only count
+  // in the histogram.
+  explicit LatencyRecorder(std::size_t raw_capacity);
+
+  void record(std::int64_t ns) noexcept {
+    if (ns < 0) ns = 0;
+    if (kept_ < raw_capacity_) raw_[kept_++] = ns;
+    ++histogram_[bucket_of(ns)];
+    ++count_;
+    if (ns < min_) min_ = ns;
+    if (ns > max_) max_ = ns;
+    const double delta = static_cast<double>(ns) - mean_;
+    mean_ += delta / static_cast<double>(count_);
+    squares_ += delta * (static_cast<double>(ns) - mean_);
+  }
+
+  // Adds another recorder's samples (a row's runs merged); raw samples
+  // that do not fit make the merged percentiles the histogram's.
+  void merge(const LatencyRecorder& other);
+
+  std::int64_t count() const noexcept { return count_; }
+  LatencySummary summary() const;
+
+  // The fine histogram: values below 64 have a bucket each, then 64 per
+  // power of two. Public for the tests.
+  static constexpr std::size_t kSubBuckets = 64;
+  static constexpr std::size_t kBuckets = kSubBuckets + (63 - 6) * kSubBuckets;
+  static std::size_t bucket_of(std::int64_t ns) noexcept {
+    const auto v = static_cast<std::uint64_t>(ns);
+    if (v < kSubBuckets) return static_cast<std::size_t>(v);
+    const int exponent = 63 - __builtin_clzll(v);  // >= 6
+    const auto sub = static_cast<std::size_t>((v >> (exponent - 6)) & (kSubBuckets - 1));
+    return kSubBuckets + static_cast<std::size_t>(exponent - 6) * kSubBuckets + sub;
+  }
+  // The largest value a bucket holds.
+  static std::int64_t bucket_top(std::size_t bucket) noexcept;
+
+ private:
+  std::size_t raw_capacity_;
+  std::unique_ptr<std::int64_t[]> raw_;  // untouched (and not resident) until written
+  std::size_t kept_ = 0;
+  std::vector<std::int64_t> histogram_;  // kBuckets counts, allocated once
+  std::int64_t count_ = 0;
+  std::int64_t min_ = INT64_MAX;
+  std::int64_t max_ = 0;
+  double mean_ = 0;
+  double squares_ = 0;
+};
+
+// One run's --latency figures, per side, and what they mean.
+struct LatencyReport {
+  const char* definition = "system call";  // or "submit to reap" for a queued engine
+  double clock_cost_ns = 0;
+  LatencySummary read;
+  LatencySummary write;
+};
+
+// The recorders a run fills, sized before it starts.
+struct LatencyRecorders {
+  LatencyRecorders(std::size_t read_capacity, std::size_t write_capacity) : reads(read_capacity), writes(write_capacity) {}
+  LatencyRecorder reads;
+  LatencyRecorder writes;
+};
+
+// What one clock reading costs, from a few thousand back to back: said
+// with the figures, never subtracted from them.
+template <typename Clock>
+double clock_cost_ns(Clock& clock) {
+  constexpr int kReads = 4096;
+  const std::int64_t start = clock.now_ns();
+  std::int64_t last = start;
+  for (int i = 0; i < kReads; ++i) last = clock.now_ns();
+  return static_cast<double>(last - start) / kReads;
+}
+
+}  // namespace ddtime

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --latency end to end (issue 14): the JSON's counts equal the records
+// read and written, percentiles in order and never above the max, the
+// definition per engine, the text lines, and a session's runs each with
+// their own figures.
+#include <string>
+#include <vector>
+
+#include "e2e/harness.h"
+#include "support/json.h"
+
+namespace ddtime::e2e {
+namespace {
+
+using support::Json;
+using support::parse_json;
+
+class Latency : public DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+  }
+  static void expect_side(const Json& side, std::int64_t count) {
+    EXPECT_EQ(side["count"].integer(), count);
+    const double max = side["max_ns"].number();
+    EXPECT_LE(side["min_ns"].number(), side["mean_ns"].number());
+    EXPECT_LE(side["mean_ns"].number(), max);
+    double last = side["min_ns"].number();
+    const char* keys[] = {"50", "90", "99", "99.9", "99.99"};
+    const std::int64_t fewest[] = {2, 10, 100, 1000, 10000};
+    for (std::size_t i = 0; i < 5; ++i) {
+      const Json& value = side["percentiles_ns"][keys[i]];
+      EXPECT_EQ(value.is_number(), count >= fewest[i]) << keys[i] << " of " << count;
+      if (!value.is_number()) continue;
+      EXPECT_GE(value.number(), last) << keys[i];
+      EXPECT_LE(value.number(), max) << keys[i];
+      last = value.number();
+    }
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < side["histogram"].size(); ++i) total += side["histogram"][i]["count"].integer();
+    EXPECT_EQ(total, count);
+  }
+};
+
+TEST_F(Latency, TheJsonCountsEveryReadAndWrite) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=4k", "count=5000", "--latency", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  const Json& latency = doc["latency"];
+  EXPECT_EQ(latency["definition"].string(), "system call");
+  EXPECT_GT(latency["clock_cost_ns"].number(), 0);
+  EXPECT_TRUE(latency["exact"].boolean());
+  expect_side(latency["read"], doc["records_in"]["full"].integer());
+  expect_side(latency["write"], doc["records_out"]["full"].integer());
+  EXPECT_TRUE(latency["read"]["percentiles_ns"]["99.99"].is_null()) << "5000 samples cannot support p99.99";
+}
+
+TEST_F(Latency, AQueuedEngineTimesSubmitToReap) {
+  write_file("in", std::string(1 << 20, 'q'));
+  const Result r = ddtime({"if=in", "of=out", "bs=4k", "--iodepth=8", "--latency", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  EXPECT_EQ(doc["latency"]["definition"].string(), "submit to reap");
+  expect_side(doc["latency"]["read"], 256);
+  expect_side(doc["latency"]["write"], 256);
+}
+
+TEST_F(Latency, TheTextSaysWhatWasTimedThenALinePerSideThenTheHistograms) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=512", "count=2000", "--latency"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("ddtime: latency per system call (clock "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ddtime: read  2000 I/Os: min "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("p99.9 "), std::string::npos);
+  EXPECT_NE(r.err.find("p99.99 n/a"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ddtime: read latency, ns"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ddtime: write latency, ns"), std::string::npos) << r.err;
+  EXPECT_LT(r.err.find("latency per"), r.err.find("2000+0 records in")) << "GNU's lines stay last";
+}
+
+TEST_F(Latency, InTheCLocaleTheBarsAreAscii) {
+  Options o;
+  o.args = {"if=/dev/zero", "of=/dev/null", "bs=512", "count=100", "--latency"};
+  o.as_ddtime = true;
+  o.locale = Locale::kC;
+  const Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  for (const char c : r.err) EXPECT_LT(static_cast<unsigned char>(c), 0x80);
+  EXPECT_NE(r.err.find("|****"), std::string::npos) << r.err;
+}
+
+TEST_F(Latency, EachRunOfASessionHasItsOwnFigures) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=4k", "count=300", "--repeat=2", "--latency", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  ASSERT_EQ(doc["runs"].size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) expect_side(doc["runs"][i]["latency"]["read"], 300);
+}
+
+TEST_F(Latency, AsDdNothingIsPrinted) {
+  const Result r = dd({"if=/dev/zero", "of=/dev/null", "bs=512", "count=10", "--latency"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(r.err_masked(), "10+0 records in\n10+0 records out\n5120 bytes (5.1 kB, 5.0 KiB) copied, <T> s, <R>\n");
+}
+
+}  // namespace
+}  // namespace ddtime::e2e

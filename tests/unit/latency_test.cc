@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --latency's recorder: the histogram's bucket edges, nearest-rank
+// percentiles against a sorted reference on random data (exact from the
+// raw store, within 1% from the histogram beyond it), the n/a and
+// never-above-max rules, merging, and the power-of-two display buckets.
+#include "latency.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace ddtime {
+namespace {
+
+TEST(LatencyHistogram, BucketsAreExactBelow64ThenSixtyFourPerPowerOfTwo) {
+  for (std::int64_t v = 0; v < 64; ++v) EXPECT_EQ(LatencyRecorder::bucket_of(v), static_cast<std::size_t>(v));
+  EXPECT_EQ(LatencyRecorder::bucket_of(64), 64u);
+  EXPECT_EQ(LatencyRecorder::bucket_of(65), 65u);
+  EXPECT_EQ(LatencyRecorder::bucket_of(127), 127u);
+  EXPECT_EQ(LatencyRecorder::bucket_of(128), 128u);  // width 2 from here
+  EXPECT_EQ(LatencyRecorder::bucket_of(129), 128u);
+  EXPECT_EQ(LatencyRecorder::bucket_of(130), 129u);
+  EXPECT_LT(LatencyRecorder::bucket_of(INT64_MAX), LatencyRecorder::kBuckets);
+  // Every bucket's top is one below the next bucket's first value.
+  for (std::size_t b = 0; b + 1 < 20 * 64; ++b) {
+    const std::int64_t top = LatencyRecorder::bucket_top(b);
+    EXPECT_EQ(LatencyRecorder::bucket_of(top), b) << b;
+    EXPECT_EQ(LatencyRecorder::bucket_of(top + 1), b + 1) << b;
+  }
+}
+
+TEST(LatencyHistogram, ABucketIsUnderTwoPercentOfItsValuesWide) {
+  for (std::size_t b = 64; b < 40 * 64; ++b) {
+    const double top = static_cast<double>(LatencyRecorder::bucket_top(b));
+    const double bottom = b == 0 ? 0 : static_cast<double>(LatencyRecorder::bucket_top(b - 1) + 1);
+    EXPECT_LE((top - bottom) / bottom, 1.0 / 64 + 1e-12) << b;
+  }
+}
+
+// Nearest rank on a sorted copy: the reference.
+std::int64_t reference(std::vector<std::int64_t> values, double p) {
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(p / 100 * static_cast<double>(values.size()) - 1e-9));
+  return values[std::max<std::size_t>(rank, 1) - 1];
+}
+
+std::vector<std::int64_t> random_latencies(std::size_t n, unsigned seed) {
+  std::mt19937_64 generator(seed);
+  std::lognormal_distribution<double> shape(10, 1.5);  // around 20 µs, a long tail
+  std::vector<std::int64_t> values(n);
+  for (auto& v : values) v = static_cast<std::int64_t>(shape(generator));
+  return values;
+}
+
+TEST(LatencyRecorder, PercentilesAreExactWhileTheSamplesFit) {
+  const std::vector<std::int64_t> values = random_latencies(20000, 1);
+  LatencyRecorder recorder(values.size());
+  for (const std::int64_t v : values) recorder.record(v);
+  const LatencySummary s = recorder.summary();
+  EXPECT_TRUE(s.exact);
+  EXPECT_EQ(s.count, 20000);
+  for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
+    ASSERT_TRUE(s.percentiles[i].has_value()) << kLatencyPercentiles[i];
+    EXPECT_EQ(*s.percentiles[i], reference(values, kLatencyPercentiles[i])) << kLatencyPercentiles[i];
+  }
+  EXPECT_EQ(s.min_ns, *std::min_element(values.begin(), values.end()));
+  EXPECT_EQ(s.max_ns, *std::max_element(values.begin(), values.end()));
+}
+
+TEST(LatencyRecorder, BeyondTheStoreTheHistogramIsWithinOnePercent) {
+  const std::vector<std::int64_t> values = random_latencies(50000, 2);
+  LatencyRecorder recorder(1000);
+  for (const std::int64_t v : values) recorder.record(v);
+  const LatencySummary s = recorder.summary();
+  EXPECT_FALSE(s.exact);
+  for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
+    const double want = static_cast<double>(reference(values, kLatencyPercentiles[i]));
+    ASSERT_TRUE(s.percentiles[i].has_value());
+    EXPECT_NEAR(static_cast<double>(*s.percentiles[i]), want, want * 0.01) << kLatencyPercentiles[i];
+  }
+}
+
+TEST(LatencyRecorder, APercentileTheCountCannotSupportIsNotAvailable) {
+  LatencyRecorder recorder(5000);
+  for (int i = 0; i < 999; ++i) recorder.record(1000 + i);
+  LatencySummary s = recorder.summary();
+  EXPECT_TRUE(s.percentiles[0].has_value());   // p50
+  EXPECT_TRUE(s.percentiles[2].has_value());   // p99
+  EXPECT_FALSE(s.percentiles[3].has_value()) << "p99.9 needs 1000 samples";
+  recorder.record(5000);
+  s = recorder.summary();
+  EXPECT_TRUE(s.percentiles[3].has_value());
+  EXPECT_FALSE(s.percentiles[4].has_value()) << "p99.99 needs 10000";
+}
+
+TEST(LatencyRecorder, NoPercentileIsAboveTheMax) {
+  LatencyRecorder recorder(0);  // histogram only: bucket middles could overshoot
+  for (int i = 0; i < 20000; ++i) recorder.record(1000003);
+  const LatencySummary s = recorder.summary();
+  for (const auto& p : s.percentiles) {
+    ASSERT_TRUE(p.has_value());
+    EXPECT_LE(*p, s.max_ns);
+    EXPECT_GE(*p, s.min_ns);
+  }
+}
+
+TEST(LatencyRecorder, MeanAndSdInOnePass) {
+  LatencyRecorder recorder(10);
+  for (const std::int64_t v : {2, 4, 4, 4, 5, 5, 7, 9}) recorder.record(v);
+  const LatencySummary s = recorder.summary();
+  EXPECT_DOUBLE_EQ(s.mean_ns, 5);
+  EXPECT_NEAR(s.sd_ns, std::sqrt(32.0 / 7), 1e-12);
+}
+
+TEST(LatencyRecorder, MergingEqualsRecordingEverythingInOne) {
+  const std::vector<std::int64_t> a = random_latencies(3000, 3);
+  const std::vector<std::int64_t> b = random_latencies(5000, 4);
+  LatencyRecorder one(10000), left(10000), right(5000);
+  for (const std::int64_t v : a) one.record(v), left.record(v);
+  for (const std::int64_t v : b) one.record(v), right.record(v);
+  left.merge(right);
+  const LatencySummary merged = left.summary();
+  const LatencySummary whole = one.summary();
+  EXPECT_TRUE(merged.exact);
+  EXPECT_EQ(merged.count, whole.count);
+  EXPECT_EQ(merged.percentiles, whole.percentiles);
+  EXPECT_NEAR(merged.mean_ns, whole.mean_ns, 1e-6 * whole.mean_ns);
+  EXPECT_NEAR(merged.sd_ns, whole.sd_ns, 1e-6 * whole.sd_ns);
+  EXPECT_EQ(merged.max_ns, whole.max_ns);
+}
+
+TEST(LatencyRecorder, TheDisplayHistogramHasEveryPowerOfTwoBetweenFirstAndLast) {
+  LatencyRecorder recorder(100);
+  for (const std::int64_t v : {0, 3, 3, 40, 1000}) recorder.record(v);
+  const LatencySummary s = recorder.summary();
+  // 0 | [2,3]: 2 | [32,63]: 1 | [512,1023]: 1, with the empty ones between.
+  std::vector<std::pair<std::int64_t, std::int64_t>> got;
+  for (const LatencyBucket& b : s.histogram) got.emplace_back(b.le_ns, b.count);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> want{
+      {0, 1}, {1, 0}, {3, 2}, {7, 0}, {15, 0}, {31, 0}, {63, 1}, {127, 0}, {255, 0}, {511, 0}, {1023, 1}};
+  EXPECT_EQ(got, want);
+}
+
+TEST(LatencyRecorder, NothingRecordedIsAllZeroAndNotAvailable) {
+  LatencyRecorder recorder(10);
+  const LatencySummary s = recorder.summary();
+  EXPECT_EQ(s.count, 0);
+  for (const auto& p : s.percentiles) EXPECT_FALSE(p.has_value());
+  EXPECT_TRUE(s.histogram.empty());
+}
+
+}  // namespace
+}  // namespace ddtime
