@@ -142,6 +142,7 @@ int Driver::summarise(const Stats& stats, const RunTimes& times, bool complete, 
     if (engine != nullptr) text += engine_line(diag_.program(), *engine);
     text += timing_report(diag_.program(), stats, times, settings);
     if (latency != nullptr) text += latency_report(diag_.program(), *latency, diag_.utf8_quotes());
+    if (complete || signal != 0) text += measured_;
   }
   text += reporter_.summary(stats, times.real_ns);
   if (!text.empty()) diag_.raw(text);
@@ -200,11 +201,13 @@ int Driver::deliver_json(const std::string& json, bool final) {
 }
 
 int Driver::run() {
+  if (plan_.sweep_bs_memory) prepare_memory_sweep();
   if (plan_.readback) return run_readback();
   if (plan_.session()) return run_session();
   if (plan_.size) count_bytes(settings_, *plan_.size);
   if (plan_.preallocate && !preallocate_output(settings_)) return 1;
   if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
+  measured_ = measured_words(settings_);
   Session session(os_, *this, window_, settings_, plan_);
   run_settings_ = &session.settings();
   const RunResult result = session.run();
@@ -248,6 +251,50 @@ bool Driver::claim_output_device(std::string_view asked) {
   if (claimed.ok()) os_.close(static_cast<int>(claimed.n));
   settings_.ext.exclusive_device = true;
   return true;
+}
+
+void Driver::prepare_memory_sweep() {
+  // The memory-bandwidth measurement people use dd for, done properly:
+  // every row the same bytes, from a buffer in L1 to four times the
+  // last-level cache, each labelled with the level it fits in.
+  caches_ = read_cpu_caches(os_, "/sys/devices/system/cpu/cpu0/cache");
+  const std::int64_t last_level = caches_.empty() ? std::int64_t{16} << 20 : caches_.back().bytes;
+  settings_.input_file = std::string("/dev/zero");
+  settings_.output_file = std::string("/dev/null");
+  for (std::int64_t bs = 4096; bs <= 4 * last_level; bs *= 2) plan_.sweep_bs.push_back(bs);
+  if (!plan_.size && settings_.max_records == kNoLimit) plan_.size = std::max<std::int64_t>(std::int64_t{1} << 30, 16 * 4 * last_level);
+}
+
+std::string Driver::measured_words(const Settings& settings) {
+  if (!settings.ext.timing_report || settings.status == StatusLevel::kNone) return {};
+  MeasuredFacts facts;
+  struct stat status {};
+  auto kind = [&](const std::optional<std::string>& path, int fd) {
+    if (!path) return os_.fstat(fd, status).ok() ? side_kind_of(status) : SideKind::kUnknown;
+    const IoResult found = os_.stat_path(path->c_str(), status);
+    // An output not there yet is the regular file dd will create.
+    if (!found.ok()) return found.err == ENOENT ? SideKind::kRegular : SideKind::kUnknown;
+    return side_kind_of(status);
+  };
+  facts.pattern = plan_.pattern.has_value();
+  facts.input = kind(settings.input_file, STDIN_FILENO);
+  facts.output = kind(settings.output_file, STDOUT_FILENO);
+  facts.input_name = settings.input_file.value_or("standard input");
+  facts.output_name = settings.output_file.value_or("standard output");
+  facts.bs = settings.ibs;
+  facts.input_direct = settings.iflag.direct;
+  facts.output_flushed = settings.conv.fsync || settings.conv.fdatasync || settings.oflag.sync || settings.oflag.dsync ||
+                         settings.oflag.direct;
+  if (facts.input == SideKind::kRegular && !facts.input_direct) {
+    Settings input_only = settings;
+    input_only.output_file.reset();
+    const CacheState state = CacheStateSetter(os_, input_only, CacheMode::kAsIs).measure();
+    if (state.input && state.input->pages > 0) {
+      facts.input_resident = static_cast<double>(state.input->resident) / static_cast<double>(state.input->pages);
+    }
+  }
+  facts.caches = read_cpu_caches(os_, "/sys/devices/system/cpu/cpu0/cache");
+  return measured_line(diag_.program(), facts);
 }
 
 std::string Driver::session_words() const {
@@ -341,6 +388,7 @@ int Driver::run_session() {
   if (machine_output_on_stderr()) diag_.set_muted(true);
   const bool text = session_text();
   if (plan_.pattern) measure_pattern();
+  if (text) measured_ = measured_words(row_settings(session_rows().front().bs));
   std::vector<RowSetting> rows = session_rows();
   std::vector<SessionRun> runs;
   runs.reserve(rows.size() * (plan_.warmup + plan_.repeat));
@@ -470,7 +518,8 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     summaries.push_back({rows[row].bs, rows[row].depth, summary});
     const Stats& stats = last->result.stats;
     table.push_back({rows[row].bs, rows[row].depth, stats.bytes_out, stats.full_records_in + stats.partial_records_in,
-                     summary, knee_row_ == row});
+                     summary, knee_row_ == row,
+                     plan_.sweep_bs_memory ? cache_level_for(rows[row].bs, caches_) : std::string()});
     summaries.back().knee = knee_row_ == row;
     if (text && plan_.repeat > 1) {
       const std::string setting = rows.size() > 1 ? setting_words(rows[row]) : std::string();
@@ -489,6 +538,7 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     if (plan_.queued() || plan_.iodepth_given || !plan_.sweep_iodepth.empty()) {
       diag_.raw(engine_line(diag_.program(), last.engine));
     }
+    diag_.raw(measured_);
     diag_.raw(reporter_.summary(last.stats, last.times.real_ns));
   }
   int status = exit_status.value_or(1);

@@ -15,6 +15,7 @@
 #include "cache_state.h"
 #include "diag.h"
 #include "events.h"
+#include "measured.h"
 #include "messages.h"
 #include "os.h"
 #include "plan.h"
@@ -94,6 +95,13 @@ class Driver final : public Events {
   // when it is mounted or claimed and --force is not given. Sets
   // settings_.ext.exclusive_device, so that every run claims it.
   bool claim_output_device(std::string_view asked);
+  // What the coming run will measure, in plain words, gathered before it
+  // (the input's residency among the facts); empty as dd or without the
+  // text report.
+  std::string measured_words(const Settings& settings);
+  // --sweep=bs=memory: /dev/zero to /dev/null, bs from 4k to four times the
+  // last-level cache, every row moving the same bytes (1 GiB or more).
+  void prepare_memory_sweep();
   // The option that made this a session, for messages: "--repeat=5".
   std::string session_words() const;
   std::vector<RowSetting> session_rows() const;
@@ -144,6 +152,8 @@ class Driver final : public Events {
   std::optional<std::size_t> knee_row_;      // --sweep=bs=auto: where doubling stopped paying
   std::uint64_t pattern_seeds_ = 0;          // --pattern: the seeds handed out so far
   std::optional<double> generator_rate_;     // --pattern: bytes per second, measured first
+  std::string measured_;                     // the "measured:" line, once known
+  std::vector<CpuCache> caches_;             // --sweep=bs=memory: the CPU's data caches
 };
 
 }  // namespace ddtime

@@ -304,14 +304,21 @@ bool parse_sweep(const Token& token, Plan& plan, const Diag& diag) {
   constexpr std::string_view kDepth = "iodepth=";
   if (argument == "bs=auto") {
     plan.sweep_bs_auto = true;
+    plan.sweep_bs_memory = false;
+    plan.sweep_bs.clear();
+    return true;
+  }
+  if (argument == "bs=memory") {
+    plan.sweep_bs_memory = true;
+    plan.sweep_bs_auto = false;
     plan.sweep_bs.clear();
     return true;
   }
   if (argument.starts_with(kBs)) {
-    plan.sweep_bs_auto = false;
+    plan.sweep_bs_auto = plan.sweep_bs_memory = false;
     plan.sweep_bs = parse_sweep_list(argument.substr(kBs.size()), 1, std::int64_t{1} << 40);
     if (!plan.sweep_bs.empty()) return true;
-    return invalid_extension_argument(token, diag, "A block size list is like 4k,64k,1M or 4k..64M, or auto.");
+    return invalid_extension_argument(token, diag, "A block size list is like 4k,64k,1M or 4k..64M, or auto, or memory.");
   }
   if (argument.starts_with(kDepth)) {
     const std::vector<std::int64_t> depths = parse_sweep_list(argument.substr(kDepth.size()), 1, Plan::kMaxIodepth);
@@ -412,6 +419,10 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
 // the operand. (An input that cannot seek is found only once it is open:
 // it runs at depth 1, and the report says so.)
 bool check_plan(const Settings& settings, const Plan& given, const Diag& diag) {
+  if (given.sweep_bs_memory && (settings.input_file || settings.output_file || given.pattern)) {
+    diag.error(0, "--sweep=bs=memory copies /dev/zero to /dev/null; it takes no if=, of= or --pattern");
+    return false;
+  }
   if (given.sweep_bs_auto && !given.sweep_iodepth.empty()) {
     diag.error(0, "--sweep=bs=auto searches one block size at a time; it does not combine with --sweep=iodepth");
     return false;

@@ -42,6 +42,7 @@ struct Plan {
   std::vector<std::int64_t> sweep_bs;
   std::vector<unsigned> sweep_iodepth;
   bool sweep_bs_auto = false;  // --sweep=bs=auto: double bs= until it stops paying
+  bool sweep_bs_memory = false;  // --sweep=bs=memory: /dev/zero to /dev/null, 4k to 4x the last-level cache
   std::optional<std::int64_t> size;  // --size=BYTES: what every row moves
   bool readback = false;     // --readback: write, drop the output's cache, read it back
   bool verify = false;       // --verify: compare what was read back (implies readback)
@@ -66,10 +67,10 @@ struct Plan {
 
   // Whether the copy runs more than once: a session of runs, each a value
   // the driver aggregates.
-  bool sweeps_bs() const noexcept { return !sweep_bs.empty() || sweep_bs_auto; }
+  bool sweeps_bs() const noexcept { return !sweep_bs.empty() || sweep_bs_auto || sweep_bs_memory; }
 
   bool session() const noexcept {
-    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || sweep_bs_auto || cache_given || csv ||
+    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || sweep_bs_auto || sweep_bs_memory || cache_given || csv ||
            pattern.has_value();
   }
 };

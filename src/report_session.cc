@@ -210,17 +210,21 @@ std::string sweep_table(std::string_view program, std::span<const SweepRow> rows
   Buffer out;
   double best = 0;
   for (const SweepRow& row : rows) best = std::max(best, row.summary.bytes_per_second.median);
-  put(out, "{}: {:>6} {:>5} {:>12} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9}  {}\n", program, "bs", "depth", "bytes",
-      "real", "user", "sys", "cpu%", "MB/s", "MiB/s", "IOPS", "rate");
+  const bool fits = std::any_of(rows.begin(), rows.end(), [](const SweepRow& row) { return !row.fits.empty(); });
+  put(out, "{}: {:>6} ", program, "bs");
+  if (fits) put(out, "{:<6} ", "fits");
+  put(out, "{:>5} {:>12} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9}  {}\n", "depth", "bytes", "real", "user", "sys",
+      "cpu%", "MB/s", "MiB/s", "IOPS", "rate");
   for (const SweepRow& row : rows) {
     const RowSummary& s = row.summary;
     const double real = s.real.median;
     const double rate = s.bytes_per_second.median;
     const double cpu = real > 0 ? (s.user.median + s.sys.median) / real * 100 : 0;
     const double iops = real > 0 ? static_cast<double>(row.records) / real : 0;
-    put(out, "{}: {:>6} {:>5} {:>12} {:>9.4f} {:>9.4f} {:>9.4f} {:>6.1f} {:>9.1f} {:>9.1f} {:>9.0f}  {}", program,
-        bs_text(row.bs), row.depth, row.bytes, real, s.user.median, s.sys.median, cpu, rate / 1e6, rate / 1048576.0,
-        iops, bar(best > 0 ? rate / best : 0, utf8));
+    put(out, "{}: {:>6} ", program, bs_text(row.bs));
+    if (fits) put(out, "{:<6} ", row.fits);
+    put(out, "{:>5} {:>12} {:>9.4f} {:>9.4f} {:>9.4f} {:>6.1f} {:>9.1f} {:>9.1f} {:>9.0f}  {}", row.depth, row.bytes,
+        real, s.user.median, s.sys.median, cpu, rate / 1e6, rate / 1048576.0, iops, bar(best > 0 ? rate / best : 0, utf8));
     if (rate == best && best > 0) put(out, " *best");
     if (row.knee) put(out, " knee");
     put(out, "\n");

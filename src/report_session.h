@@ -101,11 +101,13 @@ struct SweepRow {
   std::int64_t records = 0;  // input records of one run, for IOPS
   RowSummary summary;
   bool knee = false;  // --sweep=bs=auto: where doubling stopped paying
+  std::string fits = {};  // --sweep=bs=memory: the cache level the buffer fits in ("L2", "memory")
 };
 
 // The sweep table, one row per setting: bs, depth, bytes, real, user, sys,
 // cpu%, MB/s, MiB/s, IOPS (medians when rows have several runs) and a bar
-// of the rate, the best rate marked with "*". utf8: the bar in Unicode
+// of the rate, the best rate marked with "*best" (and, for
+// --sweep=bs=memory, a "fits" column after bs). utf8: the bar in Unicode
 // eighth blocks, else in '#'.
 std::string sweep_table(std::string_view program, std::span<const SweepRow> rows, bool utf8);
 

@@ -183,7 +183,7 @@ TEST_F(Loop4096AsDdtime, DirectWriteReportsTheFsyncAfterThePartialBlock) {
   Result r = ddtime({"if=in.bin", "of=" + device_, "bs=4096", "oflag=direct"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_TRUE(device_bytes().substr(0, 10000) == input);
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 6u) << r;
   EXPECT_EQ(lines[4], "2+1 records out");
   EXPECT_TRUE(std::regex_match(lines[0], std::regex(R"(^ddtime: real \d+\.\d{4} s \(copy \d+\.\d{4} s )"
@@ -196,7 +196,7 @@ TEST_F(Loop4096AsDdtime, AlignedDirectWriteMakesNoFlush) {
   write_file("in.bin", pattern(8192, 3));
   Result r = ddtime({"if=in.bin", "of=" + device_, "bs=4096", "oflag=direct"});
   ASSERT_STATUS(r, "exit 0");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 6u) << r;
   EXPECT_TRUE(std::regex_match(lines[0], std::regex(R"(^ddtime: real \d+\.\d{4} s  user .*)"))) << lines[0];
   EXPECT_EQ(lines[2], "ddtime: durability: oflag=direct; page cache bypassed");
@@ -277,7 +277,7 @@ TEST_F(Loop4096AsDdtime, ProgressTotalIsTheDeviceSize) {
   ASSERT_STATUS(r, "exit 0");
   EXPECT_TRUE(copied == content_) << "the FIFO got " << copied.size() << " bytes";
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r;
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   std::size_t progress = 0;
   int last_percent = -1;
   for (; progress < lines.size() && !lines[progress].starts_with("ddtime: real "); ++progress) {
@@ -310,7 +310,7 @@ TEST_F(Loop512AsDdtime, DirectReadAt512IsAccepted) {
   Result r = ddtime({"if=" + device_, "bs=512", "iflag=direct", "--units=bytes"});
   EXPECT_STATUS(r, "exit 0");
   EXPECT_TRUE(r.out == content_);
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 5u) << r;
   EXPECT_EQ(lines[2], "129+0 records in");
   EXPECT_TRUE(std::regex_match(lines[1], std::regex(R"(^ddtime: \d+ B/s; \d+ records?/s \(.* each\)$)")))

@@ -171,7 +171,7 @@ TEST_F(TimingReport, ComesBeforeGnuLinesWhenInvokedAsDdtime) {
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(r.out, "");
   ASSERT_TRUE(r.err.ends_with("\n")) << r;
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 5u) << r;
   EXPECT_EQ(mask_timing(lines[2] + "\n" + lines[3] + "\n" + lines[4] + "\n"), kBusyGnuLines);
 
@@ -222,7 +222,7 @@ TEST_F(TimingReport, InvokedAsDdPrintsNoReport) {
 TEST_F(TimingReport, UnitsOptionTurnsTheReportOnWhenInvokedAsDd) {
   Result r = dd({"if=/dev/zero", "of=/dev/null", "bs=64K", "count=16", "--units=iec"});
   ASSERT_STATUS(r, "exit 0");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 5u) << r;
   EXPECT_EQ(mask_timing(lines[4]), "1048576 bytes (1.0 MB, 1.0 MiB) copied, <T> s, <R>");
   EXPECT_TRUE(parse_real_line("dd", lines[0])) << lines[0];
@@ -259,7 +259,7 @@ TEST_P(RateUnits, ShapeTheRateLine) {
   args.insert(args.end(), GetParam().flag.begin(), GetParam().flag.end());
   Result r = ddtime(args);
   ASSERT_STATUS(r, "exit 0");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 5u) << r;
   const std::regex shape("^ddtime: " + GetParam().rate_shape +
                          R"((; \d+ records?/s \(\d+(\.\d+)? (ns|us|ms|s) each\))$)");
@@ -288,7 +288,7 @@ TEST_F(TimingReport, SplitTimesAddsReadAndWriteWithinReal) {
   args.push_back("--split-times");
   Result r = ddtime(args);
   ASSERT_STATUS(r, "exit 0");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 6u) << r;
   const auto real = parse_real_line("ddtime", lines[0]);
   ASSERT_TRUE(real) << lines[0];
@@ -327,7 +327,7 @@ TEST_P(FlushSplit, SplitsRealIntoCopyAndFlush) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(read_file("out.bin"), std::string(1048576, '\0'));
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 6u) << r;
   EXPECT_EQ(mask_timing(lines[5]), "1048576 bytes (1.0 MB, 1.0 MiB) copied, <T> s, <R>");
   const auto real = parse_real_line("ddtime", lines[0]);
@@ -360,7 +360,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(TimingReport, OflagDsyncNamesTheModeWithoutASplit) {
   Result r = ddtime({"if=/dev/zero", "of=out.bin", "bs=64K", "count=4", "oflag=dsync"});
   ASSERT_STATUS(r, "exit 0");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 6u) << r;
   const auto real = parse_real_line("ddtime", lines[0]);
   ASSERT_TRUE(real) << lines[0];
@@ -523,7 +523,7 @@ TEST_F(JsonOutput, PathGetsTheObjectWhileStderrKeepsTheText) {
   write_file("in.bin", std::string(3000, 'x'));
   Result r = ddtime({"if=in.bin", "of=out.bin", "bs=1000", "--json=run.json"});
   ASSERT_STATUS(r, "exit 0");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 5u) << r;
   EXPECT_EQ(mask_timing(lines[2] + "\n" + lines[3] + "\n" + lines[4] + "\n"),
             "3+0 records in\n3+0 records out\n3000 bytes (3.0 kB, 2.9 KiB) copied, <T> s, <R>\n");
@@ -552,7 +552,7 @@ TEST_F(JsonOutput, PathAsDdLeavesStderrAsGnus) {
 TEST_F(JsonOutput, UnwritablePathFailsWithExitStatus1) {
   Result r = ddtime({"if=/dev/zero", "of=/dev/null", "count=2", "--json=nodir/run.json"});
   EXPECT_STATUS(r, "exit 1");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 6u) << r;
   EXPECT_EQ(lines[2], "2+0 records in");
   EXPECT_EQ(lines[5], "ddtime: failed to write the JSON report to 'nodir/run.json': No such file or directory");
@@ -592,7 +592,7 @@ TEST_F(Progress, UnknownTotalPrintsCopiedLines) {
         << line;
   }
   EXPECT_EQ(progress.back().substr(0, 24), "ddtime: 2.9 KiB copied, ");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), progress.size() + 5) << r;
   EXPECT_EQ(lines[progress.size() + 2], "3+0 records in");
 }
@@ -642,7 +642,7 @@ TEST_F(Progress, FileSizeGivesAPercentage) {
     EXPECT_LE(percent, 100);
     last_percent = percent;
   }
-  EXPECT_EQ(lines_of(r.err)[progress.size() + 2], "16+0 records in");
+  EXPECT_EQ(report_lines(r.err)[progress.size() + 2], "16+0 records in");
 }
 
 // ---- signals ----
@@ -695,7 +695,7 @@ TEST_F(ReportOnSignal, Usr1PrintsTheReportThenGnuLinesAndContinues) {
   p.close_stdin();
   Result r = p.finish();
   EXPECT_STATUS(r, "exit 0");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 10u) << r;
   expect_report(lines, 0, 3);
   expect_report(lines, 5, 5);
@@ -710,7 +710,7 @@ TEST_F(ReportOnSignal, Usr1UnderJsonPrintsAnIncompleteObject) {
   p.close_stdin();
   Result r = p.finish();
   EXPECT_STATUS(r, "exit 0");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 2u) << r;
   const auto snapshot = json_or_fail(lines[0]);
   const auto last = json_or_fail(lines[1]);
@@ -731,7 +731,7 @@ TEST_F(ReportOnSignal, IntPrintsTheReportThenDiesBySigint) {
   p.send_signal(SIGINT);
   Result r = p.finish();
   EXPECT_STATUS(r, "signal SIGINT");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 5u) << r;
   expect_report(lines, 0, 3);
 }
@@ -742,7 +742,7 @@ TEST_F(ReportOnSignal, IntUnderJsonPathRecordsTheSignal) {
   p.send_signal(SIGINT);
   Result r = p.finish();
   EXPECT_STATUS(r, "signal SIGINT");
-  const std::vector<std::string> lines = lines_of(r.err);
+  const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 5u) << r;
   expect_report(lines, 0, 3);
   const auto json = json_or_fail(read_file("run.json"));

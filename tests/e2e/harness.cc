@@ -647,6 +647,15 @@ bool wait_until(const std::function<bool()>& pred, Millis timeout) {
   return true;
 }
 
+std::vector<std::string> report_lines(const std::string& text) {
+  std::vector<std::string> lines = lines_of(text);
+  std::erase_if(lines, [](const std::string& line) {
+    const std::size_t colon = line.find(": measured: ");
+    return colon != std::string::npos && line.find(':') == colon;
+  });
+  return lines;
+}
+
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::size_t start = 0;

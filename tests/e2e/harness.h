@@ -211,6 +211,9 @@ std::string signal_name(int sig);
 
 // The lines of text, without their newlines.
 std::vector<std::string> lines_of(const std::string& text);
+// lines_of without ddtime's "PROG: measured: ..." line, for tests about the
+// rest of the report (the measured line has tests of its own).
+std::vector<std::string> report_lines(const std::string& text);
 
 // All 256 byte values in order.
 std::string all_bytes();

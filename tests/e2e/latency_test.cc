@@ -103,5 +103,40 @@ TEST_F(Latency, AsDdNothingIsPrinted) {
   EXPECT_EQ(r.err_masked(), "10+0 records in\n10+0 records out\n5120 bytes (5.1 kB, 5.0 KiB) copied, <T> s, <R>\n");
 }
 
+// ---- the "measured:" line ----
+
+TEST_F(Latency, TheMeasuredLineEndsDdtimesLinesBeforeGnusSummary) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=64k", "count=10"});
+  ASSERT_STATUS(r, "exit 0");
+  const std::size_t measured = r.err.find("ddtime: measured: the kernel zero-filling a 64 KiB buffer");
+  ASSERT_NE(measured, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("10+0 records in"), r.err.find('\n', measured) + 1) << r.err;
+}
+
+TEST_F(Latency, AFileJustWrittenIsSaidToBeReadFromMemory) {
+  write_file("in", std::string(1 << 20, 'm'));
+  ASSERT_STATUS(dd({"if=in", "of=/dev/null"}), "exit 0");
+  const Result r = ddtime({"if=in", "of=out", "bs=64k"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("ddtime: measured: reading 'in', 100.0% of it in the page cache before the run: from memory, "
+                       "not from the disk; writing 'out' into the page cache, not the device: add conv=fdatasync"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(Latency, TheMemorySweepLabelsEachRowWithTheLevelItFits) {
+  const Result r = ddtime({"--sweep=bs=memory", "--size=64M"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find(" bs fits   depth "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("     4k L1 "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" memory "), std::string::npos) << "rows beyond the last-level cache\n" << r.err;
+}
+
+TEST_F(Latency, TheMemorySweepIsZeroToNullOnly) {
+  const Result r = ddtime({"if=/dev/zero", "--sweep=bs=memory"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --sweep=bs=memory copies /dev/zero to /dev/null; it takes no if=, of= or --pattern\n");
+}
+
 }  // namespace
 }  // namespace ddtime::e2e

@@ -397,7 +397,7 @@ TEST_F(Session, BadArgumentsAreRefusedWithTheValidForms) {
             "to 100000.\nTry 'ddtime --help' for more information.\n");
   r = ddtime({"if=in", "of=out", "--sweep=bs=64k..4k"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_NE(r.err.find("A block size list is like 4k,64k,1M or 4k..64M, or auto."), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("A block size list is like 4k,64k,1M or 4k..64M, or auto, or memory."), std::string::npos) << r.err;
   r = ddtime({"if=in", "of=out", "--sweep=count=4"});
   EXPECT_STATUS(r, "exit 1");
   EXPECT_NE(r.err.find("Valid arguments are: bs=LIST, iodepth=LIST"), std::string::npos) << r.err;

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "measured.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include <fmt/format.h>
+
+namespace ddtime {
+namespace {
+
+// A small sysfs file's text, or "" when it cannot be read.
+std::string read_small(Os& os, const std::string& path) {
+  const IoResult opened = os.open(path.c_str(), O_RDONLY | O_CLOEXEC, 0);
+  if (!opened.ok()) return {};
+  const int fd = static_cast<int>(opened.n);
+  char buffer[128];
+  std::string text;
+  while (true) {
+    const IoResult got = os.read(fd, buffer, sizeof buffer);
+    if (got.err == EINTR) continue;
+    if (!got.ok() || got.n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(got.n));
+    if (text.size() > 1024) break;
+  }
+  os.close(fd);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+// "48K", "1024K", "32M" as bytes; 0 when it is not one.
+std::int64_t size_in_bytes(const std::string& text) {
+  std::int64_t value = 0;
+  std::size_t i = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') value = value * 10 + (text[i++] - '0');
+  if (i == 0) return 0;
+  if (i == text.size()) return value;
+  switch (text[i]) {
+    case 'K':
+      return value << 10;
+    case 'M':
+      return value << 20;
+    case 'G':
+      return value << 30;
+    default:
+      return 0;
+  }
+}
+
+std::string bytes_words(std::int64_t bytes) {
+  if (bytes >= (1 << 20) && bytes % (1 << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
+  return fmt::format("{} bytes", bytes);
+}
+
+}  // namespace
+
+std::vector<CpuCache> read_cpu_caches(Os& os, const std::string& root) {
+  std::vector<CpuCache> caches;
+  for (int index = 0; index < 16; ++index) {
+    const std::string dir = fmt::format("{}/index{}", root, index);
+    const std::string type = read_small(os, dir + "/type");
+    if (type.empty()) break;
+    if (type == "Instruction") continue;
+    const std::string level = read_small(os, dir + "/level");
+    const std::int64_t bytes = size_in_bytes(read_small(os, dir + "/size"));
+    if (level.empty() || bytes == 0) continue;
+    caches.push_back({std::atoi(level.c_str()), bytes});
+  }
+  std::sort(caches.begin(), caches.end(), [](const CpuCache& a, const CpuCache& b) { return a.level < b.level; });
+  return caches;
+}
+
+std::string cache_level_for(std::int64_t bytes, const std::vector<CpuCache>& caches) {
+  for (const CpuCache& cache : caches) {
+    if (bytes <= cache.bytes) return fmt::format("L{}", cache.level);
+  }
+  return "memory";
+}
+
+SideKind side_kind_of(const struct stat& status) {
+  if (S_ISREG(status.st_mode)) return SideKind::kRegular;
+  if (S_ISBLK(status.st_mode)) return SideKind::kBlock;
+  if (S_ISFIFO(status.st_mode) || S_ISSOCK(status.st_mode)) return SideKind::kPipe;
+  if (S_ISCHR(status.st_mode)) {
+    if (major(status.st_rdev) == 1) {
+      switch (minor(status.st_rdev)) {
+        case 3:
+          return SideKind::kNull;
+        case 5:
+        case 7:
+          return SideKind::kZero;
+        case 8:
+        case 9:
+          return SideKind::kRandom;
+        default:
+          break;
+      }
+    }
+    return SideKind::kOtherCharacter;
+  }
+  return SideKind::kUnknown;
+}
+
+std::string measured_line(std::string_view program, const MeasuredFacts& f) {
+  std::string words;
+  const std::string buffer = bytes_words(f.bs);
+  const std::string fits =
+      f.caches.empty() ? std::string() : fmt::format(", which fits in {}", cache_level_for(f.bs, f.caches));
+  if (f.pattern) {
+    words = fmt::format("bytes made by the generator in a {} buffer{} (its own rate is said above)", buffer, fits);
+  } else if (f.input == SideKind::kZero && f.output == SideKind::kNull) {
+    words = fmt::format(
+        "the kernel zero-filling a {} buffer in this process's memory{}, plus two system calls per record; no "
+        "device, and nothing copied to /dev/null",
+        buffer, fits);
+  } else {
+    switch (f.input) {
+      case SideKind::kZero:
+        words = fmt::format("the kernel zero-filling a {} buffer{}", buffer, fits);
+        break;
+      case SideKind::kRandom:
+        words = "the kernel's random generator, not a device";
+        break;
+      case SideKind::kRegular:
+        words = fmt::format("reading '{}'", f.input_name);
+        if (f.input_direct) {
+          words += " with O_DIRECT, past the page cache";
+        } else if (f.input_resident) {
+          words += fmt::format(", {:.1f}% of it in the page cache before the run{}", *f.input_resident * 100,
+                               *f.input_resident >= 0.999 ? ": from memory, not from the disk"
+                               : *f.input_resident > 0.001 ? ": partly from memory"
+                                                           : "");
+        }
+        break;
+      case SideKind::kBlock:
+        words = f.input_direct
+                    ? fmt::format("reading the device '{}' with O_DIRECT: every read reached it", f.input_name)
+                    : fmt::format("reading the device '{}' through the page cache: reads may have come from memory "
+                                  "(add iflag=direct)",
+                                  f.input_name);
+        break;
+      case SideKind::kPipe:
+        words = "reading a pipe: the writer's pace as much as ours";
+        break;
+      case SideKind::kNull:
+        words = "reading /dev/null, which gives nothing";
+        break;
+      default:
+        words = fmt::format("reading '{}'", f.input_name);
+        break;
+    }
+    switch (f.output) {
+      case SideKind::kNull:
+        words += "; writing to /dev/null, which discards";
+        break;
+      case SideKind::kRegular:
+        words += f.output_flushed ? fmt::format("; writing '{}' through to the device", f.output_name)
+                                  : fmt::format("; writing '{}' into the page cache, not the device: add conv=fdatasync",
+                                                f.output_name);
+        break;
+      case SideKind::kBlock:
+        words += f.output_flushed
+                     ? fmt::format("; writing the device '{}' through to it", f.output_name)
+                     : fmt::format("; writing the device '{}' into the page cache: add oflag=direct or conv=fdatasync",
+                                   f.output_name);
+        break;
+      case SideKind::kPipe:
+        words += "; writing a pipe: the reader's pace as much as ours";
+        break;
+      default:
+        break;
+    }
+  }
+  return fmt::format("{}: measured: {}\n", program, words);
+}
+
+}  // namespace ddtime
