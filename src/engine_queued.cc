@@ -34,7 +34,7 @@ class QueuedCopy final : private PositionBuffers {
     std::int64_t got = 0;       // bytes read, or -errno
     std::size_t written = 0;    // bytes written so far
     int write_error = 0;        // errno of a failed write, or 0
-    std::int64_t queued_ns = 0; // --latency: when its request was queued
+    std::uint64_t queued_ticks = 0;  // --latency: when its request was queued (read_ticks)
   };
 
   Slot& slot(std::int64_t record) { return slots_[static_cast<std::size_t>(record) % slots_.size()]; }
@@ -53,9 +53,9 @@ class QueuedCopy final : private PositionBuffers {
   void queue_read(std::int64_t record);
   void queue_write(std::int64_t record);
   void queue_sequential_write();
-  // reaped_ns: when the batch holding it was reaped, for --latency; -1 for
-  // a record the generator made, which no request fetched.
-  void on_completion(const RingCompletion& completion, std::int64_t reaped_ns);
+  // reaped_ticks: when the batch holding it was reaped (read_ticks), for
+  // --latency; -1 for a record the generator made, which no request fetched.
+  void on_completion(const RingCompletion& completion, std::int64_t reaped_ticks);
   void retire_in_order();
   // The final partial record, through the Writer as in the sync engine.
   void write_tail();
@@ -183,7 +183,7 @@ void QueuedCopy::queue_read(std::int64_t record) {
     on_completion({static_cast<std::uint64_t>(record), static_cast<std::int64_t>(s.want) - s.got}, -1);
     return;
   }
-  if (latency_ != nullptr) s.queued_ns = job_.clock.now_ns();
+  if (latency_ != nullptr) s.queued_ticks = read_ticks();
   ring_.queue({static_cast<std::uint64_t>(record), RingRequest::Kind::kRead, kInputFd, buffer(record) + s.got,
                s.want - static_cast<std::size_t>(s.got), input_base_ + record * ibs_ + s.got, buffer_index(record)});
   ++in_flight_;
@@ -194,7 +194,7 @@ void QueuedCopy::queue_write(std::int64_t record) {
   s.state = Slot::State::kWriting;
   const auto length = static_cast<std::size_t>(s.got) - s.written;
   const std::int64_t offset = positional_output_ ? output_base_ + record * ibs_ + static_cast<std::int64_t>(s.written) : -1;
-  if (latency_ != nullptr) s.queued_ns = job_.clock.now_ns();
+  if (latency_ != nullptr) s.queued_ticks = read_ticks();
   ring_.queue({static_cast<std::uint64_t>(record) | kWriteBit, RingRequest::Kind::kWrite, kOutputFd,
                buffer(record) + s.written, length, offset, buffer_index(record)});
   ++in_flight_;
@@ -210,14 +210,15 @@ void QueuedCopy::queue_sequential_write() {
   queue_write(next_write_++);
 }
 
-void QueuedCopy::on_completion(const RingCompletion& completion, std::int64_t reaped_ns) {
+void QueuedCopy::on_completion(const RingCompletion& completion, std::int64_t reaped_ticks) {
   --in_flight_;
   const auto record = static_cast<std::int64_t>(completion.tag & ~kWriteBit);
   Slot& s = slot(record);
   // A read past the end of the input fetches nothing and is not counted,
   // as in the sync engine.
-  if (latency_ != nullptr && reaped_ns >= 0 && ((completion.tag & kWriteBit) != 0 || completion.result != 0)) {
-    ((completion.tag & kWriteBit) != 0 ? latency_->writes : latency_->reads).record(reaped_ns - s.queued_ns);
+  if (latency_ != nullptr && reaped_ticks >= 0 && ((completion.tag & kWriteBit) != 0 || completion.result != 0)) {
+    ((completion.tag & kWriteBit) != 0 ? latency_->writes : latency_->reads)
+        .record(reaped_ticks - static_cast<std::int64_t>(s.queued_ticks));
   }
   if ((completion.tag & kWriteBit) == 0) {
     if (completion.result > 0 && refill_short_reads_ &&
@@ -352,7 +353,7 @@ CopyResult QueuedCopy::run() {
     }
     // One clock reading for the whole batch: every request in it was
     // reaped by this call.
-    const std::int64_t reaped = latency_ != nullptr ? job_.clock.now_ns() : 0;
+    const auto reaped = latency_ != nullptr ? static_cast<std::int64_t>(read_ticks()) : 0;
     for (const RingCompletion& completion : ring_.completions()) on_completion(completion, reaped);
     retire_in_order();
     if (!stopping_ && next_read_ >= record_limit_ && next_retire_ >= record_limit_) break;

@@ -51,25 +51,30 @@ void LatencyRecorder::merge(const LatencyRecorder& other) {
     kept_ = 0;  // inexact from now on: kept_ < count_
   }
   for (std::size_t i = 0; i < kBuckets; ++i) histogram_[i] += other.histogram_[i];
-  // Chan's combination of two means and sums of squares.
-  const double n = static_cast<double>(count_);
-  const double m = static_cast<double>(other.count_);
-  const double delta = other.mean_ - mean_;
-  mean_ += delta * m / (n + m);
-  squares_ += other.squares_ + delta * delta * n * m / (n + m);
+  sum_ += other.sum_;
+  squares_ += other.squares_;
   count_ += other.count_;
   min_ = std::min(min_, other.min_);
   max_ = std::max(max_, other.max_);
 }
 
-LatencySummary LatencyRecorder::summary() const {
+LatencySummary LatencyRecorder::summary(double ns_per_unit) const {
   LatencySummary out;
   out.count = count_;
   if (count_ == 0) return out;
-  out.min_ns = min_;
-  out.max_ns = max_;
-  out.mean_ns = mean_;
-  out.sd_ns = count_ > 1 ? std::sqrt(squares_ / static_cast<double>(count_ - 1)) : 0;
+  auto ns = [ns_per_unit](std::int64_t units) {
+    return static_cast<std::int64_t>(static_cast<double>(units) * ns_per_unit + 0.5);
+  };
+  out.min_ns = ns(min_);
+  out.max_ns = ns(max_);
+  const long double n = static_cast<long double>(count_);
+  const long double mean = static_cast<long double>(sum_) / n;
+  out.mean_ns = static_cast<double>(mean * ns_per_unit);
+  if (count_ > 1) {
+    const long double spread = static_cast<long double>(squares_) - static_cast<long double>(sum_) * mean;
+    const long double variance = spread > 0 ? spread / (n - 1) : 0;
+    out.sd_ns = std::sqrt(static_cast<double>(variance)) * ns_per_unit;
+  }
   out.exact = kept_ == static_cast<std::size_t>(count_);
   std::vector<std::int64_t> sorted;
   if (out.exact) {
@@ -81,17 +86,17 @@ LatencySummary LatencyRecorder::summary() const {
     const std::int64_t rank = nearest_rank(kPerTenThousand[i], count_);
     std::int64_t value = 0;
     if (out.exact) {
-      value = sorted[static_cast<std::size_t>(rank - 1)];
+      value = ns(sorted[static_cast<std::size_t>(rank - 1)]);
     } else {
       // The bucket holding the rank-th sample, at its middle: within half
       // a bucket, under 1% of the value.
       std::int64_t seen = 0;
       std::size_t bucket = 0;
       while (bucket + 1 < kBuckets && seen + histogram_[bucket] < rank) seen += histogram_[bucket++];
-      value = bucket_bottom(bucket) + (bucket_top(bucket) - bucket_bottom(bucket)) / 2;
-      value = std::clamp(value, min_, max_);
+      value = ns(bucket_bottom(bucket) + (bucket_top(bucket) - bucket_bottom(bucket)) / 2);
+      value = std::clamp(value, out.min_ns, out.max_ns);
     }
-    out.percentiles[i] = std::min(value, max_);
+    out.percentiles[i] = std::min(value, out.max_ns);
   }
   // Power-of-two buckets [2^k, 2^(k+1)) (and one for 0), from the first to
   // the last that holds anything, the empty ones between included, as bcc
@@ -99,7 +104,7 @@ LatencySummary LatencyRecorder::summary() const {
   std::array<std::int64_t, 65> by_power{};  // [0]: zero; [k + 1]: [2^k, 2^(k+1))
   for (std::size_t bucket = 0; bucket < kBuckets; ++bucket) {
     if (histogram_[bucket] == 0) continue;
-    const std::int64_t bottom = bucket_bottom(bucket);
+    const std::int64_t bottom = ns(bucket_bottom(bucket));
     const std::size_t power = bottom == 0 ? 0 : static_cast<std::size_t>(64 - __builtin_clzll(static_cast<std::uint64_t>(bottom)));
     by_power[power] += histogram_[bucket];
   }

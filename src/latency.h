@@ -43,16 +43,20 @@ class LatencyRecorder {
   // in the histogram.
   explicit LatencyRecorder(std::size_t raw_capacity);
 
-  void record(std::int64_t ns) noexcept {
-    if (ns < 0) ns = 0;
-    if (kept_ < raw_capacity_) raw_[kept_++] = ns;
-    ++histogram_[bucket_of(ns)];
+  // units: nanoseconds, or any clock's ticks that summary() is told the
+  // length of. A few instructions, no division, no allocation.
+  void record(std::int64_t units) noexcept {
+    if (units < 0) units = 0;
+    if (kept_ < raw_capacity_) raw_[kept_++] = units;
+    ++histogram_[bucket_of(units)];
     ++count_;
-    if (ns < min_) min_ = ns;
-    if (ns > max_) max_ = ns;
-    const double delta = static_cast<double>(ns) - mean_;
-    mean_ += delta / static_cast<double>(count_);
-    squares_ += delta * (static_cast<double>(ns) - mean_);
+    if (units < min_) min_ = units;
+    if (units > max_) max_ = units;
+    // Exact integer sums: the mean and variance made from them at the end
+    // lose nothing to cancellation along the way.
+    __extension__ using Wide = unsigned __int128;
+    sum_ += static_cast<Wide>(units);
+    squares_ += static_cast<Wide>(units) * static_cast<Wide>(units);
   }
 
   // Adds another recorder's samples (a row's runs merged); raw samples
@@ -60,7 +64,8 @@ class LatencyRecorder {
   void merge(const LatencyRecorder& other);
 
   std::int64_t count() const noexcept { return count_; }
-  LatencySummary summary() const;
+  // The figures in nanoseconds: ns_per_unit converts what was recorded.
+  LatencySummary summary(double ns_per_unit = 1.0) const;
 
   // The fine histogram: values below 64 have a bucket each, then 64 per
   // power of two. Public for the tests.
@@ -84,8 +89,8 @@ class LatencyRecorder {
   std::int64_t count_ = 0;
   std::int64_t min_ = INT64_MAX;
   std::int64_t max_ = 0;
-  double mean_ = 0;
-  double squares_ = 0;
+  __extension__ unsigned __int128 sum_ = 0;
+  __extension__ unsigned __int128 squares_ = 0;
 };
 
 // One run's --latency figures, per side, and what they mean.
@@ -96,21 +101,24 @@ struct LatencyReport {
   LatencySummary write;
 };
 
-// The recorders a run fills, sized before it starts.
+// The recorders a run fills, sized before it starts. They record the
+// CPU's time-stamp ticks (read_ticks(): a few nanoseconds a reading, where
+// clock_gettime costs tens), turned into nanoseconds at the end by the
+// ticks the whole run took against its clock.
 struct LatencyRecorders {
   LatencyRecorders(std::size_t read_capacity, std::size_t write_capacity) : reads(read_capacity), writes(write_capacity) {}
   LatencyRecorder reads;
   LatencyRecorder writes;
 };
 
-// What one clock reading costs, from a few thousand back to back: said
-// with the figures, never subtracted from them.
-template <typename Clock>
-double clock_cost_ns(Clock& clock) {
+// What one reading of a clock costs, in its own units, from a few
+// thousand back to back: said with the figures, never subtracted.
+template <typename Read>
+double reading_cost(Read read) {
   constexpr int kReads = 4096;
-  const std::int64_t start = clock.now_ns();
-  std::int64_t last = start;
-  for (int i = 0; i < kReads; ++i) last = clock.now_ns();
+  const auto start = read();
+  auto last = start;
+  for (int i = 0; i < kReads; ++i) last = read();
   return static_cast<double>(last - start) / kReads;
 }
 

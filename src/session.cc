@@ -233,8 +233,10 @@ RunResult Session::copy(std::size_t buffer_alignment) {
     const std::int64_t writes = bytes ? *bytes / settings_.obs + 2 : kMostSamples;
     latency_ = std::make_unique<LatencyRecorders>(static_cast<std::size_t>(std::min(reads, kMostSamples)),
                                                   static_cast<std::size_t>(std::min(writes, kMostSamples)));
-    clock_cost_ns_ = clock_cost_ns(window_.clock());
-    timed_calls.emplace(os_, window_.clock(), *latency_);
+    reading_cost_ticks_ = reading_cost(read_ticks);
+    calibration_start_ns_ = window_.now_ns();
+    calibration_start_ticks_ = read_ticks();
+    timed_calls.emplace(os_, *latency_);
     base = &*timed_calls;
   }
   TimedOs timed(*base);
@@ -299,8 +301,12 @@ RunResult Session::run() {
   // Summarised after the window closed: sorting the samples is no part of
   // the copy.
   if (latency_) {
-    result.latency = LatencyReport{ring_ ? "submit to reap" : "system call", clock_cost_ns_,
-                                   latency_->reads.summary(), latency_->writes.summary()};
+    // Ticks to nanoseconds by the whole run's ticks against its clock.
+    const std::int64_t ns = window_.now_ns() - calibration_start_ns_;
+    const std::uint64_t ticks = read_ticks() - calibration_start_ticks_;
+    const double ns_per_tick = ticks > 0 && ns > 0 ? static_cast<double>(ns) / static_cast<double>(ticks) : 1.0;
+    result.latency = LatencyReport{ring_ ? "submit to reap" : "system call", reading_cost_ticks_ * ns_per_tick,
+                                   latency_->reads.summary(ns_per_tick), latency_->writes.summary(ns_per_tick)};
   }
   return result;
 }

@@ -89,7 +89,9 @@ class Session {
   std::unique_ptr<Ring> ring_;
   EngineUse engine_;
   std::unique_ptr<LatencyRecorders> latency_;  // --latency, sized before the window opens
-  double clock_cost_ns_ = 0;
+  double reading_cost_ticks_ = 0;  // --latency: one read_ticks(), in ticks
+  std::int64_t calibration_start_ns_ = 0;
+  std::uint64_t calibration_start_ticks_ = 0;
 };
 
 }  // namespace ddtime

@@ -86,20 +86,20 @@ IoResult TimedOs::lseek(int fd, off_t offset, int whence) noexcept {
 
 IoResult LatencyOs::read(int fd, void* buffer, std::size_t length) noexcept {
   if (fd != 0) return OsWrapper::read(fd, buffer, length);
-  const std::int64_t start = clock_.now_ns();
+  const std::uint64_t start = read_ticks();
   const IoResult result = OsWrapper::read(fd, buffer, length);
-  const std::int64_t end = clock_.now_ns();
+  const std::uint64_t end = read_ticks();
   // The read that finds the end of the input fetches nothing: the count
   // is of the reads that brought bytes (or failed).
-  if (!result.ok() || result.n > 0) recorders_.reads.record(end - start);
+  if (!result.ok() || result.n > 0) recorders_.reads.record(static_cast<std::int64_t>(end - start));
   return result;
 }
 
 IoResult LatencyOs::write(int fd, const void* buffer, std::size_t length) noexcept {
   if (fd != 1) return OsWrapper::write(fd, buffer, length);
-  const std::int64_t start = clock_.now_ns();
+  const std::uint64_t start = read_ticks();
   const IoResult result = OsWrapper::write(fd, buffer, length);
-  recorders_.writes.record(clock_.now_ns() - start);
+  recorders_.writes.record(static_cast<std::int64_t>(read_ticks() - start));
   return result;
 }
 

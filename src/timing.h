@@ -77,18 +77,17 @@ class TimedOs final : public OsWrapper {
 };
 
 // --latency with the sync engine: each read of the input (fd 0) and each
-// write of the output (fd 1) is one system call, timed on the clock around
-// it and recorded. Every other call passes straight through.
+// write of the output (fd 1) is one system call, timed in ticks
+// (read_ticks) around it and recorded. Every other call passes straight
+// through.
 class LatencyOs final : public OsWrapper {
  public:
-  LatencyOs(Os& inner, Clock& clock, LatencyRecorders& recorders) noexcept
-      : OsWrapper(inner), clock_(clock), recorders_(recorders) {}
+  LatencyOs(Os& inner, LatencyRecorders& recorders) noexcept : OsWrapper(inner), recorders_(recorders) {}
 
   IoResult read(int fd, void* buffer, std::size_t length) noexcept override;
   IoResult write(int fd, const void* buffer, std::size_t length) noexcept override;
 
  private:
-  Clock& clock_;
   LatencyRecorders& recorders_;
 };
 

@@ -1024,6 +1024,37 @@ def session_rows(args: argparse.Namespace) -> List[str]:
     return lines
 
 
+# ---------------------------------------------------------------------------
+# --latency's cost (issue 14): the same zero->null copy at bs=4k with and
+# without it, in paired rounds; the goal is at most 5%.
+
+
+def latency_rows(args: argparse.Namespace) -> List[str]:
+    lines = ["| copy | without --latency | with --latency | time with / without, paired [95% CI] |",
+             "|---|---:|---:|---|"]
+    workdir = Path(tempfile.mkdtemp(prefix="ddtime-lat-", dir=args.tmpdir))
+    cached = workdir / "cached"
+    queue_run([args.gnu, "if=/dev/zero", f"of={cached}", "bs=1M", "count=256", "status=none"])
+    cases = [("zero→null bs=4k, 1 GiB", ["if=/dev/zero", "of=/dev/null", "bs=4k", "count=262144"]),
+             ("zero→null bs=64k, 4 GiB", ["if=/dev/zero", "of=/dev/null", "bs=64k", "count=65536"]),
+             ("cached file→null bs=64k, 256 MiB", [f"if={cached}", "of=/dev/null", "bs=64k"])]
+    try:
+        for name, copy in cases:
+            rates: Dict[str, List[float]] = {"plain": [], "latency": []}
+            for round_number in range(args.runs):
+                for which in rotated(["plain", "latency"], round_number):
+                    argv = [args.ddtime, *copy, "--json"] + (["--latency"] if which == "latency" else [])
+                    rates[which].append(json.loads(queue_run(argv).stderr)["rates"]["bytes_per_second"])
+            times = [p / l for p, l in zip(rates["plain"], rates["latency"])]  # time with / time without
+            low, high = median_interval(times) if len(times) >= 6 else (min(times), max(times))
+            lines.append(f"| {name} | {statistics.median(rates['plain']) / GiB:.2f} GiB/s "
+                         f"| {statistics.median(rates['latency']) / GiB:.2f} GiB/s "
+                         f"| {statistics.median(times):.3f} [{low:.3f}–{high:.3f}] |")
+            log(lines[-1])
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return lines
+
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1052,6 +1083,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         help="run the queue-depth rows instead (issue 12: --iodepth against fio and GNU dd on a "
                              "direct-I/O loop device, an O_DIRECT file copy, peak RSS); needs root and fio")
     parser.add_argument("--queue-mib", type=int, default=256, help="MiB moved per queue-depth run (default 256)")
+    parser.add_argument("--latency-cost", action="store_true",
+                        help="run the --latency cost rows instead (issue 14: zero->null bs=4k with and without it)")
     parser.add_argument("--sessions", action="store_true",
                         help="run the session rows instead (issue 13: --repeat against separate runs, the "
                              "--pattern=random generator, --cache=cold and warm reads of a file)")
@@ -1082,6 +1115,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     if filesystem_type(Path(args.tmpdir)) == "tmpfs" and not args.smoke:
         log(f"warning: {args.tmpdir} is tmpfs; file rows will not measure a real filesystem")
+    if args.latency_cost:
+        print("\n".join(latency_rows(args)))
+        return 0
     if args.sessions:
         try:
             print("\n".join(session_rows(args)))
