@@ -81,9 +81,10 @@ INSERT BEFORE .text;
 """
 
 
-def executed_functions(binary: Path, workdir: Path) -> List[str]:
-    """Mangled names of the functions of `binary` that ran."""
-    names: List[str] = []
+def executed_functions(binary: Path, workdir: Path) -> List[Tuple[str, bool]]:
+    """Mangled names of the functions of `binary` that ran, each with
+    whether a run as dd ran it (those come first)."""
+    names: List[Tuple[str, bool]] = []
     seen = set()
     for index, (name, locale, operands) in enumerate(RUNS):
         link = workdir / name
@@ -108,7 +109,7 @@ def executed_functions(binary: Path, workdir: Path) -> List[str]:
                 function = line[3:].strip()
                 if function not in seen:
                     seen.add(function)
-                    names.append(function)
+                    names.append((function, name == "dd"))
     return names
 
 
@@ -161,14 +162,15 @@ def rule(section: str, obj: str) -> str:
     return f"*{os.path.basename(member)}({section})"
 
 
-def add_rules(binary: Path, rules: List[str]) -> bool:
-    """Appends to RULES the sections of BINARY's executed functions; false
-    when main is not among them (a map from another build)."""
+def add_rules(binary: Path, rules: List[str], as_dd: set) -> bool:
+    """Appends to RULES the sections of BINARY's executed functions, and
+    to AS_DD those a run as dd executed; false when main is not among them
+    (a map from another build)."""
     with tempfile.TemporaryDirectory(prefix="ddtime-startup-order-") as workdir:
         functions = executed_functions(binary, Path(workdir))
     by_symbol, by_name = read_map(Path(f"{binary}.map"))
     found_main = False
-    for function in functions:
+    for function, by_dd in functions:
         # GCC emits a complete-object constructor or destructor (C1, D1) as
         # an alias in its base-object twin's (C2, D2) section.
         twin = re.sub(r"([CD])1(E|I)", r"\g<1>2\2", function, count=1)
@@ -184,6 +186,8 @@ def add_rules(binary: Path, rules: List[str]) -> bool:
         found_main = found_main or pattern == "*(.text.startup.main)"
         if pattern not in rules:
             rules.append(pattern)
+        if by_dd:
+            as_dd.add(pattern)
     return found_main
 
 
@@ -206,16 +210,22 @@ def main(argv: List[str]) -> int:
         print("startup_order: skipped: valgrind is not installed", file=sys.stderr)
         return 77
     rules: List[str] = []
+    as_dd: set = set()
     for binary in binaries:
-        if not add_rules(binary, rules):
+        if not add_rules(binary, rules, as_dd):
             print(f"startup_order: main is not among the functions found in {binary}; "
                   "is its link map from this build?", file=sys.stderr)
             return 1
     with open(args.output, "w") as script:
         script.write(HEADER)
-        # Sorted, so that a rerun changes the script only where the start-up
-        # path changed; the order within the section hardly matters.
-        for pattern in sorted(rules):
+        # What a run as dd executes first, so that dd's start-up (the one
+        # compared with GNU's) touches as few windows as it can; then what
+        # only ddtime's report adds. Each group sorted, so that a rerun
+        # changes the script only where the start-up path changed.
+        for pattern in sorted(p for p in rules if p in as_dd):
+            script.write(f"    {pattern}\n")
+        script.write("    /* ddtime's report only */\n")
+        for pattern in sorted(p for p in rules if p not in as_dd):
             script.write(f"    {pattern}\n")
         script.write(FOOTER)
     print(f"startup_order: {len(rules)} sections written to {args.output}", file=sys.stderr)
