@@ -702,13 +702,17 @@ int Driver::run_readback() {
   auto finish = [&](std::optional<int> exit_status, int signal) {
     return finish_readback(runs, extras, exit_status, signal);
   };
-  if (written.ending == Ending::kInterrupted) {
-    finish(std::nullopt, interrupt_);
-    die_by(interrupt_);
-  }
-  if (written.report != RunResult::Report::kSummary || written.exit_status != 0) {
-    return finish(written.exit_status != 0 ? written.exit_status : 1, 0);
-  }
+  // A pass stopped by a signal ends the process; one that failed ends the
+  // readback with what was measured so far.
+  auto ended_badly = [&](const RunResult& pass) -> std::optional<int> {
+    if (pass.ending == Ending::kInterrupted) {
+      finish(std::nullopt, interrupt_);
+      die_by(interrupt_);
+    }
+    if (pass.report == RunResult::Report::kSummary && pass.exit_status == 0) return std::nullopt;
+    return finish(pass.exit_status != 0 ? pass.exit_status : 1, 0);
+  };
+  if (const auto ending = ended_badly(written)) return *ending;
   if (text) diag_.raw(pass_line(diag_.program(), "write", figures_of(written), written.times));
 
   // The output's cached pages dropped, so that the read reaches the device.
@@ -743,13 +747,7 @@ int Driver::run_readback() {
   read.warn_partial_read = read.partial_read_matters();
   runs.push_back(run_once(read, plan_, 0, false, 1));
   const RunResult& read_back = runs[1].result;
-  if (read_back.ending == Ending::kInterrupted) {
-    finish(std::nullopt, interrupt_);
-    die_by(interrupt_);
-  }
-  if (read_back.report != RunResult::Report::kSummary || read_back.exit_status != 0) {
-    return finish(read_back.exit_status != 0 ? read_back.exit_status : 1, 0);
-  }
+  if (const auto ending = ended_badly(read_back)) return *ending;
   if (text) diag_.raw(pass_line(diag_.program(), "read", figures_of(read_back), read_back.times));
   if (!plan_.verify) return finish(0, 0);
 
