@@ -26,6 +26,20 @@ namespace {
 using support::Json;
 using support::parse_json;
 
+// Lines of text that match a pattern.
+std::size_t count_matching_lines(const std::string& text, const std::string& pattern) {
+  const std::regex line(pattern);
+  std::size_t n = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    if (std::regex_search(text.substr(start, end - start), line)) ++n;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return n;
+}
+
 class Session : public DdTest {
  protected:
   void SetUp() override {
@@ -34,18 +48,8 @@ class Session : public DdTest {
     input_ = std::string(256 * 1024 + 100, 'x');
     write_file("in", input_);
   }
-  // Lines of stderr that match a pattern.
   static std::size_t count_lines(const std::string& text, const std::string& pattern) {
-    const std::regex line(pattern);
-    std::size_t n = 0;
-    std::size_t start = 0;
-    while (start < text.size()) {
-      const std::size_t end = text.find('\n', start);
-      if (std::regex_search(text.substr(start, end - start), line)) ++n;
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-    return n;
+    return count_matching_lines(text, pattern);
   }
   static std::string last_line(const std::string& text) {
     const std::size_t end = text.find_last_not_of('\n');
@@ -413,6 +417,41 @@ TEST_F(Session, SizeAloneSetsWhatASingleRunMoves) {
   const Result r = dd({"if=/dev/zero", "of=/dev/null", "bs=1000", "--size=2500"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(r.err_masked(), "2+1 records in\n2+1 records out\n2500 bytes (2.5 kB, 2.4 KiB) copied, <T> s, <R>\n");
+}
+
+// ---- a sweep of a device ----
+
+class SweepOfALoopDevice : public LoopDevice {
+ protected:
+  SweepOfALoopDevice() : LoopDevice(512, 2 << 20, /*direct_io=*/true) {}
+};
+
+TEST_F(SweepOfALoopDevice, EveryRowReadsTheWholeDeviceWithODirect) {
+  if (IsSkipped()) return;
+  SKIP_IF_ANOTHER_DD();
+  const Result r = ddtime({"if=" + device_, "of=/dev/null", "iflag=direct", "--sweep=bs=2k..256k", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  ASSERT_EQ(doc["runs"].size(), 8u);
+  std::int64_t bs = 2048;
+  for (std::size_t i = 0; i < 8; ++i, bs *= 2) {
+    EXPECT_EQ(doc["runs"][i]["bs"].integer(), bs);
+    EXPECT_EQ(doc["runs"][i]["bytes_out"].integer(), 2 << 20) << "the whole device, every row";
+    EXPECT_EQ(doc["runs"][i]["records_in"]["full"].integer(), (2 << 20) / bs);
+    EXPECT_EQ(doc["runs"][i]["operands"]["iflag"].strings(), std::vector<std::string>{"direct"});
+  }
+  EXPECT_EQ(doc["summary"].size(), 8u);
+}
+
+TEST_F(SweepOfALoopDevice, TheTableHasTheRealUserAndSysColumns) {
+  if (IsSkipped()) return;
+  SKIP_IF_ANOTHER_DD();
+  const Result r = ddtime({"if=" + device_, "of=/dev/null", "iflag=direct", "--sweep=bs=2k,256k"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count_matching_lines(r.err, "^ddtime: +bs +depth +bytes +real +user +sys "), 1u) << r.err;
+  EXPECT_EQ(count_matching_lines(r.err, "^ddtime: +2k +1 +2097152 +[0-9.]+ +[0-9.]+ +[0-9.]+ "), 1u) << r.err;
+  EXPECT_EQ(count_matching_lines(r.err, "^ddtime: measured: reading the device '.*' with O_DIRECT: every read reached it"), 1u)
+      << r.err;
 }
 
 // ---- block devices in use ----
