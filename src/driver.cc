@@ -159,6 +159,38 @@ int Driver::report_without_summary(const RunResult& result) {
   return result.exit_status;
 }
 
+std::optional<LatencyReport> Driver::merged_latency(const std::vector<SessionRun>& runs, std::size_t row) const {
+  // Exact percentiles for the row while its samples together stay within
+  // a few million; the histogram beyond.
+  constexpr std::size_t kMostMerged = 4'000'000;
+  std::size_t reads = 0;
+  std::size_t writes = 0;
+  double ns_per_tick = 0;
+  double clock_cost = 0;
+  std::size_t measured = 0;
+  const char* definition = "system call";
+  for (const SessionRun& run : runs) {
+    if (run.row != row || run.warmup || !run.result.latency_samples) continue;
+    reads += run.result.latency_samples->reads.kept();
+    writes += run.result.latency_samples->writes.kept();
+    ns_per_tick += run.result.latency_ns_per_tick;
+    clock_cost += run.result.latency->clock_cost_ns;
+    definition = run.result.latency->definition;
+    ++measured;
+  }
+  if (measured == 0) return std::nullopt;
+  LatencyRecorders merged(reads <= kMostMerged ? reads : 0, writes <= kMostMerged ? writes : 0);
+  for (const SessionRun& run : runs) {
+    if (run.row != row || run.warmup || !run.result.latency_samples) continue;
+    merged.reads.merge(run.result.latency_samples->reads);
+    merged.writes.merge(run.result.latency_samples->writes);
+  }
+  // The runs' tick lengths differ by their calibration's noise only.
+  ns_per_tick /= static_cast<double>(measured);
+  return LatencyReport{definition, clock_cost / static_cast<double>(measured), merged.reads.summary(ns_per_tick),
+                       merged.writes.summary(ns_per_tick)};
+}
+
 CsvRun Driver::csv_run(const SessionRun& run, std::int64_t bs, unsigned depth, std::string_view pass) const {
   const RunResult& result = run.result;
   CsvRun line;
@@ -502,6 +534,8 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
   std::vector<JsonSessionRow> summaries;
   std::vector<SweepRow> table;
   std::vector<RunFigures> figures;
+  std::vector<LatencyReport> row_latency;  // --latency: each row's runs merged
+  row_latency.reserve(rows.size());
   for (std::size_t row = 0; row < rows.size(); ++row) {
     figures.clear();
     const SessionRun* last = nullptr;
@@ -524,6 +558,16 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     if (text && plan_.repeat > 1) {
       const std::string setting = rows.size() > 1 ? setting_words(rows[row]) : std::string();
       diag_.raw(session_statistics(diag_.program(), setting, summary, plan_.warmup, diag_.utf8_quotes()));
+    }
+    if (plan_.latency && plan_.repeat > 1) {
+      if (std::optional<LatencyReport> merged = merged_latency(runs, row)) {
+        row_latency.push_back(std::move(*merged));
+        summaries.back().latency = &row_latency.back();
+        if (text) {
+          diag_.raw(fmt::format("{}: the {} runs' latency together:\n", diag_.program(), figures.size()));
+          diag_.raw(latency_report(diag_.program(), row_latency.back(), diag_.utf8_quotes()));
+        }
+      }
     }
   }
   if (text && (rows.size() > 1 || plan_.sweep_bs_auto) && !table.empty()) {

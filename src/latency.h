@@ -64,6 +64,7 @@ class LatencyRecorder {
   void merge(const LatencyRecorder& other);
 
   std::int64_t count() const noexcept { return count_; }
+  std::size_t kept() const noexcept { return kept_; }
   // The figures in nanoseconds: ns_per_unit converts what was recorded.
   LatencySummary summary(double ns_per_unit = 1.0) const;
 

@@ -352,6 +352,7 @@ std::string json_session_report(const JsonSession& session) {
         put_figure(row.object("user"), source.summary.user, 9);
         put_figure(row.object("sys"), source.summary.sys, 9);
         put_figure(row.object("bytes_per_second"), source.summary.bytes_per_second, 3);
+        if (source.latency != nullptr) put_latency(row.object("latency"), *source.latency);
       }
     }
     put_integer_or_null(document, "exit_status", session.exit_status);

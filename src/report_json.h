@@ -89,7 +89,8 @@ std::string json_report(const JsonRun& run);
 //    "summary":[{"bs":4096,"iodepth":1,"pass":"copy","runs":5,"knee":false,
 //      "real":{"min":0.5,"median":0.51,"median_ci95":[0.5,0.52]|null,
 //        "mean":0.51,"sd":0.004,"max":0.52,"outliers":[4]},
-//      "user":{...},"sys":{...},"bytes_per_second":{...}}, ...],
+//      "user":{...},"sys":{...},"bytes_per_second":{...},
+//      "latency":{...as a run's, its runs merged}|absent}, ...],
 //    "exit_status":0|1|null,"signal":null|"SIGINT"}
 //
 // - runs: warm-ups too, in the order run; "repeat" counts from 1 within
@@ -124,6 +125,7 @@ struct JsonSessionRow {
   RowSummary summary;
   std::string_view pass = "copy";
   bool knee = false;  // --sweep=bs=auto's knee
+  const LatencyReport* latency = nullptr;  // --latency: the row's runs merged
 };
 struct JsonSession {
   const Plan& plan;

@@ -231,7 +231,7 @@ RunResult Session::copy(std::size_t buffer_alignment) {
     const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
     const std::int64_t reads = bytes ? *bytes / settings_.ibs + 2 : kMostSamples;
     const std::int64_t writes = bytes ? *bytes / settings_.obs + 2 : kMostSamples;
-    latency_ = std::make_unique<LatencyRecorders>(static_cast<std::size_t>(std::min(reads, kMostSamples)),
+    latency_ = std::make_shared<LatencyRecorders>(static_cast<std::size_t>(std::min(reads, kMostSamples)),
                                                   static_cast<std::size_t>(std::min(writes, kMostSamples)));
     reading_cost_ticks_ = reading_cost(read_ticks);
     calibration_start_ns_ = window_.now_ns();
@@ -307,6 +307,8 @@ RunResult Session::run() {
     const double ns_per_tick = ticks > 0 && ns > 0 ? static_cast<double>(ns) / static_cast<double>(ticks) : 1.0;
     result.latency = LatencyReport{ring_ ? "submit to reap" : "system call", reading_cost_ticks_ * ns_per_tick,
                                    latency_->reads.summary(ns_per_tick), latency_->writes.summary(ns_per_tick)};
+    result.latency_samples = latency_;
+    result.latency_ns_per_tick = ns_per_tick;
   }
   return result;
 }

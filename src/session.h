@@ -41,6 +41,10 @@ struct RunResult {
   Report report = Report::kSummary;
   EngineUse engine;
   std::optional<LatencyReport> latency = std::nullopt;  // --latency
+  // --latency's samples themselves (ticks) and their length in ns, for a
+  // session to merge a row's runs.
+  std::shared_ptr<const LatencyRecorders> latency_samples = nullptr;
+  double latency_ns_per_tick = 1.0;
 };
 
 class Session {
@@ -88,7 +92,7 @@ class Session {
   std::vector<std::span<unsigned char>> slots_;
   std::unique_ptr<Ring> ring_;
   EngineUse engine_;
-  std::unique_ptr<LatencyRecorders> latency_;  // --latency, sized before the window opens
+  std::shared_ptr<LatencyRecorders> latency_;  // --latency, sized before the window opens
   double reading_cost_ticks_ = 0;  // --latency: one read_ticks(), in ticks
   std::int64_t calibration_start_ns_ = 0;
   std::uint64_t calibration_start_ticks_ = 0;

@@ -3,6 +3,7 @@
 // read and written, percentiles in order and never above the max, the
 // definition per engine, the text lines, and a session's runs each with
 // their own figures.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,23 @@ TEST_F(Latency, EachRunOfASessionHasItsOwnFigures) {
   const Json doc = parse_json(r.err);
   ASSERT_EQ(doc["runs"].size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) expect_side(doc["runs"][i]["latency"]["read"], 300);
+}
+
+TEST_F(Latency, ARowsRunsAreMergedInItsSummary) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=4k", "count=400", "--repeat=3", "--warmup=1",
+                           "--latency", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  ASSERT_EQ(doc["summary"].size(), 1u);
+  const Json& merged = doc["summary"][0]["latency"];
+  expect_side(merged["read"], 1200);  // three measured runs; the warm-up is left out
+  expect_side(merged["write"], 1200);
+  EXPECT_TRUE(merged["exact"].boolean());
+  std::int64_t most = 0;
+  for (std::size_t i = 1; i < 4; ++i) most = std::max(most, doc["runs"][i]["latency"]["read"]["max_ns"].integer());
+  // Ticks become nanoseconds by each run's calibration, and the merge by
+  // their mean: the same within a hair.
+  EXPECT_NEAR(merged["read"]["max_ns"].number(), static_cast<double>(most), 0.01 * static_cast<double>(most));
 }
 
 TEST_F(Latency, AsDdNothingIsPrinted) {
