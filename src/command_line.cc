@@ -79,11 +79,11 @@ constexpr OptionSpec kCommandLine[] = {
     {Group::kExtension, "warmup", Argument::kRequired, "M",
      "run the copy M times first, unmeasured"},
     {Group::kExtension, "sweep", Argument::kRequired, "KEY=LIST",
-     "one row per setting, KEY bs or iodepth: a list (4k,64k,1M) or powers of two (4k..64M)"},
+     "one row per setting: bs= or iodepth= a list (4k,64k,1M) or powers of two (4k..64M); bs=auto; bs=memory"},
     {Group::kExtension, "readback", Argument::kNone, "",
      "write, flush and drop the output's cached pages, then read it back: each timed apart"},
     {Group::kExtension, "verify", Argument::kNone, "",
-     "with --readback: compare the bytes read back with those written"},
+     "compare the bytes read back with those written (implies --readback)"},
     {Group::kExtension, "preallocate", Argument::kNone, "",
      "reserve the whole output and write its last block before the timed copy"},
     {Group::kExtension, "pattern", Argument::kRequired, "WHAT",
@@ -97,7 +97,7 @@ constexpr OptionSpec kCommandLine[] = {
     {Group::kExtension, "cache", Argument::kRequired, "STATE",
      "before each run: cold, cold-system, warm or as-is; shows what was cached"},
     {Group::kExtension, "size", Argument::kRequired, "BYTES",
-     "what every row of a sweep moves (default: count= x bs, or the whole input)"},
+     "what each run copies, whatever its block size (in place of count=)"},
 };
 // clang-format on
 
