@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The driver's sessions of runs: --repeat, --warmup, --sweep, --cache,
+// --pattern, --csv; each run a Session, its result kept, the rows
+// summarised and printed, the session's JSON and CSV.
+#include "driver.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "aggregate.h"
+#include "driver_internal.h"
+#include "io.h"
+#include "report_session.h"
+
+namespace ddtime {
+namespace {
+using driver_detail::bs_words;
+using driver_detail::count_bytes;
+using driver_detail::die_by;
+using driver_detail::figures_of;
+using driver_detail::reblock;
+using driver_detail::seek_offset;
+using driver_detail::setting_words;
+}  // namespace
+
+std::optional<LatencyReport> Driver::merged_latency(const std::vector<SessionRun>& runs, std::size_t row) const {
+  // Exact percentiles for the row while its samples together stay within
+  // a few million; the histogram beyond.
+  constexpr std::size_t kMostMerged = 4'000'000;
+  std::size_t reads = 0;
+  std::size_t writes = 0;
+  double ns_per_tick = 0;
+  double clock_cost = 0;
+  std::size_t measured = 0;
+  const char* definition = "system call";
+  for (const SessionRun& run : runs) {
+    if (run.row != row || run.warmup || !run.result.latency_samples) continue;
+    reads += run.result.latency_samples->reads.kept();
+    writes += run.result.latency_samples->writes.kept();
+    ns_per_tick += run.result.latency_ns_per_tick;
+    clock_cost += run.result.latency->clock_cost_ns;
+    definition = run.result.latency->definition;
+    ++measured;
+  }
+  if (measured == 0) return std::nullopt;
+  LatencyRecorders merged(reads <= kMostMerged ? reads : 0, writes <= kMostMerged ? writes : 0);
+  for (const SessionRun& run : runs) {
+    if (run.row != row || run.warmup || !run.result.latency_samples) continue;
+    merged.reads.merge(run.result.latency_samples->reads);
+    merged.writes.merge(run.result.latency_samples->writes);
+  }
+  // The runs' tick lengths differ by their calibration's noise only.
+  ns_per_tick /= static_cast<double>(measured);
+  return LatencyReport{definition, clock_cost / static_cast<double>(measured), merged.reads.summary(ns_per_tick),
+                       merged.writes.summary(ns_per_tick)};
+}
+
+CsvRun Driver::csv_run(const SessionRun& run, std::int64_t bs, unsigned depth, std::string_view pass) const {
+  const RunResult& result = run.result;
+  CsvRun line;
+  line.bs = bs;
+  line.depth = depth;
+  line.pass = pass;
+  line.repeat = run.index;
+  line.warmup = run.warmup;
+  line.cache = cache_mode_name(plan_.cache);
+  line.bytes = result.stats.bytes_out;
+  line.records = result.stats.full_records_in + result.stats.partial_records_in;
+  line.figures = figures_of(result);
+  if (result.ending != Ending::kInterrupted) line.exit_status = result.exit_status;
+  return line;
+}
+
+
+bool Driver::claim_output_device(std::string_view asked) {
+  struct stat status {};
+  if (!settings_.output_file || !os_.stat_path(settings_.output_file->c_str(), status).ok() ||
+      !S_ISBLK(status.st_mode) || plan_.force) {
+    return true;
+  }
+  const IoResult claimed = os_.open(settings_.output_file->c_str(), O_WRONLY | O_EXCL | O_CLOEXEC, 0);
+  if (!claimed.ok() && claimed.err == EBUSY) {
+    messages_.device_in_use(asked, *settings_.output_file);
+    return false;
+  }
+  if (claimed.ok()) os_.close(static_cast<int>(claimed.n));
+  settings_.ext.exclusive_device = true;
+  return true;
+}
+
+void Driver::prepare_memory_sweep() {
+  // The memory-bandwidth measurement people use dd for, done properly:
+  // every row the same bytes, from a buffer in L1 to four times the
+  // last-level cache, each labelled with the level it fits in.
+  caches_ = read_cpu_caches(os_, "/sys/devices/system/cpu/cpu0/cache");
+  const std::int64_t last_level = caches_.empty() ? std::int64_t{16} << 20 : caches_.back().bytes;
+  settings_.input_file = std::string("/dev/zero");
+  settings_.output_file = std::string("/dev/null");
+  for (std::int64_t bs = 4096; bs <= 4 * last_level; bs *= 2) plan_.sweep_bs.push_back(bs);
+  if (!plan_.size && settings_.max_records == kNoLimit) plan_.size = std::max<std::int64_t>(std::int64_t{1} << 30, 16 * 4 * last_level);
+}
+
+std::string Driver::measured_words(const Settings& settings) {
+  if (!settings.ext.timing_report || settings.status == StatusLevel::kNone) return {};
+  MeasuredFacts facts;
+  struct stat status {};
+  auto kind = [&](const std::optional<std::string>& path, int fd) {
+    if (!path) return os_.fstat(fd, status).ok() ? side_kind_of(status) : SideKind::kUnknown;
+    const IoResult found = os_.stat_path(path->c_str(), status);
+    // An output not there yet is the regular file dd will create.
+    if (!found.ok()) return found.err == ENOENT ? SideKind::kRegular : SideKind::kUnknown;
+    return side_kind_of(status);
+  };
+  facts.pattern = plan_.pattern.has_value();
+  facts.input = kind(settings.input_file, STDIN_FILENO);
+  facts.output = kind(settings.output_file, STDOUT_FILENO);
+  facts.input_name = settings.input_file.value_or("standard input");
+  facts.output_name = settings.output_file.value_or("standard output");
+  facts.bs = settings.ibs;
+  facts.input_direct = settings.iflag.direct;
+  facts.output_flushed = settings.conv.fsync || settings.conv.fdatasync || settings.oflag.sync || settings.oflag.dsync ||
+                         settings.oflag.direct;
+  if (facts.input == SideKind::kRegular && !facts.input_direct) {
+    Settings input_only = settings;
+    input_only.output_file.reset();
+    const CacheState state = CacheStateSetter(os_, input_only, CacheMode::kAsIs).measure();
+    if (state.input && state.input->pages > 0) {
+      facts.input_resident = static_cast<double>(state.input->resident) / static_cast<double>(state.input->pages);
+    }
+  }
+  facts.caches = read_cpu_caches(os_, "/sys/devices/system/cpu/cpu0/cache");
+  return measured_line(diag_.program(), facts);
+}
+
+std::string Driver::session_words() const {
+  if (plan_.repeat > 1) return fmt::format("--repeat={}", plan_.repeat);
+  if (plan_.warmup > 0) return fmt::format("--warmup={}", plan_.warmup);
+  if (plan_.sweeps_bs() || !plan_.sweep_iodepth.empty()) return "--sweep";
+  if (plan_.pattern) return "--pattern";
+  if (plan_.cache_given) return "--cache";
+  return "--csv";
+}
+
+bool Driver::check_rerunnable() {
+  const std::string asked = session_words();
+  auto kind_of = [](const struct stat& status) -> std::string_view {
+    if (S_ISFIFO(status.st_mode)) return "a pipe";
+    if (S_ISSOCK(status.st_mode)) return "a socket";
+    return "a character device that gives each read once";
+  };
+  for (Side side : {Side::kInput, Side::kOutput}) {
+    if (side == Side::kInput && plan_.pattern) continue;  // the generator gives its bytes again and again
+    const std::optional<std::string>& file = side == Side::kInput ? settings_.input_file : settings_.output_file;
+    struct stat status {};
+    if (!file) {
+      // Each run closes its output as dd does, and a standard stream is
+      // not opened again: it has no name to open.
+      messages_.cannot_repeat(asked, side, {});
+      return false;
+    }
+    // A file that is not there yet is the run's to report (or create).
+    if (!os_.stat_path(file->c_str(), status).ok()) continue;
+    if (positioning_of(status) == Positioning::kInOrder) {
+      messages_.cannot_repeat(asked, side, kind_of(status));
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<Driver::RowSetting> Driver::session_rows() const {
+  std::vector<RowSetting> rows;
+  // bs=auto starts from bs= (4k when not given) and grows as it goes.
+  const std::int64_t first = plan_.sweep_bs_auto && !settings_.bs_given ? 4096 : settings_.ibs;
+  const std::vector<std::int64_t> sizes = plan_.sweep_bs.empty() ? std::vector<std::int64_t>{first} : plan_.sweep_bs;
+  const std::vector<unsigned> depths = plan_.sweep_iodepth.empty() ? std::vector<unsigned>{plan_.iodepth}
+                                                                   : plan_.sweep_iodepth;
+  for (const std::int64_t bs : sizes) {
+    for (const unsigned depth : depths) rows.push_back({bs, depth});
+  }
+  return rows;
+}
+
+Settings Driver::row_settings(std::int64_t bs) const {
+  Settings settings = settings_;
+  if (plan_.sweeps_bs()) {
+    reblock(settings.skip_records, settings.skip_bytes, settings_.ibs, bs);
+    reblock(settings.seek_records, settings.seek_bytes, settings_.obs, bs);
+    settings.ibs = settings.obs = bs;
+    settings.bs_given = true;
+  }
+  if (sweep_bytes_) {
+    count_bytes(settings, *sweep_bytes_);
+  } else if (plan_.size) {
+    count_bytes(settings, *plan_.size);
+  }
+  // --pattern: a descriptor to have (its reads are the generator's).
+  if (plan_.pattern) settings.input_file = std::string("/dev/zero");
+  settings.warn_partial_read = settings.partial_read_matters();
+  return settings;
+}
+
+int Driver::run_session() {
+  if (!check_rerunnable()) return 1;
+  if (!claim_output_device(session_words())) return 1;
+  if (plan_.sweeps_bs()) {
+    // Every row moves the same bytes: --size, else count= in the command
+    // line's blocks, else the whole input, which must then have an end.
+    std::int64_t counted = 0;
+    struct stat status {};
+    if (plan_.size) {
+      sweep_bytes_ = plan_.size;
+    } else if (settings_.max_records != kNoLimit &&
+               !__builtin_mul_overflow(settings_.max_records, settings_.ibs, &counted) &&
+               !__builtin_add_overflow(counted, settings_.max_bytes, &counted)) {
+      sweep_bytes_ = counted;
+    } else if (plan_.pattern || !os_.stat_path(settings_.input_file->c_str(), status).ok() ||
+               positioning_of(status) != Positioning::kPositional) {
+      messages_.sweep_needs_size();
+      return 1;
+    }
+  }
+  if (machine_output_on_stderr()) diag_.set_muted(true);
+  const bool text = session_text();
+  if (plan_.pattern) measure_pattern();
+  if (text) measured_ = measured_words(row_settings(session_rows().front().bs));
+  std::vector<RowSetting> rows = session_rows();
+  std::vector<SessionRun> runs;
+  runs.reserve(rows.size() * (plan_.warmup + plan_.repeat));
+  std::vector<Figure> rates;  // bs=auto: each row's rates so far
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    const Settings settings = row_settings(rows[row].bs);
+    Plan plan = plan_;
+    plan.iodepth = rows[row].depth;
+    plan.iodepth_given = plan_.iodepth_given || !plan_.sweep_iodepth.empty();
+    const std::string setting = rows.size() > 1 || plan_.sweep_bs_auto ? setting_words(rows[row]) : std::string();
+    for (unsigned i = 0; i < plan_.warmup + plan_.repeat; ++i) {
+      const bool warmup = i < plan_.warmup;
+      // The page cache as asked, before the window opens, and what it holds.
+      CacheState cache;
+      if (plan_.cache_given) {
+        CacheStateSetter setter(os_, settings, plan_.cache);
+        if (const CacheFailure failed = setter.prepare(); failed.err != 0) {
+          messages_.cache_failed(cache_mode_name(plan_.cache), failed.err, failed.doing, failed.path);
+          return finish_session(rows, runs, 1, 0);
+        }
+        cache = setter.measure();
+        if (text) diag_.raw(cache_line(diag_.program(), setting, plan_.cache, cache));
+      }
+      Settings run_settings = settings;
+      if (plan_.preallocate && !preallocate_output(run_settings)) return finish_session(rows, runs, 1, 0);
+      std::optional<PatternSource> pattern;
+      if (plan_.pattern) pattern.emplace(next_pattern(run_settings));
+      runs.push_back(run_once(run_settings, plan, row, warmup, warmup ? i + 1 : i - plan_.warmup + 1,
+                              pattern ? &*pattern : nullptr));
+      runs.back().cache = cache;
+      const RunResult& done = runs.back().result;
+      if (done.report == RunResult::Report::kNothing || done.report == RunResult::Report::kJsonOnly) {
+        // GNU's die(): its message is all there is, then what was measured.
+        return finish_session(rows, runs, done.exit_status != 0 ? done.exit_status : 1, 0);
+      }
+      if (done.ending == Ending::kInterrupted) {
+        finish_session(rows, runs, std::nullopt, interrupt_);
+        die_by(interrupt_);
+      }
+      if (text) {
+        diag_.raw(reporter_.end_progress_line());
+        diag_.raw(session_run_line(diag_.program(),
+                                   {setting, warmup, runs.back().index, warmup ? plan_.warmup : plan_.repeat},
+                                   figures_of(done)));
+        if (done.latency) diag_.raw(latency_report(diag_.program(), *done.latency, diag_.utf8_quotes()));
+      } else if (!machine_output_on_stderr()) {
+        // As dd, each run says what dd says, as so many dd commands would.
+        diag_.raw(reporter_.summary(done.stats, done.times.real_ns));
+      }
+      if (done.exit_status != 0) return finish_session(rows, runs, done.exit_status, 0);
+    }
+    if (plan_.sweep_bs_auto) {
+      std::vector<RunFigures> measured;
+      for (const SessionRun& run : runs) {
+        if (run.row == row && !run.warmup) measured.push_back(figures_of(run.result));
+      }
+      rates.push_back(summarise_runs(measured).bytes_per_second);
+      const KneeSearch search = knee_search(rates);
+      // Doubling stops at the knee, or where a block would outgrow what
+      // every row moves (or 1 GiB).
+      const std::int64_t next = rows[row].bs * 2;
+      const std::int64_t most = std::min<std::int64_t>(sweep_bytes_.value_or(std::int64_t{1} << 30), std::int64_t{1} << 30);
+      if (!search.more) {
+        knee_row_ = search.knee;
+      } else if (next <= most) {
+        rows.push_back({next, rows[row].depth});
+      }
+    }
+  }
+  return finish_session(rows, runs, 0, 0);
+}
+
+PatternSource Driver::next_pattern(const Settings& settings) {
+  // A seed per run, from the clock and a count: no two runs, and no two
+  // sessions, write the same blocks.
+  const std::uint64_t seed =
+      (static_cast<std::uint64_t>(window_.now_ns()) * 0x9e3779b97f4a7c15ULL + ++pattern_seeds_) >> 1;
+  return PatternSource(*plan_.pattern, seed, seek_offset(settings));
+}
+
+void Driver::measure_pattern() {
+  const PatternSource probe(*plan_.pattern, 1, 0);
+  generator_rate_ = measure_generator_rate(probe);
+  if (session_text()) diag_.raw(generator_line(diag_.program(), pattern_name(*plan_.pattern), *generator_rate_));
+}
+
+Driver::SessionRun Driver::run_once(const Settings& settings, const Plan& plan, std::size_t row, bool warmup,
+                                   unsigned index, const PatternSource* pattern) {
+  const std::size_t said_before = diag_.history().size();
+  std::optional<PatternOs> generated;
+  if (pattern != nullptr) generated.emplace(os_, *pattern);
+  Session session(generated ? static_cast<Os&>(*generated) : os_, *this, window_, settings, plan, pattern);
+  run_settings_ = &session.settings();
+  RunResult result = session.run();
+  run_settings_ = nullptr;
+  const std::vector<std::string>& said = diag_.history();
+  return {row,
+          warmup,
+          index,
+          session.settings(),
+          std::move(result),
+          {said.begin() + static_cast<std::ptrdiff_t>(std::min(said_before, said.size())), said.end()},
+          {},
+          pattern != nullptr ? std::optional<std::uint64_t>(pattern->seed()) : std::nullopt};
+}
+
+int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
+                           std::optional<int> exit_status, int signal) {
+  const bool text = session_text();
+  // The rows with measured runs, summarised.
+  std::vector<JsonSessionRow> summaries;
+  std::vector<SweepRow> table;
+  std::vector<RunFigures> figures;
+  std::vector<LatencyReport> row_latency;  // --latency: each row's runs merged
+  row_latency.reserve(rows.size());
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    figures.clear();
+    const SessionRun* last = nullptr;
+    for (const SessionRun& run : runs) {
+      if (run.row != row || run.warmup || run.result.ending != Ending::kFinished ||
+          run.result.report != RunResult::Report::kSummary) {
+        continue;
+      }
+      figures.push_back(figures_of(run.result));
+      last = &run;
+    }
+    if (figures.empty()) continue;
+    const RowSummary summary = summarise_runs(figures);
+    summaries.push_back({rows[row].bs, rows[row].depth, summary});
+    const Stats& stats = last->result.stats;
+    table.push_back({rows[row].bs, rows[row].depth, stats.bytes_out, stats.full_records_in + stats.partial_records_in,
+                     summary, knee_row_ == row,
+                     plan_.sweep_bs_memory ? cache_level_for(rows[row].bs, caches_) : std::string()});
+    summaries.back().knee = knee_row_ == row;
+    if (text && plan_.repeat > 1) {
+      const std::string setting = rows.size() > 1 ? setting_words(rows[row]) : std::string();
+      diag_.raw(session_statistics(diag_.program(), setting, summary, plan_.warmup, diag_.utf8_quotes()));
+    }
+    if (plan_.latency && plan_.repeat > 1) {
+      if (std::optional<LatencyReport> merged = merged_latency(runs, row)) {
+        row_latency.push_back(std::move(*merged));
+        summaries.back().latency = &row_latency.back();
+        if (text) {
+          diag_.raw(fmt::format("{}: the {} runs' latency together:\n", diag_.program(), figures.size()));
+          diag_.raw(latency_report(diag_.program(), row_latency.back(), diag_.utf8_quotes()));
+        }
+      }
+    }
+  }
+  if (text && (rows.size() > 1 || plan_.sweep_bs_auto) && !table.empty()) {
+    diag_.raw(sweep_table(diag_.program(), table, diag_.utf8_quotes()));
+  }
+  if (text && knee_row_ && *knee_row_ < rows.size()) {
+    diag_.raw(knee_line(diag_.program(), rows[*knee_row_].bs));
+  }
+  // GNU's lines stay last: the last run's, as dd would have printed them.
+  if (text && !runs.empty() && runs.back().result.report == RunResult::Report::kSummary) {
+    const RunResult& last = runs.back().result;
+    if (plan_.queued() || plan_.iodepth_given || !plan_.sweep_iodepth.empty()) {
+      diag_.raw(engine_line(diag_.program(), last.engine));
+    }
+    diag_.raw(measured_);
+    diag_.raw(reporter_.summary(last.stats, last.times.real_ns));
+  }
+  int status = exit_status.value_or(1);
+  if (plan_.csv) {
+    std::vector<CsvRun> lines;
+    for (const SessionRun& run : runs) {
+      lines.push_back(csv_run(run, rows[run.row].bs, rows[run.row].depth, "copy"));
+    }
+    if (deliver_csv(session_csv(lines)) != 0) status = 1;
+  }
+  if (!settings_.ext.json) return status;
+  std::vector<JsonSessionRun> documents;
+  documents.reserve(runs.size());
+  const bool show_engine = plan_.queued() || plan_.iodepth_given || !plan_.sweep_iodepth.empty();
+  for (const SessionRun& run : runs) {
+    const RunResult& result = run.result;
+    const bool complete = result.ending != Ending::kInterrupted;
+    JsonSessionRun document{JsonRun{run.settings, result.stats, result.times, complete,
+                                    complete ? std::optional<int>(result.exit_status) : std::nullopt,
+                                    complete ? 0 : signal, run.errors, DDTIME_VERSION,
+                                    show_engine ? &result.engine : nullptr,
+                                    result.latency ? &*result.latency : nullptr}};
+    document.bs = rows[run.row].bs;
+    document.iodepth = rows[run.row].depth;
+    document.repeat = run.index;
+    document.warmup = run.warmup;
+    document.cache = cache_mode_name(plan_.cache);
+    document.residency = plan_.cache_given ? &run.cache : nullptr;
+    document.seed = run.seed;
+    documents.push_back(document);
+  }
+  const JsonSession session{plan_, documents, summaries, exit_status, signal, DDTIME_VERSION, generator_rate_};
+  if (deliver_json(json_session_report(session), true) != 0) status = 1;
+  return status;
+}
+
+
+}  // namespace ddtime
