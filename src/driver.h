@@ -125,6 +125,8 @@ class Driver final : public Events {
   // --csv's lines, to its file or to stderr; nonzero when they could not be written.
   int deliver_csv(const std::string& csv);
   CsvRun csv_run(const SessionRun& run, std::int64_t bs, unsigned depth, std::string_view pass) const;
+  // A session's run as its JSON object; signal names what stopped it.
+  JsonRun json_run(const SessionRun& run, int signal, bool show_engine) const;
   // --latency over a row's measured runs, their samples merged.
   std::optional<LatencyReport> merged_latency(const std::vector<SessionRun>& runs, std::size_t row) const;
   // JSON or CSV in place of the text on stderr: diag is muted, no text.

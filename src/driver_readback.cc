@@ -272,11 +272,7 @@ int Driver::finish_readback(const std::vector<SessionRun>& runs, const PassExtra
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const RunResult& result = runs[i].result;
     const bool complete = result.ending != Ending::kInterrupted;
-    JsonSessionRun document{JsonRun{runs[i].settings, result.stats, result.times, complete,
-                                    complete ? std::optional<int>(result.exit_status) : std::nullopt,
-                                    complete ? 0 : signal, runs[i].errors, DDTIME_VERSION,
-                                    show_engine ? &result.engine : nullptr,
-                                    result.latency ? &*result.latency : nullptr}};
+    JsonSessionRun document{json_run(runs[i], signal, show_engine)};
     document.bs = runs[i].settings.ibs;
     document.iodepth = plan_.iodepth;
     document.seed = runs[i].seed;

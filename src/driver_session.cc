@@ -63,6 +63,21 @@ std::optional<LatencyReport> Driver::merged_latency(const std::vector<SessionRun
                        merged.writes.summary(ns_per_tick)};
 }
 
+JsonRun Driver::json_run(const SessionRun& run, int signal, bool show_engine) const {
+  const RunResult& result = run.result;
+  const bool complete = result.ending != Ending::kInterrupted;
+  return JsonRun{run.settings,
+                 result.stats,
+                 result.times,
+                 complete,
+                 complete ? std::optional<int>(result.exit_status) : std::nullopt,
+                 complete ? 0 : signal,
+                 run.errors,
+                 DDTIME_VERSION,
+                 show_engine ? &result.engine : nullptr,
+                 result.latency ? &*result.latency : nullptr};
+}
+
 CsvRun Driver::csv_run(const SessionRun& run, std::int64_t bs, unsigned depth, std::string_view pass) const {
   const RunResult& result = run.result;
   CsvRun line;
@@ -409,13 +424,7 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
   documents.reserve(runs.size());
   const bool show_engine = plan_.queued() || plan_.iodepth_given || !plan_.sweep_iodepth.empty();
   for (const SessionRun& run : runs) {
-    const RunResult& result = run.result;
-    const bool complete = result.ending != Ending::kInterrupted;
-    JsonSessionRun document{JsonRun{run.settings, result.stats, result.times, complete,
-                                    complete ? std::optional<int>(result.exit_status) : std::nullopt,
-                                    complete ? 0 : signal, run.errors, DDTIME_VERSION,
-                                    show_engine ? &result.engine : nullptr,
-                                    result.latency ? &*result.latency : nullptr}};
+    JsonSessionRun document{json_run(run, signal, show_engine)};
     document.bs = rows[run.row].bs;
     document.iodepth = rows[run.row].depth;
     document.repeat = run.index;
