@@ -48,16 +48,21 @@ class Look {
   IoResult opened_;
 };
 
-std::optional<Residency> residency_of(Os& os, const std::optional<std::string>& path) {
+// Of [from, from + length) of the file (length -1: to its end).
+std::optional<Residency> residency_of(Os& os, const std::optional<std::string>& path, std::int64_t from = 0,
+                                      std::int64_t length = -1) {
   if (!path) return std::nullopt;
   Look file(os, *path);
   bool device = false;
   const std::int64_t size = file.ok() ? file.size(device) : -1;
   if (size < 0) return std::nullopt;
+  from = std::min(from, size);
+  const std::int64_t end = length < 0 ? size : std::min(size, from + length);
   const auto page = static_cast<std::int64_t>(page_size());
-  Residency residency{0, (size + page - 1) / page};
-  if (size == 0) return residency;
-  const IoResult resident = os.resident_pages(file.fd(), static_cast<off_t>(size));
+  const std::int64_t first_page = from / page;
+  Residency residency{0, end > from ? (end + page - 1) / page - first_page : 0};
+  if (end <= from) return residency;
+  const IoResult resident = os.resident_pages(file.fd(), static_cast<off_t>(from), static_cast<off_t>(end - from));
   if (!resident.ok()) return std::nullopt;
   residency.resident = resident.n;
   return residency;
@@ -92,6 +97,20 @@ CacheFailure CacheStateSetter::prepare() {
 
 CacheState CacheStateSetter::measure() {
   return {residency_of(os_, settings_.input_file), residency_of(os_, settings_.output_file)};
+}
+
+std::optional<Residency> CacheStateSetter::input_range_residency() {
+  std::int64_t from = 0;
+  if (__builtin_mul_overflow(settings_.skip_records, settings_.ibs, &from) ||
+      __builtin_add_overflow(from, settings_.skip_bytes, &from)) {
+    return std::nullopt;
+  }
+  std::int64_t length = -1;
+  if (settings_.max_records != kNoLimit && (__builtin_mul_overflow(settings_.max_records, settings_.ibs, &length) ||
+                                            __builtin_add_overflow(length, settings_.max_bytes, &length))) {
+    length = -1;
+  }
+  return residency_of(os_, settings_.input_file, from, length);
 }
 
 CacheFailure CacheStateSetter::drop(const std::string& path) {

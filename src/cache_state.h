@@ -49,8 +49,13 @@ class CacheStateSetter {
 
   // Before a run: what the mode asks. err 0 when all went well.
   CacheFailure prepare();
-  // Then: what is resident.
+  // Then: what is resident, of each whole file.
   CacheState measure();
+
+  // How much of the bytes the copy will read (from skip=, count= of them,
+  // or to the end) is resident; absent for anything but a regular file or
+  // a block device.
+  std::optional<Residency> input_range_residency();
 
  private:
   CacheFailure drop(const std::string& path);

@@ -144,11 +144,10 @@ std::string Driver::measured_words(const Settings& settings) {
   facts.output_flushed = settings.conv.fsync || settings.conv.fdatasync || settings.oflag.sync || settings.oflag.dsync ||
                          settings.oflag.direct;
   if (facts.input == SideKind::kRegular && !facts.input_direct) {
-    Settings input_only = settings;
-    input_only.output_file.reset();
-    const CacheState state = CacheStateSetter(os_, input_only, CacheMode::kAsIs).measure();
-    if (state.input && state.input->pages > 0) {
-      facts.input_resident = static_cast<double>(state.input->resident) / static_cast<double>(state.input->pages);
+    // Of the bytes this copy reads, not of the whole file.
+    const std::optional<Residency> range = CacheStateSetter(os_, settings, CacheMode::kAsIs).input_range_residency();
+    if (range && range->pages > 0) {
+      facts.input_resident = static_cast<double>(range->resident) / static_cast<double>(range->pages);
     }
   }
   facts.caches = read_cpu_caches(os_, "/sys/devices/system/cpu/cpu0/cache");

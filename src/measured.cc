@@ -131,7 +131,8 @@ std::string measured_line(std::string_view program, const MeasuredFacts& f) {
         if (f.input_direct) {
           words += " with O_DIRECT, past the page cache";
         } else if (f.input_resident) {
-          words += fmt::format(", {:.1f}% of it in the page cache before the run{}", *f.input_resident * 100,
+          words += fmt::format(", {:.1f}% of the bytes read in the page cache before the run{}",
+                               *f.input_resident * 100,
                                *f.input_resident >= 0.999 ? ": from memory, not from the disk"
                                : *f.input_resident > 0.001 ? ": partly from memory"
                                                            : "");

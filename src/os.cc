@@ -108,16 +108,19 @@ IoResult PosixOs::reserve(int fd, off_t offset, off_t length) noexcept {
   return from_call(::fallocate(fd, 0, offset, length));
 }
 
-IoResult PosixOs::resident_pages(int fd, off_t length) noexcept {
+IoResult PosixOs::resident_pages(int fd, off_t offset, off_t length) noexcept {
   const auto page = static_cast<off_t>(::sysconf(_SC_PAGESIZE));
+  // From the page holding the first byte: mmap wants an aligned offset.
+  const off_t first = offset - offset % page;
+  const off_t end = offset + length;
   // A window at a time, so that a large device needs neither a huge
   // mapping at once nor a huge vector.
   constexpr off_t kWindow = off_t{1} << 30;
   std::vector<unsigned char> flags;
   ssize_t resident = 0;
-  for (off_t offset = 0; offset < length; offset += kWindow) {
-    const auto span = static_cast<std::size_t>(std::min(kWindow, length - offset));
-    void* map = ::mmap(nullptr, span, PROT_READ, MAP_SHARED, fd, offset);
+  for (off_t at = first; at < end; at += kWindow) {
+    const auto span = static_cast<std::size_t>(std::min(kWindow, end - at));
+    void* map = ::mmap(nullptr, span, PROT_READ, MAP_SHARED, fd, at);
     if (map == MAP_FAILED) return {-1, errno};
     try {
       flags.assign((span + static_cast<std::size_t>(page) - 1) / static_cast<std::size_t>(page), 0);

@@ -55,9 +55,9 @@ class Os {
   virtual IoResult block_device_size(int fd) noexcept = 0;
   // fallocate(mode 0): allocates the range, growing the file to its end.
   virtual IoResult reserve(int fd, off_t offset, off_t length) noexcept = 0;
-  // mincore over a read-only mapping of the first length bytes: n is how
-  // many of their pages are in the page cache.
-  virtual IoResult resident_pages(int fd, off_t length) noexcept = 0;
+  // mincore over a read-only mapping of [offset, offset + length): n is
+  // how many of the pages holding those bytes are in the page cache.
+  virtual IoResult resident_pages(int fd, off_t offset, off_t length) noexcept = 0;
   // BLKFLSBUF: writes back and drops a block device's cached pages.
   virtual IoResult flush_device_cache(int fd) noexcept = 0;
 };
@@ -100,7 +100,9 @@ class OsWrapper : public Os {
   IoResult reserve(int fd, off_t offset, off_t length) noexcept override {
     return target_.reserve(fd, offset, length);
   }
-  IoResult resident_pages(int fd, off_t length) noexcept override { return target_.resident_pages(fd, length); }
+  IoResult resident_pages(int fd, off_t offset, off_t length) noexcept override {
+    return target_.resident_pages(fd, offset, length);
+  }
   IoResult flush_device_cache(int fd) noexcept override { return target_.flush_device_cache(fd); }
 
  private:
@@ -127,7 +129,7 @@ class PosixOs final : public Os {
   DirectIoNeeds direct_io_needs(int fd) noexcept override;
   IoResult block_device_size(int fd) noexcept override;
   IoResult reserve(int fd, off_t offset, off_t length) noexcept override;
-  IoResult resident_pages(int fd, off_t length) noexcept override;
+  IoResult resident_pages(int fd, off_t offset, off_t length) noexcept override;
   IoResult flush_device_cache(int fd) noexcept override;
 };
 

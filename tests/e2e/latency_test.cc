@@ -3,6 +3,9 @@
 // read and written, percentiles in order and never above the max, the
 // definition per engine, the text lines, and a session's runs each with
 // their own figures.
+#include <linux/magic.h>
+#include <sys/statfs.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -136,8 +139,27 @@ TEST_F(Latency, AFileJustWrittenIsSaidToBeReadFromMemory) {
   ASSERT_STATUS(dd({"if=in", "of=/dev/null"}), "exit 0");
   const Result r = ddtime({"if=in", "of=out", "bs=64k"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_NE(r.err.find("ddtime: measured: reading 'in', 100.0% of it in the page cache before the run: from memory, "
+  EXPECT_NE(r.err.find("ddtime: measured: reading 'in', 100.0% of the bytes read in the page cache before the run: from memory, "
                        "not from the disk; writing 'out' into the page cache, not the device: add conv=fdatasync"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(Latency, TheResidencyIsOfTheBytesReadNotTheWholeFile) {
+  struct statfs fs {};
+  ASSERT_EQ(::statfs(path("").c_str(), &fs), 0);
+  if (fs.f_type == TMPFS_MAGIC) GTEST_SKIP() << "the test directory is on tmpfs, whose pages cannot be dropped";
+  // The file's first MiB is cached (and what readahead brings after it);
+  // its last MiB is not, and is what skip= and count= read.
+  write_file("in", std::string(16 << 20, 'r'));
+  ASSERT_STATUS(ddtime({"if=in", "of=/dev/null", "count=0", "--cache=cold"}), "exit 0");  // drops, copies nothing
+  ASSERT_STATUS(dd({"if=in", "of=/dev/null", "bs=1M", "count=1"}), "exit 0");
+  Result r = ddtime({"if=in", "of=/dev/null", "bs=1M", "skip=15", "count=1"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("reading 'in', 0.0% of the bytes read in the page cache before the run;"), std::string::npos)
+      << r.err;
+  r = ddtime({"if=in", "of=/dev/null", "bs=1M", "count=1"});
+  EXPECT_NE(r.err.find("reading 'in', 100.0% of the bytes read in the page cache before the run: from memory"),
             std::string::npos)
       << r.err;
 }

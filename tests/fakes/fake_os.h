@@ -169,8 +169,8 @@ class FakeOs final : public Os {
     if (fd == 1 && output.size() < end) output.resize(end);
     return {0, 0};
   }
-  IoResult resident_pages(int fd, off_t length) noexcept override {
-    calls.push_back("resident " + std::to_string(fd) + " " + std::to_string(length));
+  IoResult resident_pages(int fd, off_t offset, off_t length) noexcept override {
+    calls.push_back("resident " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length));
     return {resident, 0};
   }
   IoResult flush_device_cache(int fd) noexcept override {

@@ -77,11 +77,11 @@ TEST(MeasuredLine, AFileInputSaysHowMuchWasCached) {
   MeasuredFacts f = facts(SideKind::kRegular, SideKind::kNull);
   f.input_resident = 1.0;
   EXPECT_EQ(measured_line("ddtime", f),
-            "ddtime: measured: reading 'in.img', 100.0% of it in the page cache before the run: from memory, not from "
+            "ddtime: measured: reading 'in.img', 100.0% of the bytes read in the page cache before the run: from memory, not from "
             "the disk; writing to /dev/null, which discards\n");
   f.input_resident = 0.0;
   EXPECT_EQ(measured_line("ddtime", f),
-            "ddtime: measured: reading 'in.img', 0.0% of it in the page cache before the run; writing to /dev/null, "
+            "ddtime: measured: reading 'in.img', 0.0% of the bytes read in the page cache before the run; writing to /dev/null, "
             "which discards\n");
 }
 

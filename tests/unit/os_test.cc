@@ -73,8 +73,9 @@ class RecordingOs final : public Os {
   IoResult reserve(int fd, off_t offset, off_t length) noexcept override {
     return answer("reserve " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length), 17);
   }
-  IoResult resident_pages(int fd, off_t length) noexcept override {
-    return answer("resident_pages " + std::to_string(fd) + " " + std::to_string(length), 18);
+  IoResult resident_pages(int fd, off_t offset, off_t length) noexcept override {
+    return answer("resident_pages " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length),
+                  18);
   }
   IoResult flush_device_cache(int fd) noexcept override {
     return answer("flush_device_cache " + std::to_string(fd), 19);
@@ -108,7 +109,7 @@ std::vector<std::string> every_call() {
           "direct_io_needs 1",
           "block_device_size 0",
           "reserve 1 4096 8192",
-          "resident_pages 0 65536",
+          "resident_pages 0 4096 65536",
           "flush_device_cache 0"};
 }
 
@@ -138,7 +139,7 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   answers.needs = os.direct_io_needs(1);
   r.push_back(os.block_device_size(0));
   r.push_back(os.reserve(1, 4096, 8192));
-  r.push_back(os.resident_pages(0, 65536));
+  r.push_back(os.resident_pages(0, 4096, 65536));
   r.push_back(os.flush_device_cache(0));
   return answers;
 }
