@@ -100,17 +100,9 @@ CacheState CacheStateSetter::measure() {
 }
 
 std::optional<Residency> CacheStateSetter::input_range_residency() {
-  std::int64_t from = 0;
-  if (__builtin_mul_overflow(settings_.skip_records, settings_.ibs, &from) ||
-      __builtin_add_overflow(from, settings_.skip_bytes, &from)) {
-    return std::nullopt;
-  }
-  std::int64_t length = -1;
-  if (settings_.max_records != kNoLimit && (__builtin_mul_overflow(settings_.max_records, settings_.ibs, &length) ||
-                                            __builtin_add_overflow(length, settings_.max_bytes, &length))) {
-    length = -1;
-  }
-  return residency_of(os_, settings_.input_file, from, length);
+  const std::optional<std::int64_t> from = settings_.skip_offset();
+  if (!from) return std::nullopt;
+  return residency_of(os_, settings_.input_file, *from, settings_.count_in_bytes().value_or(-1));
 }
 
 CacheFailure CacheStateSetter::drop(const std::string& path) {
@@ -153,17 +145,8 @@ CacheFailure CacheStateSetter::warm(const std::string& path) {
   const std::int64_t size = file.size(device);
   if (size < 0) return {};
   // The bytes the copy will read: from skip= on, count= of them.
-  std::int64_t from = 0;
-  if (__builtin_mul_overflow(settings_.skip_records, settings_.ibs, &from) ||
-      __builtin_add_overflow(from, settings_.skip_bytes, &from) || from > size) {
-    from = size;
-  }
-  std::int64_t left = size - from;
-  std::int64_t counted = 0;
-  if (settings_.max_records != kNoLimit && !__builtin_mul_overflow(settings_.max_records, settings_.ibs, &counted) &&
-      !__builtin_add_overflow(counted, settings_.max_bytes, &counted)) {
-    left = std::min(left, counted);
-  }
+  const std::int64_t from = std::min(settings_.skip_offset().value_or(size), size);
+  std::int64_t left = std::min(size - from, settings_.count_in_bytes().value_or(size));
   if (!os_.lseek(file.fd(), static_cast<off_t>(from), SEEK_SET).ok()) return {};
   std::vector<unsigned char> block(std::size_t{1} << 20);
   while (left > 0) {

@@ -46,25 +46,9 @@ void count_bytes(Settings& settings, std::int64_t bytes) noexcept {
 // skip= or seek= counted again in blocks of a new size.
 void reblock(std::int64_t& records, std::int64_t& bytes, std::int64_t old_size, std::int64_t new_size) noexcept {
   std::int64_t total = 0;
-  if (__builtin_mul_overflow(records, old_size, &total) || __builtin_add_overflow(total, bytes, &total)) return;
+  if (!multiply_add_fits(records, old_size, bytes, total)) return;
   records = total / new_size;
   bytes = total % new_size;
-}
-
-std::string bs_words(std::int64_t bs) {
-  if (bs >= (1 << 20) && bs % (1 << 20) == 0) return fmt::format("{}M", bs >> 20);
-  if (bs >= 1024 && bs % 1024 == 0) return fmt::format("{}k", bs >> 10);
-  return fmt::format("{}", bs);
-}
-
-// Where the copy starts writing: seek= in bytes.
-std::int64_t seek_offset(const Settings& settings) noexcept {
-  std::int64_t offset = 0;
-  if (__builtin_mul_overflow(settings.seek_records, settings.obs, &offset) ||
-      __builtin_add_overflow(offset, settings.seek_bytes, &offset)) {
-    return -1;
-  }
-  return offset;
 }
 
 RunFigures figures_of(const RunResult& result) {
@@ -79,15 +63,7 @@ RunFigures figures_of(const RunResult& result) {
 
 }  // namespace driver_detail
 
-namespace {
-using driver_detail::bs_words;
-using driver_detail::count_bytes;
-using driver_detail::die_by;
-using driver_detail::figures_of;
-using driver_detail::reblock;
-using driver_detail::seek_offset;
-using driver_detail::setting_words;
-}  // namespace
+using namespace driver_detail;
 
 
 Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const Plan& plan,

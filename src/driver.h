@@ -125,6 +125,9 @@ class Driver final : public Events {
   // --csv's lines, to its file or to stderr; nonzero when they could not be written.
   int deliver_csv(const std::string& csv);
   CsvRun csv_run(const SessionRun& run, std::int64_t bs, unsigned depth, std::string_view pass) const;
+  // The session's one JSON document, to its file or stderr.
+  int deliver_session_json(std::span<const JsonSessionRun> runs, std::span<const JsonSessionRow> rows,
+                           std::optional<int> exit_status, int signal);
   // A session's run as its JSON object; signal names what stopped it.
   JsonRun json_run(const SessionRun& run, int signal, bool show_engine) const;
   // --latency over a row's measured runs, their samples merged.

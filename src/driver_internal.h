@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "aggregate.h"
+#include "report_session.h"
 #include "session.h"
 #include "settings.h"
 
@@ -24,17 +25,11 @@ void count_bytes(Settings& settings, std::int64_t bytes) noexcept;
 // skip= or seek= counted again in blocks of a new size.
 void reblock(std::int64_t& records, std::int64_t& bytes, std::int64_t old_size, std::int64_t new_size) noexcept;
 
-// "64k", "1M", "1000".
-std::string bs_words(std::int64_t bs);
-
 // "bs=64k depth 4": which row of a sweep a line is about.
 template <typename Row>
 std::string setting_words(const Row& row) {
-  return fmt::format("bs={} depth {}", bs_words(row.bs), row.depth);
+  return fmt::format("bs={} depth {}", bs_text(row.bs), row.depth);
 }
-
-// Where the copy starts writing: seek= in bytes; -1 when it overflows.
-std::int64_t seek_offset(const Settings& settings) noexcept;
 
 // One run's figures for the statistics: seconds and bytes out per second.
 RunFigures figures_of(const RunResult& result);

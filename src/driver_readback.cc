@@ -20,15 +20,7 @@
 #include "verify.h"
 
 namespace ddtime {
-namespace {
-using driver_detail::bs_words;
-using driver_detail::count_bytes;
-using driver_detail::die_by;
-using driver_detail::figures_of;
-using driver_detail::reblock;
-using driver_detail::seek_offset;
-using driver_detail::setting_words;
-}  // namespace
+using namespace driver_detail;
 
 
 namespace {
@@ -36,11 +28,7 @@ namespace {
 // count= in bytes, or what a regular file or block device holds after
 // skip=; nullopt when neither tells.
 std::optional<std::int64_t> bytes_to_copy(Os& os, const Settings& settings) {
-  std::int64_t counted = 0;
-  if (settings.max_records != kNoLimit && !__builtin_mul_overflow(settings.max_records, settings.ibs, &counted) &&
-      !__builtin_add_overflow(counted, settings.max_bytes, &counted)) {
-    return counted;
-  }
+  if (const std::optional<std::int64_t> counted = settings.count_in_bytes()) return counted;
   if (!settings.input_file) return std::nullopt;
   const IoResult opened = os.open(settings.input_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
   if (!opened.ok()) return std::nullopt;
@@ -55,12 +43,9 @@ std::optional<std::int64_t> bytes_to_copy(Os& os, const Settings& settings) {
     }
   }
   os.close(fd);
-  std::int64_t skipped = 0;
-  if (size < 0 || __builtin_mul_overflow(settings.skip_records, settings.ibs, &skipped) ||
-      __builtin_add_overflow(skipped, settings.skip_bytes, &skipped)) {
-    return std::nullopt;
-  }
-  return size > skipped ? size - skipped : 0;
+  const std::optional<std::int64_t> skipped = settings.skip_offset();
+  if (size < 0 || !skipped) return std::nullopt;
+  return size > *skipped ? size - *skipped : 0;
 }
 
 // The input gives the same bytes again: a file or a device read anew, or
@@ -81,7 +66,7 @@ Replay replay_of(Os& os, const Settings& settings) {
 bool Driver::preallocate_output(Settings& settings) {
   const std::string& path = *settings.output_file;
   const std::optional<std::int64_t> bytes = bytes_to_copy(os_, settings);
-  const std::int64_t from = seek_offset(settings);
+  const std::int64_t from = settings.seek_offset().value_or(-1);
   if (!bytes || from < 0) {
     messages_.preallocate_needs_size();
     return false;
@@ -182,7 +167,7 @@ int Driver::run_readback() {
 
   // The read pass: the same bytes, from where they were written, to /dev/null.
   const std::int64_t bytes = written.stats.bytes_out;
-  const std::int64_t where = seek_offset(runs[0].settings);
+  const std::int64_t where = runs[0].settings.seek_offset().value_or(0);
   Settings read = settings_;
   read.input_file = output;
   read.output_file = std::string("/dev/null");
@@ -220,11 +205,7 @@ int Driver::run_readback() {
       outcome.err = !actual.ok() ? actual.err : source.err;
       outcome.read_expected = actual.ok();
     } else {
-      std::int64_t skipped = 0;
-      if (__builtin_mul_overflow(settings_.skip_records, settings_.ibs, &skipped) ||
-          __builtin_add_overflow(skipped, settings_.skip_bytes, &skipped)) {
-        skipped = 0;
-      }
+      const std::int64_t skipped = settings_.skip_offset().value_or(0);
       const VerifySource expected{replay == Replay::kFile ? static_cast<int>(source.n) : -1, skipped,
                                   pattern ? &*pattern : nullptr};
       outcome = verify_bytes(os_, expected, static_cast<int>(actual.n), where, bytes);
@@ -292,8 +273,7 @@ int Driver::finish_readback(const std::vector<SessionRun>& runs, const PassExtra
       summaries.push_back(row);
     }
   }
-  const JsonSession session{plan_, documents, summaries, exit_status, signal, DDTIME_VERSION, generator_rate_};
-  if (deliver_json(json_session_report(session), true) != 0) status = 1;
+  if (deliver_session_json(documents, summaries, exit_status, signal) != 0) status = 1;
   return status;
 }
 

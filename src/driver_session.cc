@@ -21,15 +21,7 @@
 #include "report_session.h"
 
 namespace ddtime {
-namespace {
-using driver_detail::bs_words;
-using driver_detail::count_bytes;
-using driver_detail::die_by;
-using driver_detail::figures_of;
-using driver_detail::reblock;
-using driver_detail::seek_offset;
-using driver_detail::setting_words;
-}  // namespace
+using namespace driver_detail;
 
 std::optional<LatencyReport> Driver::merged_latency(const std::vector<SessionRun>& runs, std::size_t row) const {
   // Exact percentiles for the row while its samples together stay within
@@ -228,13 +220,10 @@ int Driver::run_session() {
   if (plan_.sweeps_bs()) {
     // Every row moves the same bytes: --size, else count= in the command
     // line's blocks, else the whole input, which must then have an end.
-    std::int64_t counted = 0;
     struct stat status {};
     if (plan_.size) {
       sweep_bytes_ = plan_.size;
-    } else if (settings_.max_records != kNoLimit &&
-               !__builtin_mul_overflow(settings_.max_records, settings_.ibs, &counted) &&
-               !__builtin_add_overflow(counted, settings_.max_bytes, &counted)) {
+    } else if (const std::optional<std::int64_t> counted = settings_.count_in_bytes()) {
       sweep_bytes_ = counted;
     } else if (plan_.pattern || !os_.stat_path(settings_.input_file->c_str(), status).ok() ||
                positioning_of(status) != Positioning::kPositional) {
@@ -323,7 +312,7 @@ PatternSource Driver::next_pattern(const Settings& settings) {
   // sessions, write the same blocks.
   const std::uint64_t seed =
       (static_cast<std::uint64_t>(window_.now_ns()) * 0x9e3779b97f4a7c15ULL + ++pattern_seeds_) >> 1;
-  return PatternSource(*plan_.pattern, seed, seek_offset(settings));
+  return PatternSource(*plan_.pattern, seed, settings.seek_offset().value_or(0));
 }
 
 void Driver::measure_pattern() {
@@ -433,9 +422,14 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     document.seed = run.seed;
     documents.push_back(document);
   }
-  const JsonSession session{plan_, documents, summaries, exit_status, signal, DDTIME_VERSION, generator_rate_};
-  if (deliver_json(json_session_report(session), true) != 0) status = 1;
+  if (deliver_session_json(documents, summaries, exit_status, signal) != 0) status = 1;
   return status;
+}
+
+int Driver::deliver_session_json(std::span<const JsonSessionRun> runs, std::span<const JsonSessionRow> rows,
+                                 std::optional<int> exit_status, int signal) {
+  const JsonSession session{plan_, runs, rows, exit_status, signal, DDTIME_VERSION, generator_rate_};
+  return deliver_json(json_session_report(session), true);
 }
 
 

@@ -11,11 +11,6 @@
 namespace ddtime {
 namespace {
 
-bool multiply_add_fits(std::int64_t records, std::int64_t blocksize, std::int64_t bytes,
-                       std::int64_t& result) noexcept {
-  return !__builtin_mul_overflow(records, blocksize, &result) && !__builtin_add_overflow(result, bytes, &result);
-}
-
 // Retries EINTR for the calls dd makes once (ftruncate, fsync, fdatasync).
 template <typename Call>
 IoResult retrying(Call call) noexcept {
@@ -250,16 +245,6 @@ int flush_output(Os& os, Events& events, const Conversions& conv, bool needs_fsy
 
 namespace {
 
-// count= in bytes, where it is given and fits.
-std::optional<std::int64_t> counted_bytes(const Settings& settings) noexcept {
-  std::int64_t counted = 0;
-  if (settings.max_records != kNoLimit &&
-      multiply_add_fits(settings.max_records, settings.ibs, settings.max_bytes, counted)) {
-    return counted;
-  }
-  return std::nullopt;
-}
-
 // A regular file's or block device's size; -1 for anything else.
 std::int64_t input_size(Os& os) noexcept {
   struct stat status {};
@@ -281,7 +266,7 @@ std::optional<std::int64_t> at_most_left(std::optional<std::int64_t> total, std:
 }  // namespace
 
 std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& settings) noexcept {
-  std::optional<std::int64_t> total = counted_bytes(settings);
+  std::optional<std::int64_t> total = settings.count_in_bytes();
   const std::int64_t size = input_size(os);
   // The copy starts where the input already stands (an inherited stdin may
   // be part-read), then skip= moves it further.
@@ -296,7 +281,7 @@ std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& setting
 }
 
 std::optional<std::int64_t> input_bytes_from(Os& os, const Settings& settings, std::int64_t from) noexcept {
-  std::optional<std::int64_t> total = counted_bytes(settings);
+  std::optional<std::int64_t> total = settings.count_in_bytes();
   const std::int64_t size = input_size(os);
   return size >= 0 ? at_most_left(total, size, from) : total;
 }

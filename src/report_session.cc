@@ -75,12 +75,6 @@ void put_figure(Buffer& out, std::string_view program, std::string_view name, co
       spread_columns < 24 ? 24 - spread_columns : 1, scale.value(figure.max), outliers);
 }
 
-std::string bs_text(std::int64_t bs) {
-  if (bs >= (1 << 20) && bs % (1 << 20) == 0) return fmt::format("{}M", bs >> 20);
-  if (bs >= 1024 && bs % 1024 == 0) return fmt::format("{}k", bs >> 10);
-  return fmt::format("{}", bs);
-}
-
 // A bar of width columns times fraction: Unicode eighth blocks, or '#'.
 std::string bar(double fraction, bool utf8) {
   constexpr int kWidth = 30;
@@ -96,6 +90,12 @@ std::string bar(double fraction, bool utf8) {
 }
 
 }  // namespace
+
+std::string bs_text(std::int64_t bs) {
+  if (bs >= (1 << 20) && bs % (1 << 20) == 0) return fmt::format("{}M", bs >> 20);
+  if (bs >= 1024 && bs % 1024 == 0) return fmt::format("{}k", bs >> 10);
+  return fmt::format("{}", bs);
+}
 
 std::string iec_rate(double bytes_per_second) {
   const std::size_t unit = iec_unit(bytes_per_second);

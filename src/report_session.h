@@ -89,6 +89,9 @@ struct CsvRun {
 // when a signal ended the run.
 std::string session_csv(std::span<const CsvRun> runs);
 
+// A block size as a sweep names it: "4k", "1M", "1000".
+std::string bs_text(std::int64_t bs);
+
 // A rate in IEC units with two decimals: "2.00 GiB/s", "512.00 B/s".
 std::string iec_rate(double bytes_per_second);
 

@@ -12,13 +12,6 @@
 #include <fcntl.h>
 
 namespace ddtime {
-namespace {
-
-bool multiply_add_fits(std::int64_t records, std::int64_t size, std::int64_t bytes, std::int64_t& result) noexcept {
-  return !__builtin_mul_overflow(records, size, &result) && !__builtin_add_overflow(result, bytes, &result);
-}
-
-}  // namespace
 
 Session::Session(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan,
                  const PatternSource* pattern) noexcept

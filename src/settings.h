@@ -80,6 +80,12 @@ struct Extensions {
 
 inline constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
 
+// records × block + bytes into result; false when it does not fit in 64 bits.
+inline bool multiply_add_fits(std::int64_t records, std::int64_t block, std::int64_t bytes,
+                              std::int64_t& result) noexcept {
+  return !__builtin_mul_overflow(records, block, &result) && !__builtin_add_overflow(result, bytes, &result);
+}
+
 struct Settings {
   std::optional<std::string> input_file;   // if=; absent means standard input
   std::optional<std::string> output_file;  // of=; absent means standard output
@@ -121,11 +127,24 @@ struct Settings {
   // any conversion, or ibs/obs given instead of bs.
   bool two_buffers() const { return !bs_given || block_or_unblock_requested || converts(); }
 
+  // skip=, seek= and count= in bytes; nullopt when they do not fit (or,
+  // for count=, when there is none).
+  std::optional<std::int64_t> skip_offset() const noexcept { return in_bytes(skip_records, ibs, skip_bytes); }
+  std::optional<std::int64_t> seek_offset() const noexcept { return in_bytes(seek_records, obs, seek_bytes); }
+  std::optional<std::int64_t> count_in_bytes() const noexcept {
+    return max_records == kNoLimit ? std::nullopt : in_bytes(max_records, ibs, max_bytes);
+  }
+
   // What warn_partial_read is set from, once the operands are known (and
   // again for each row of a sweep, which changes bs= and count=).
   bool partial_read_matters() const {
     return !two_buffers() && !iflag.fullblock &&
            (skip_records != 0 || (max_records > 0 && max_records != kNoLimit) || iflag.direct || oflag.direct);
+  }
+
+  static std::optional<std::int64_t> in_bytes(std::int64_t records, std::int64_t block, std::int64_t bytes) noexcept {
+    std::int64_t total = 0;
+    return multiply_add_fits(records, block, bytes, total) ? std::optional<std::int64_t>(total) : std::nullopt;
   }
 
   // Some conversion changes the bytes themselves (the engine's convert path).
