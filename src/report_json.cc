@@ -330,6 +330,10 @@ std::string json_session_report(const JsonSession& session) {
           put_residency(residency, "input", source.residency->input);
           put_residency(residency, "output", source.residency->output);
         }
+        if (source.pass == "write") {
+          run.decimal("flush_user_seconds", seconds(source.run.times.flush_user_ns))
+              .decimal("flush_sys_seconds", seconds(source.run.times.flush_sys_ns));
+        }
         if (source.drop_cache_ns) run.decimal("drop_cache_seconds", seconds(*source.drop_cache_ns));
         if (source.seed) run.integer("seed", static_cast<std::int64_t>(*source.seed));
         if (source.verify != nullptr) {

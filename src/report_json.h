@@ -97,7 +97,9 @@ std::string json_report(const JsonRun& run);
 //   the row's warm-ups or its measured runs. residency: null without
 //   --cache; a side is null when it is not a file or block device (or not
 //   there yet).
-// - --readback: two runs, "pass":"write" then "pass":"read"; the read
+// - --readback: two runs, "pass":"write" then "pass":"read"; the write
+//   run adds "flush_user_seconds" and "flush_sys_seconds", the CPU time of
+//   its fdatasync (times.flush is its clock time); the read
 //   run adds "drop_cache_seconds" (the drop before it) and, with --verify,
 //   "verify":"ok"|"mismatch", "first_bad_offset" (null when ok) and
 //   "verify_seconds"; other runs have none of these three keys.

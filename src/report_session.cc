@@ -135,8 +135,9 @@ std::string pass_line(std::string_view program, std::string_view pass, const Run
   Buffer out;
   put(out, "{}: {}: real {:.4f} s", program, pass, run.real);
   if (times.flush_ns > 0) {
-    put(out, " (copy {:.4f} s + flush {:.4f} s)", static_cast<double>(times.copy_ns) / 1e9,
-        static_cast<double>(times.flush_ns) / 1e9);
+    put(out, " (copy {:.4f} s + flush {:.4f} s, user {:.4f} s sys {:.4f} s of it)",
+        static_cast<double>(times.copy_ns) / 1e9, static_cast<double>(times.flush_ns) / 1e9,
+        static_cast<double>(times.flush_user_ns) / 1e9, static_cast<double>(times.flush_sys_ns) / 1e9);
   }
   put(out, "  user {:.4f} s  sys {:.4f} s  cpu {:.1f}%  {}\n", run.user, run.sys,
       run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0, iec_rate(run.bytes_per_second));

@@ -50,11 +50,12 @@ std::string session_statistics(std::string_view program, std::string_view settin
 std::string cache_line(std::string_view program, std::string_view setting, CacheMode mode, const CacheState& state);
 
 // A readback's passes, each on a line:
-//   ddtime: write: real 1.2000 s (copy 1.0000 s + flush 0.2000 s)  user 0.0100 s  sys 0.5000 s  cpu 42.5%  213.33 MiB/s
+//   ddtime: write: real 1.2000 s (copy 1.0000 s + flush 0.2000 s, user 0.0000 s sys 0.0100 s of it)  user 0.0100 s  sys 0.5000 s  cpu 42.5%  213.33 MiB/s
 //   ddtime: drop cache: 0.0100 s
 //   ddtime: read: real 0.9000 s  user 0.0000 s  sys 0.3000 s  cpu 33.3%  284.44 MiB/s
 //   ddtime: verify: ok, 268435456 bytes compared in 0.8000 s (320.00 MiB/s)
-// The copy/flush split shows when a flush took time (times.flush_ns > 0).
+// The copy/flush split, with the flush's own CPU time, shows when a flush
+// took time (times.flush_ns > 0).
 std::string pass_line(std::string_view program, std::string_view pass, const RunFigures& run, const RunTimes& times);
 std::string drop_line(std::string_view program, std::int64_t ns);
 std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns);

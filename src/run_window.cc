@@ -7,10 +7,21 @@ void RunWindow::start(const TimedOs* timed) noexcept {
   // A session opens the window once per run: nothing of the last run's stays.
   copy_end_ns_ = -1;
   flush_ns_ = 0;
+  flush_cpu_ = {};
   timed_ = timed;
   if (cpu_) cpu_at_start_ = process_cpu_times();
   if (timed_ != nullptr) ticks_at_start_ = read_ticks();
   start_ns_ = clock_.now_ns();
+}
+
+void RunWindow::flush_starting() noexcept {
+  if (cpu_) cpu_at_flush_ = process_cpu_times();
+  flush_start_ns_ = clock_.now_ns();
+}
+
+void RunWindow::flush_finished() noexcept {
+  flush_ns_ = clock_.now_ns() - flush_start_ns_;
+  if (cpu_) flush_cpu_ = cpu_in_window(cpu_at_flush_, process_cpu_times(), flush_ns_);
 }
 
 RunTimes RunWindow::measure() noexcept {
@@ -19,6 +30,8 @@ RunTimes RunWindow::measure() noexcept {
   times.real_ns = now - start_ns_;
   times.copy_ns = (copy_end_ns_ >= 0 ? copy_end_ns_ : now) - start_ns_;
   times.flush_ns = flush_ns_;
+  times.flush_user_ns = flush_cpu_.user_ns;
+  times.flush_sys_ns = flush_cpu_.sys_ns;
   if (!cpu_) return times;
   const CpuSplit cpu = cpu_in_window(cpu_at_start_, process_cpu_times(), times.real_ns);
   times.user_ns = cpu.user_ns;

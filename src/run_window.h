@@ -24,7 +24,10 @@ class RunWindow {
   std::int64_t now_ns() noexcept { return clock_.now_ns(); }
   Clock& clock() noexcept { return clock_; }
   void copy_ended() noexcept { copy_end_ns_ = clock_.now_ns(); }
-  void flush_took(std::int64_t ns) noexcept { flush_ns_ = ns; }
+  // The flush after the copy, timed apart: its clock time and, when CPU
+  // times are read, its own user and sys time.
+  void flush_starting() noexcept;
+  void flush_finished() noexcept;
 
   // The window up to now. CPU times are read next to the clock, before any
   // formatting, so that real and CPU time cover the same window.
@@ -37,6 +40,9 @@ class RunWindow {
   std::int64_t start_ns_ = 0;
   std::int64_t copy_end_ns_ = -1;
   std::int64_t flush_ns_ = 0;
+  std::int64_t flush_start_ns_ = 0;
+  CpuTimes cpu_at_flush_;
+  CpuSplit flush_cpu_;
   CpuTimes cpu_at_start_;
   std::uint64_t ticks_at_start_ = 0;
 };

@@ -264,9 +264,9 @@ RunResult Session::copy(std::size_t buffer_alignment) {
   // GNU 9.1 flushes on its way out of a quit too; a flush that fails there
   // ends the run with no statistics.
   if (flush_wanted(settings_.conv, copied.output_needs_fsync)) {
-    const std::int64_t flush_start = window_.now_ns();
+    window_.flush_starting();
     const int synced = flush_output(os_, events_, settings_.conv, copied.output_needs_fsync);
-    window_.flush_took(window_.now_ns() - flush_start);
+    window_.flush_finished();
     if (synced != 0) {
       result.exit_status = synced;
       if (copied.ending == Ending::kQuit) {

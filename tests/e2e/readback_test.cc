@@ -37,7 +37,8 @@ class Readback : public DdTest {
 TEST_F(Readback, WritesFlushesDropsAndReadsBackEachTimedApart) {
   const Result r = ddtime({"if=in", "of=out", "bs=64k", "--readback", "--verify"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_TRUE(has_line(r.err, "^ddtime: write: real [0-9.]+ s \\(copy [0-9.]+ s \\+ flush [0-9.]+ s\\)  user "))
+  EXPECT_TRUE(has_line(r.err, "^ddtime: write: real [0-9.]+ s \\(copy [0-9.]+ s \\+ flush [0-9.]+ s, user [0-9.]+ s sys "
+                              "[0-9.]+ s of it\\)  user "))
       << r.err;
   EXPECT_TRUE(has_line(r.err, "^ddtime: drop cache: [0-9.]+ s$")) << r.err;
   EXPECT_TRUE(has_line(r.err, "^ddtime: read: real [0-9.]+ s  user ")) << r.err;
@@ -58,6 +59,11 @@ TEST_F(Readback, TheJsonHasAWritePassAndAReadPassWithTheVerdict) {
   EXPECT_EQ(read["pass"].string(), "read");
   EXPECT_EQ(write["bytes_out"].integer(), 1 << 20);
   EXPECT_GT(write["times"]["flush"].number(), 0) << "fdatasync, timed apart";
+  EXPECT_GE(write["flush_user_seconds"].number(), 0);
+  EXPECT_GE(write["flush_sys_seconds"].number(), 0);
+  EXPECT_LE(write["flush_user_seconds"].number() + write["flush_sys_seconds"].number(),
+            write["times"]["flush"].number() + 0.001)
+      << "the flush's CPU time within its clock time";
   EXPECT_EQ(read["bytes_in"].integer(), 1 << 20);
   EXPECT_EQ(read["operands"]["if"].string(), "out");
   EXPECT_EQ(read["operands"]["skip"]["records"].integer(), 3) << "from where the bytes were written";

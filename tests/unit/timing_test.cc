@@ -178,8 +178,9 @@ TEST(RunWindow, StartingAgainForgetsTheLastRunsCopyEndAndFlush) {
   window.start(nullptr);
   clock.now = 100;
   window.copy_ended();
-  window.flush_took(50);
+  window.flush_starting();
   clock.now = 150;
+  window.flush_finished();
   EXPECT_EQ(window.measure().flush_ns, 50);
   EXPECT_EQ(window.measure().copy_ns, 100);
   // The next run of a session.
