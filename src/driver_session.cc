@@ -31,14 +31,20 @@ std::optional<LatencyReport> Driver::merged_latency(const std::vector<SessionRun
   std::size_t writes = 0;
   double ns_per_tick = 0;
   double clock_cost = 0;
+  double between_calls = 0;
+  std::size_t gaps_measured = 0;
   std::size_t measured = 0;
-  const char* definition = "system call";
+  const char* definition = kLatencyPerCall;
   for (const SessionRun& run : runs) {
     if (run.row != row || run.warmup || !run.result.latency_samples) continue;
     reads += run.result.latency_samples->reads.kept();
     writes += run.result.latency_samples->writes.kept();
     ns_per_tick += run.result.latency_ns_per_tick;
     clock_cost += run.result.latency->clock_cost_ns;
+    if (run.result.latency->between_calls_ns >= 0) {
+      between_calls += run.result.latency->between_calls_ns;
+      ++gaps_measured;
+    }
     definition = run.result.latency->definition;
     ++measured;
   }
@@ -51,8 +57,9 @@ std::optional<LatencyReport> Driver::merged_latency(const std::vector<SessionRun
   }
   // The runs' tick lengths differ by their calibration's noise only.
   ns_per_tick /= static_cast<double>(measured);
-  return LatencyReport{definition, clock_cost / static_cast<double>(measured), merged.reads.summary(ns_per_tick),
-                       merged.writes.summary(ns_per_tick)};
+  return LatencyReport{definition, clock_cost / static_cast<double>(measured),
+                       gaps_measured > 0 ? between_calls / static_cast<double>(gaps_measured) : -1,
+                       merged.reads.summary(ns_per_tick), merged.writes.summary(ns_per_tick)};
 }
 
 JsonRun Driver::json_run(const SessionRun& run, int signal, bool show_engine) const {

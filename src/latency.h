@@ -2,9 +2,10 @@
 // latency — --latency's record of how long each read and each write took.
 // One recorder per side takes every duration with no allocation: into a
 // raw store sized before the run (exact nearest-rank percentiles while it
-// lasts), and always into a log-linear histogram (64 sub-buckets per power
-// of two: under 1% relative error) and a one-pass mean and variance. The
-// summary, made after the run, says which the percentiles came from.
+// lasts), and beyond it into a log-linear histogram (64 sub-buckets per
+// power of two: under 1% relative error) with exact sums for the mean and
+// variance. The summary, made after the run, says which the percentiles
+// came from.
 #pragma once
 
 #include <array>
@@ -44,27 +45,25 @@ class LatencyRecorder {
   explicit LatencyRecorder(std::size_t raw_capacity);
 
   // units: nanoseconds, or any clock's ticks that summary() is told the
-  // length of. A few instructions, no division, no allocation.
+  // length of. While the store has room, one store and nothing else: the
+  // histogram, sums and extremes of the kept samples are made by
+  // summary(), after the run, so recording costs the copy next to nothing.
   void record(std::int64_t units) noexcept {
-    if (units < 0) units = 0;
-    if (kept_ < raw_capacity_) raw_[kept_++] = units;
-    ++histogram_[bucket_of(units)];
-    ++count_;
-    if (units < min_) min_ = units;
-    if (units > max_) max_ = units;
-    // Exact integer sums: the mean and variance made from them at the end
-    // lose nothing to cancellation along the way.
-    __extension__ using Wide = unsigned __int128;
-    sum_ += static_cast<Wide>(units);
-    squares_ += static_cast<Wide>(units) * static_cast<Wide>(units);
+    if (kept_ < raw_capacity_) [[likely]] {
+      raw_[kept_++] = units > 0 ? units : 0;
+      return;
+    }
+    spill(units > 0 ? units : 0);
   }
 
   // Adds another recorder's samples (a row's runs merged); raw samples
   // that do not fit make the merged percentiles the histogram's.
   void merge(const LatencyRecorder& other);
 
-  std::int64_t count() const noexcept { return count_; }
+  std::int64_t count() const noexcept { return static_cast<std::int64_t>(kept_) + spilled_.count; }
+  // Samples in the raw store: all of them while exact().
   std::size_t kept() const noexcept { return kept_; }
+  bool exact() const noexcept { return spilled_.count == 0; }
   // The figures in nanoseconds: ns_per_unit converts what was recorded.
   LatencySummary summary(double ns_per_unit = 1.0) const;
 
@@ -83,21 +82,46 @@ class LatencyRecorder {
   static std::int64_t bucket_top(std::size_t bucket) noexcept;
 
  private:
+  // Samples counted without being kept: the histogram and exact integer
+  // sums (the mean and variance made from them lose nothing to
+  // cancellation along the way).
+  struct Aggregate {
+    std::vector<std::int64_t> histogram;  // kBuckets counts
+    std::int64_t count = 0;
+    std::int64_t min = INT64_MAX;
+    std::int64_t max = 0;
+    __extension__ unsigned __int128 sum = 0;
+    __extension__ unsigned __int128 squares = 0;
+    void add(std::int64_t units) noexcept;
+    void add(const Aggregate& other) noexcept;
+  };
+
+  // A sample beyond the store.
+  void spill(std::int64_t units) noexcept { spilled_.add(units); }
+  // spilled_ with the kept samples added: every sample's figures.
+  Aggregate everything() const;
+
   std::size_t raw_capacity_;
-  std::unique_ptr<std::int64_t[]> raw_;  // untouched (and not resident) until written
+  std::unique_ptr<std::int64_t[]> raw_;  // resident from construction
   std::size_t kept_ = 0;
-  std::vector<std::int64_t> histogram_;  // kBuckets counts, allocated once
-  std::int64_t count_ = 0;
-  std::int64_t min_ = INT64_MAX;
-  std::int64_t max_ = 0;
-  __extension__ unsigned __int128 sum_ = 0;
-  __extension__ unsigned __int128 squares_ = 0;
+  Aggregate spilled_;  // its histogram allocated once, at construction
 };
+
+// What a duration is, as the JSON names it.
+inline constexpr const char* kLatencyPerCall = "system call";
+inline constexpr const char* kLatencyChained = "system call, from the end of the one before";
+inline constexpr const char* kLatencyQueued = "submit to reap";
 
 // One run's --latency figures, per side, and what they mean.
 struct LatencyReport {
-  const char* definition = "system call";  // or "submit to reap" for a queued engine
+  // kLatencyPerCall, kLatencyChained (LatencyOs's chain) or
+  // kLatencyQueued: the JSON's definition, and the report's words.
+  const char* definition = "system call";
   double clock_cost_ns = 0;
+  // Chained: the mean of the sampled work between one call's end and the
+  // next one's start, which each duration includes; negative when none
+  // was sampled.
+  double between_calls_ns = -1;
   LatencySummary read;
   LatencySummary write;
 };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "os.h"
+#include "os_direct.h"
 
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -34,11 +35,11 @@ IoResult PosixOs::close(int fd) noexcept { return from_call(::close(fd)); }
 IoResult PosixOs::dup2(int from, int to) noexcept { return from_call(::dup2(from, to)); }
 
 IoResult PosixOs::read(int fd, void* buffer, std::size_t length) noexcept {
-  return from_call(::read(fd, buffer, length));
+  return os_direct::read(fd, buffer, length);
 }
 
 IoResult PosixOs::write(int fd, const void* buffer, std::size_t length) noexcept {
-  return from_call(::write(fd, buffer, length));
+  return os_direct::write(fd, buffer, length);
 }
 
 IoResult PosixOs::lseek(int fd, off_t offset, int whence) noexcept {

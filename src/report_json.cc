@@ -227,6 +227,14 @@ void put_latency(json::Object object, const LatencyReport& latency) {
   object.decimal("clock_cost_ns", rounded(latency.clock_cost_ns, 1))
       .string("definition", latency.definition)
       .boolean("exact", latency.read.exact && latency.write.exact);
+  // Chained durations hold the work between calls: how long it took.
+  if (std::string_view(latency.definition) == kLatencyChained) {
+    if (latency.between_calls_ns >= 0) {
+      object.decimal("between_calls_ns", rounded(latency.between_calls_ns, 1));
+    } else {
+      object.null("between_calls_ns");
+    }
+  }
   put_latency_side(object.object("read"), latency.read);
   put_latency_side(object.object("write"), latency.write);
 }

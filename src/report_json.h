@@ -67,8 +67,9 @@ struct JsonRun {
 //   is not UTF-8 still gives valid JSON.
 // - version: run.version, or the build's version when empty.
 // - With --latency, a last key "latency":
-//     {"clock_cost_ns":24.1,"definition":"system call"|"submit to reap",
-//      "exact":true,"read":{"count":4096,"min_ns":5120,"mean_ns":8950.2,
+//     {"clock_cost_ns":24.1,"definition":"system call"|"system call, from
+//      the end of the one before"|"submit to reap","between_calls_ns":21.5
+//      (chained only; null when none was sampled),"exact":true,"read":{"count":4096,"min_ns":5120,"mean_ns":8950.2,
 //        "sd_ns":2100.5,"max_ns":1200000,"percentiles_ns":{"50":8190,
 //        "90":11300,"99":19000,"99.9":150000,"99.99":null},
 //        "histogram":[{"le_ns":8191,"count":3000},...]},"write":{...}}

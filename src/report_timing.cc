@@ -294,9 +294,21 @@ void append_histogram(Buffer& out, std::string_view program, std::string_view na
 std::string latency_report(std::string_view program, const LatencyReport& latency, bool utf8) {
   Buffer out;
   const bool exact = latency.read.exact && latency.write.exact;
-  append_format(out, "{}: latency per {} (clock {:.0f} ns a reading, not subtracted): percentiles {}\n", program,
-                latency.definition, latency.clock_cost_ns,
-                exact ? "from every sample" : "from a histogram (under 1% off) beyond the samples kept");
+  const char* percentiles = exact ? "from every sample" : "from a histogram (under 1% off) beyond the samples kept";
+  if (std::string_view(latency.definition) != kLatencyChained) {
+    append_format(out, "{}: latency per {} (clock {:.0f} ns a reading, not subtracted): percentiles {}\n", program,
+                  latency.definition, latency.clock_cost_ns, percentiles);
+  } else if (latency.between_calls_ns >= 0) {
+    append_format(out,
+                  "{}: latency per system call, from the end of the one before (ddtime's work between calls, "
+                  "{:.0f} ns, and clock {:.0f} ns a reading, included, not subtracted): percentiles {}\n",
+                  program, latency.between_calls_ns, latency.clock_cost_ns, percentiles);
+  } else {
+    append_format(out,
+                  "{}: latency per system call, from the end of the one before (ddtime's work between calls and "
+                  "clock {:.0f} ns a reading included, not subtracted): percentiles {}\n",
+                  program, latency.clock_cost_ns, percentiles);
+  }
   append_side(out, program, "read", latency.read);
   append_side(out, program, "write", latency.write);
   append_histogram(out, program, "read", latency.read, utf8);

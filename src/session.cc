@@ -218,6 +218,8 @@ RunResult Session::copy(std::size_t buffer_alignment) {
   // --latency: recorders sized from what the copy will move (a few
   // million samples at most kept exactly), and the clock's own cost.
   std::optional<LatencyOs> timed_calls;
+  std::optional<ChainBreakingEvents> chain_breaking;
+  Events* events = &events_;
   Os* base = &os_;
   if (plan_.latency) {
     constexpr std::int64_t kMostSamples = 2'000'000;
@@ -229,14 +231,20 @@ RunResult Session::copy(std::size_t buffer_alignment) {
     reading_cost_ticks_ = reading_cost(read_ticks);
     calibration_start_ns_ = window_.now_ns();
     calibration_start_ticks_ = read_ticks();
-    timed_calls.emplace(os_, *latency_);
+    // Chained where nothing but record keeping comes between one call and
+    // the next (the straight copy), see LatencyOs.
+    const bool chained = !settings_.two_buffers() && !settings_.conv.sync && !settings_.conv.sparse &&
+                         !settings_.ext.progress && settings_.status != StatusLevel::kProgress;
+    timed_calls.emplace(os_, *latency_, chained);
+    chain_breaking.emplace(events_, *timed_calls);
     base = &*timed_calls;
+    events = &*chain_breaking;
   }
   TimedOs timed(*base);
   const bool split = settings_.ext.split_times;
   window_.start(split ? &timed : nullptr);
   const CopyJob job{split ? static_cast<Os&>(timed) : *base,
-                    events_,
+                    *events,
                     window_.clock(),
                     settings_,
                     buffer_alignment,
@@ -248,6 +256,10 @@ RunResult Session::copy(std::size_t buffer_alignment) {
                     queue.ring != nullptr ? latency_.get() : nullptr};
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
+  if (timed_calls && timed_calls->gaps_sampled() > 0) {
+    latency_gap_ticks_ = static_cast<double>(timed_calls->gap_ticks()) / static_cast<double>(timed_calls->gaps_sampled());
+  }
+  latency_chained_ = timed_calls && !ring_ && timed_calls->chained();
 
   RunResult result{copied.stats, {}, copied.exit_status, copied.ending, RunResult::Report::kSummary, {}};
   describe_engine(result);
@@ -298,7 +310,9 @@ RunResult Session::run() {
     const std::int64_t ns = window_.now_ns() - calibration_start_ns_;
     const std::uint64_t ticks = read_ticks() - calibration_start_ticks_;
     const double ns_per_tick = ticks > 0 && ns > 0 ? static_cast<double>(ns) / static_cast<double>(ticks) : 1.0;
-    result.latency = LatencyReport{ring_ ? "submit to reap" : "system call", reading_cost_ticks_ * ns_per_tick,
+    result.latency = LatencyReport{ring_ ? kLatencyQueued : latency_chained_ ? kLatencyChained : kLatencyPerCall,
+                                   reading_cost_ticks_ * ns_per_tick,
+                                   latency_gap_ticks_ >= 0 ? latency_gap_ticks_ * ns_per_tick : -1,
                                    latency_->reads.summary(ns_per_tick), latency_->writes.summary(ns_per_tick)};
     result.latency_samples = latency_;
     result.latency_ns_per_tick = ns_per_tick;

@@ -94,6 +94,8 @@ class Session {
   EngineUse engine_;
   std::shared_ptr<LatencyRecorders> latency_;  // --latency, sized before the window opens
   double reading_cost_ticks_ = 0;  // --latency: one read_ticks(), in ticks
+  bool latency_chained_ = false;   // --latency: the sync engine's calls were chained (LatencyOs)
+  double latency_gap_ticks_ = -1;  // and the mean work between them, sampled; -1: none
   std::int64_t calibration_start_ns_ = 0;
   std::uint64_t calibration_start_ticks_ = 0;
 };

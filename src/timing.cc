@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timing.h"
 
+#include "os_direct.h"
+
 #if defined(__x86_64__)
 #include <x86intrin.h>
 #endif
@@ -85,10 +87,14 @@ IoResult TimedOs::lseek(int fd, off_t offset, int whence) noexcept {
 }
 
 IoResult LatencyOs::read(int fd, void* buffer, std::size_t length) noexcept {
-  if (fd != 0) return OsWrapper::read(fd, buffer, length);
-  const std::uint64_t start = read_ticks();
-  const IoResult result = OsWrapper::read(fd, buffer, length);
+  if (fd != 0) {
+    break_chain();
+    return OsWrapper::read(fd, buffer, length);
+  }
+  const std::uint64_t start = start_ticks();
+  const IoResult result = direct_ ? os_direct::read(fd, buffer, length) : OsWrapper::read(fd, buffer, length);
   const std::uint64_t end = read_ticks();
+  ended_at(end);
   // The read that finds the end of the input fetches nothing: the count
   // is of the reads that brought bytes (or failed).
   if (!result.ok() || result.n > 0) recorders_.reads.record(static_cast<std::int64_t>(end - start));
@@ -96,10 +102,15 @@ IoResult LatencyOs::read(int fd, void* buffer, std::size_t length) noexcept {
 }
 
 IoResult LatencyOs::write(int fd, const void* buffer, std::size_t length) noexcept {
-  if (fd != 1) return OsWrapper::write(fd, buffer, length);
-  const std::uint64_t start = read_ticks();
-  const IoResult result = OsWrapper::write(fd, buffer, length);
-  recorders_.writes.record(static_cast<std::int64_t>(read_ticks() - start));
+  if (fd != 1) {
+    break_chain();
+    return OsWrapper::write(fd, buffer, length);
+  }
+  const std::uint64_t start = start_ticks();
+  const IoResult result = direct_ ? os_direct::write(fd, buffer, length) : OsWrapper::write(fd, buffer, length);
+  const std::uint64_t end = read_ticks();
+  ended_at(end);
+  recorders_.writes.record(static_cast<std::int64_t>(end - start));
   return result;
 }
 

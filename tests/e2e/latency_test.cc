@@ -52,12 +52,27 @@ TEST_F(Latency, TheJsonCountsEveryReadAndWrite) {
   ASSERT_STATUS(r, "exit 0");
   const Json doc = parse_json(r.err);
   const Json& latency = doc["latency"];
-  EXPECT_EQ(latency["definition"].string(), "system call");
+  // The straight copy chains its calls: each from the end of the one before.
+  EXPECT_EQ(latency["definition"].string(), "system call, from the end of the one before");
   EXPECT_GT(latency["clock_cost_ns"].number(), 0);
+  // 10000 calls, one in 1024 sampled: the work between them was measured.
+  EXPECT_GT(latency["between_calls_ns"].number(), 0);
   EXPECT_TRUE(latency["exact"].boolean());
   expect_side(latency["read"], doc["records_in"]["full"].integer());
   expect_side(latency["write"], doc["records_out"]["full"].integer());
   EXPECT_TRUE(latency["read"]["percentiles_ns"]["99.99"].is_null()) << "5000 samples cannot support p99.99";
+}
+
+TEST_F(Latency, ACopyThatWorksBetweenCallsTimesEachCallAlone) {
+  // conv=ucase translates each record between its read and its write, so
+  // no call may start where the last one ended.
+  const Result r =
+      ddtime({"if=/dev/zero", "of=/dev/null", "bs=4k", "count=50", "conv=ucase", "--latency", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  EXPECT_EQ(doc["latency"]["definition"].string(), "system call");
+  EXPECT_FALSE(doc["latency"].has("between_calls_ns"));
+  expect_side(doc["latency"]["read"], 50);
 }
 
 TEST_F(Latency, AQueuedEngineTimesSubmitToReap) {
@@ -73,7 +88,10 @@ TEST_F(Latency, AQueuedEngineTimesSubmitToReap) {
 TEST_F(Latency, TheTextSaysWhatWasTimedThenALinePerSideThenTheHistograms) {
   const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=512", "count=2000", "--latency"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_NE(r.err.find("ddtime: latency per system call (clock "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ddtime: latency per system call, from the end of the one before (ddtime's work between "
+                       "calls, "),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("ddtime: read  2000 I/Os: min "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("p99.9 "), std::string::npos);
   EXPECT_NE(r.err.find("p99.99 n/a"), std::string::npos) << r.err;

@@ -132,6 +132,45 @@ TEST(LatencyRecorder, MergingEqualsRecordingEverythingInOne) {
   EXPECT_EQ(merged.max_ns, whole.max_ns);
 }
 
+TEST(LatencyRecorder, SamplesBeyondTheStoreStillCountInEveryFigure) {
+  LatencyRecorder recorder(100);
+  for (std::int64_t v = 1; v <= 250; ++v) recorder.record(v * 10);
+  EXPECT_EQ(recorder.kept(), 100u);
+  EXPECT_FALSE(recorder.exact());
+  const LatencySummary s = recorder.summary();
+  EXPECT_EQ(s.count, 250);
+  EXPECT_FALSE(s.exact);
+  EXPECT_EQ(s.min_ns, 10);
+  EXPECT_EQ(s.max_ns, 2500);
+  EXPECT_DOUBLE_EQ(s.mean_ns, 1255);
+  std::int64_t in_histogram = 0;
+  for (const LatencyBucket& b : s.histogram) in_histogram += b.count;
+  EXPECT_EQ(in_histogram, 250);
+  ASSERT_TRUE(s.percentiles[0].has_value());
+  EXPECT_NEAR(static_cast<double>(*s.percentiles[0]), 1250, 1250 * 0.01);
+}
+
+TEST(LatencyRecorder, ANegativeDurationCountsAsZero) {
+  LatencyRecorder kept(10), spilled(0);
+  kept.record(-5);
+  spilled.record(-5);
+  EXPECT_EQ(kept.summary().min_ns, 0);
+  EXPECT_EQ(spilled.summary().max_ns, 0);
+}
+
+TEST(LatencyRecorder, MergingMoreThanTheStoreHoldsFoldsEverySampleIntoTheHistogram) {
+  LatencyRecorder left(10), right(10);
+  for (const std::int64_t v : {100, 200, 300, 400, 500, 600, 700, 800}) left.record(v);
+  for (const std::int64_t v : {900, 1000, 1100}) right.record(v);
+  left.merge(right);
+  const LatencySummary s = left.summary();
+  EXPECT_EQ(s.count, 11);
+  EXPECT_FALSE(s.exact);
+  EXPECT_DOUBLE_EQ(s.mean_ns, 600);
+  EXPECT_EQ(s.min_ns, 100);
+  EXPECT_EQ(s.max_ns, 1100);
+}
+
 TEST(LatencyRecorder, TheDisplayHistogramHasEveryPowerOfTwoBetweenFirstAndLast) {
   LatencyRecorder recorder(100);
   for (const std::int64_t v : {0, 3, 3, 40, 1000}) recorder.record(v);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU time of the report's window: exact in total, split as the kernel
-// splits it; and TimedOs, which counts the ticks of reads and writes only.
+// splits it; TimedOs, which counts the ticks of reads and writes only; and
+// LatencyOs, which times each read and write, chained or alone.
 #include "run_window.h"
 #include "timing.h"
 
@@ -13,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "fakes/fake_os.h"
+#include "fakes/recording_events.h"
 
 namespace ddtime {
 namespace {
@@ -163,6 +165,95 @@ TEST_F(TimedOsOverAFake, PassesEveryOtherCallThroughUntimed) {
   EXPECT_EQ(timed_.write_ticks_spent(), 0u);
   EXPECT_EQ(fake_.calls, (std::vector<std::string>{"fsync 1", "ftruncate 1 100"}));
   EXPECT_EQ(fake_.output.size(), 100u);
+}
+
+// Spends at least `ticks` of read_ticks() before returning: a stand-in
+// for work done between two calls.
+void spend_ticks(std::uint64_t ticks) {
+  const std::uint64_t start = read_ticks();
+  while (read_ticks() - start < ticks) {
+  }
+}
+
+constexpr std::uint64_t kLongPause = 50'000'000;  // ticks: many times one fake call
+
+class LatencyOsOverAFake : public ::testing::Test {
+ protected:
+  LatencyOsOverAFake() { fake_.input.assign(1 << 20, 'x'); }
+
+  // The longest duration recorded on each side.
+  std::int64_t longest_read() const { return recorders_.reads.summary().max_ns; }
+  std::int64_t longest_write() const { return recorders_.writes.summary().max_ns; }
+
+  testing::FakeOs fake_;
+  TakesATick slow_{fake_};
+  LatencyRecorders recorders_{4096, 4096};
+  char buffer_[512] = {};
+};
+
+TEST_F(LatencyOsOverAFake, ChainedACallStartsWhereTheLastOneEnded) {
+  LatencyOs timed(slow_, recorders_, true);
+  ASSERT_EQ(timed.read(0, buffer_, sizeof buffer_).n, 512);
+  spend_ticks(kLongPause);
+  ASSERT_EQ(timed.write(1, buffer_, sizeof buffer_).n, 512);
+  EXPECT_GE(static_cast<std::uint64_t>(longest_write()), kLongPause) << "the pause is inside the write";
+  EXPECT_LT(static_cast<std::uint64_t>(longest_read()), kLongPause) << "the first call reads the clock itself";
+}
+
+TEST_F(LatencyOsOverAFake, AloneEachCallIsTimedByItself) {
+  LatencyOs timed(slow_, recorders_, false);
+  ASSERT_EQ(timed.read(0, buffer_, sizeof buffer_).n, 512);
+  spend_ticks(kLongPause);
+  ASSERT_EQ(timed.write(1, buffer_, sizeof buffer_).n, 512);
+  EXPECT_LT(static_cast<std::uint64_t>(longest_write()), kLongPause);
+  EXPECT_EQ(recorders_.reads.count(), 1);
+  EXPECT_EQ(recorders_.writes.count(), 1);
+  EXPECT_EQ(timed.gaps_sampled(), 0);
+}
+
+TEST_F(LatencyOsOverAFake, AnyOtherCallBreaksTheChain) {
+  LatencyOs timed(slow_, recorders_, true);
+  ASSERT_EQ(timed.read(0, buffer_, sizeof buffer_).n, 512);
+  spend_ticks(kLongPause);
+  ASSERT_EQ(timed.lseek(1, 0, SEEK_CUR).n, 0);
+  ASSERT_EQ(timed.write(1, buffer_, sizeof buffer_).n, 512);
+  // A read or write of another file descriptor counts as another call.
+  spend_ticks(kLongPause);
+  ASSERT_EQ(timed.write(2, buffer_, 3).n, 3);
+  ASSERT_EQ(timed.read(0, buffer_, sizeof buffer_).n, 512);
+  EXPECT_LT(static_cast<std::uint64_t>(longest_write()), kLongPause);
+  EXPECT_LT(static_cast<std::uint64_t>(longest_read()), kLongPause);
+  EXPECT_EQ(recorders_.writes.count(), 1) << "only the output's writes are timed";
+}
+
+TEST_F(LatencyOsOverAFake, TheCopysEventsBreakTheChain) {
+  LatencyOs timed(slow_, recorders_, true);
+  testing::RecordingEvents inner;
+  ChainBreakingEvents events(inner, timed);
+  ASSERT_EQ(timed.read(0, buffer_, sizeof buffer_).n, 512);
+  spend_ticks(kLongPause);  // as if printing the statistics took this long
+  events.show_stats(Stats{});
+  ASSERT_EQ(timed.write(1, buffer_, sizeof buffer_).n, 512);
+  EXPECT_LT(static_cast<std::uint64_t>(longest_write()), kLongPause);
+  EXPECT_EQ(inner.stats_shown, 1) << "and are passed on";
+}
+
+TEST_F(LatencyOsOverAFake, OneChainedCallIn1024MeasuresTheWorkBeforeIt) {
+  LatencyOs timed(slow_, recorders_, true);
+  for (int i = 0; i < 1024; ++i) ASSERT_EQ(timed.read(0, buffer_, sizeof buffer_).n, 512);
+  EXPECT_EQ(timed.gaps_sampled(), 0) << "the first call is not chained";
+  ASSERT_EQ(timed.read(0, buffer_, sizeof buffer_).n, 512);
+  EXPECT_EQ(timed.gaps_sampled(), 1);
+  EXPECT_GT(timed.gap_ticks(), 0u);
+  EXPECT_EQ(recorders_.reads.count(), 1025);
+}
+
+TEST_F(LatencyOsOverAFake, TheReadThatFindsTheEndIsNotCounted) {
+  fake_.input.assign(100, 'x');
+  LatencyOs timed(slow_, recorders_, true);
+  EXPECT_EQ(timed.read(0, buffer_, sizeof buffer_).n, 100);
+  EXPECT_EQ(timed.read(0, buffer_, sizeof buffer_).n, 0);
+  EXPECT_EQ(recorders_.reads.count(), 1);
 }
 
 // A clock the test moves by hand.
