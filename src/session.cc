@@ -188,6 +188,17 @@ bool Session::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   return true;
 }
 
+void Session::release_queue() noexcept {
+  // The ring first: its threads or the kernel may still hold the slots.
+  // Released after the window closed (unmapping N blocks takes time) and
+  // before anything is reported, so that the report's own pages and
+  // allocations do not add to the copy's peak memory.
+  queued_ = ring_ != nullptr;
+  ring_.reset();
+  slots_.clear();
+  slot_memory_ = AlignedBuffer();
+}
+
 void Session::describe_engine(RunResult& result) const {
   result.engine = engine_;
   if (!ring_) return;
@@ -259,7 +270,7 @@ RunResult Session::copy(std::size_t buffer_alignment) {
   if (timed_calls && timed_calls->gaps_sampled() > 0) {
     latency_gap_ticks_ = static_cast<double>(timed_calls->gap_ticks()) / static_cast<double>(timed_calls->gaps_sampled());
   }
-  latency_chained_ = timed_calls && !ring_ && timed_calls->chained();
+  latency_chained_ = timed_calls && !ring_ && timed_calls->chained();  // before release_queue()
 
   RunResult result{copied.stats, {}, copied.exit_status, copied.ending, RunResult::Report::kSummary, {}};
   describe_engine(result);
@@ -303,6 +314,7 @@ RunResult Session::run() {
     return ended_before_copy(1);
   }
   RunResult result = copy(buffer_alignment);
+  release_queue();
   // Summarised after the window closed: sorting the samples is no part of
   // the copy.
   if (latency_) {
@@ -310,7 +322,7 @@ RunResult Session::run() {
     const std::int64_t ns = window_.now_ns() - calibration_start_ns_;
     const std::uint64_t ticks = read_ticks() - calibration_start_ticks_;
     const double ns_per_tick = ticks > 0 && ns > 0 ? static_cast<double>(ns) / static_cast<double>(ticks) : 1.0;
-    result.latency = LatencyReport{ring_ ? kLatencyQueued : latency_chained_ ? kLatencyChained : kLatencyPerCall,
+    result.latency = LatencyReport{queued_ ? kLatencyQueued : latency_chained_ ? kLatencyChained : kLatencyPerCall,
                                    reading_cost_ticks_ * ns_per_tick,
                                    latency_gap_ticks_ >= 0 ? latency_gap_ticks_ * ns_per_tick : -1,
                                    latency_->reads.summary(ns_per_tick), latency_->writes.summary(ns_per_tick)};

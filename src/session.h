@@ -75,6 +75,8 @@ class Session {
   // For a queued run: the slots and the ring, set up before the window
   // opens; false when the engine asked for cannot be had (reported).
   bool set_up_queue(QueueSetup& queue, std::size_t alignment);
+  // After the copy: the ring closed and the slots freed.
+  void release_queue() noexcept;
   void describe_engine(RunResult& result) const;
 
   Os& os_;
@@ -91,6 +93,7 @@ class Session {
   AlignedBuffer slot_memory_;  // the queued engine's slots, back to back
   std::vector<std::span<unsigned char>> slots_;
   std::unique_ptr<Ring> ring_;
+  bool queued_ = false;  // the copy ran on a ring (released since)
   EngineUse engine_;
   std::shared_ptr<LatencyRecorders> latency_;  // --latency, sized before the window opens
   double reading_cost_ticks_ = 0;  // --latency: one read_ticks(), in ticks

@@ -43,7 +43,11 @@ from typing import Dict, List, Tuple
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # (name the binary is run as, locale variable, operands). The file runs use
-# a small input written first.
+# a small input written first. A function goes in the group of the first
+# run listed that executes it: runs as dd, then ddtime's report, then the
+# queued engines (--iodepth), whose code would otherwise lie scattered
+# over the text and, mapped 64 KiB at a time, count in their peak RSS.
+GROUPS = ("runs as dd", "ddtime's report only", "queue depth only")
 RUNS: List[Tuple[str, str, List[str]]] = [
     (name, locale, operands)
     for name in ("dd", "ddtime")
@@ -53,7 +57,18 @@ RUNS: List[Tuple[str, str, List[str]]] = [
         ["bs=1M", "count=4", "if=/dev/zero", "of=/dev/null", "status=none"],
         ["if=in", "of=out", "bs=4k", "conv=notrunc"],
     )
+] + [
+    ("ddtime", "LC_ALL=C", ["if=in", "of=out", "bs=4k", f"--iodepth={depth}", f"--engine={engine}"])
+    for engine in ("io_uring", "threads")
+    for depth in (2, 8)
 ]
+
+
+def group_of(name: str, operands: List[str]) -> int:
+    if name == "dd":
+        return 0
+    return 2 if any(operand.startswith("--iodepth=") for operand in operands) else 1
+
 
 HEADER = """\
 /* The code every short run of ddtime executes, first in its text segment,
@@ -81,10 +96,10 @@ INSERT BEFORE .text;
 """
 
 
-def executed_functions(binary: Path, workdir: Path) -> List[Tuple[str, bool]]:
+def executed_functions(binary: Path, workdir: Path) -> List[Tuple[str, int]]:
     """Mangled names of the functions of `binary` that ran, each with
-    whether a run as dd ran it (those come first)."""
-    names: List[Tuple[str, bool]] = []
+    the group (GROUPS) of the first run that ran it."""
+    names: List[Tuple[str, int]] = []
     seen = set()
     for index, (name, locale, operands) in enumerate(RUNS):
         link = workdir / name
@@ -109,7 +124,7 @@ def executed_functions(binary: Path, workdir: Path) -> List[Tuple[str, bool]]:
                 function = line[3:].strip()
                 if function not in seen:
                     seen.add(function)
-                    names.append((function, name == "dd"))
+                    names.append((function, group_of(name, operands)))
     return names
 
 
@@ -162,15 +177,15 @@ def rule(section: str, obj: str) -> str:
     return f"*{os.path.basename(member)}({section})"
 
 
-def add_rules(binary: Path, rules: List[str], as_dd: set) -> bool:
-    """Appends to RULES the sections of BINARY's executed functions, and
-    to AS_DD those a run as dd executed; false when main is not among them
+def add_rules(binary: Path, rules: Dict[str, int]) -> bool:
+    """Adds to RULES the sections of BINARY's executed functions, each
+    with the earliest group that ran it; false when main is not among them
     (a map from another build)."""
     with tempfile.TemporaryDirectory(prefix="ddtime-startup-order-") as workdir:
         functions = executed_functions(binary, Path(workdir))
     by_symbol, by_name = read_map(Path(f"{binary}.map"))
     found_main = False
-    for function, by_dd in functions:
+    for function, group in functions:
         # GCC emits a complete-object constructor or destructor (C1, D1) as
         # an alias in its base-object twin's (C2, D2) section.
         twin = re.sub(r"([CD])1(E|I)", r"\g<1>2\2", function, count=1)
@@ -184,10 +199,7 @@ def add_rules(binary: Path, rules: List[str], as_dd: set) -> bool:
         else:
             continue
         found_main = found_main or pattern == "*(.text.startup.main)"
-        if pattern not in rules:
-            rules.append(pattern)
-        if by_dd:
-            as_dd.add(pattern)
+        rules[pattern] = min(group, rules.get(pattern, group))
     return found_main
 
 
@@ -209,10 +221,9 @@ def main(argv: List[str]) -> int:
     if shutil.which("valgrind") is None:
         print("startup_order: skipped: valgrind is not installed", file=sys.stderr)
         return 77
-    rules: List[str] = []
-    as_dd: set = set()
+    rules: Dict[str, int] = {}
     for binary in binaries:
-        if not add_rules(binary, rules, as_dd):
+        if not add_rules(binary, rules):
             print(f"startup_order: main is not among the functions found in {binary}; "
                   "is its link map from this build?", file=sys.stderr)
             return 1
@@ -222,11 +233,11 @@ def main(argv: List[str]) -> int:
         # compared with GNU's) touches as few windows as it can; then what
         # only ddtime's report adds. Each group sorted, so that a rerun
         # changes the script only where the start-up path changed.
-        for pattern in sorted(p for p in rules if p in as_dd):
-            script.write(f"    {pattern}\n")
-        script.write("    /* ddtime's report only */\n")
-        for pattern in sorted(p for p in rules if p not in as_dd):
-            script.write(f"    {pattern}\n")
+        for group, title in enumerate(GROUPS):
+            if group > 0:
+                script.write(f"    /* {title} */\n")
+            for pattern in sorted(p for p, g in rules.items() if g == group):
+                script.write(f"    {pattern}\n")
         script.write(FOOTER)
     print(f"startup_order: {len(rules)} sections written to {args.output}", file=sys.stderr)
     return 0
