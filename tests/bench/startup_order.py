@@ -43,11 +43,12 @@ from typing import Dict, List, Tuple
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # (name the binary is run as, locale variable, operands). The file runs use
-# a small input written first. A function goes in the group of the first
-# run listed that executes it: runs as dd, then ddtime's report, then the
-# queued engines (--iodepth), whose code would otherwise lie scattered
-# over the text and, mapped 64 KiB at a time, count in their peak RSS.
-GROUPS = ("runs as dd", "ddtime's report only", "queue depth only")
+# a small input written first. A function goes in the earliest group of
+# the runs that execute it: runs as dd, then the queued engines
+# (--iodepth), whose code would otherwise lie scattered over the text and,
+# mapped 64 KiB at a time, count in their peak RSS, then ddtime's report,
+# which runs after the queued engines have freed their buffers.
+GROUPS = ("runs as dd", "queue depth only", "ddtime's report only")
 RUNS: List[Tuple[str, str, List[str]]] = [
     (name, locale, operands)
     for name in ("dd", "ddtime")
@@ -67,7 +68,7 @@ RUNS: List[Tuple[str, str, List[str]]] = [
 def group_of(name: str, operands: List[str]) -> int:
     if name == "dd":
         return 0
-    return 2 if any(operand.startswith("--iodepth=") for operand in operands) else 1
+    return 1 if any(operand.startswith("--iodepth=") for operand in operands) else 2
 
 
 HEADER = """\
@@ -98,9 +99,8 @@ INSERT BEFORE .text;
 
 def executed_functions(binary: Path, workdir: Path) -> List[Tuple[str, int]]:
     """Mangled names of the functions of `binary` that ran, each with
-    the group (GROUPS) of the first run that ran it."""
-    names: List[Tuple[str, int]] = []
-    seen = set()
+    the earliest group (GROUPS) of the runs that ran it."""
+    groups: Dict[str, int] = {}  # in the order first seen
     for index, (name, locale, operands) in enumerate(RUNS):
         link = workdir / name
         if not link.exists():
@@ -122,10 +122,9 @@ def executed_functions(binary: Path, workdir: Path) -> List[Tuple[str, int]]:
             elif line.startswith("fn=") and (os.path.realpath(current_object) == str(binary)
                                              or current_object == "???"):
                 function = line[3:].strip()
-                if function not in seen:
-                    seen.add(function)
-                    names.append((function, group_of(name, operands)))
-    return names
+                group = group_of(name, operands)
+                groups[function] = min(group, groups.get(function, group))
+    return list(groups.items())
 
 
 INPUT_SECTION = re.compile(r"^ (\.text\S*)(?:\s+0x[0-9a-f]+\s+0x[0-9a-f]+\s+(\S.*))?$")
