@@ -882,13 +882,18 @@ def queue_depth_rows(args: argparse.Namespace) -> List[str]:
 
 def queue_copy_rows(args: argparse.Namespace) -> List[str]:
     """An O_DIRECT file-to-file copy on the machine's file system, ddtime at
-    depth 4 against GNU dd; the outputs must be identical."""
+    depth 4 against GNU dd; the outputs must be identical. Each round also
+    times ddtime reading the file alone and writing a file alone at the
+    same depth: where the disk does not add reads and writes up, a copy
+    can go no faster than 1 / (1/read + 1/write) of those rates, the
+    bound the copy is compared with."""
     size = args.queue_mib * MiB
     workdir = Path(tempfile.mkdtemp(prefix="ddtime-qc-", dir=args.tmpdir))
     source = workdir / "in"
     queue_run([args.gnu, "if=/dev/urandom", f"of={source}", "bs=1M", f"count={args.queue_mib}", "status=none"])
-    lines = ["| O_DIRECT file-to-file copy | ddtime depth 4 | GNU dd | ddtime/GNU rate, paired [95% CI] |",
-             "|---|---:|---:|---|"]
+    lines = ["| O_DIRECT file-to-file copy | ddtime depth 4 | GNU dd | ddtime/GNU rate, paired [95% CI] "
+             "| ddtime alone at depth 4: read, write | their bound for a copy | ddtime copy / bound, paired |",
+             "|---|---:|---:|---|---:|---:|---|"]
     try:
         # From latency-bound small blocks, where overlapping reads and
         # writes pays most, to 1M, where the disk's bandwidth is the limit
@@ -897,21 +902,30 @@ def queue_copy_rows(args: argparse.Namespace) -> List[str]:
             if args.only and not re.search(args.only, f"queue copy bs={bs}", re.I):
                 continue
             copied = min(size, bs * 8192)
-            rates: Dict[str, List[float]] = {"ddtime": [], "GNU": []}
+            count = f"count={copied // bs}"
+            rates: Dict[str, List[float]] = {"ddtime": [], "GNU": [], "read": [], "write": []}
             for round_number in range(args.runs):
-                for program in rotated(["ddtime", "GNU"], round_number):
+                for program in rotated(["ddtime", "GNU", "read", "write"], round_number):
                     target = workdir / program
                     target.unlink(missing_ok=True)
-                    operands = [f"if={source}", f"of={target}", f"bs={bs}", f"count={copied // bs}", "iflag=direct",
-                                "oflag=direct"]
+                    operands = [f"if={source}", f"of={target}", f"bs={bs}", count, "iflag=direct", "oflag=direct"]
                     if program == "ddtime":
                         rates[program].append(ddtime_queued(args.ddtime, operands, 4)[0])
-                    else:
+                    elif program == "GNU":
                         rates[program].append(gnu_queued(args.gnu, operands))
+                    elif program == "read":
+                        rates[program].append(ddtime_queued(
+                            args.ddtime, [f"if={source}", "of=/dev/null", f"bs={bs}", count, "iflag=direct"], 4)[0])
+                    else:
+                        rates[program].append(ddtime_queued(
+                            args.ddtime, ["if=/dev/zero", f"of={target}", f"bs={bs}", count, "oflag=direct"], 4)[0])
                 if not filecmp.cmp(workdir / "ddtime", workdir / "GNU", shallow=False):
                     raise RuntimeError(f"the O_DIRECT copies at bs={bs} differ")
+            bounds = [1 / (1 / r + 1 / w) for r, w in zip(rates["read"], rates["write"])]
             lines.append(f"| bs={bs_text(bs)}, {copied // MiB} MiB | {statistics.median(rates['ddtime']) / MiB:.1f} MiB/s "
-                         f"| {statistics.median(rates['GNU']) / MiB:.1f} MiB/s | {rate_ratio_text(rates['ddtime'], rates['GNU'])} |")
+                         f"| {statistics.median(rates['GNU']) / MiB:.1f} MiB/s | {rate_ratio_text(rates['ddtime'], rates['GNU'])} "
+                         f"| {statistics.median(rates['read']) / MiB:.1f}, {statistics.median(rates['write']) / MiB:.1f} MiB/s "
+                         f"| {statistics.median(bounds) / MiB:.1f} MiB/s | {rate_ratio_text(rates['ddtime'], bounds)} |")
             log(lines[-1])
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
