@@ -91,13 +91,13 @@ IoResult LatencyOs::read(int fd, void* buffer, std::size_t length) noexcept {
     break_chain();
     return OsWrapper::read(fd, buffer, length);
   }
-  const std::uint64_t start = start_ticks();
-  const IoResult result = direct_ ? os_direct::read(fd, buffer, length) : OsWrapper::read(fd, buffer, length);
-  const std::uint64_t end = read_ticks();
-  ended_at(end);
+  std::uint64_t took = 0;
+  const IoResult result = timed(took, [&]() noexcept {
+    return direct_ ? os_direct::read(fd, buffer, length) : OsWrapper::read(fd, buffer, length);
+  });
   // The read that finds the end of the input fetches nothing: the count
   // is of the reads that brought bytes (or failed).
-  if (!result.ok() || result.n > 0) recorders_.reads.record(static_cast<std::int64_t>(end - start));
+  if (!result.ok() || result.n > 0) recorders_.reads.record(static_cast<std::int64_t>(took));
   return result;
 }
 
@@ -106,11 +106,11 @@ IoResult LatencyOs::write(int fd, const void* buffer, std::size_t length) noexce
     break_chain();
     return OsWrapper::write(fd, buffer, length);
   }
-  const std::uint64_t start = start_ticks();
-  const IoResult result = direct_ ? os_direct::write(fd, buffer, length) : OsWrapper::write(fd, buffer, length);
-  const std::uint64_t end = read_ticks();
-  ended_at(end);
-  recorders_.writes.record(static_cast<std::int64_t>(end - start));
+  std::uint64_t took = 0;
+  const IoResult result = timed(took, [&]() noexcept {
+    return direct_ ? os_direct::write(fd, buffer, length) : OsWrapper::write(fd, buffer, length);
+  });
+  recorders_.writes.record(static_cast<std::int64_t>(took));
   return result;
 }
 

@@ -181,6 +181,18 @@ class LatencyOs final : public OsWrapper {
  private:
   static constexpr int kGapSampleEvery = 1024;
 
+  // call(), with the ticks from its start (chained or read afresh) to its
+  // return in `took`; the chain then starts from that return.
+  template <typename Call>
+  IoResult timed(std::uint64_t& took, Call call) noexcept {
+    const std::uint64_t start = start_ticks();
+    const IoResult result = call();
+    const std::uint64_t end = read_ticks();
+    ended_at(end);
+    took = end - start;
+    return result;
+  }
+
   std::uint64_t start_ticks() noexcept {
     if (!linked_) return read_ticks();
     if (--until_gap_sample_ == 0) [[unlikely]] {
