@@ -41,8 +41,8 @@ std::optional<LatencyReport> Driver::merged_latency(const std::vector<SessionRun
     writes += run.result.latency_samples->writes.kept();
     ns_per_tick += run.result.latency_ns_per_tick;
     clock_cost += run.result.latency->clock_cost_ns;
-    if (run.result.latency->between_calls_ns >= 0) {
-      between_calls += run.result.latency->between_calls_ns;
+    if (run.result.latency->between_calls_ns) {
+      between_calls += *run.result.latency->between_calls_ns;
       ++gaps_measured;
     }
     definition = run.result.latency->definition;
@@ -58,7 +58,7 @@ std::optional<LatencyReport> Driver::merged_latency(const std::vector<SessionRun
   // The runs' tick lengths differ by their calibration's noise only.
   ns_per_tick /= static_cast<double>(measured);
   return LatencyReport{definition, clock_cost / static_cast<double>(measured),
-                       gaps_measured > 0 ? between_calls / static_cast<double>(gaps_measured) : -1,
+                       gaps_measured > 0 ? std::optional(between_calls / static_cast<double>(gaps_measured)) : std::nullopt,
                        merged.reads.summary(ns_per_tick), merged.writes.summary(ns_per_tick)};
 }
 

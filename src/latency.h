@@ -119,9 +119,9 @@ struct LatencyReport {
   const char* definition = "system call";
   double clock_cost_ns = 0;
   // Chained: the mean of the sampled work between one call's end and the
-  // next one's start, which each duration includes; negative when none
-  // was sampled.
-  double between_calls_ns = -1;
+  // next one's start, which each duration includes; absent when none was
+  // sampled.
+  std::optional<double> between_calls_ns;
   LatencySummary read;
   LatencySummary write;
 };

@@ -229,8 +229,8 @@ void put_latency(json::Object object, const LatencyReport& latency) {
       .boolean("exact", latency.read.exact && latency.write.exact);
   // Chained durations hold the work between calls: how long it took.
   if (std::string_view(latency.definition) == kLatencyChained) {
-    if (latency.between_calls_ns >= 0) {
-      object.decimal("between_calls_ns", rounded(latency.between_calls_ns, 1));
+    if (latency.between_calls_ns) {
+      object.decimal("between_calls_ns", rounded(*latency.between_calls_ns, 1));
     } else {
       object.null("between_calls_ns");
     }

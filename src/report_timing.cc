@@ -298,11 +298,11 @@ std::string latency_report(std::string_view program, const LatencyReport& latenc
   if (std::string_view(latency.definition) != kLatencyChained) {
     append_format(out, "{}: latency per {} (clock {:.0f} ns a reading, not subtracted): percentiles {}\n", program,
                   latency.definition, latency.clock_cost_ns, percentiles);
-  } else if (latency.between_calls_ns >= 0) {
+  } else if (latency.between_calls_ns) {
     append_format(out,
                   "{}: latency per system call, from the end of the one before (ddtime's work between calls, "
                   "{:.0f} ns, and clock {:.0f} ns a reading, included, not subtracted): percentiles {}\n",
-                  program, latency.between_calls_ns, latency.clock_cost_ns, percentiles);
+                  program, *latency.between_calls_ns, latency.clock_cost_ns, percentiles);
   } else {
     append_format(out,
                   "{}: latency per system call, from the end of the one before (ddtime's work between calls and "

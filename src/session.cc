@@ -193,7 +193,6 @@ void Session::release_queue() noexcept {
   // Released after the window closed (unmapping N blocks takes time) and
   // before anything is reported, so that the report's own pages and
   // allocations do not add to the copy's peak memory.
-  queued_ = ring_ != nullptr;
   ring_.reset();
   slots_.clear();
   slot_memory_ = AlignedBuffer();
@@ -267,10 +266,14 @@ RunResult Session::copy(std::size_t buffer_alignment) {
                     queue.ring != nullptr ? latency_.get() : nullptr};
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
-  if (timed_calls && timed_calls->gaps_sampled() > 0) {
-    latency_gap_ticks_ = static_cast<double>(timed_calls->gap_ticks()) / static_cast<double>(timed_calls->gaps_sampled());
+  if (ring_) {
+    latency_definition_ = kLatencyQueued;
+  } else if (timed_calls && timed_calls->chained()) {
+    latency_definition_ = kLatencyChained;
+    if (timed_calls->gaps_sampled() > 0) {
+      latency_gap_ticks_ = static_cast<double>(timed_calls->gap_ticks()) / static_cast<double>(timed_calls->gaps_sampled());
+    }
   }
-  latency_chained_ = timed_calls && !ring_ && timed_calls->chained();  // before release_queue()
 
   RunResult result{copied.stats, {}, copied.exit_status, copied.ending, RunResult::Report::kSummary, {}};
   describe_engine(result);
@@ -322,9 +325,8 @@ RunResult Session::run() {
     const std::int64_t ns = window_.now_ns() - calibration_start_ns_;
     const std::uint64_t ticks = read_ticks() - calibration_start_ticks_;
     const double ns_per_tick = ticks > 0 && ns > 0 ? static_cast<double>(ns) / static_cast<double>(ticks) : 1.0;
-    result.latency = LatencyReport{queued_ ? kLatencyQueued : latency_chained_ ? kLatencyChained : kLatencyPerCall,
-                                   reading_cost_ticks_ * ns_per_tick,
-                                   latency_gap_ticks_ >= 0 ? latency_gap_ticks_ * ns_per_tick : -1,
+    result.latency = LatencyReport{latency_definition_, reading_cost_ticks_ * ns_per_tick,
+                                   latency_gap_ticks_ ? std::optional(*latency_gap_ticks_ * ns_per_tick) : std::nullopt,
                                    latency_->reads.summary(ns_per_tick), latency_->writes.summary(ns_per_tick)};
     result.latency_samples = latency_;
     result.latency_ns_per_tick = ns_per_tick;

@@ -93,12 +93,13 @@ class Session {
   AlignedBuffer slot_memory_;  // the queued engine's slots, back to back
   std::vector<std::span<unsigned char>> slots_;
   std::unique_ptr<Ring> ring_;
-  bool queued_ = false;  // the copy ran on a ring (released since)
   EngineUse engine_;
   std::shared_ptr<LatencyRecorders> latency_;  // --latency, sized before the window opens
   double reading_cost_ticks_ = 0;  // --latency: one read_ticks(), in ticks
-  bool latency_chained_ = false;   // --latency: the sync engine's calls were chained (LatencyOs)
-  double latency_gap_ticks_ = -1;  // and the mean work between them, sampled; -1: none
+  // --latency: what a duration is (LatencyReport::definition) and, for
+  // chained calls, the mean work between them that was sampled, in ticks.
+  const char* latency_definition_ = kLatencyPerCall;
+  std::optional<double> latency_gap_ticks_;
   std::int64_t calibration_start_ns_ = 0;
   std::uint64_t calibration_start_ticks_ = 0;
 };
