@@ -3,7 +3,9 @@
 // seccomp profile, kernel.io_uring_disabled, an old kernel), depth threads
 // each make one pread or pwrite at a time. Signals stay with the thread
 // that runs the copy: the workers block them, so a SIGINT reaches the
-// loop that polls for it.
+// loop that polls for it. SIGPIPE is the exception: the kernel sends it to
+// the thread whose write met the closed pipe, and a worker that blocked it
+// would turn GNU's death by SIGPIPE into an EPIPE message and status 1.
 //
 // The workers are plain pthreads with small stacks, started with no heap
 // state of their own: std::thread hands each new thread a heap object to
@@ -37,6 +39,7 @@ class ThreadRing final : public Ring {
     sigset_t all;
     sigset_t previous;
     sigfillset(&all);
+    sigdelset(&all, SIGPIPE);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
     workers_.reserve(depth);
     const int failed = start_workers();

@@ -132,6 +132,33 @@ TEST_F(QueueDepth, AnOutputPipeGetsTheBytesInOrder) {
             "259+1 records in\n259+1 records out\n1060921 bytes (1.1 MB, 1.0 MiB) copied, <T> s, <R>\n");
 }
 
+// Whichever thread makes the write that meets the closed pipe, the process
+// dies by SIGPIPE as GNU dd does (defect 20: the threads engine's workers
+// blocked it, which turned it into an EPIPE message and status 1).
+TEST_F(QueueDepth, AClosedPipeKillsBySigpipeWithEveryEngine) {
+  for (const Engine& engine : kEngines) {
+    Options o = opts({"if=in", "bs=4096", "--iodepth=32", engine.option});
+    o.out = Stdout::broken_pipe();
+    const Result r = dd(o);
+    EXPECT_STATUS(r, "signal SIGPIPE") << engine.name;
+    EXPECT_EQ(r.err, "") << engine.name;
+  }
+}
+
+TEST_F(QueueDepth, AClosedPipeWithSigpipeIgnoredSaysWhatTheSyncEngineSays) {
+  for (const Engine& engine : kEngines) {
+    Options o = opts({"if=in", "bs=4096", "--iodepth=8", engine.option});
+    o.out = Stdout::broken_pipe();
+    o.ignored_signals = {SIGPIPE};
+    const Result r = dd(o);
+    EXPECT_STATUS(r, "exit 1") << engine.name;
+    EXPECT_EQ(r.err_masked(),
+              "dd: error writing 'standard output': Broken pipe\n"
+              "1+0 records in\n0+0 records out\n0 bytes copied, <T> s, <R>\n")
+        << engine.name;
+  }
+}
+
 TEST_F(QueueDepth, AnInputPipeRunsAtDepthOneAndTheReportSaysSo) {
   Options o = opts({"bs=4096", "of=out", "--iodepth=8"});
   o.as_ddtime = true;
