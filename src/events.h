@@ -34,6 +34,7 @@ enum class Notice {
   kKernelBugWorkaround,      // "cannot work around kernel bug after all"
   kInputBufferExhausted,     // value: ibs
   kOutputBufferExhausted,    // value: obs
+  kQueueBuffersExhausted,    // value: the depth; one ibs buffer per I/O in flight
   kOpenFailed,               // err, side: "failed to open 'x'"
   kSetFlagsFailed,           // err, side: iflag=/oflag= on a standard stream
   kSeekTooLargeToTruncate,   // value: seek= records, in obs blocks

@@ -48,10 +48,16 @@ bool Messages::transfer_notice(Notice what, Side side, int err, std::int64_t val
       diag_.error(err, "failed to discard cache for: {}", diag_.quote_if_needed(name));
       break;
     case Notice::kInputBufferExhausted:
-      diag_.error(0, "memory exhausted by input buffer of size {} bytes ({})", value, human_size(value, false));
+      diag_.error(0, "memory exhausted by input buffer of size {} bytes ({}){}", value, human_size(value, false),
+                  aligned_words());
       break;
     case Notice::kOutputBufferExhausted:
-      diag_.error(0, "memory exhausted by output buffer of size {} bytes ({})", value, human_size(value, false));
+      diag_.error(0, "memory exhausted by output buffer of size {} bytes ({}){}", value, human_size(value, false),
+                  aligned_words());
+      break;
+    case Notice::kQueueBuffersExhausted:
+      diag_.error(0, "memory exhausted by {} buffers of {} bytes ({}) each, one per I/O of --iodepth={}{}", value,
+                  settings_.ibs, human_size(settings_.ibs, false), value, aligned_words());
       break;
     default:
       return false;
@@ -107,6 +113,13 @@ void Messages::position_or_setup_notice(Notice what, Side side, int err, std::in
     default:  // worded by transfer_notice
       break;
   }
+}
+
+std::string Messages::aligned_words() const {
+  // Only --align is worth naming: GNU's own alignment never fails alone.
+  if (settings_.ext.align == 0) return {};
+  const auto align = static_cast<std::int64_t>(settings_.ext.align);
+  return fmt::format(", aligned to {} bytes ({}) as --align asks", align, human_size(align, false));
 }
 
 void Messages::alignment(const AlignmentProblem& problem) const {

@@ -348,9 +348,10 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
     ext.split_times = true;
   } else if (name == "align") {
     const ParsedNumber number = parse_number(argument);
-    if (number.verdict != NumberVerdict::kOk || number.value <= 0 || (number.value & (number.value - 1)) != 0 ||
+    // posix_memalign takes nothing below the size of a pointer.
+    if (number.verdict != NumberVerdict::kOk || number.value < 8 || (number.value & (number.value - 1)) != 0 ||
         number.value > (std::int64_t{1} << 30)) {
-      return invalid_extension_argument(token, diag, "The alignment must be a power of two, at most 1G.");
+      return invalid_extension_argument(token, diag, "The alignment must be a power of two from 8 to 1G.");
     }
     ext.align = static_cast<std::size_t>(number.value);
   } else if (name == "direct") {

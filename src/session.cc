@@ -165,7 +165,7 @@ bool Session::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   std::size_t total = 0;
   if (stride < ibs || __builtin_mul_overflow(stride, std::size_t{plan_.iodepth}, &total) ||
       !slot_memory_.allocate(total, alignment)) {
-    events_.notice(Notice::kInputBufferExhausted, Side::kInput, 0, settings_.ibs);
+    events_.notice(Notice::kQueueBuffersExhausted, Side::kInput, 0, plan_.iodepth);
     return false;
   }
   for (unsigned i = 0; i < plan_.iodepth; ++i) slots_.push_back(slot_memory_.span().subspan(i * stride, ibs));

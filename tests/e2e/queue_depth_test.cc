@@ -159,6 +159,18 @@ TEST_F(QueueDepth, AClosedPipeWithSigpipeIgnoredSaysWhatTheSyncEngineSays) {
   }
 }
 
+// Defect 21: an --align the slots cannot have is named, with how many
+// buffers of what size were asked for, not "input buffer of size bs".
+TEST_F(QueueDepth, SlotsThatCannotBeHadNameTheDepthAndTheAlignment) {
+  Options o = opts({"if=/dev/zero", "of=/dev/null", "bs=1M", "count=4", "--align=1G", "--iodepth=1024"});
+  o.as_ddtime = true;
+  const Result r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err,
+            "ddtime: memory exhausted by 1024 buffers of 1048576 bytes (1.0 MiB) each, one per I/O of "
+            "--iodepth=1024, aligned to 1073741824 bytes (1.0 GiB) as --align asks\n");
+}
+
 TEST_F(QueueDepth, AnInputPipeRunsAtDepthOneAndTheReportSaysSo) {
   Options o = opts({"bs=4096", "of=out", "--iodepth=8"});
   o.as_ddtime = true;

@@ -92,11 +92,22 @@ TEST(OperandsExtensions, UnitsAcceptsTheFiveWordsOnly) {
 TEST(OperandsExtensions, AlignMustBeAPowerOfTwo) {
   EXPECT_EQ(parse({"--align=4096"}).ext().align, 4096u);
   EXPECT_EQ(parse({"--align=64K"}).ext().align, 65536u);
-  for (std::string_view bad : {"--align=3", "--align=0", "--align=x", "--align=4G"}) {
+  EXPECT_EQ(parse({"--align=8"}).ext().align, 8u);
+  // Below the size of a pointer posix_memalign refuses (defect 21).
+  for (std::string_view bad : {"--align=3", "--align=0", "--align=x", "--align=4G", "--align=1", "--align=2",
+                               "--align=4"}) {
     Parsed run = parse({bad});
     EXPECT_EQ(run.outcome.action, ParseOutcome::Action::kFail) << bad;
     EXPECT_NE(run.err.find("invalid argument"), std::string::npos) << bad;
   }
+}
+
+TEST(OperandsExtensions, AlignBelowEightSaysWhatItTakes) {
+  Parsed run = parse({"--align=4"});
+  EXPECT_EQ(run.err,
+            "ddtime: invalid argument ‘4’ for ‘--align’\n"
+            "The alignment must be a power of two from 8 to 1G.\n"
+            "Try 'ddtime --help' for more information.\n");
 }
 
 TEST(OperandsExtensions, ExtensionNamesAreNotAbbreviated) {
