@@ -268,32 +268,57 @@ bool parse_runs(const Token& token, unsigned least, unsigned& runs, const Diag& 
 }
 
 // A sweep's LIST: values with dd's number syntax, separated by commas,
-// where "A..B" stands for A, 2A, 4A ... up to B. Each value in [least,
-// most]. Empty on any error.
-std::vector<std::int64_t> parse_sweep_list(std::string_view list, std::int64_t least, std::int64_t most) {
+// where "A..B" stands for A, 2A, 4A ... up to B, each in [least, most],
+// each once (4k and 4096 are one setting). On error, the values are left
+// as they were and the words say what is wrong ("" when it is the list's
+// form, which the caller explains).
+struct SweepList {
   std::vector<std::int64_t> values;
+  std::string error;  // empty: values holds the list
+};
+
+SweepList parse_sweep_list(std::string_view list, std::int64_t least, std::int64_t most,
+                           std::string_view too_large) {
+  SweepList out;
   auto value_of = [&](std::string_view text) -> std::optional<std::int64_t> {
     const ParsedNumber number = parse_number(text);
-    if (number.verdict != NumberVerdict::kOk || number.value < least || number.value > most) return std::nullopt;
+    if (number.verdict == NumberVerdict::kOverflow || (number.verdict == NumberVerdict::kOk && number.value > most)) {
+      out.error = fmt::format("{} is more than {}.", text, too_large);
+      return std::nullopt;
+    }
+    if (number.verdict != NumberVerdict::kOk || number.value < least) return std::nullopt;
     return number.value;
+  };
+  std::vector<std::string_view> texts;  // what named each value
+  auto add = [&](std::int64_t value, std::string_view text) {
+    const auto seen = std::find(out.values.begin(), out.values.end(), value);
+    if (seen != out.values.end()) {
+      out.error = fmt::format("{} is in the list twice ({} and {}): each setting runs once.", value,
+                              texts[static_cast<std::size_t>(seen - out.values.begin())], text);
+      return false;
+    }
+    out.values.push_back(value);
+    texts.push_back(text);
+    return true;
   };
   while (true) {
     const std::size_t comma = list.find(',');
     const std::string_view item = list.substr(0, comma);
     if (const std::size_t dots = item.find(".."); dots != std::string_view::npos) {
       const auto from = value_of(item.substr(0, dots));
-      const auto to = value_of(item.substr(dots + 2));
-      if (!from || !to || *to < *from) return {};
+      const auto to = from ? value_of(item.substr(dots + 2)) : std::nullopt;
+      if (!from || !to) return {{}, out.error};
+      if (*to < *from) return {{}, fmt::format("{} runs backwards: the first size is the smaller.", item)};
       for (std::int64_t v = *from; v <= *to; v *= 2) {
-        values.push_back(v);
+        if (!add(v, item)) return {{}, out.error};
         if (v > most / 2) break;
       }
     } else if (const auto v = value_of(item)) {
-      values.push_back(*v);
+      if (!add(*v, item)) return {{}, out.error};
     } else {
-      return {};
+      return {{}, out.error};
     }
-    if (comma == std::string_view::npos) return values;
+    if (comma == std::string_view::npos) return out;
     list.remove_prefix(comma + 1);
   }
 }
@@ -316,15 +341,25 @@ bool parse_sweep(const Token& token, Plan& plan, const Diag& diag) {
   }
   if (argument.starts_with(kBs)) {
     plan.sweep_bs_auto = plan.sweep_bs_memory = false;
-    plan.sweep_bs = parse_sweep_list(argument.substr(kBs.size()), 1, std::int64_t{1} << 40);
-    if (!plan.sweep_bs.empty()) return true;
-    return invalid_extension_argument(token, diag, "A block size list is like 4k,64k,1M or 4k..64M, or auto, or memory.");
+    SweepList sizes = parse_sweep_list(argument.substr(kBs.size()), 1, std::int64_t{1} << 40,
+                                       "1T, the largest block size a sweep takes");
+    if (!sizes.values.empty()) {
+      plan.sweep_bs = std::move(sizes.values);
+      return true;
+    }
+    return invalid_extension_argument(
+        token, diag,
+        sizes.error.empty() ? "A block size list is like 4k,64k,1M or 4k..64M, or auto, or memory." : sizes.error);
   }
   if (argument.starts_with(kDepth)) {
-    const std::vector<std::int64_t> depths = parse_sweep_list(argument.substr(kDepth.size()), 1, Plan::kMaxIodepth);
-    plan.sweep_iodepth.assign(depths.begin(), depths.end());
-    if (!plan.sweep_iodepth.empty()) return true;
-    return invalid_extension_argument(token, diag, "A depth list is like 1,4,32 or 1..32, each from 1 to 1024.");
+    SweepList depths = parse_sweep_list(argument.substr(kDepth.size()), 1, Plan::kMaxIodepth,
+                                        "1024, the deepest queue");
+    if (!depths.values.empty()) {
+      plan.sweep_iodepth.assign(depths.values.begin(), depths.values.end());
+      return true;
+    }
+    return invalid_extension_argument(
+        token, diag, depths.error.empty() ? "A depth list is like 1,4,32 or 1..32, each from 1 to 1024." : depths.error);
   }
   return invalid_extension_argument(token, diag, "Valid arguments are: bs=LIST, iodepth=LIST");
 }
@@ -360,7 +395,16 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
     ext.progress = true;
   } else if (name == "iodepth") {
     const ParsedNumber number = parse_number(argument);
-    if (number.verdict != NumberVerdict::kOk || number.value < 1 || number.value > Plan::kMaxIodepth) {
+    if (number.verdict == NumberVerdict::kOverflow ||
+        (number.verdict == NumberVerdict::kOk && number.value > Plan::kMaxIodepth)) {
+      // 4k is a whole number, dd's way: only too large.
+      return invalid_extension_argument(
+          token, diag,
+          number.verdict == NumberVerdict::kOk
+              ? fmt::format("{} is more than 1024, the deepest queue.", number.value)
+              : std::string("The depth is more than 1024, the deepest queue."));
+    }
+    if (number.verdict != NumberVerdict::kOk || number.value < 1) {
       return invalid_extension_argument(token, diag, "The depth must be a whole number from 1 to 1024.");
     }
     plan.iodepth = static_cast<unsigned>(number.value);

@@ -290,7 +290,12 @@ INSTANTIATE_TEST_SUITE_P(
                 "--engine=sync keeps one I/O in flight; it does not combine with --iodepth=8"},
         Refusal{"DepthOutOfRange", {"--iodepth=1025"},
                 "invalid argument \xe2\x80\x98" "1025\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"
-                "The depth must be a whole number from 1 to 1024.\n"
+                "1025 is more than 1024, the deepest queue.\n"
+                "Try 'ddtime --help' for more information."},
+        // Defect 27: dd's number syntax makes 4k a whole number, only too large.
+        Refusal{"DepthInDdsNumberSyntaxTooLarge", {"--iodepth=4k"},
+                "invalid argument \xe2\x80\x98" "4k\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"
+                "4096 is more than 1024, the deepest queue.\n"
                 "Try 'ddtime --help' for more information."},
         Refusal{"DepthZero", {"--iodepth=0"},
                 "invalid argument \xe2\x80\x98" "0\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"

@@ -401,6 +401,9 @@ TEST_F(Session, BadArgumentsAreRefusedWithTheValidForms) {
             "to 100000.\nTry 'ddtime --help' for more information.\n");
   r = ddtime({"if=in", "of=out", "--sweep=bs=64k..4k"});
   EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("\n64k..4k runs backwards: the first size is the smaller.\n"), std::string::npos) << r.err;
+  r = ddtime({"if=in", "of=out", "--sweep=bs=4k,,8k"});
+  EXPECT_STATUS(r, "exit 1");
   EXPECT_NE(r.err.find("A block size list is like 4k,64k,1M or 4k..64M, or auto, or memory."), std::string::npos) << r.err;
   r = ddtime({"if=in", "of=out", "--sweep=count=4"});
   EXPECT_STATUS(r, "exit 1");
@@ -411,6 +414,27 @@ TEST_F(Session, BadArgumentsAreRefusedWithTheValidForms) {
   r = ddtime({"if=in", "of=out", "--sweep=iodepth=1,8", "conv=noerror"});
   EXPECT_STATUS(r, "exit 1");
   EXPECT_EQ(r.err, "ddtime: --sweep=iodepth does not combine with conv=noerror\n");
+}
+
+// Defect 25: a setting named twice would run twice and print identical rows.
+TEST_F(Session, ASettingListedTwiceIsRefused) {
+  Result r = ddtime({"if=in", "of=out", "--sweep=bs=4k,4096"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err,
+            "ddtime: invalid argument \u2018bs=4k,4096\u2019 for \u2018--sweep\u2019\n"
+            "4096 is in the list twice (4k and 4096): each setting runs once.\n"
+            "Try 'ddtime --help' for more information.\n");
+  EXPECT_FALSE(exists("out"));
+  r = ddtime({"if=in", "of=out", "--sweep=iodepth=4,1..8"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("\n4 is in the list twice (4 and 1..8): each setting runs once.\n"), std::string::npos) << r.err;
+}
+
+// Defect 27: a size too large is named as such, not as a malformed list.
+TEST_F(Session, ASweepSizeTooLargeSaysSo) {
+  const Result r = ddtime({"if=in", "of=out", "--sweep=bs=4k..1E"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("\n1E is more than 1T, the largest block size a sweep takes.\n"), std::string::npos) << r.err;
 }
 
 TEST_F(Session, SizeAloneSetsWhatASingleRunMoves) {
