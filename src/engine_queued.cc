@@ -341,7 +341,14 @@ CopyResult QueuedCopy::run() {
     }
     queue_reads();
     queue_sequential_write();
-    if (in_flight_ == 0) break;
+    if (in_flight_ == 0) {
+      // Records the generator made complete with no request in flight:
+      // they are counted here, or a final partial one would be lost.
+      const std::int64_t retired_before = next_retire_;
+      retire_in_order();
+      if (next_retire_ != retired_before) continue;
+      break;
+    }
     // EINTR: a signal, or time to poll for one. Anything else means the
     // ring itself failed (io_uring_enter refused), and nothing in flight
     // will come back: the copy ends there, as a read that failed.

@@ -143,6 +143,24 @@ TEST_F(Readback, RandomNeverWritesTheSameBlockTwiceAtAnyDepth) {
   }
 }
 
+// Defect 36: a queued engine dropped the final partial record when the
+// generator made it with no request in flight.
+TEST_F(Readback, APatternEndsWithItsPartialRecordAtEveryDepthAndEngine) {
+  for (const char* engine : {"--engine=io_uring", "--engine=threads"}) {
+    for (const char* depth : {"--iodepth=2", "--iodepth=4", "--iodepth=8"}) {
+      SCOPED_TRACE(std::string(engine) + " " + depth);
+      Result r = dd({"of=/dev/null", "bs=4096", "--size=3000000", "--pattern=random", engine, depth});
+      ASSERT_STATUS(r, "exit 0");
+      EXPECT_EQ(r.err_masked(),
+                "732+1 records in\n732+1 records out\n3000000 bytes (3.0 MB, 2.9 MiB) copied, <T> s, <R>\n");
+      r = dd({"of=out", "bs=4096", "--size=1000", "--pattern=stamp", engine, depth});
+      ASSERT_STATUS(r, "exit 0");
+      EXPECT_EQ(r.err_masked(), "0+1 records in\n0+1 records out\n1000 bytes (1.0 kB) copied, <T> s, <R>\n");
+      EXPECT_EQ(file_size("out"), 1000);
+    }
+  }
+}
+
 TEST_F(Readback, StampWritesEachSectorsOffsetAndVerifiesAtDepth) {
   const Result r = ddtime({"of=out", "bs=64k", "count=8", "seek=2", "--pattern=stamp", "--verify", "--iodepth=4",
                            "--json"});
