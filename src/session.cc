@@ -10,6 +10,7 @@
 #include "signals.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 namespace ddtime {
 
@@ -153,10 +154,15 @@ bool Session::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   // device, and as they come to /dev/null, where order cannot show;
   // anything else (a pipe, a tape) takes them in record order, one at a
   // time, as O_APPEND does.
+  // O_APPEND sends a regular file's writes to its end, so they go in
+  // order at the file's own position; a block device has no end to append
+  // at, and GNU's writes land one after another from where it stands.
   IoResult flags = os_.get_status_flags(kOutputFd);
   const Positioning output = positioning_of(os_, kOutputFd);
+  struct stat status {};
+  const bool block_device = os_.fstat(kOutputFd, status).ok() && S_ISBLK(status.st_mode);
   queue.positional_output = output == Positioning::kPositional && os_.lseek(kOutputFd, 0, SEEK_CUR).ok() &&
-                            flags.ok() && (flags.n & O_APPEND) == 0;
+                            flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
   queue.order_free_output = output == Positioning::kOrderFree;
   // One allocation for every slot, each starting on the alignment: one
   // mapping, so no page of allocator bookkeeping per slot in the RSS.

@@ -387,6 +387,32 @@ TEST_P(QueueDepthOnLoop, DirectWritesWithAPartialLastBlockMatchTheSyncEngine) {
   }
 }
 
+// Defect 33: O_APPEND means nothing to a block device, and GNU's writes
+// land one after another from offset 0; io_uring at the file's own
+// position wrote every record at 0.
+TEST_P(QueueDepthOnLoop, AppendToADeviceWritesWhereTheSyncEngineDoes) {
+  SKIP_IF_ANOTHER_DD();
+  const std::string input = pattern(32 * GetParam().sector * 8, 9);
+  write_file("in", input);
+  const std::string bs = "bs=" + std::to_string(GetParam().sector * 8);
+  write_file("zero", std::string(size_, '\0'));
+  ASSERT_STATUS(dd({"if=zero", "of=" + device_, "bs=1M", "oflag=direct"}), "exit 0");
+  const Result sync = dd({"if=in", "of=" + device_, bs, "oflag=append,direct", "conv=notrunc", "seek=3"});
+  ASSERT_STATUS(sync, "exit 0");
+  const std::string sync_device = device_bytes();
+  ASSERT_TRUE(sync_device.substr(3 * GetParam().sector * 8, input.size()) == input) << "GNU's placement";
+  for (const Engine& engine : kEngines) {
+    for (unsigned depth : {2u, 8u}) {
+      SCOPED_TRACE(std::string(engine.name) + " depth " + std::to_string(depth));
+      ASSERT_STATUS(dd({"if=zero", "of=" + device_, "bs=1M", "oflag=direct"}), "exit 0");
+      const Result queued = dd({"if=in", "of=" + device_, bs, "oflag=append,direct", "conv=notrunc", "seek=3",
+                                engine.option, "--iodepth=" + std::to_string(depth)});
+      EXPECT_EQ(queued.err_masked(), sync.err_masked());
+      EXPECT_TRUE(device_bytes() == sync_device);
+    }
+  }
+}
+
 TEST_P(QueueDepthOnLoop, ReadingPastTheEndWithSkipAndCountMatchesTheSyncEngine) {
   SKIP_IF_ANOTHER_DD();
   const std::vector<std::string> operands{"if=" + device_, "of=out", "bs=64K", "skip=30", "count=10", "iflag=direct"};
