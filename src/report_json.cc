@@ -184,8 +184,12 @@ void put_residency(json::Object& object, std::string_view key, const std::option
   object.object(key).integer("resident_pages", residency->resident).integer("pages", residency->pages);
 }
 
-void put_engine(json::Object object, const EngineUse& engine) {
+void put_engine(json::Object object, const EngineUse& engine, const RunTimes& times) {
   object.string("name", engine.name).integer("depth", engine.depth);
+  // The threads whose CPU the times hold: null where io_uring's kernel
+  // workers may have added theirs.
+  put_integer_or_null(object, "threads",
+                      times.threads == 0 ? std::nullopt : std::optional<std::int64_t>(times.threads));
   if (engine.setup.empty()) {
     object.null("setup");
   } else {
@@ -262,7 +266,7 @@ void put_run(json::Object& run, const JsonRun& source) {
     json::Array errors = run.array("errors");
     for (const std::string& error : source.errors) errors.string(error);
   }
-  if (source.engine != nullptr) put_engine(run.object("engine"), *source.engine);
+  if (source.engine != nullptr) put_engine(run.object("engine"), *source.engine, source.times);
   if (source.latency != nullptr) put_latency(run.object("latency"), *source.latency);
 }
 

@@ -210,7 +210,14 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
   append(out, "  sys ");
   append_seconds(out, times.sys_ns);
   append(out, "  cpu ");
-  append_percent(out, non_negative(times.user_ns) + non_negative(times.sys_ns), times.real_ns);
+  const Wide cpu = non_negative(times.user_ns) + non_negative(times.sys_ns);
+  append_percent(out, cpu, times.real_ns);
+  // Above 100% is no error when more than the copy's thread worked.
+  if (times.threads > 1) {
+    append_format(out, " over {} threads", times.threads);
+  } else if (times.threads == 0 && cpu > non_negative(times.real_ns)) {
+    append(out, " with io_uring's kernel workers");
+  }
   out.push_back('\n');
 
   if (times.split) {

@@ -28,8 +28,11 @@ namespace ddtime {
 //   ddtime: durability: conv=fdatasync; data flushed to the device once, ...
 //
 // Line 1: seconds with 4 decimals, cpu = (user+sys)/real in percent with
-// one decimal ("cpu 0.0%" when real is 0; above 100% is possible from
-// getrusage's granularity). When a flush call follows the copy, real reads
+// one decimal ("cpu 0.0%" when real is 0), the CPU of every thread of the
+// process: with the threads engine it may pass 100%, and " over N threads"
+// follows (times.threads > 1); with io_uring (threads 0) a figure above
+// 100% is followed by " with io_uring's kernel workers". When a flush call
+// follows the copy, real reads
 // "real 7.6100 s (copy 1.2000 s + fdatasync 6.4100 s)", naming the call:
 // fdatasync (conv=fdatasync), fsync (conv=fsync), fdatasync+fsync (both,
 // GNU calls both), or fsync for oflag=direct alone, where GNU fsyncs after

@@ -48,6 +48,10 @@ class Ring {
   // "io_uring" or "threads".
   virtual const char* name() const noexcept = 0;
   virtual unsigned depth() const noexcept = 0;
+  // Threads of this process that make the I/O besides the caller's: the
+  // thread pool's workers; 0 for io_uring, whose kernel workers the
+  // process does not count.
+  virtual unsigned worker_threads() const noexcept = 0;
   // What was set up, in words for the report: "registered buffers,
   // single issuer, deferred task run", "8 threads".
   virtual std::string setup() const = 0;

@@ -44,6 +44,7 @@ class UringRing final : public Ring {
 
   const char* name() const noexcept override { return "io_uring"; }
   unsigned depth() const noexcept override { return depth_; }
+  unsigned worker_threads() const noexcept override { return 0; }
 
   std::string setup() const override {
     std::string words = registered_ ? "registered buffers" : "plain buffers";

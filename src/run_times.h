@@ -18,6 +18,9 @@ struct RunTimes {
   std::int64_t flush_sys_ns = 0;
   std::int64_t user_ns = 0;   // CPU time of this process in the window
   std::int64_t sys_ns = 0;
+  // The threads the copy ran on: 1, the threads engine's workers and the
+  // copy's own, or 0 when unknown (io_uring's kernel workers may join).
+  unsigned threads = 1;
   bool split = false;         // read_ns/write_ns were measured (--split-times)
   std::int64_t read_ns = 0;   // inside read-side system calls
   std::int64_t write_ns = 0;  // inside write-side system calls (seeks for sparse too)

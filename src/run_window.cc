@@ -9,31 +9,37 @@ void RunWindow::start(const TimedOs* timed) noexcept {
   flush_ns_ = 0;
   flush_cpu_ = {};
   timed_ = timed;
-  if (cpu_) cpu_at_start_ = process_cpu_times();
-  if (timed_ != nullptr) ticks_at_start_ = read_ticks();
+  threads_ = 1;
+  // The clock first, then the CPU readings: the CPU window lies inside
+  // the real one, and the readings' own cost is not charged to the copy.
   start_ns_ = clock_.now_ns();
+  if (timed_ != nullptr) ticks_at_start_ = read_ticks();
+  if (cpu_) cpu_at_start_ = process_cpu_times();
 }
 
 void RunWindow::flush_starting() noexcept {
-  if (cpu_) cpu_at_flush_ = process_cpu_times();
   flush_start_ns_ = clock_.now_ns();
+  if (cpu_) cpu_at_flush_ = process_cpu_times();
 }
 
 void RunWindow::flush_finished() noexcept {
+  const CpuTimes cpu_now = cpu_ ? process_cpu_times() : CpuTimes{};
   flush_ns_ = clock_.now_ns() - flush_start_ns_;
-  if (cpu_) flush_cpu_ = cpu_in_window(cpu_at_flush_, process_cpu_times(), flush_ns_);
+  if (cpu_) flush_cpu_ = cpu_in_window(cpu_at_flush_, cpu_now, flush_ns_);
 }
 
 RunTimes RunWindow::measure() noexcept {
+  const CpuTimes cpu_now = cpu_ ? process_cpu_times() : CpuTimes{};
   const std::int64_t now = clock_.now_ns();
   RunTimes times;
+  times.threads = threads_;
   times.real_ns = now - start_ns_;
   times.copy_ns = (copy_end_ns_ >= 0 ? copy_end_ns_ : now) - start_ns_;
   times.flush_ns = flush_ns_;
   times.flush_user_ns = flush_cpu_.user_ns;
   times.flush_sys_ns = flush_cpu_.sys_ns;
   if (!cpu_) return times;
-  const CpuSplit cpu = cpu_in_window(cpu_at_start_, process_cpu_times(), times.real_ns);
+  const CpuSplit cpu = cpu_in_window(cpu_at_start_, cpu_now, times.real_ns, threads_ == 0 ? usable_cpus() : threads_);
   times.user_ns = cpu.user_ns;
   times.sys_ns = cpu.sys_ns;
   if (timed_ != nullptr) {

@@ -29,14 +29,23 @@ class RunWindow {
   void flush_starting() noexcept;
   void flush_finished() noexcept;
 
+  // How many threads the copy runs on (the threads engine's workers and
+  // the copy's own), which bounds the CPU time a window can hold; 0 when
+  // the kernel's own workers may join in (io_uring), so only the CPUs bound
+  // it. Back to 1 at each start().
+  void set_threads(unsigned threads) noexcept { threads_ = threads; }
+  unsigned threads() const noexcept { return threads_; }
+
   // The window up to now. CPU times are read next to the clock, before any
-  // formatting, so that real and CPU time cover the same window.
+  // formatting, and inside the clock's readings, so that the CPU time
+  // covers no more than the real time does.
   RunTimes measure() noexcept;
 
  private:
   Clock& clock_;
   bool cpu_;
   const TimedOs* timed_ = nullptr;
+  unsigned threads_ = 1;
   std::int64_t start_ns_ = 0;
   std::int64_t copy_end_ns_ = -1;
   std::int64_t flush_ns_ = 0;

@@ -259,6 +259,9 @@ RunResult Session::copy(std::size_t buffer_alignment) {
   TimedOs timed(*base);
   const bool split = settings_.ext.split_times;
   window_.start(split ? &timed : nullptr);
+  // The CPU a window may hold: the threads engine's workers count with the
+  // copy's thread; io_uring's kernel workers are bounded by the CPUs alone.
+  if (ring_) window_.set_threads(ring_->worker_threads() > 0 ? ring_->worker_threads() + 1 : 0);
   const CopyJob job{split ? static_cast<Os&>(timed) : *base,
                     *events,
                     window_.clock(),

@@ -7,6 +7,7 @@
 #include <x86intrin.h>
 #endif
 
+#include <sched.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -33,9 +34,20 @@ CpuTimes process_cpu_times() noexcept {
           static_cast<std::int64_t>(cpu.tv_sec) * kNanosecondsPerSecond + cpu.tv_nsec};
 }
 
-CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t real_ns) noexcept {
+unsigned usable_cpus() noexcept {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  const int count = CPU_COUNT(&set);
+  return count > 0 ? static_cast<unsigned>(count) : 1;
+}
+
+CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t real_ns, unsigned threads) noexcept {
   const std::int64_t measured = end.total_ns > start.total_ns ? end.total_ns - start.total_ns : 0;
-  const std::int64_t total = std::min(measured, std::max<std::int64_t>(real_ns, 0));
+  const std::int64_t at_once = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, usable_cpus()));
+  std::int64_t most = 0;
+  if (__builtin_mul_overflow(std::max<std::int64_t>(real_ns, 0), at_once, &most)) most = INT64_MAX;
+  const std::int64_t total = std::min(measured, most);
   std::int64_t user_weight = end.user_ns > start.user_ns ? end.user_ns - start.user_ns : 0;
   std::int64_t sys_weight = end.sys_ns > start.sys_ns ? end.sys_ns - start.sys_ns : 0;
   if (user_weight + sys_weight == 0) {

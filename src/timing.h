@@ -39,18 +39,25 @@ struct CpuTimes {
 };
 CpuTimes process_cpu_times() noexcept;
 
-// The CPU time spent between two readings taken around a window of
-// real_ns: the exact total, divided between user and system in the
-// proportion getrusage moved in the window (or, when no tick landed in it,
-// in the proportion of the whole process so far; with no tick at all, as
-// user time, as the kernel does). Never more than real_ns: the copy runs on
-// one thread, and over a few microseconds the CPU clock's own reads, each a
-// system call, would otherwise show as more CPU than time.
+// The CPU time spent between two readings taken inside a window of
+// real_ns: the exact total of every thread of the process, divided between
+// user and system in the proportion getrusage moved in the window (or,
+// when no tick landed in it, in the proportion of the whole process so
+// far; with no tick at all, as user time, as the kernel does). Never more
+// than real_ns times the threads that could run at once (threads, at most
+// the CPUs online): one thread cannot use more CPU than there was time,
+// and over a few microseconds the clocks' own granularity would otherwise
+// show it doing so. With the threads engine the copy's CPU may well exceed
+// real time.
 struct CpuSplit {
   std::int64_t user_ns = 0;
   std::int64_t sys_ns = 0;
 };
-CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t real_ns) noexcept;
+CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t real_ns,
+                       unsigned threads = 1) noexcept;
+
+// The CPUs this process may run on (sched_getaffinity), at least 1.
+unsigned usable_cpus() noexcept;
 
 // A cheap, monotonic tick count for timing single system calls: the CPU's
 // time-stamp counter on x86-64 (a few ns to read, against tens for

@@ -194,6 +194,27 @@ TEST_F(QueueDepth, TheReportNamesWhatRan) {
   EXPECT_TRUE(r.err.ends_with("B/s\n")) << "GNU's summary stays last: " << r.err;
 }
 
+// Defect 9: the threads engine's CPU time is every thread's, not cut down
+// to the real time, and the report says how many threads worked.
+TEST_F(QueueDepth, TheThreadsEnginesCpuTimeIsEveryThreads) {
+  Options o = opts({"if=in", "of=/dev/null", "bs=4096", "--iodepth=8", "--engine=threads"});
+  o.as_ddtime = true;
+  Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(^ddtime: real .* cpu \d+\.\d% over 9 threads\n)",
+                                                  std::regex::multiline)))
+      << r.err;
+  o.args.push_back("--json");
+  r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  EXPECT_EQ(doc["engine"]["threads"].integer(), 9);
+  o.args = {"if=in", "of=/dev/null", "bs=4096", "--iodepth=8", "--engine=io_uring", "--json"};
+  r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(parse_json(r.err)["engine"]["threads"].is_null()) << "io_uring's kernel workers are not counted";
+}
+
 TEST_F(QueueDepth, IoUringBatchesItsSystemCalls) {
   Options o = opts({"if=in", "of=out", "bs=4096", "--iodepth=32", "--engine=io_uring"});
   o.as_ddtime = true;

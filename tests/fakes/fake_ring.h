@@ -34,6 +34,7 @@ class FakeRing final : public Ring {
 
   const char* name() const noexcept override { return "fake"; }
   unsigned depth() const noexcept override { return depth_; }
+  unsigned worker_threads() const noexcept override { return 0; }
   std::string setup() const override { return "scripted"; }
 
   void queue(const RingRequest& request) noexcept override {

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "fakes/fake_os.h"
 #include "fakes/recording_events.h"
 
@@ -41,6 +43,20 @@ TEST(CpuInWindow, NeverMoreThanTheRealTimeOfTheWindow) {
   EXPECT_EQ(split.sys_ns, 10'000);
   const CpuSplit no_time = cpu_in_window(start, end, 0);
   EXPECT_EQ(no_time.user_ns + no_time.sys_ns, 0);
+}
+
+// Defect 9: with the threads engine the process's threads together use
+// more CPU than there was time, and the figure says so.
+TEST(CpuInWindow, SeveralThreadsMayUseMoreThanTheRealTime) {
+  if (usable_cpus() < 2) GTEST_SKIP() << "needs two CPUs to run two threads at once";
+  const CpuTimes start{1'000'000, 3'000'000, 4'000'000};
+  const CpuTimes end{1'000'000, 3'015'000, 4'015'000};
+  const CpuSplit split = cpu_in_window(start, end, 10'000, 9);
+  EXPECT_EQ(split.user_ns + split.sys_ns, 15'000);
+  // Still no more than the CPUs could have run: 9 threads on 2 CPUs.
+  const CpuTimes busy{1'000'000, 3'900'000, 4'900'000};
+  const CpuSplit capped = cpu_in_window(start, busy, 10'000, 9);
+  EXPECT_EQ(capped.user_ns + capped.sys_ns, 10'000 * static_cast<std::int64_t>(std::min(9u, usable_cpus())));
 }
 
 TEST(CpuInWindow, TickEstimatesLargerThanTheWindowAreScaledDown) {
