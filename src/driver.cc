@@ -186,7 +186,7 @@ int Driver::run() {
     case RunResult::Report::kSummary:
       break;
   }
-  const bool show_engine = plan_.queued() || plan_.iodepth_given;
+  const bool show_engine = plan_.shows_engine();
   const EngineUse* engine = show_engine ? &result.engine : nullptr;
   if (result.ending == Ending::kInterrupted) {
     summarise(result.stats, result.times, false, std::nullopt, interrupt_, engine,

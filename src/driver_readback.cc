@@ -235,7 +235,7 @@ int Driver::finish_readback(const std::vector<SessionRun>& runs, const PassExtra
   if (!runs.empty() && runs[0].result.report == RunResult::Report::kSummary &&
       (text || !machine_output_on_stderr())) {
     const RunResult& write = runs[0].result;
-    if (text && (plan_.queued() || plan_.iodepth_given)) diag_.raw(engine_line(diag_.program(), write.engine));
+    if (text && plan_.shows_engine()) diag_.raw(engine_line(diag_.program(), write.engine));
     diag_.raw(reporter_.summary(write.stats, write.times.real_ns));
   }
   int status = exit_status.value_or(1);
@@ -247,7 +247,7 @@ int Driver::finish_readback(const std::vector<SessionRun>& runs, const PassExtra
     if (deliver_csv(session_csv(lines)) != 0) status = 1;
   }
   if (!settings_.ext.json) return status;
-  const bool show_engine = plan_.queued() || plan_.iodepth_given;
+  const bool show_engine = plan_.shows_engine();
   std::vector<JsonSessionRun> documents;
   std::vector<JsonSessionRow> summaries;
   for (std::size_t i = 0; i < runs.size(); ++i) {

@@ -400,7 +400,7 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
   // GNU's lines stay last: the last run's, as dd would have printed them.
   if (text && !runs.empty() && runs.back().result.report == RunResult::Report::kSummary) {
     const RunResult& last = runs.back().result;
-    if (plan_.queued() || plan_.iodepth_given || !plan_.sweep_iodepth.empty()) {
+    if (plan_.shows_engine()) {
       diag_.raw(engine_line(diag_.program(), last.engine));
     }
     diag_.raw(measured_);
@@ -417,7 +417,7 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
   if (!settings_.ext.json) return status;
   std::vector<JsonSessionRun> documents;
   documents.reserve(runs.size());
-  const bool show_engine = plan_.queued() || plan_.iodepth_given || !plan_.sweep_iodepth.empty();
+  const bool show_engine = plan_.shows_engine();
   for (const SessionRun& run : runs) {
     JsonSessionRun document{json_run(run, signal, show_engine)};
     document.bs = rows[run.row].bs;

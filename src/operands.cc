@@ -415,6 +415,7 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
       return invalid_extension_argument(token, diag, "Valid arguments are: auto, io_uring, threads, sync");
     }
     plan.engine = match->engine;
+    plan.engine_given = true;
   } else if (name == "repeat") {
     return parse_runs(token, 1, plan.repeat, diag);
   } else if (name == "warmup") {

@@ -33,7 +33,8 @@ struct PatternSpec {
 struct Plan {
   EngineChoice engine = EngineChoice::kAuto;
   unsigned iodepth = 1;          // --iodepth=N, 1..kMaxIodepth
-  bool iodepth_given = false;    // reported, and JSON's engine object, only then
+  bool iodepth_given = false;
+  bool engine_given = false;     // --engine, even --engine=sync or auto
 
   unsigned repeat = 1;           // --repeat=N: measured runs per setting
   unsigned warmup = 0;           // --warmup=M: unmeasured runs before them
@@ -63,6 +64,12 @@ struct Plan {
   // compare with sync).
   bool queued() const noexcept {
     return engine != EngineChoice::kSync && (iodepth > 1 || engine != EngineChoice::kAuto);
+  }
+
+  // Whether the report has an engine line and the JSON an engine object:
+  // whenever the engine or the depth was asked about.
+  bool shows_engine() const noexcept {
+    return queued() || iodepth_given || engine_given || !sweep_iodepth.empty();
   }
 
   // Whether the copy runs more than once: a session of runs, each a value

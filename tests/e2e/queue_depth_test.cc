@@ -215,6 +215,23 @@ TEST_F(QueueDepth, TheThreadsEnginesCpuTimeIsEveryThreads) {
   EXPECT_TRUE(parse_json(r.err)["engine"]["threads"].is_null()) << "io_uring's kernel workers are not counted";
 }
 
+// Defect 19: --engine, whatever it names, gets the engine line and key.
+TEST_F(QueueDepth, AnyEngineAskedForIsNamed) {
+  for (const char* engine : {"--engine=sync", "--engine=auto"}) {
+    Options o = opts({"if=in", "of=/dev/null", "bs=4096", engine});
+    o.as_ddtime = true;
+    Result r = dd(o);
+    ASSERT_STATUS(r, "exit 0");
+    EXPECT_NE(r.err.find("ddtime: engine sync, depth 1\n"), std::string::npos) << engine << "\n" << r.err;
+    o.args.push_back("--json");
+    r = dd(o);
+    ASSERT_STATUS(r, "exit 0");
+    const Json doc = parse_json(r.err);
+    EXPECT_EQ(doc["engine"]["name"].string(), "sync") << engine;
+    EXPECT_EQ(doc["engine"]["threads"].integer(), 1) << engine;
+  }
+}
+
 TEST_F(QueueDepth, IoUringBatchesItsSystemCalls) {
   Options o = opts({"if=in", "of=out", "bs=4096", "--iodepth=32", "--engine=io_uring"});
   o.as_ddtime = true;
