@@ -220,7 +220,11 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
   }
   out.push_back('\n');
 
-  if (times.split) {
+  if (settings.ext.split_times && !times.split) {
+    // Asked for and not measured: said, never shown as 0.
+    append_format(out, "{}: read and write time not measured: a queued engine's I/O is in flight together\n",
+                  program);
+  } else if (times.split) {
     const Wide real = non_negative(times.real_ns);
     const Wide read = non_negative(times.read_ns);
     const Wide write = non_negative(times.write_ns);

@@ -42,7 +42,9 @@ namespace ddtime {
 // oflag=sync/dsync alone make no call after the copy: no split, but the
 // durability line. copy and flush are printed as measured; they need not
 // add up to real exactly.
-// Line 2, only when times.split: percentages of real (one decimal, "0.0%"
+// Line 2, only when times.split (with --split-times and no such
+// measurement, a queued engine's, "PROGRAM: read and write time not
+// measured: ..." instead): percentages of real (one decimal, "0.0%"
 // when real is 0); other = real - read - write - flush, never negative.
 // Line 3: rate = bytes_out / real_ns, the window GNU's line uses. --units:
 // the default "IEC = N B/s" (GNU's line has the SI rate), all

@@ -257,7 +257,9 @@ RunResult Session::copy(std::size_t buffer_alignment) {
     events = &*chain_breaking;
   }
   TimedOs timed(*base);
-  const bool split = settings_.ext.split_times;
+  // A queued engine's reads and writes are in flight together, in the
+  // ring, not in calls this Os could time: not measured, rather than 0.
+  const bool split = settings_.ext.split_times && queue.ring == nullptr;
   window_.start(split ? &timed : nullptr);
   // The CPU a window may hold: the threads engine's workers count with the
   // copy's thread; io_uring's kernel workers are bounded by the CPUs alone.

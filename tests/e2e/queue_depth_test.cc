@@ -232,6 +232,25 @@ TEST_F(QueueDepth, AnyEngineAskedForIsNamed) {
   }
 }
 
+// Defect 12: a queued engine's reads and writes are not timed one by one;
+// --split-times says so, and the JSON has null, never 0.
+TEST_F(QueueDepth, SplitTimesAtDepthAreNotMeasuredAndSaySo) {
+  Options o = opts({"if=in", "of=/dev/null", "bs=64k", "--split-times", "--iodepth=8"});
+  o.as_ddtime = true;
+  Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("ddtime: read and write time not measured: a queued engine's I/O is in flight together\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("ddtime: read 0.0000 s"), std::string::npos) << r.err;
+  o.args.push_back("--json");
+  r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  EXPECT_TRUE(doc["times"]["read"].is_null());
+  EXPECT_TRUE(doc["times"]["write"].is_null());
+}
+
 TEST_F(QueueDepth, IoUringBatchesItsSystemCalls) {
   Options o = opts({"if=in", "of=out", "bs=4096", "--iodepth=32", "--engine=io_uring"});
   o.as_ddtime = true;
