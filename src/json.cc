@@ -76,7 +76,10 @@ void Writer::put_string(std::string_view text) {
       put_raw(text.substr(i, length));
       i += length;
     } else {
-      escape_byte(byte);
+      // A byte that is no part of valid UTF-8 has no character to stand
+      // for: U+FFFD says so, where its Latin-1 reading would name another
+      // file. report_json gives such a file name's bytes in hex too.
+      put_raw("\\ufffd");
       ++i;
     }
   }

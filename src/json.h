@@ -45,8 +45,9 @@ class Array;
 // Every string, key or value, is quoted: '"' and '\\' get a backslash,
 // control characters and DEL become \u00XX, valid UTF-8 passes through,
 // and each byte that is not part of a valid UTF-8 sequence (utf8.h) becomes
-// \u00XX of the byte. So the document is valid JSON whatever the bytes, and
-// a file name that is not UTF-8 reads back as Latin-1.
+// \ufffd, the replacement character. So the document is valid JSON
+// whatever the bytes, and a name that is not UTF-8 reads back as plainly
+// not what was given, never as another valid name.
 class Writer {
  public:
   Writer() = default;

@@ -16,6 +16,7 @@
 #include "report_internal.h"
 #include "report_timing.h"
 #include "symbols.h"
+#include "utf8.h"
 
 namespace ddtime {
 namespace {
@@ -110,9 +111,26 @@ void put_flags(json::Array list, const IoFlags& flags) {
   }
 }
 
+// A file name that is not valid UTF-8 cannot travel in a JSON string as
+// it is: its bytes, in hex, follow the name (which has U+FFFD for them).
+void put_name(json::Object& operands, std::string_view key, std::string_view hex_key,
+              const std::optional<std::string>& name) {
+  put_string_or_null(operands, key, name);
+  if (!name || valid_utf8(*name)) return;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(name->size() * 2);
+  for (const char c : *name) {
+    const auto byte = static_cast<unsigned char>(c);
+    hex.push_back(kHex[byte >> 4]);
+    hex.push_back(kHex[byte & 15]);
+  }
+  operands.string(hex_key, hex);
+}
+
 void put_operands(json::Object operands, const Settings& settings) {
-  put_string_or_null(operands, "if", settings.input_file);
-  put_string_or_null(operands, "of", settings.output_file);
+  put_name(operands, "if", "if_hex", settings.input_file);
+  put_name(operands, "of", "of_hex", settings.output_file);
   operands.integer("ibs", settings.ibs).integer("obs", settings.obs).integer("cbs", settings.cbs);
   operands.object("skip").integer("records", settings.skip_records).integer("bytes", settings.skip_bytes);
   operands.object("seek").integer("records", settings.seek_records).integer("bytes", settings.seek_bytes);

@@ -51,4 +51,19 @@ constexpr Utf8Sequence decode_utf8(std::string_view text) noexcept {
   return {length, code_point};
 }
 
+// Whether all of text is valid UTF-8 (ASCII included).
+constexpr bool valid_utf8(std::string_view text) noexcept {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t length = decode_utf8(text.substr(i)).length;
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
 }  // namespace ddtime

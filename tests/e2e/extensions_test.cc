@@ -501,11 +501,14 @@ TEST_F(JsonOutput, FileNamesAreEscaped) {
   write_file("in.bin", "xyz");
   Result r = ddtime({"if=in.bin", "of=a\"b\\c\xff", "--json"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_NE(r.err.find(R"("of":"a\"b\\c\u00ff")"), std::string::npos) << r;
+  EXPECT_NE(r.err.find(R"("of":"a\"b\\c\ufffd","of_hex":"6122625c63ff")"), std::string::npos) << r;
   const auto json = json_or_fail(r.err);
   ASSERT_TRUE(json);
-  // A byte that is not UTF-8 comes back as its Latin-1 character.
-  EXPECT_EQ((*json)["operands"]["of"].string(), "a\"b\\c\xc3\xbf");
+  // Defect 32: a byte that is not UTF-8 reads back as U+FFFD, not as a
+  // Latin-1 character naming another file; the name's bytes are in hex.
+  EXPECT_EQ((*json)["operands"]["of"].string(), "a\"b\\c\xef\xbf\xbd");
+  EXPECT_EQ((*json)["operands"]["of_hex"].string(), "6122625c63ff");
+  EXPECT_FALSE((*json)["operands"].has("if_hex")) << "only a name that is not UTF-8 has one";
 }
 
 TEST_F(JsonOutput, SplitTimesFillsReadAndWrite) {

@@ -122,25 +122,27 @@ TEST(JsonWriter, PassesValidUtf8ThroughUnescaped) {
   EXPECT_EQ(written("\xf4\x8f\xbf\xbf"), "\"\xf4\x8f\xbf\xbf\"");  // U+10FFFF
 }
 
-TEST(JsonWriter, EscapesEachByteThatIsNotPartOfValidUtf8) {
-  EXPECT_EQ(written("\xff\xfe"), R"("\u00ff\u00fe")");
-  EXPECT_EQ(written("a\x80z"), R"("a\u0080z")");                            // stray continuation
-  EXPECT_EQ(written("\xc0\xaf"), R"("\u00c0\u00af")");                      // overlong '/'
-  EXPECT_EQ(written("\xe0\x9f\xbf"), R"("\u00e0\u009f\u00bf")");            // overlong U+07FF
-  EXPECT_EQ(written("\xed\xbf\xbf"), R"("\u00ed\u00bf\u00bf")");            // U+DFFF, a surrogate
-  EXPECT_EQ(written("\xf4\x90\x80\x80"), R"("\u00f4\u0090\u0080\u0080")");  // U+110000
-  EXPECT_EQ(written("\xf8\x88\x80\x80\x80"), R"("\u00f8\u0088\u0080\u0080\u0080")");
+// Defect 32: a byte that is no part of valid UTF-8 reads back as U+FFFD,
+// never as the Latin-1 character that would name another file.
+TEST(JsonWriter, ReplacesEachByteThatIsNotPartOfValidUtf8) {
+  EXPECT_EQ(written("\xff\xfe"), R"("\ufffd\ufffd")");
+  EXPECT_EQ(written("a\x80z"), R"("a\ufffdz")");                      // stray continuation
+  EXPECT_EQ(written("\xc0\xaf"), R"("\ufffd\ufffd")");                // overlong '/'
+  EXPECT_EQ(written("\xe0\x9f\xbf"), R"("\ufffd\ufffd\ufffd")");      // overlong U+07FF
+  EXPECT_EQ(written("\xed\xbf\xbf"), R"("\ufffd\ufffd\ufffd")");      // U+DFFF, a surrogate
+  EXPECT_EQ(written("\xf4\x90\x80\x80"), R"("\ufffd\ufffd\ufffd\ufffd")");  // U+110000
+  EXPECT_EQ(written("\xf8\x88\x80\x80\x80"), R"("\ufffd\ufffd\ufffd\ufffd\ufffd")");
   // Cut short, by the end or by a byte that does not continue it: only the
-  // bytes of the broken sequence are escaped.
-  EXPECT_EQ(written("\xf0\x9f\x98"), R"("\u00f0\u009f\u0098")");
-  EXPECT_EQ(written("\xe2\x82\xc3\xa9"), "\"\\u00e2\\u0082\xc3\xa9\"");
-  EXPECT_EQ(written("\xe2\x82z"), R"("\u00e2\u0082z")");
+  // bytes of the broken sequence are replaced.
+  EXPECT_EQ(written("\xf0\x9f\x98"), R"("\ufffd\ufffd\ufffd")");
+  EXPECT_EQ(written("\xe2\x82\xc3\xa9"), "\"\\ufffd\\ufffd\xc3\xa9\"");
+  EXPECT_EQ(written("\xe2\x82z"), R"("\ufffd\ufffdz")");
 }
 
 TEST(JsonWriter, QuotesAndEscapesKeysLikeValues) {
   Writer out;
   out.object().string("a\"b\n\xff", "v");
-  EXPECT_EQ(out.text(), R"({"a\"b\u000a\u00ff":"v"})");
+  EXPECT_EQ(out.text(), R"({"a\"b\u000a\ufffd":"v"})");
 }
 
 }  // namespace

@@ -122,29 +122,29 @@ TEST(JsonQuote, PassesValidUtf8Through) {
   EXPECT_EQ(json_quote("\xe2\x80\xa8"), "\"\xe2\x80\xa8\"");                          // U+2028 is valid JSON
 }
 
-TEST(JsonQuote, EscapesEachByteOfAnInvalidSequence) {
-  EXPECT_EQ(json_quote("\xff"), R"("\u00ff")");
-  EXPECT_EQ(json_quote("a\x80z"), R"("a\u0080z")");        // stray continuation
-  EXPECT_EQ(json_quote("\xc0\xaf"), R"("\u00c0\u00af")");  // overlong '/'
-  EXPECT_EQ(json_quote("\xc1\xbf"), R"("\u00c1\u00bf")");
-  EXPECT_EQ(json_quote("\xe0\x80\xaf"), R"("\u00e0\u0080\u00af")");
-  EXPECT_EQ(json_quote("\xf0\x80\x80\xaf"), R"("\u00f0\u0080\u0080\u00af")");
-  EXPECT_EQ(json_quote("\xed\xa0\x80"), R"("\u00ed\u00a0\u0080")");            // U+D800
-  EXPECT_EQ(json_quote("\xf4\x90\x80\x80"), R"("\u00f4\u0090\u0080\u0080")");  // U+110000
-  EXPECT_EQ(json_quote("\xf5\x80\x80\x80"), R"("\u00f5\u0080\u0080\u0080")");
-  // Truncated, then a valid character: only the broken bytes are escaped.
-  EXPECT_EQ(json_quote("\xe2\x82\xc3\xa9"), "\"\\u00e2\\u0082\xc3\xa9\"");
-  EXPECT_EQ(json_quote("x\xe2\x82"), R"("x\u00e2\u0082")");
+TEST(JsonQuote, ReplacesEachByteOfAnInvalidSequence) {
+  EXPECT_EQ(json_quote("\xff"), R"("\ufffd")");
+  EXPECT_EQ(json_quote("a\x80z"), R"("a\ufffdz")");        // stray continuation
+  EXPECT_EQ(json_quote("\xc0\xaf"), R"("\ufffd\ufffd")");  // overlong '/'
+  EXPECT_EQ(json_quote("\xc1\xbf"), R"("\ufffd\ufffd")");
+  EXPECT_EQ(json_quote("\xe0\x80\xaf"), R"("\ufffd\ufffd\ufffd")");
+  EXPECT_EQ(json_quote("\xf0\x80\x80\xaf"), R"("\ufffd\ufffd\ufffd\ufffd")");
+  EXPECT_EQ(json_quote("\xed\xa0\x80"), R"("\ufffd\ufffd\ufffd")");            // U+D800
+  EXPECT_EQ(json_quote("\xf4\x90\x80\x80"), R"("\ufffd\ufffd\ufffd\ufffd")");  // U+110000
+  EXPECT_EQ(json_quote("\xf5\x80\x80\x80"), R"("\ufffd\ufffd\ufffd\ufffd")");
+  // Truncated, then a valid character: only the broken bytes are replaced.
+  EXPECT_EQ(json_quote("\xe2\x82\xc3\xa9"), "\"\\ufffd\\ufffd\xc3\xa9\"");
+  EXPECT_EQ(json_quote("x\xe2\x82"), R"("x\ufffd\ufffd")");
 }
 
 // Expected reading of json_quote's output: valid UTF-8 kept, every other
-// byte read as the Latin-1 character of the same value.
-std::string latin1_fallback(std::string_view raw) {
+// byte read as U+FFFD.
+std::string replacement_fallback(std::string_view raw) {
   std::string out;
   for (std::size_t i = 0; i < raw.size();) {
     std::size_t length = utf8_length(raw.substr(i));
     if (length == 0) {
-      put_utf8(out, static_cast<unsigned char>(raw[i]));
+      put_utf8(out, 0xFFFD);
       ++i;
     } else {
       out += raw.substr(i, length);
@@ -172,7 +172,7 @@ TEST(JsonQuote, AnyBytesGiveAValidStringThatReadsBack) {
     const auto parsed = read_json(quoted, &error);
     ASSERT_TRUE(parsed) << error << " in " << ::testing::PrintToString(quoted);
     ASSERT_EQ(parsed->kind(), Json::Kind::kString);
-    EXPECT_EQ(parsed->string(), latin1_fallback(raw)) << ::testing::PrintToString(raw);
+    EXPECT_EQ(parsed->string(), replacement_fallback(raw)) << ::testing::PrintToString(raw);
     if (valid_utf8(raw)) {
       EXPECT_EQ(parsed->string(), raw);
     }
@@ -390,10 +390,10 @@ TEST(JsonReport, WeirdNamesAndMessagesStillGiveValidJson) {
     JsonRun run = plain_run(settings, stats, times);
     run.errors = errors;
     const Json json = parsed_report(run);
-    EXPECT_EQ(json["operands"]["if"].string(), latin1_fallback(name));
-    EXPECT_EQ(json["operands"]["of"].string(), latin1_fallback(*settings.output_file));
+    EXPECT_EQ(json["operands"]["if"].string(), replacement_fallback(name));
+    EXPECT_EQ(json["operands"]["of"].string(), replacement_fallback(*settings.output_file));
     EXPECT_EQ(json["errors"].strings(),
-              (std::vector<std::string>{latin1_fallback(errors[0]), std::string(1, '\0'), ""}));
+              (std::vector<std::string>{replacement_fallback(errors[0]), std::string(1, '\0'), ""}));
   }
 }
 
