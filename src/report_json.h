@@ -64,7 +64,9 @@ struct JsonRun {
 //   signal: null, or the signal's name ("SIGINT"), or its number as a
 //   string ("42") when it has no portable name.
 // - Strings are escaped as json::Writer does (json.h), so a file name that
-//   is not UTF-8 still gives valid JSON.
+//   is not UTF-8 still gives valid JSON, with U+FFFD for each byte that is
+//   not; operands then add "if_hex" (after "if") or "of_hex" (after "of"):
+//   the name's bytes in lower-case hex, present only for such a name.
 // - version: run.version, or the build's version when empty.
 // - With --latency, a last key "latency":
 //     {"clock_cost_ns":24.1,"definition":"system call"|"system call, from
@@ -145,8 +147,8 @@ std::string json_session_report(const JsonSession& session);
 // escaped, control characters (and DEL) as \u00XX; valid UTF-8 passes
 // through; any byte that is not part of a valid UTF-8 sequence (overlong
 // forms, surrogates and code points above U+10FFFF included) becomes
-// \u00XX of the byte, so a file name that is not UTF-8 still gives valid
-// JSON, read back as that byte's Latin-1 character.
+// \ufffd, so a file name that is not UTF-8 still gives valid JSON, read
+// back as plainly not the name given (operands then add its hex).
 std::string json_quote(std::string_view text);
 
 }  // namespace ddtime
