@@ -63,8 +63,13 @@ std::optional<Residency> residency_of(Os& os, const std::optional<std::string>& 
   Residency residency{0, end > from ? (end + page - 1) / page - first_page : 0};
   if (end <= from) return residency;
   const IoResult resident = os.resident_pages(file.fd(), static_cast<off_t>(from), static_cast<off_t>(end - from));
-  if (!resident.ok()) return std::nullopt;
-  residency.resident = resident.n;
+  if (resident.err == EACCES) {
+    residency.resident.reset();
+  } else if (!resident.ok()) {
+    return std::nullopt;
+  } else {
+    residency.resident = resident.n;
+  }
   return residency;
 }
 

@@ -21,8 +21,10 @@
 namespace ddtime {
 
 // How much of a file was in the page cache: pages resident of pages.
+// resident is absent when the kernel would not say (Os::resident_pages):
+// unknown, never taken for 100%.
 struct Residency {
-  std::int64_t resident = 0;
+  std::optional<std::int64_t> resident = 0;
   std::int64_t pages = 0;
 };
 

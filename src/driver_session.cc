@@ -145,9 +145,10 @@ std::string Driver::measured_words(const Settings& settings) {
   if (facts.input == SideKind::kRegular && !facts.input_direct) {
     // Of the bytes this copy reads, not of the whole file.
     const std::optional<Residency> range = CacheStateSetter(os_, settings, CacheMode::kAsIs).input_range_residency();
-    if (range && range->pages > 0) {
-      facts.input_resident = static_cast<double>(range->resident) / static_cast<double>(range->pages);
+    if (range && range->pages > 0 && range->resident) {
+      facts.input_resident = static_cast<double>(*range->resident) / static_cast<double>(range->pages);
     }
+    facts.input_residency_unknown = range && !range->resident;
   }
   facts.caches = read_cpu_caches(os_, "/sys/devices/system/cpu/cpu0/cache");
   return measured_line(diag_.program(), facts);

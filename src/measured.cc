@@ -130,6 +130,9 @@ std::string measured_line(std::string_view program, const MeasuredFacts& f) {
         words = fmt::format("reading '{}'", f.input_name);
         if (f.input_direct) {
           words += " with O_DIRECT, past the page cache";
+        } else if (f.input_residency_unknown) {
+          words += ", how much of it was in the page cache unknown (the kernel tells only the file's owner or a "
+                   "user who may write it): maybe from memory";
         } else if (f.input_resident) {
           words += fmt::format(", {:.1f}% of the bytes read in the page cache before the run{}",
                                *f.input_resident * 100,

@@ -45,6 +45,7 @@ struct MeasuredFacts {
   bool input_direct = false;
   bool output_flushed = false;  // conv=fsync/fdatasync, oflag=sync/dsync or direct
   std::optional<double> input_resident;  // fraction of a file input cached before the run
+  bool input_residency_unknown = false;   // the kernel would not say (mincore, not ours to read)
   bool pattern = false;                  // --pattern in place of the input
   std::vector<CpuCache> caches;
 };

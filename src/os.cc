@@ -3,7 +3,9 @@
 #include "os_direct.h"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/fs.h>
+#include <sys/syscall.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 namespace ddtime {
@@ -109,7 +112,32 @@ IoResult PosixOs::reserve(int fd, off_t offset, off_t length) noexcept {
   return from_call(::fallocate(fd, 0, offset, length));
 }
 
+namespace {
+
+// Whether this process holds CAP_FOWNER in its effective set.
+bool may_act_as_owner() noexcept {
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+  if (::syscall(SYS_capget, &header, data) != 0) return false;
+  return (data[CAP_TO_INDEX(CAP_FOWNER)].effective & CAP_TO_MASK(CAP_FOWNER)) != 0;
+}
+
+// Since Linux 5.0, mincore() on a file mapping tells the truth only to a
+// caller who owns the file (or may act as its owner) or may open it for
+// writing; anyone else is told that every page is resident.
+bool mincore_tells(int fd) noexcept {
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) return false;
+  if (status.st_uid == ::geteuid() || may_act_as_owner()) return true;
+  char path[32];
+  std::snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  return ::faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
+}
+
+}  // namespace
+
 IoResult PosixOs::resident_pages(int fd, off_t offset, off_t length) noexcept {
+  if (!mincore_tells(fd)) return {-1, EACCES};
   const auto page = static_cast<off_t>(::sysconf(_SC_PAGESIZE));
   // From the page holding the first byte: mmap wants an aligned offset.
   const off_t first = offset - offset % page;

@@ -57,6 +57,8 @@ class Os {
   virtual IoResult reserve(int fd, off_t offset, off_t length) noexcept = 0;
   // mincore over a read-only mapping of [offset, offset + length): n is
   // how many of the pages holding those bytes are in the page cache.
+  // EACCES when the kernel would not tell (it says "all resident" to a
+  // caller who neither owns the file nor may write it).
   virtual IoResult resident_pages(int fd, off_t offset, off_t length) noexcept = 0;
   // BLKFLSBUF: writes back and drops a block device's cached pages.
   virtual IoResult flush_device_cache(int fd) noexcept = 0;

@@ -199,7 +199,9 @@ void put_residency(json::Object& object, std::string_view key, const std::option
     object.null(key);
     return;
   }
-  object.object(key).integer("resident_pages", residency->resident).integer("pages", residency->pages);
+  json::Object side = object.object(key);
+  put_integer_or_null(side, "resident_pages", residency->resident);
+  side.integer("pages", residency->pages);
 }
 
 void put_engine(json::Object object, const EngineUse& engine, const RunTimes& times) {

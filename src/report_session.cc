@@ -196,9 +196,15 @@ std::string cache_line(std::string_view program, std::string_view setting, Cache
       put(out, "{} not measured", name);
       return;
     }
-    const double percent =
-        residency->pages > 0 ? static_cast<double>(residency->resident) / static_cast<double>(residency->pages) * 100 : 0;
-    put(out, "{} {:.1f}% resident ({} of {} pages)", name, percent, residency->resident, residency->pages);
+    if (!residency->resident) {
+      put(out, "{} residency unknown ({} pages: the kernel tells it only to the file's owner or a user who may write it)",
+          name, residency->pages);
+      return;
+    }
+    const double percent = residency->pages > 0 ? static_cast<double>(*residency->resident) /
+                                                      static_cast<double>(residency->pages) * 100
+                                                : 0;
+    put(out, "{} {:.1f}% resident ({} of {} pages)", name, percent, *residency->resident, residency->pages);
   };
   side("input", state.input);
   put(out, ", ");

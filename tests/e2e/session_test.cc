@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <csignal>
 #include <regex>
 #include <thread>
@@ -385,6 +386,29 @@ TEST_F(CacheState, TheReportSaysWhatWasResident) {
   EXPECT_EQ(count_lines(r.err, "^ddtime: cache cold: input 0\\.0% resident \\(0 of 1024 pages\\), output not measured$"),
             1u)
       << r.err;
+}
+
+// Defect 11: to a user who neither owns a file nor may write it, mincore
+// says every page is resident. The residency is then unknown, not 100%.
+TEST_F(CacheState, AFileTheUserCannotWriteHasAnUnknownResidency) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to run ddtime as another user";
+  if (!std::filesystem::exists("/usr/bin/setpriv")) GTEST_SKIP() << "needs setpriv (util-linux)";
+  std::filesystem::permissions(dir(), std::filesystem::perms::all);  // the report file is the user's
+  ::chmod(path("big").c_str(), 0644);
+  Options o = opts({"if=big", "of=/dev/null", "bs=64k", "--cache=cold", "--json=report.json"});
+  o.as_ddtime = true;
+  o.run_under = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
+  Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count_lines(r.err, "ddtime: cache cold: input residency unknown \\(1024 pages: the kernel tells it only "
+                               "to the file's owner or a user who may write it\\), output not measured$"),
+            1u)
+      << r.err;
+  EXPECT_NE(r.err.find("how much of it was in the page cache unknown"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("100.0%"), std::string::npos) << r.err;
+  const Json doc = parse_json(read_file("report.json"));
+  EXPECT_TRUE(doc["runs"][0]["residency"]["input"]["resident_pages"].is_null());
+  EXPECT_EQ(doc["runs"][0]["residency"]["input"]["pages"].integer(), 1024);
 }
 
 TEST_F(CacheState, AnUnknownStateIsRefused) {

@@ -85,6 +85,14 @@ TEST(MeasuredLine, AFileInputSaysHowMuchWasCached) {
             "which discards\n");
 }
 
+TEST(MeasuredLine, AResidencyTheKernelWouldNotTellIsUnknown) {
+  MeasuredFacts f = facts(SideKind::kRegular, SideKind::kNull);
+  f.input_residency_unknown = true;
+  EXPECT_EQ(measured_line("ddtime", f),
+            "ddtime: measured: reading 'in.img', how much of it was in the page cache unknown (the kernel tells only "
+            "the file's owner or a user who may write it): maybe from memory; writing to /dev/null, which discards\n");
+}
+
 TEST(MeasuredLine, ABlockDeviceWithAndWithoutDirect) {
   MeasuredFacts f = facts(SideKind::kBlock, SideKind::kNull);
   f.input_name = "/dev/nvme0n1";
