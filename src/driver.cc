@@ -73,7 +73,7 @@ Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const
       settings_(settings),
       plan_(plan),
       messages_(diag, settings_),
-      reporter_(settings.status),
+      reporter_(settings.status, settings.ext.units.value_or(RateUnits::kIecAndBytes)),
       window_(clock, settings.ext.timing_report || settings.ext.json),
       stderr_is_terminal_(stderr_is_terminal) {}
 

@@ -274,6 +274,23 @@ std::string Reporter::progress(const Stats& stats, std::int64_t elapsed_ns) {
   return to_string(out);
 }
 
+std::string rate_in_units(std::int64_t bytes, std::int64_t elapsed_ns, RateUnits units) {
+  if (elapsed_ns <= 0) return "Infinity B/s";
+  const bool si = units == RateUnits::kAll || units == RateUnits::kBoth || units == RateUnits::kSi;
+  const bool iec = units == RateUnits::kAll || units == RateUnits::kBoth || units == RateUnits::kIec ||
+                   units == RateUnits::kIecAndBytes;
+  const bool plain = units == RateUnits::kAll || units == RateUnits::kBytes || units == RateUnits::kIecAndBytes;
+  const std::int64_t done = bytes > 0 ? bytes : 0;
+  std::string text;
+  if (si) text = human_rate(done, elapsed_ns, true);
+  if (iec) text += (text.empty() ? "" : " = ") + human_rate(done, elapsed_ns, false);
+  if (plain) {
+    text += fmt::format("{}{} B/s", text.empty() ? "" : " = ",
+                        round_half_even(static_cast<Wide>(done) * kNanosPerSecond, static_cast<Wide>(elapsed_ns)));
+  }
+  return text;
+}
+
 std::string Reporter::extended_progress(std::string_view program, const Stats& stats, std::int64_t elapsed_ns,
                                         std::optional<std::int64_t> total_bytes, bool terminal) {
   Buffer out;
@@ -290,7 +307,7 @@ std::string Reporter::extended_progress(std::string_view program, const Stats& s
   if (total_bytes) {
     const std::int64_t total = *total_bytes > 0 ? *total_bytes : 0;
     const Wide percent = total == 0 || done >= total ? 100 : static_cast<Wide>(done) * 100 / static_cast<Wide>(total);
-    append_format(out, " of {} ({}%), {}, ETA ", human_size(total, false), percent, human_rate(done, elapsed_ns, true));
+    append_format(out, " of {} ({}%), {}, ETA ", human_size(total, false), percent, progress_rate(done, elapsed_ns));
     if (done >= total) {
       append(out, "0:00:00");
     } else if (done == 0 || elapsed_ns <= 0) {
@@ -302,7 +319,7 @@ std::string Reporter::extended_progress(std::string_view program, const Stats& s
       append_clock(out, (num + den - 1) / den);
     }
   } else {
-    append_format(out, " copied, {}", human_rate(done, elapsed_ns, true));
+    append_format(out, " so far, {}", progress_rate(done, elapsed_ns));
   }
   if (terminal) {
     pad_over_previous_line(out, out.size() - start, progress_length_);

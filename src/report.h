@@ -37,9 +37,17 @@ std::string transfer_line(std::int64_t bytes, std::int64_t elapsed_ns, bool prog
 // Requires: bytes >= 0.
 std::string human_rate(std::int64_t bytes, std::int64_t elapsed_ns, bool si);
 
+// bytes per elapsed_ns in the units --units names, as the timing report
+// gives them: "52.9 GB/s" (si), "49.3 GiB/s" (iec), "52.9 GB/s = 49.3 GiB/s"
+// (both), "52891030000 B/s" (bytes), all three joined by " = " (all), and
+// IEC then bytes for the default. "Infinity B/s" at 0 ns.
+std::string rate_in_units(std::int64_t bytes, std::int64_t elapsed_ns, RateUnits units);
+
 class Reporter {
  public:
-  explicit Reporter(StatusLevel level) noexcept : level_(level) {}
+  // units: the --progress line's rate (extended_progress).
+  explicit Reporter(StatusLevel level, RateUnits units = RateUnits::kIecAndBytes) noexcept
+      : level_(level), units_(units) {}
 
   // What GNU prints at the end, on SIGUSR1/SIGINT, and after each read error
   // under conv=noerror: a newline ending any progress line, the records
@@ -58,10 +66,12 @@ class Reporter {
   // One --progress update (ddtime's own): bytes read so far, and when the
   // total is known the percentage and the time left. On a terminal it
   // rewrites one line like status=progress; otherwise one line per update.
-  //   "ddtime: 1.2 GiB of 4.0 GiB (30%), 1.5 GB/s, ETA 0:00:02"
-  //   "ddtime: 1.2 GiB copied, 1.5 GB/s"            (total unknown)
+  //   "ddtime: 1.2 GiB of 4.0 GiB (30%), 1.4 GiB/s, ETA 0:00:02"
+  //   "ddtime: 1.2 GiB so far, 1.4 GiB/s"            (total unknown)
   // Sizes are stats.bytes_in in IEC units, the rate is bytes_in over
-  // elapsed_ns in GNU's SI rate ("Infinity B/s" at 0 ns). The percentage is
+  // elapsed_ns with GNU's rounding, in the units --units names (IEC unless
+  // it says si, both, bytes or all; "Infinity B/s" at 0 ns). Never the
+  // words a script greps GNU's summary for ("copied", "bytes"). The percentage is
   // rounded down and capped at 100 (a total of 0 is 100%). ETA is H:MM:SS
   // (hours unbounded) from the average rate so far, rounded up so that
   // 0:00:00 means done; "ETA -:--:--" while nothing has been read or no time
@@ -75,7 +85,13 @@ class Reporter {
                                 std::optional<std::int64_t> total_bytes, bool terminal);
 
  private:
+  // One rate for the --progress line: IEC by default, as the report's.
+  std::string progress_rate(std::int64_t bytes, std::int64_t elapsed_ns) const {
+    return rate_in_units(bytes, elapsed_ns, units_ == RateUnits::kIecAndBytes ? RateUnits::kIec : units_);
+  }
+
   StatusLevel level_;
+  RateUnits units_;
   std::size_t progress_length_ = 0;  // length of the last progress line shown
 };
 

@@ -158,31 +158,9 @@ void append_durability(Buffer& out, const Settings& settings) {
 }
 
 void append_rate_line(Buffer& out, const Stats& stats, const RunTimes& times, RateUnits units) {
-  if (times.real_ns <= 0) {
-    append(out, "Infinity B/s");
-    return;
-  }
+  append(out, rate_in_units(stats.bytes_out, times.real_ns, units));
+  if (times.real_ns <= 0) return;
   const Wide real = static_cast<Wide>(times.real_ns);
-  const std::int64_t bytes = stats.bytes_out > 0 ? stats.bytes_out : 0;
-  const bool si = units == RateUnits::kAll || units == RateUnits::kBoth || units == RateUnits::kSi;
-  const bool iec = units == RateUnits::kAll || units == RateUnits::kBoth || units == RateUnits::kIec ||
-                   units == RateUnits::kIecAndBytes;
-  const bool plain = units == RateUnits::kAll || units == RateUnits::kBytes || units == RateUnits::kIecAndBytes;
-  std::string_view separator = "";
-  if (si) {
-    append(out, human_rate(bytes, times.real_ns, true));
-    separator = " = ";
-  }
-  if (iec) {
-    append(out, separator);
-    append(out, human_rate(bytes, times.real_ns, false));
-    separator = " = ";
-  }
-  if (plain) {
-    append(out, separator);
-    append_format(out, "{} B/s", round_half_even(static_cast<Wide>(bytes) * kNanos, real));
-  }
-
   const Wide records = records_in(stats);
   if (records == 0) return;
   const Wide per_second = round_half_even(records * kNanos, real);

@@ -578,7 +578,7 @@ class Progress : public TimingReport {
   }
 };
 
-TEST_F(Progress, UnknownTotalPrintsCopiedLines) {
+TEST_F(Progress, UnknownTotalPrintsSoFarLines) {
   Options o = opts({"bs=1000", "of=/dev/null", "--progress"});
   o.as_ddtime = true;
   // Three reads over 1.1 s: the check before the fourth read is past the
@@ -591,10 +591,10 @@ TEST_F(Progress, UnknownTotalPrintsCopiedLines) {
   const std::vector<std::string> progress = progress_lines(r.err);
   ASSERT_GE(progress.size(), 1u) << r;
   for (const std::string& line : progress) {
-    EXPECT_TRUE(std::regex_match(line, std::regex(R"(^ddtime: (\d+ B|\d+(\.\d)? KiB) copied, )" + kSiRate + "$")))
+    EXPECT_TRUE(std::regex_match(line, std::regex(R"(^ddtime: (\d+ B|\d+(\.\d)? KiB) so far, )" + kIecRate + "$")))
         << line;
   }
-  EXPECT_EQ(progress.back().substr(0, 24), "ddtime: 2.9 KiB copied, ");
+  EXPECT_EQ(progress.back().substr(0, 24), "ddtime: 2.9 KiB so far, ");
   const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), progress.size() + 5) << r;
   EXPECT_EQ(lines[progress.size() + 2], "3+0 records in");
@@ -613,7 +613,7 @@ TEST_F(Progress, CountGivesAPercentageThatReaches100) {
   const std::vector<std::string> progress = progress_lines(r.err);
   ASSERT_GE(progress.size(), 1u) << r;
   EXPECT_TRUE(std::regex_match(progress.back(),
-                               std::regex("^ddtime: 2.9 KiB of 2.9 KiB \\(100%\\), " + kSiRate + ", ETA 0:00:00$")))
+                               std::regex("^ddtime: 2.9 KiB of 2.9 KiB \\(100%\\), " + kIecRate + ", ETA 0:00:00$")))
       << progress.back();
 }
 
@@ -637,7 +637,7 @@ TEST_F(Progress, FileSizeGivesAPercentage) {
   for (const std::string& line : progress) {
     std::smatch m;
     ASSERT_TRUE(std::regex_match(line, m,
-                                 std::regex(R"(^ddtime: \d+(?:\.\d)? KiB of 64 KiB \((\d+)%\), )" + kSiRate +
+                                 std::regex(R"(^ddtime: \d+(?:\.\d)? KiB of 64 KiB \((\d+)%\), )" + kIecRate +
                                             R"(, ETA (\d+:\d\d:\d\d|-:--:--)$)")))
         << line;
     const int percent = std::stoi(m[1]);

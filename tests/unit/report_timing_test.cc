@@ -453,17 +453,32 @@ TEST(ExtendedProgress, ShowsPercentageRateAndEtaWhenTheTotalIsKnown) {
   // 1.2 GiB of 4 GiB at 1.5 GB/s; 2.004 s left, rounded up.
   Reporter reporter(StatusLevel::kDefault);
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(1'288'490'189), 858'993'459, 4 * kGiB, false),
-            "ddtime: 1.2 GiB of 4.0 GiB (30%), 1.5 GB/s, ETA 0:00:03\n");
+            "ddtime: 1.2 GiB of 4.0 GiB (30%), 1.4 GiB/s, ETA 0:00:03\n");
 }
 
 TEST(ExtendedProgress, ShowsBytesAndRateWhenTheTotalIsUnknown) {
   Reporter reporter(StatusLevel::kDefault);
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(1'288'490'189), 858'993'459, std::nullopt, false),
-            "ddtime: 1.2 GiB copied, 1.5 GB/s\n");
+            "ddtime: 1.2 GiB so far, 1.4 GiB/s\n");
   EXPECT_EQ(reporter.extended_progress("dd", read_so_far(512), kSecond, std::nullopt, false),
-            "dd: 512 B copied, 512 B/s\n");
+            "dd: 512 B so far, 512 B/s\n");
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(0), 0, std::nullopt, false),
-            "ddtime: 0 B copied, Infinity B/s\n");
+            "ddtime: 0 B so far, Infinity B/s\n");
+}
+
+// Defect 31: the rate is in the units --units names, IEC by default like
+// every other ddtime rate; and the line never says "copied" (rule 8).
+TEST(ExtendedProgress, TheRateIsInTheUnitsAskedFor) {
+  const Stats stats = read_so_far(1'288'490'189);
+  EXPECT_EQ(Reporter(StatusLevel::kDefault, RateUnits::kSi).extended_progress("ddtime", stats, 858'993'459,
+                                                                              std::nullopt, false),
+            "ddtime: 1.2 GiB so far, 1.5 GB/s\n");
+  EXPECT_EQ(Reporter(StatusLevel::kDefault, RateUnits::kBoth).extended_progress("ddtime", stats, 858'993'459,
+                                                                                std::nullopt, false),
+            "ddtime: 1.2 GiB so far, 1.5 GB/s = 1.4 GiB/s\n");
+  EXPECT_EQ(Reporter(StatusLevel::kDefault, RateUnits::kBytes).extended_progress("ddtime", stats, 1'000'000'000,
+                                                                                 std::nullopt, false),
+            "ddtime: 1.2 GiB so far, 1288490189 B/s\n");
 }
 
 TEST(ExtendedProgress, RoundsThePercentageDownAndCapsItAt100) {
@@ -471,10 +486,10 @@ TEST(ExtendedProgress, RoundsThePercentageDownAndCapsItAt100) {
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(999), kSecond, 1000, false),
             "ddtime: 999 B of 1000 B (99%), 999 B/s, ETA 0:00:01\n");
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(1000), kSecond, 1000, false),
-            "ddtime: 1000 B of 1000 B (100%), 1.0 kB/s, ETA 0:00:00\n");
+            "ddtime: 1000 B of 1000 B (100%), 1000 B/s, ETA 0:00:00\n");
   // More than announced (a growing file).
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(2048), kSecond, 1024, false),
-            "ddtime: 2.0 KiB of 1.0 KiB (100%), 2.0 kB/s, ETA 0:00:00\n");
+            "ddtime: 2.0 KiB of 1.0 KiB (100%), 2.0 KiB/s, ETA 0:00:00\n");
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(0), kSecond, 0, false),
             "ddtime: 0 B of 0 B (100%), 0 B/s, ETA 0:00:00\n");
 }
@@ -491,7 +506,7 @@ TEST(ExtendedProgress, EtaCountsHoursWithoutLimit) {
   Reporter reporter(StatusLevel::kDefault);
   // 1 MB/s with 7384 MB left: 2:03:04.
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(1'000'000), kSecond, 7'385'000'000, false),
-            "ddtime: 977 KiB of 6.9 GiB (0%), 1.0 MB/s, ETA 2:03:04\n");
+            "ddtime: 977 KiB of 6.9 GiB (0%), 977 KiB/s, ETA 2:03:04\n");
   // 1 B/s with 442800 B left: 123 hours.
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(1), kSecond, 442'801, false),
             "ddtime: 1 B of 432 KiB (0%), 1 B/s, ETA 123:00:00\n");
@@ -504,19 +519,19 @@ TEST(ExtendedProgress, EtaAgreesWithTheRateShown) {
   Reporter reporter(StatusLevel::kDefault);
   // 100 MB in 2 s (50 MB/s), 400 MB left: 8 s.
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(100'000'000), 2 * kSecond, 500'000'000, false),
-            "ddtime: 95 MiB of 477 MiB (20%), 50 MB/s, ETA 0:00:08\n");
+            "ddtime: 95 MiB of 477 MiB (20%), 48 MiB/s, ETA 0:00:08\n");
 }
 
 TEST(ExtendedProgress, OnATerminalRewritesOneLine) {
   Reporter reporter(StatusLevel::kDefault);
   const std::string first = reporter.extended_progress("ddtime", read_so_far(2'000'000), 2 * kSecond, 4'000'000, true);
-  EXPECT_EQ(first, "\rddtime: 1.9 MiB of 3.8 MiB (50%), 1.0 MB/s, ETA 0:00:02");
-  // Shorter: padded over the previous line, 23 characters shorter.
+  EXPECT_EQ(first, "\rddtime: 1.9 MiB of 3.8 MiB (50%), 977 KiB/s, ETA 0:00:02");
+  // Shorter: padded over the previous line, 24 characters shorter.
   const std::string second = reporter.extended_progress("ddtime", read_so_far(2'000), 2 * kSecond, std::nullopt, true);
-  EXPECT_EQ(second, "\rddtime: 2.0 KiB copied, 1.0 kB/s" + std::string(23, ' '));
+  EXPECT_EQ(second, "\rddtime: 2.0 KiB so far, 1000 B/s" + std::string(24, ' '));
   // The padding is not remembered as part of the line.
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(2'000), 2 * kSecond, std::nullopt, true),
-            "\rddtime: 2.0 KiB copied, 1.0 kB/s");
+            "\rddtime: 2.0 KiB so far, 1000 B/s");
   // The summary ends the open line.
   EXPECT_EQ(reporter.summary(copied(1, 0, 2000), 2 * kSecond),
             "\n1+0 records in\n1+0 records out\n2000 bytes (2.0 kB, 2.0 KiB) copied, 2 s, 1.0 kB/s\n");
@@ -527,17 +542,17 @@ TEST(ExtendedProgress, SharesTheLineLengthWithStatusProgress) {
   const std::string gnu = reporter.progress(copied(1, 0, 200000), kSecond);
   const std::string ours = reporter.extended_progress("ddtime", read_so_far(1), kSecond, std::nullopt, true);
   EXPECT_EQ(ours.size(), gnu.size());
-  EXPECT_EQ(ours, "\rddtime: 1 B copied, 1 B/s" + std::string(gnu.size() - 26, ' '));
+  EXPECT_EQ(ours, "\rddtime: 1 B so far, 1 B/s" + std::string(gnu.size() - 26, ' '));
 }
 
 TEST(ExtendedProgress, OffATerminalWritesWholeLinesAndTheSummaryAddsNoNewline) {
   Reporter reporter(StatusLevel::kDefault);
   const std::string line = reporter.extended_progress("ddtime", read_so_far(2'000'000), 2 * kSecond, 4'000'000, false);
-  EXPECT_EQ(line, "ddtime: 1.9 MiB of 3.8 MiB (50%), 1.0 MB/s, ETA 0:00:02\n");
+  EXPECT_EQ(line, "ddtime: 1.9 MiB of 3.8 MiB (50%), 977 KiB/s, ETA 0:00:02\n");
   EXPECT_EQ(line.find('\r'), std::string::npos);
   // A shorter line next: no padding.
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(2'000), 2 * kSecond, std::nullopt, false),
-            "ddtime: 2.0 KiB copied, 1.0 kB/s\n");
+            "ddtime: 2.0 KiB so far, 1000 B/s\n");
   EXPECT_EQ(reporter.summary(copied(1, 0, 2000), 2 * kSecond),
             "1+0 records in\n1+0 records out\n2000 bytes (2.0 kB, 2.0 KiB) copied, 2 s, 1.0 kB/s\n");
 }
@@ -546,7 +561,7 @@ TEST(ExtendedProgress, EndsAnOpenTerminalLineBeforeAWholeLine) {
   Reporter reporter(StatusLevel::kDefault);
   reporter.extended_progress("ddtime", read_so_far(1), kSecond, std::nullopt, true);
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(2), kSecond, std::nullopt, false),
-            "\nddtime: 2 B copied, 2 B/s\n");
+            "\nddtime: 2 B so far, 2 B/s\n");
   EXPECT_EQ(reporter.summary(Stats{}, kSecond), "0+0 records in\n0+0 records out\n0 bytes copied, 1 s, 0 B/s\n");
 }
 
@@ -554,7 +569,7 @@ TEST(ExtendedProgress, PrintsWhateverTheStatusLevel) {
   // --progress is asked for by name; status=none silences GNU's lines only.
   Reporter reporter(StatusLevel::kNone);
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(1), kSecond, std::nullopt, false),
-            "ddtime: 1 B copied, 1 B/s\n");
+            "ddtime: 1 B so far, 1 B/s\n");
 }
 
 }  // namespace
