@@ -118,8 +118,11 @@ void Driver::prepare_memory_sweep() {
   const std::int64_t last_level = caches_.empty() ? std::int64_t{16} << 20 : caches_.back().bytes;
   settings_.input_file = std::string("/dev/zero");
   settings_.output_file = std::string("/dev/null");
-  for (std::int64_t bs = 4096; bs <= 4 * last_level; bs *= 2) plan_.sweep_bs.push_back(bs);
   if (!plan_.size && settings_.max_records == kNoLimit) plan_.size = std::max<std::int64_t>(std::int64_t{1} << 30, 16 * 4 * last_level);
+  // No row's block outgrows what every row moves: it would be one short
+  // record, its label describing a buffer never filled.
+  const std::int64_t moved = plan_.size ? *plan_.size : settings_.count_in_bytes().value_or(INT64_MAX);
+  for (std::int64_t bs = 4096; bs <= 4 * last_level && bs <= moved; bs *= 2) plan_.sweep_bs.push_back(bs);
 }
 
 std::string Driver::measured_words(const Settings& settings) {
@@ -396,7 +399,7 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     diag_.raw(sweep_table(diag_.program(), table, diag_.utf8_quotes()));
   }
   if (text && knee_row_ && *knee_row_ < rows.size()) {
-    diag_.raw(knee_line(diag_.program(), rows[*knee_row_].bs));
+    diag_.raw(knee_line(diag_.program(), rows[*knee_row_].bs, plan_.repeat > 1));
   }
   // GNU's lines stay last: the last run's, as dd would have printed them.
   if (text && !runs.empty() && runs.back().result.report == RunResult::Report::kSummary) {

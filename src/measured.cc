@@ -51,10 +51,12 @@ std::int64_t size_in_bytes(const std::string& text) {
   }
 }
 
-std::string bytes_words(std::int64_t bytes) {
-  if (bytes >= (1 << 20) && bytes % (1 << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
-  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
-  return fmt::format("{} bytes", bytes);
+// "a 64 KiB buffer", "a 3000-byte buffer": never "bytes", which scripts
+// grep GNU's summary for.
+std::string buffer_words(std::int64_t bytes) {
+  if (bytes >= (1 << 20) && bytes % (1 << 20) == 0) return fmt::format("a {} MiB buffer", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("a {} KiB buffer", bytes >> 10);
+  return fmt::format("a {}-byte buffer", bytes);
 }
 
 }  // namespace
@@ -76,6 +78,8 @@ std::vector<CpuCache> read_cpu_caches(Os& os, const std::string& root) {
 }
 
 std::string cache_level_for(std::int64_t bytes, const std::vector<CpuCache>& caches) {
+  // Without sysfs's word on the caches, where a buffer fits is unknown.
+  if (caches.empty()) return "?";
   for (const CpuCache& cache : caches) {
     if (bytes <= cache.bytes) return fmt::format("L{}", cache.level);
   }
@@ -108,20 +112,20 @@ SideKind side_kind_of(const struct stat& status) {
 
 std::string measured_line(std::string_view program, const MeasuredFacts& f) {
   std::string words;
-  const std::string buffer = bytes_words(f.bs);
+  const std::string buffer = buffer_words(f.bs);
   const std::string fits =
       f.caches.empty() ? std::string() : fmt::format(", which fits in {}", cache_level_for(f.bs, f.caches));
   if (f.pattern) {
-    words = fmt::format("bytes made by the generator in a {} buffer{} (its own rate is said above)", buffer, fits);
+    words = fmt::format("data made by the generator in {}{} (its own rate is said above)", buffer, fits);
   } else if (f.input == SideKind::kZero && f.output == SideKind::kNull) {
     words = fmt::format(
-        "the kernel zero-filling a {} buffer in this process's memory{}, plus two system calls per record; no "
-        "device, and nothing copied to /dev/null",
+        "the kernel zero-filling {} in this process's memory{}, plus two system calls per record; no "
+        "device, and /dev/null keeps nothing",
         buffer, fits);
   } else {
     switch (f.input) {
       case SideKind::kZero:
-        words = fmt::format("the kernel zero-filling a {} buffer{}", buffer, fits);
+        words = fmt::format("the kernel zero-filling {}{}", buffer, fits);
         break;
       case SideKind::kRandom:
         words = "the kernel's random generator, not a device";
@@ -134,7 +138,7 @@ std::string measured_line(std::string_view program, const MeasuredFacts& f) {
           words += ", how much of it was in the page cache unknown (the kernel tells only the file's owner or a "
                    "user who may write it): maybe from memory";
         } else if (f.input_resident) {
-          words += fmt::format(", {:.1f}% of the bytes read in the page cache before the run{}",
+          words += fmt::format(", {:.1f}% of the data read in the page cache before the run{}",
                                *f.input_resident * 100,
                                *f.input_resident >= 0.999 ? ": from memory, not from the disk"
                                : *f.input_resident > 0.001 ? ": partly from memory"

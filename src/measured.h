@@ -29,7 +29,8 @@ struct CpuCache {
 // sysfs does not say.
 std::vector<CpuCache> read_cpu_caches(Os& os, const std::string& root);
 
-// Where a buffer of bytes fits: "L1", "L2", "L3" or "memory".
+// Where a buffer of bytes fits: "L1", "L2", "L3" or "memory"; "?" when
+// the caches are not known (no sysfs cache directory, as in some VMs).
 std::string cache_level_for(std::int64_t bytes, const std::vector<CpuCache>& caches);
 
 // What a side is, as far as the words need.

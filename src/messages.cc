@@ -131,8 +131,8 @@ void Messages::alignment(const AlignmentProblem& problem) const {
                   name, what, problem.block, problem.operand, problem.block);
       break;
     case AlignmentProblem::Kind::kCountBytes:
-      diag_.error(0, "count= leaves a last read of {} bytes, which is not a multiple of {}'s {} {}", problem.value,
-                  name, what, problem.block);
+      diag_.error(0, "count= leaves a last read of {} {}, which is not a multiple of {}'s {} {}", problem.value,
+                  problem.value == 1 ? "byte" : "bytes", name, what, problem.block);
       break;
     case AlignmentProblem::Kind::kStartOffset:
       diag_.error(0, "{} would start at byte {}, which is not a multiple of {}'s {} {}", problem.operand,
@@ -179,7 +179,8 @@ void Messages::verify_read_failed(const std::string& path, int err) const {
 }
 
 void Messages::verify_mismatch(const std::string& path, std::int64_t offset) const {
-  diag_.error(0, "--verify: the bytes read back differ from those written, first at byte {} of {}", offset,
+  // Followed by GNU's summary: no "bytes" here, which scripts grep for.
+  diag_.error(0, "--verify: what was read back differs from what was written, first at offset {} of {}", offset,
               diag_.quote(path));
 }
 

@@ -274,6 +274,30 @@ std::string Reporter::progress(const Stats& stats, std::int64_t elapsed_ns) {
   return to_string(out);
 }
 
+std::string duration_text(std::int64_t ns) {
+  if (ns <= 0) return "0 s";
+  if (ns < 1000) return fmt::format("{} ns", ns);
+  // Three significant digits, rounded half to even like every figure
+  // here; where rounding reaches the next digit, the next form.
+  if (ns < 9'995) {
+    const Wide hundredths = round_half_even(static_cast<Wide>(ns), 10);
+    return fmt::format("{}.{:02} us", hundredths / 100, hundredths % 100);
+  }
+  if (ns < 99'950) {
+    const Wide tenths = round_half_even(static_cast<Wide>(ns), 100);
+    return fmt::format("{}.{} us", tenths / 10, tenths % 10);
+  }
+  if (ns < 999'500) return fmt::format("{} us", round_half_even(static_cast<Wide>(ns), 1000));
+  const Wide scaled = round_half_even(static_cast<Wide>(ns), 100'000);  // tenths of a millisecond
+  return fmt::format("{}.{:04} s", scaled / 10'000, scaled % 10'000);
+}
+
+std::string duration_text(double seconds) {
+  if (!(seconds > 0)) return "0 s";
+  const double ns = seconds * 1e9 + 0.5;
+  return duration_text(ns >= 9.2e18 ? INT64_MAX : static_cast<std::int64_t>(ns));
+}
+
 std::string rate_in_units(std::int64_t bytes, std::int64_t elapsed_ns, RateUnits units) {
   if (elapsed_ns <= 0) return "Infinity B/s";
   const bool si = units == RateUnits::kAll || units == RateUnits::kBoth || units == RateUnits::kSi;

@@ -37,6 +37,15 @@ std::string transfer_line(std::int64_t bytes, std::int64_t elapsed_ns, bool prog
 // Requires: bytes >= 0.
 std::string human_rate(std::int64_t bytes, std::int64_t elapsed_ns, bool si);
 
+// A duration as ddtime's lines write it: seconds with four decimals from
+// a millisecond up ("0.0813 s", "12.3456 s"), and below that three
+// significant digits in us or ns ("812 us", "43.2 us", "950 ns"), so that
+// a short run never reads 0.0000 s; "0 s" for nothing at all, and a
+// negative duration (a clock that went backwards) counts as 0.
+std::string duration_text(std::int64_t ns);
+// The same for seconds as a double (statistics of runs).
+std::string duration_text(double seconds);
+
 // bytes per elapsed_ns in the units --units names, as the timing report
 // gives them: "52.9 GB/s" (si), "49.3 GiB/s" (iec), "52.9 GB/s = 49.3 GiB/s"
 // (both), "52891030000 B/s" (bytes), all three joined by " = " (all), and

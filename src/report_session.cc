@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "report.h"
+
 namespace ddtime {
 namespace {
 
@@ -40,26 +42,34 @@ double in_unit(double bytes_per_second, std::size_t unit) {
   return bytes_per_second;
 }
 
-// How one figure's values are written: seconds with 4 decimals, or a rate
-// in one IEC unit for the whole line.
+// How one figure's values are written: durations as duration_text does
+// (so a short run never reads 0.0000 s), or a rate in one IEC unit for the
+// whole line.
 struct Scale {
   bool rate = false;
   std::size_t unit = 0;
   std::string value(double x) const {
-    return rate ? fmt::format("{:.2f} {}", in_unit(x, unit), kIecUnits[unit]) : fmt::format("{:.4f} s", x);
+    return rate ? fmt::format("{:.2f} {}", in_unit(x, unit), kIecUnits[unit]) : duration_text(x);
   }
-  std::string bare(double x) const { return rate ? fmt::format("{:.2f}", in_unit(x, unit)) : fmt::format("{:.4f}", x); }
-  std::string_view suffix() const { return rate ? std::string_view(kIecUnits[unit]) : std::string_view("s"); }
+  // Both ends of an interval, the unit said once for a rate.
+  std::string range(double low, double high, bool utf8) const {
+    const char* dash = utf8 ? "\u2013" : "..";
+    if (!rate) return fmt::format("{}{}{}", duration_text(low), dash, duration_text(high));
+    return fmt::format("{:.2f}{}{:.2f} {}", in_unit(low, unit), dash, in_unit(high, unit), kIecUnits[unit]);
+  }
 };
 
-void put_figure(Buffer& out, std::string_view program, std::string_view name, const Figure& figure, const Scale& scale,
-                bool utf8) {
-  const std::string interval =
-      figure.median_low ? fmt::format("{}{}{} {}", scale.bare(*figure.median_low), utf8 ? "\u2013" : "..",
-                                      scale.bare(*figure.median_high), scale.suffix())
-                        : std::string("n/a");
-  const std::string spread =
-      fmt::format("{} {} {}", scale.bare(figure.mean), utf8 ? "\u00b1" : "+-", scale.value(figure.sd));
+// The columns a text takes on a terminal: each UTF-8 character one.
+std::size_t columns(std::string_view text) {
+  std::size_t count = 0;
+  for (const char c : text) count += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return count;
+}
+
+// One figure's cells: name, min, median, interval, mean ± sd, max, outliers.
+using StatisticsRow = std::array<std::string, 7>;
+
+StatisticsRow figure_cells(std::string_view name, const Figure& figure, const Scale& scale, bool utf8) {
   std::string outliers = "-";
   if (!figure.outliers.empty()) {
     outliers = figure.outliers.size() == 1 ? "run" : "runs";
@@ -67,12 +77,13 @@ void put_figure(Buffer& out, std::string_view program, std::string_view name, co
       outliers += fmt::format("{}{}", i == 0 ? " " : ", ", figure.outliers[i] + 1);
     }
   }
-  // The ± takes two bytes and one column: pad by columns, not bytes.
-  const std::size_t spread_columns = spread.size() - (utf8 ? 1 : 0);
-  const std::size_t interval_columns = interval.size() - (figure.median_low && utf8 ? 2 : 0);
-  put(out, "{}: {:<5}{:>14}{:>14}  {}{:{}}{}{:{}}{:>14}  {}\n", program, name, scale.value(figure.min),
-      scale.value(figure.median), interval, "", interval_columns < 20 ? 20 - interval_columns : 1, spread, "",
-      spread_columns < 24 ? 24 - spread_columns : 1, scale.value(figure.max), outliers);
+  return {std::string(name),
+          scale.value(figure.min),
+          scale.value(figure.median),
+          figure.median_low ? scale.range(*figure.median_low, *figure.median_high, utf8) : std::string("n/a"),
+          fmt::format("{} {} {}", scale.value(figure.mean), utf8 ? "\u00b1" : "+-", scale.value(figure.sd)),
+          scale.value(figure.max),
+          outliers};
 }
 
 // A bar of width columns times fraction: Unicode eighth blocks, or '#'.
@@ -92,6 +103,8 @@ std::string bar(double fraction, bool utf8) {
 }  // namespace
 
 std::string bs_text(std::int64_t bs) {
+  constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+  if (bs >= kGiB && bs % kGiB == 0) return fmt::format("{}G", bs >> 30);
   if (bs >= (1 << 20) && bs % (1 << 20) == 0) return fmt::format("{}M", bs >> 20);
   if (bs >= 1024 && bs % 1024 == 0) return fmt::format("{}k", bs >> 10);
   return fmt::format("{}", bs);
@@ -106,9 +119,9 @@ std::string session_run_line(std::string_view program, const RunLabel& label, co
   Buffer out;
   put(out, "{}: ", program);
   if (!label.setting.empty()) put(out, "{}, ", label.setting);
-  put(out, "{} {} of {}: real {:.4f} s  user {:.4f} s  sys {:.4f} s  cpu {:.1f}%  {}", label.warmup ? "warm-up" : "run",
-      label.index, label.of, run.real, run.user, run.sys, run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0,
-      iec_rate(run.bytes_per_second));
+  put(out, "{} {} of {}: real {}  user {}  sys {}  cpu {:.1f}%  {}", label.warmup ? "warm-up" : "run", label.index,
+      label.of, duration_text(run.real), duration_text(run.user), duration_text(run.sys),
+      run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0, iec_rate(run.bytes_per_second));
   put(out, "{}\n", label.warmup ? " (not counted)" : "");
   return text_of(out);
 }
@@ -121,42 +134,61 @@ std::string session_statistics(std::string_view program, std::string_view settin
   put(out, "{} {}", row.real.count, row.real.count == 1 ? "run" : "runs");
   if (warmups > 0) put(out, ", {} {} not counted", warmups, warmups == 1 ? "warm-up" : "warm-ups");
   put(out, "\n");
-  put(out, "{}: {:<5}{:>14}{:>14}  {:<20}{:<24}{:>14}  {}\n", program, "", "min", "median", "95% interval",
-      utf8 ? "mean \u00b1 sd" : "mean +- sd", "max", "outliers");
   const Scale seconds;
-  put_figure(out, program, "real", row.real, seconds, utf8);
-  put_figure(out, program, "user", row.user, seconds, utf8);
-  put_figure(out, program, "sys", row.sys, seconds, utf8);
-  put_figure(out, program, "rate", row.bytes_per_second, Scale{true, iec_unit(row.bytes_per_second.median)}, utf8);
+  const std::array<StatisticsRow, 5> table = {
+      StatisticsRow{"", "min", "median", "95% interval", utf8 ? "mean \u00b1 sd" : "mean +- sd", "max", "outliers"},
+      figure_cells("real", row.real, seconds, utf8),
+      figure_cells("user", row.user, seconds, utf8),
+      figure_cells("sys", row.sys, seconds, utf8),
+      figure_cells("rate", row.bytes_per_second, Scale{true, iec_unit(row.bytes_per_second.median)}, utf8),
+  };
+  // Each column as wide as its widest cell: names and intervals to the
+  // left, figures to the right, two spaces between.
+  std::array<std::size_t, 7> width{};
+  for (const StatisticsRow& cells : table) {
+    for (std::size_t i = 0; i < cells.size(); ++i) width[i] = std::max(width[i], columns(cells[i]));
+  }
+  for (const StatisticsRow& cells : table) {
+    put(out, "{}:", program);
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::size_t pad = width[i] - columns(cells[i]);
+      const bool left = i == 0 || i == 3 || i == 4 || i == 6;
+      if (i == 6 && cells[i].empty()) break;
+      put(out, "{}{}{}{}", i == 0 ? " " : "  ", left ? "" : std::string(pad, ' '), cells[i],
+          left && i != 6 ? std::string(pad, ' ') : "");
+    }
+    put(out, "\n");
+  }
   return text_of(out);
 }
 
 std::string pass_line(std::string_view program, std::string_view pass, const RunFigures& run, const RunTimes& times) {
   Buffer out;
-  put(out, "{}: {}: real {:.4f} s", program, pass, run.real);
+  put(out, "{}: {}: real {}", program, pass, duration_text(run.real));
   if (times.flush_ns > 0) {
-    put(out, " (copy {:.4f} s + flush {:.4f} s, user {:.4f} s sys {:.4f} s of it)",
-        static_cast<double>(times.copy_ns) / 1e9, static_cast<double>(times.flush_ns) / 1e9,
-        static_cast<double>(times.flush_user_ns) / 1e9, static_cast<double>(times.flush_sys_ns) / 1e9);
+    put(out, " (copy {} + flush {}, user {} sys {} of it)", duration_text(times.copy_ns),
+        duration_text(times.flush_ns), duration_text(times.flush_user_ns), duration_text(times.flush_sys_ns));
   }
-  put(out, "  user {:.4f} s  sys {:.4f} s  cpu {:.1f}%  {}\n", run.user, run.sys,
+  put(out, "  user {}  sys {}  cpu {:.1f}%  {}\n", duration_text(run.user), duration_text(run.sys),
       run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0, iec_rate(run.bytes_per_second));
   return text_of(out);
 }
 
 std::string drop_line(std::string_view program, std::int64_t ns) {
-  return fmt::format("{}: drop cache: {:.4f} s\n", program, static_cast<double>(ns) / 1e9);
+  return fmt::format("{}: drop cache: {}\n", program, duration_text(ns));
 }
 
 std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns) {
   const double seconds = static_cast<double>(ns) / 1e9;
   const double rate = seconds > 0 ? static_cast<double>(outcome.compared) / seconds : 0;
+  // Sizes in B, not "bytes": a script's grep for GNU's summary must not
+  // find ddtime's lines.
   if (outcome.first_bad) {
-    return fmt::format("{}: verify: mismatch at byte {}, after {} equal bytes, in {:.4f} s\n", program,
-                       *outcome.first_bad, outcome.compared, seconds);
+    return fmt::format("{}: verify: mismatch at offset {}, {} B equal before it, in {}\n", program, *outcome.first_bad,
+                       outcome.compared, duration_text(ns));
   }
-  return fmt::format("{}: verify: ok, {} bytes compared in {:.4f} s ({})\n", program, outcome.compared, seconds,
-                     iec_rate(rate));
+  return fmt::format("{}: verify: ok, {} ({} B) compared in {} ({})\n", program, human_size(outcome.compared, false),
+                     outcome.compared, duration_text(ns), iec_rate(rate));
 }
 
 std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second) {
@@ -164,9 +196,9 @@ std::string generator_line(std::string_view program, std::string_view pattern, d
                      pattern, iec_rate(bytes_per_second));
 }
 
-std::string knee_line(std::string_view program, std::int64_t bs) {
-  return fmt::format("{}: knee at bs={}: doubling it gained under 5% (and under the run-to-run spread) twice\n",
-                     program, bs_text(bs));
+std::string knee_line(std::string_view program, std::int64_t bs, bool spread) {
+  return fmt::format("{}: knee at bs={}: doubling it gained under 5%{} twice\n", program, bs_text(bs),
+                     spread ? " (and under the run-to-run spread)" : "");
 }
 
 std::string session_csv(std::span<const CsvRun> runs) {
@@ -220,7 +252,8 @@ std::string sweep_table(std::string_view program, std::span<const SweepRow> rows
   const bool fits = std::any_of(rows.begin(), rows.end(), [](const SweepRow& row) { return !row.fits.empty(); });
   put(out, "{}: {:>6} ", program, "bs");
   if (fits) put(out, "{:<6} ", "fits");
-  put(out, "{:>5} {:>12} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9}  {}\n", "depth", "bytes", "real", "user", "sys",
+  // "moved", not "bytes": no line before GNU's summary says that word.
+  put(out, "{:>5} {:>12} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9}  {}\n", "depth", "moved", "real", "user", "sys",
       "cpu%", "MB/s", "MiB/s", "IOPS", "rate");
   for (const SweepRow& row : rows) {
     const RowSummary& s = row.summary;
@@ -230,8 +263,9 @@ std::string sweep_table(std::string_view program, std::span<const SweepRow> rows
     const double iops = real > 0 ? static_cast<double>(row.records) / real : 0;
     put(out, "{}: {:>6} ", program, bs_text(row.bs));
     if (fits) put(out, "{:<6} ", row.fits);
-    put(out, "{:>5} {:>12} {:>9.4f} {:>9.4f} {:>9.4f} {:>6.1f} {:>9.1f} {:>9.1f} {:>9.0f}  {}", row.depth, row.bytes,
-        real, s.user.median, s.sys.median, cpu, rate / 1e6, rate / 1048576.0, iops, bar(best > 0 ? rate / best : 0, utf8));
+    put(out, "{:>5} {:>12} {:>9} {:>9} {:>9} {:>6.1f} {:>9.1f} {:>9.1f} {:>9.0f}  {}", row.depth, row.bytes,
+        duration_text(real), duration_text(s.user.median), duration_text(s.sys.median), cpu, rate / 1e6,
+        rate / 1048576.0, iops, bar(best > 0 ? rate / best : 0, utf8));
     if (rate == best && best > 0) put(out, " *best");
     if (row.knee) put(out, " knee");
     put(out, "\n");

@@ -62,7 +62,8 @@ std::string verify_line(std::string_view program, const VerifyOutcome& outcome, 
 
 // --sweep=bs=auto's verdict, after the table:
 //   ddtime: knee at bs=256k: doubling it gained under 5% (and under the run-to-run spread) twice
-std::string knee_line(std::string_view program, std::int64_t bs);
+// The spread is named only when it was measured (spread: --repeat of 2 or more).
+std::string knee_line(std::string_view program, std::int64_t bs, bool spread);
 
 // --pattern, before the first run: the generator's own speed, so that no
 // one takes it for the device's.

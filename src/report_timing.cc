@@ -44,11 +44,8 @@ void append_fixed(Buffer& out, Wide num, Wide den, int decimals) {
   if (decimals > 0) append_format(out, ".{:0>{}}", scaled % scale, decimals);
 }
 
-// "0.0813 s"; a negative duration (a clock that went backwards) is 0.
-void append_seconds(Buffer& out, std::int64_t ns) {
-  append_fixed(out, non_negative(ns), kNanos, 4);
-  append(out, " s");
-}
+// "0.0813 s", "43.2 us" (duration_text).
+void append_seconds(Buffer& out, std::int64_t ns) { append(out, duration_text(ns)); }
 
 // part/whole in percent with one decimal: "49.2%"; "0.0%" when whole is 0.
 void append_percent(Buffer& out, Wide part, std::int64_t whole) {
@@ -216,8 +213,8 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
     append(out, " (");
     append_percent(out, write, times.real_ns);
     append(out, ")  other ");
-    append_fixed(out, real > accounted ? real - accounted : 0, kNanos, 4);
-    append(out, " s\n");
+    append_seconds(out, real > accounted ? static_cast<std::int64_t>(real - accounted) : 0);
+    out.push_back('\n');
   }
 
   append_format(out, "{}: ", program);

@@ -55,7 +55,7 @@ class ThreadRing final : public Ring {
   const char* name() const noexcept override { return "threads"; }
   unsigned depth() const noexcept override { return depth_; }
   unsigned worker_threads() const noexcept override { return depth_; }
-  std::string setup() const override { return fmt::format("{} threads", depth_); }
+  std::string setup() const override { return fmt::format("{} {}", depth_, depth_ == 1 ? "thread" : "threads"); }
 
   void queue(const RingRequest& request) noexcept override {
     pending_.push_back(request);  // reserved: never allocates

@@ -63,20 +63,21 @@ struct RealLine {
 };
 
 std::optional<RealLine> parse_real_line(const std::string& program, const std::string& line) {
-  const std::regex shape("^" + program +
-                         R"(: real (\d+\.\d{4}) s(?: \(copy (\d+\.\d{4}) s \+ (fdatasync|fsync|fdatasync\+fsync) )"
-                         R"((\d+\.\d{4}) s\))?  user (\d+\.\d{4}) s  sys (\d+\.\d{4}) s  cpu (\d+\.\d)%$)");
+  const std::string d = "(" + kDuration + ")";
+  const std::regex shape("^" + program + ": real " + d + "(?: \\(copy " + d +
+                         R"( \+ (fdatasync|fsync|fdatasync\+fsync) )" + d + R"(\))?  user )" + d + "  sys " + d +
+                         R"(  cpu (\d+\.\d)%$)");
   std::smatch m;
   if (!std::regex_match(line, m, shape)) return std::nullopt;
   RealLine r;
-  r.real = seconds_of(m[1]);
+  r.real = duration_seconds(m[1]);
   if (m[2].matched) {
-    r.copy = seconds_of(m[2]);
+    r.copy = duration_seconds(m[2]);
     r.flush_call = m[3];
-    r.flush = seconds_of(m[4]);
+    r.flush = duration_seconds(m[4]);
   }
-  r.user = seconds_of(m[5]);
-  r.sys = seconds_of(m[6]);
+  r.user = duration_seconds(m[5]);
+  r.sys = duration_seconds(m[6]);
   r.cpu = seconds_of(m[7]);
   return r;
 }
@@ -294,12 +295,12 @@ TEST_F(TimingReport, SplitTimesAddsReadAndWriteWithinReal) {
   ASSERT_TRUE(real) << lines[0];
   std::smatch m;
   ASSERT_TRUE(std::regex_match(lines[1], m,
-                               std::regex(R"(^ddtime: read (\d+\.\d{4}) s \((\d+\.\d)%\)  )"
-                                          R"(write (\d+\.\d{4}) s \((\d+\.\d)%\)  other (\d+\.\d{4}) s$)")))
+                               std::regex("^ddtime: read (" + kDuration + R"() \((\d+\.\d)%\)  write ()" + kDuration +
+                                          R"() \((\d+\.\d)%\)  other ()" + kDuration + ")$")))
       << lines[1];
-  const double read = seconds_of(m[1]);
-  const double write = seconds_of(m[3]);
-  const double other = seconds_of(m[5]);
+  const double read = duration_seconds(m[1]);
+  const double write = duration_seconds(m[3]);
+  const double other = duration_seconds(m[5]);
   EXPECT_LE(read + write, real->real + 0.0002) << lines[1];
   EXPECT_TRUE(near(read + write + other, real->real, 0.0003, 0)) << lines[0] << "\n" << lines[1];
   // Reading /dev/zero (the kernel clears 64 KiB) is the busy side.

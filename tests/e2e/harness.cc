@@ -656,6 +656,13 @@ std::vector<std::string> report_lines(const std::string& text) {
   return lines;
 }
 
+double duration_seconds(const std::string& text) {
+  const std::size_t space = text.find(' ');
+  const double value = std::stod(text.substr(0, space));
+  const std::string unit = text.substr(space + 1);
+  return unit == "ns" ? value * 1e-9 : unit == "us" ? value * 1e-6 : value;
+}
+
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::size_t start = 0;

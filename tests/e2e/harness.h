@@ -209,6 +209,12 @@ bool wait_until(const std::function<bool()>& pred, Millis timeout = 5000ms);
 // The name of a signal as "SIGINT", "SIGUSR1", ...; "signal N" otherwise.
 std::string signal_name(int sig);
 
+// A duration as ddtime's own lines write it (report's duration_text):
+// "0.0813 s" from a millisecond up, else "43.2 us", "950 ns", or "0 s".
+inline const std::string kDuration = R"((?:\d+\.\d{4} s|\d+(?:\.\d{1,2})? us|\d+ ns|0 s))";
+// Its value in seconds. Requires: text matches kDuration.
+double duration_seconds(const std::string& text);
+
 // The lines of text, without their newlines.
 std::vector<std::string> lines_of(const std::string& text);
 // lines_of without ddtime's "PROG: measured: ..." line, for tests about the

@@ -7,6 +7,7 @@
 #include <sys/statfs.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -157,7 +158,7 @@ TEST_F(Latency, AFileJustWrittenIsSaidToBeReadFromMemory) {
   ASSERT_STATUS(dd({"if=in", "of=/dev/null"}), "exit 0");
   const Result r = ddtime({"if=in", "of=out", "bs=64k"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_NE(r.err.find("ddtime: measured: reading 'in', 100.0% of the bytes read in the page cache before the run: from memory, "
+  EXPECT_NE(r.err.find("ddtime: measured: reading 'in', 100.0% of the data read in the page cache before the run: from memory, "
                        "not from the disk; writing 'out' into the page cache, not the device: add conv=fdatasync"),
             std::string::npos)
       << r.err;
@@ -174,20 +175,37 @@ TEST_F(Latency, TheResidencyIsOfTheBytesReadNotTheWholeFile) {
   ASSERT_STATUS(dd({"if=in", "of=/dev/null", "bs=1M", "count=1"}), "exit 0");
   Result r = ddtime({"if=in", "of=/dev/null", "bs=1M", "skip=15", "count=1"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_NE(r.err.find("reading 'in', 0.0% of the bytes read in the page cache before the run;"), std::string::npos)
+  EXPECT_NE(r.err.find("reading 'in', 0.0% of the data read in the page cache before the run;"), std::string::npos)
       << r.err;
   r = ddtime({"if=in", "of=/dev/null", "bs=1M", "count=1"});
-  EXPECT_NE(r.err.find("reading 'in', 100.0% of the bytes read in the page cache before the run: from memory"),
+  EXPECT_NE(r.err.find("reading 'in', 100.0% of the data read in the page cache before the run: from memory"),
             std::string::npos)
       << r.err;
 }
 
 TEST_F(Latency, TheMemorySweepLabelsEachRowWithTheLevelItFits) {
+  if (!std::filesystem::exists("/sys/devices/system/cpu/cpu0/cache/index0")) {
+    GTEST_SKIP() << "this machine's sysfs does not describe its CPU caches";
+  }
   const Result r = ddtime({"--sweep=bs=memory", "--size=64M"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_NE(r.err.find(" bs fits   depth "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("     4k L1 "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(" memory "), std::string::npos) << "rows beyond the last-level cache\n" << r.err;
+}
+
+// Defect 14: a row whose block outgrows what every row moves copies one
+// short record, and its label describes a buffer never filled.
+TEST_F(Latency, TheMemorySweepStopsWhereTheBlockOutgrowsTheSize) {
+  const Result r = ddtime({"--sweep=bs=memory", "--size=1M", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const support::Json doc = support::parse_json(r.err);
+  const support::Json& sizes = doc["plan"]["sweep"]["bs"];
+  ASSERT_GT(sizes.size(), 0u);
+  EXPECT_EQ(sizes[sizes.size() - 1].integer(), 1 << 20) << "4k to 1M, no row beyond --size";
+  for (std::size_t i = 0; i < doc["runs"].size(); ++i) {
+    EXPECT_EQ(doc["runs"][i]["records_in"]["partial"].integer(), 0) << "every row's records whole";
+  }
 }
 
 TEST_F(Latency, TheMemorySweepIsZeroToNullOnly) {

@@ -37,12 +37,13 @@ class Readback : public DdTest {
 TEST_F(Readback, WritesFlushesDropsAndReadsBackEachTimedApart) {
   const Result r = ddtime({"if=in", "of=out", "bs=64k", "--readback", "--verify"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_TRUE(has_line(r.err, "^ddtime: write: real [0-9.]+ s \\(copy [0-9.]+ s \\+ flush [0-9.]+ s, user [0-9.]+ s sys "
-                              "[0-9.]+ s of it\\)  user "))
+  const std::string& d = kDuration;
+  EXPECT_TRUE(has_line(r.err, "^ddtime: write: real " + d + " \\(copy " + d + " \\+ flush " + d + ", user " + d +
+                                  " sys " + d + " of it\\)  user "))
       << r.err;
-  EXPECT_TRUE(has_line(r.err, "^ddtime: drop cache: [0-9.]+ s$")) << r.err;
-  EXPECT_TRUE(has_line(r.err, "^ddtime: read: real [0-9.]+ s  user ")) << r.err;
-  EXPECT_TRUE(has_line(r.err, "^ddtime: verify: ok, 1048576 bytes compared in [0-9.]+ s")) << r.err;
+  EXPECT_TRUE(has_line(r.err, "^ddtime: drop cache: " + d + "$")) << r.err;
+  EXPECT_TRUE(has_line(r.err, "^ddtime: read: real " + d + "  user ")) << r.err;
+  EXPECT_TRUE(has_line(r.err, "^ddtime: verify: ok, 1.0 MiB \\(1048576 B\\) compared in " + d)) << r.err;
   EXPECT_TRUE(has_line(r.err, "^16\\+0 records in\\n16\\+0 records out\\n1048576 bytes .* copied, [^\\n]*\\n$"))
       << "GNU's summary of the write pass comes last\n" << r.err;
   EXPECT_TRUE(read_file("out") == input_);
@@ -96,7 +97,7 @@ TEST_F(Readback, PreallocateAloneKeepsDdsTruncation) {
 TEST_F(Readback, VerifyAgainstDevZero) {
   const Result r = ddtime({"if=/dev/zero", "of=out", "bs=64k", "count=8", "--verify"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_TRUE(has_line(r.err, "^ddtime: verify: ok, 524288 bytes compared")) << r.err;
+  EXPECT_TRUE(has_line(r.err, "^ddtime: verify: ok, 512 KiB \\(524288 B\\) compared")) << r.err;
 }
 
 TEST_F(Readback, VerifyNeedsAnInputThatGivesTheSameBytesAgain) {

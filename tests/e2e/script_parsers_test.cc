@@ -74,8 +74,8 @@ INSTANTIATE_TEST_SUITE_P(
                                    {"if=/dev/zero", "of=out.bin", "bs=64K", "count=64", "conv=fdatasync"}},
                           CopyCase{"FileWithDsync", {"if=/dev/zero", "of=out.bin", "bs=64K", "count=16", "oflag=dsync"}},
                           CopyCase{"SmallBlocks", {"if=/dev/zero", "of=/dev/null", "bs=512", "count=2000"}})),
-    [](const ::testing::TestParamInfo<std::tuple<ParserCase, CopyCase>>& info) {
-      return std::get<0>(info.param).name + "_" + std::get<1>(info.param).name;
+    [](const ::testing::TestParamInfo<std::tuple<ParserCase, CopyCase>>& param_info) {
+      return std::get<0>(param_info.param).name + "_" + std::get<1>(param_info.param).name;
     });
 
 }  // namespace

@@ -47,10 +47,10 @@ TEST_F(VerifyOnALyingDisk, ACorruptedSectorIsNamedByItsFirstBadByte) {
   ASSERT_EQ(fs_.control("fault out read flip at=300000-300512 times=always\n"), "");
   const e2e::Result r = readback();
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_NE(r.err.find("ddtime: --verify: the bytes read back differ from those written, first at byte 300000 of "),
+  EXPECT_NE(r.err.find("ddtime: --verify: what was read back differs from what was written, first at offset 300000 of "),
             std::string::npos)
       << r.err;
-  EXPECT_TRUE(std::regex_search(r.err, std::regex("ddtime: verify: mismatch at byte 300000, after 300000 equal bytes")))
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("ddtime: verify: mismatch at offset 300000, 300000 B equal before it")))
       << r.err;
 }
 
@@ -59,7 +59,7 @@ TEST_F(VerifyOnALyingDisk, AMisplacedBlockIsCaught) {
   ASSERT_EQ(fs_.control("fault out read from=65536 at=131072-196608 times=always\n"), "");
   const e2e::Result r = readback();
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_NE(r.err.find("first at byte 131072 of "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("first at offset 131072 of "), std::string::npos) << r.err;
 }
 
 TEST_F(VerifyOnALyingDisk, AStaleStampedBlockIsCaught) {
@@ -71,13 +71,13 @@ TEST_F(VerifyOnALyingDisk, AStaleStampedBlockIsCaught) {
   EXPECT_STATUS(r, "exit 1");
   // The sector's stamp says 0x30000 where 0x40000 belongs: the low two
   // bytes agree, the third is the first to differ.
-  EXPECT_NE(r.err.find("first at byte 262146 of "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("first at offset 262146 of "), std::string::npos) << r.err;
 }
 
 TEST_F(VerifyOnALyingDisk, AnHonestDiskVerifies) {
   const e2e::Result r = readback();
   EXPECT_STATUS(r, "exit 0");
-  EXPECT_NE(r.err.find("ddtime: verify: ok, 1048576 bytes compared"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ddtime: verify: ok, 1.0 MiB (1048576 B) compared"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -50,6 +50,8 @@ TEST_F(FakeSysfs, ReadsTheDataCachesSmallestFirstAndSkipsInstructions) {
   EXPECT_EQ(cache_level_for(64 << 10, caches), "L2");
   EXPECT_EQ(cache_level_for(2 << 20, caches), "L3");
   EXPECT_EQ(cache_level_for(64 << 20, caches), "memory");
+  // No word from sysfs: unknown, never "memory".
+  EXPECT_EQ(cache_level_for(4096, {}), "?");
 }
 
 TEST_F(FakeSysfs, NoSysfsNoCaches) {
@@ -70,18 +72,18 @@ MeasuredFacts facts(SideKind input, SideKind output) {
 TEST(MeasuredLine, ZeroToNullIsTheKernelFillingABufferNotADevice) {
   EXPECT_EQ(measured_line("ddtime", facts(SideKind::kZero, SideKind::kNull)),
             "ddtime: measured: the kernel zero-filling a 64 KiB buffer in this process's memory, which fits in L2, "
-            "plus two system calls per record; no device, and nothing copied to /dev/null\n");
+            "plus two system calls per record; no device, and /dev/null keeps nothing\n");
 }
 
 TEST(MeasuredLine, AFileInputSaysHowMuchWasCached) {
   MeasuredFacts f = facts(SideKind::kRegular, SideKind::kNull);
   f.input_resident = 1.0;
   EXPECT_EQ(measured_line("ddtime", f),
-            "ddtime: measured: reading 'in.img', 100.0% of the bytes read in the page cache before the run: from memory, not from "
+            "ddtime: measured: reading 'in.img', 100.0% of the data read in the page cache before the run: from memory, not from "
             "the disk; writing to /dev/null, which discards\n");
   f.input_resident = 0.0;
   EXPECT_EQ(measured_line("ddtime", f),
-            "ddtime: measured: reading 'in.img', 0.0% of the bytes read in the page cache before the run; writing to /dev/null, "
+            "ddtime: measured: reading 'in.img', 0.0% of the data read in the page cache before the run; writing to /dev/null, "
             "which discards\n");
 }
 

@@ -26,7 +26,7 @@ TEST(SessionRunLine, SaysWhichRunWithItsFigures) {
 
 TEST(SessionRunLine, AWarmupInASweepNamesItsRowAndIsNotCounted) {
   EXPECT_EQ(session_run_line("ddtime", {"bs=64k depth 4", true, 1, 1}, {0.25, 0, 0, 1024}),
-            "ddtime: bs=64k depth 4, warm-up 1 of 1: real 0.2500 s  user 0.0000 s  sys 0.0000 s  cpu 0.0%  "
+            "ddtime: bs=64k depth 4, warm-up 1 of 1: real 0.2500 s  user 0 s  sys 0 s  cpu 0.0%  "
             "1.00 KiB/s (not counted)\n");
 }
 
@@ -42,31 +42,41 @@ TEST(SessionStatistics, GivesEachFigureWithItsIntervalAndOutliers) {
   // real: mean 6.6 / 6 = 1.1, squares 0.3002 over 5, sd 0.2450; the 1.60
   // run scores 0.6745 * 0.6 / 0.005 = 81 against a MAD of 0.005. rate:
   // mean 562 / 6 = 93.67 MiB/s, sd sqrt(1205.33 / 5) = 15.53 MiB/s.
+  // Defect 28: each column as wide as its widest cell, so that no figure
+  // runs into the next.
   EXPECT_EQ(text,
             "ddtime: 6 runs, 1 warm-up not counted\n"
-            "ddtime:                 min        median  95% interval        mean \u00b1 sd                          max  "
+            "ddtime:               min        median  95% interval        mean \u00b1 sd                           max  "
             "outliers\n"
-            "ddtime: real       0.9900 s      1.0000 s  0.9900\u20131.6000 s     1.1000 \u00b1 0.2450 s"
-            "             1.6000 s  run 5\n"
-            "ddtime: user       0.1000 s      0.1000 s  0.1000\u20130.1000 s     0.1000 \u00b1 0.0000 s"
-            "             0.1000 s  -\n"
-            "ddtime: sys        0.8000 s      0.8000 s  0.8000\u20130.8000 s     0.8000 \u00b1 0.0000 s"
-            "             0.8000 s  -\n"
-            "ddtime: rate    62.00 MiB/s  100.00 MiB/s  62.00\u2013101.00 MiB/s  93.67 \u00b1 15.53 MiB/s"
-            "       101.00 MiB/s  run 5\n");
+            "ddtime: real     0.9900 s      1.0000 s  0.9900 s\u20131.6000 s   1.1000 s \u00b1 0.2450 s            "
+            "1.6000 s  run 5\n"
+            "ddtime: user     0.1000 s      0.1000 s  0.1000 s\u20130.1000 s   0.1000 s \u00b1 0 s                 "
+            "0.1000 s  -\n"
+            "ddtime: sys      0.8000 s      0.8000 s  0.8000 s\u20130.8000 s   0.8000 s \u00b1 0 s                 "
+            "0.8000 s  -\n"
+            "ddtime: rate  62.00 MiB/s  100.00 MiB/s  62.00\u2013101.00 MiB/s  93.67 MiB/s \u00b1 15.53 MiB/s  "
+            "101.00 MiB/s  run 5\n");
+}
+
+// Defect 29: a run under a millisecond reads in us or ns, not 0.0000 s.
+TEST(SessionStatistics, ShortRunsAreInMicroseconds) {
+  const std::vector<RunFigures> runs{{0.000813, 0.0, 0.0008, 1 << 30}, {0.000412, 0.0000495, 0.0003, 1 << 30}};
+  const std::string text = session_statistics("ddtime", "", summarise_runs(runs), 0, true);
+  EXPECT_NE(text.find("ddtime: real      412 us      612 us  n/a "), std::string::npos) << text;
+  EXPECT_EQ(text.find("0.0000"), std::string::npos) << text;
 }
 
 TEST(SessionStatistics, InAsciiUsesPlusMinusAndDots) {
   const std::string text = session_statistics("dd", "bs=4k depth 1", six_runs(), 0, false);
   EXPECT_EQ(text.substr(0, text.find('\n') + 1), "dd: bs=4k depth 1: 6 runs\n");
-  EXPECT_NE(text.find("0.9900..1.6000 s    1.1000 +- 0.2450 s"), std::string::npos) << text;
+  EXPECT_NE(text.find("0.9900 s..1.6000 s   1.1000 s +- 0.2450 s"), std::string::npos) << text;
   for (const char c : text) EXPECT_LT(static_cast<unsigned char>(c), 0x80);
 }
 
 TEST(SessionStatistics, BelowSixRunsTheIntervalIsNotAvailable) {
   const std::vector<RunFigures> runs{{1, 0, 1, 10}, {2, 0, 2, 5}};
   const std::string text = session_statistics("ddtime", "", summarise_runs(runs), 0, true);
-  EXPECT_NE(text.find("ddtime: real       1.0000 s      1.5000 s  n/a "), std::string::npos) << text;
+  EXPECT_NE(text.find("ddtime: real  1.0000 s  1.5000 s  n/a "), std::string::npos) << text;
 }
 
 std::vector<SweepRow> two_rows() {
@@ -79,10 +89,10 @@ std::vector<SweepRow> two_rows() {
 TEST(SweepTable, HasARowPerSettingWithBarsScaledToTheBest) {
   const std::vector<SweepRow> rows = two_rows();
   EXPECT_EQ(sweep_table("ddtime", rows, false),
-            "ddtime:     bs depth        bytes      real      user       sys   cpu%      MB/s     MiB/s      IOPS  rate\n"
-            "ddtime:     4k     1    100000000    2.0000    0.5000    1.0000   75.0      50.0      47.7     12208  "
+            "ddtime:     bs depth        moved      real      user       sys   cpu%      MB/s     MiB/s      IOPS  rate\n"
+            "ddtime:     4k     1    100000000  2.0000 s  0.5000 s  1.0000 s   75.0      50.0      47.7     12208  "
             "###############\n"
-            "ddtime:     1M     4    100000000    1.0000    0.2000    0.6000   80.0     100.0      95.4        96  "
+            "ddtime:     1M     4    100000000  1.0000 s  0.2000 s  0.6000 s   80.0     100.0      95.4        96  "
             "############################## *best knee\n");
 }
 

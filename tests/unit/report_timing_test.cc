@@ -69,7 +69,7 @@ std::string rate_line(const Stats& stats, const RunTimes& times, const Settings&
 TEST(TimingReport, PrintsRealUserSysAndCpuThenTheRate) {
   // bs=1M count=4096 in 0.0813 s
   EXPECT_EQ(timing_report("ddtime", copied(4096, 0, 4 * kGiB), timed(81'300'000, 0, 81'100'000), Settings{}),
-            "ddtime: real 0.0813 s  user 0.0000 s  sys 0.0811 s  cpu 99.8%\n"
+            "ddtime: real 0.0813 s  user 0 s  sys 0.0811 s  cpu 99.8%\n"
             "ddtime: 49.2 GiB/s = 52828626027 B/s; 50381 records/s (19.8 us each)\n");
 }
 
@@ -89,9 +89,9 @@ TEST(TimingReport, EveryLineCarriesTheProgramNameAndEndsWithANewline) {
 }
 
 TEST(TimingReport, PrintsSecondsWithFourDecimalsRoundedHalfToEven) {
-  EXPECT_EQ(line_starting(timing_report("ddtime", Stats{}, timed(12'345'678'900, 50'000, 150'000), Settings{}),
+  EXPECT_EQ(line_starting(timing_report("ddtime", Stats{}, timed(12'345'678'900, 50'000'000, 150'050'000), Settings{}),
                           "ddtime: real"),
-            "ddtime: real 12.3457 s  user 0.0000 s  sys 0.0002 s  cpu 0.0%");
+            "ddtime: real 12.3457 s  user 0.0500 s  sys 0.1500 s  cpu 1.6%");
   EXPECT_EQ(
       line_starting(timing_report("ddtime", Stats{}, timed(123'456 * kSecond, kSecond - 1, 99'995'000), Settings{}),
                     "ddtime: real"),
@@ -111,9 +111,21 @@ TEST(TimingReport, PrintsCpuAsAPercentageOfRealWithOneDecimal) {
   EXPECT_TRUE(cpu_line(kSecond, 600 * kMillisecond, 600 * kMillisecond).ends_with("cpu 120.0%"));
 }
 
+// Defect 29: four decimals of seconds read 0.0000 s for a short run.
+TEST(TimingReport, DurationsUnderAMillisecondAreInMicrosecondsOrNanoseconds) {
+  EXPECT_EQ(line_starting(timing_report("ddtime", Stats{}, timed(999'400, 50'000, 150'000), Settings{}),
+                          "ddtime: real"),
+            "ddtime: real 999 us  user 50.0 us  sys 150 us  cpu 20.0%");
+  EXPECT_EQ(line_starting(timing_report("ddtime", Stats{}, timed(9'994, 999, 1'005), Settings{}), "ddtime: real"),
+            "ddtime: real 9.99 us  user 999 ns  sys 1.00 us  cpu 20.1%");
+  // Where rounding reaches the next form, the next form: never "1000 us".
+  EXPECT_EQ(line_starting(timing_report("ddtime", Stats{}, timed(999'500, 9'995, 99'950), Settings{}), "ddtime: real"),
+            "ddtime: real 0.0010 s  user 10.0 us  sys 100 us  cpu 11.0%");
+}
+
 TEST(TimingReport, ZeroRealGivesZeroCpuAndAnInfiniteRate) {
   EXPECT_EQ(timing_report("ddtime", copied(3, 1, 1600), timed(0, 0, 4000), Settings{}),
-            "ddtime: real 0.0000 s  user 0.0000 s  sys 0.0000 s  cpu 0.0%\n"
+            "ddtime: real 0 s  user 0 s  sys 4.00 us  cpu 0.0%\n"
             "ddtime: Infinity B/s\n");
   // Whatever the units.
   EXPECT_EQ(rate_line(copied(3, 1, 1600), timed(0), with_units(RateUnits::kIec)), "ddtime: Infinity B/s");
@@ -124,9 +136,8 @@ TEST(TimingReport, NegativeTimesPrintAsZero) {
   times.split = true;
   times.read_ns = -1;
   const std::string report = timing_report("ddtime", Stats{}, times, Settings{});
-  EXPECT_EQ(line_starting(report, "ddtime: real"), "ddtime: real 0.0000 s  user 0.0000 s  sys 0.0000 s  cpu 0.0%");
-  EXPECT_EQ(line_starting(report, "ddtime: read"),
-            "ddtime: read 0.0000 s (0.0%)  write 0.0000 s (0.0%)  other 0.0000 s");
+  EXPECT_EQ(line_starting(report, "ddtime: real"), "ddtime: real 0 s  user 0 s  sys 0 s  cpu 0.0%");
+  EXPECT_EQ(line_starting(report, "ddtime: read"), "ddtime: read 0 s (0.0%)  write 0 s (0.0%)  other 0 s");
 }
 
 // --- flush split and durability ---
@@ -142,7 +153,7 @@ TEST(TimingReport, SplitsRealAndNamesFdatasync) {
   Settings settings;
   settings.conv.fdatasync = true;
   EXPECT_EQ(timing_report("ddtime", copied(4, 0, 4 * kGiB), flushed(1'200'000'000, 6'410'000'000), settings),
-            "ddtime: real 7.6100 s (copy 1.2000 s + fdatasync 6.4100 s)  user 0.0000 s  sys 0.1000 s  cpu 1.3%\n"
+            "ddtime: real 7.6100 s (copy 1.2000 s + fdatasync 6.4100 s)  user 0 s  sys 0.1000 s  cpu 1.3%\n"
             "ddtime: 538 MiB/s = 564384664 B/s; 1 record/s (1.90 s each)\n"
             "ddtime: durability: conv=fdatasync; data flushed to the device once, at the end; "
             "rates shown before the flush overstate sustained speed\n");
@@ -180,7 +191,7 @@ TEST(TimingReport, PerWriteSyncHasNoSplitButADurabilityLine) {
   Settings settings;
   settings.oflag.dsync = true;
   std::string report = timing_report("ddtime", Stats{}, flushed(kSecond, 0), settings);
-  EXPECT_EQ(line_starting(report, "ddtime: real"), "ddtime: real 1.0000 s  user 0.0000 s  sys 0.1000 s  cpu 10.0%");
+  EXPECT_EQ(line_starting(report, "ddtime: real"), "ddtime: real 1.0000 s  user 0 s  sys 0.1000 s  cpu 10.0%");
   EXPECT_EQ(line_starting(report, "ddtime: durability"),
             "ddtime: durability: oflag=dsync; every write waited for the device");
 
@@ -196,7 +207,7 @@ TEST(TimingReport, DirectOutputSplitsOnlyWhenAFinalPartialBlockWasSynced) {
   // Whole blocks only: no fsync, whatever the clock says between copy
   // end and summary.
   std::string report = timing_report("ddtime", copied(8, 0, 4096), flushed(kSecond, 700), settings);
-  EXPECT_EQ(line_starting(report, "ddtime: real"), "ddtime: real 1.0000 s  user 0.0000 s  sys 0.1000 s  cpu 10.0%");
+  EXPECT_EQ(line_starting(report, "ddtime: real"), "ddtime: real 1.0000 s  user 0 s  sys 0.1000 s  cpu 10.0%");
   EXPECT_EQ(line_starting(report, "ddtime: durability"), "ddtime: durability: oflag=direct; page cache bypassed");
 
   // A short last write: GNU cleared O_DIRECT for it and fsynced.
@@ -239,7 +250,7 @@ TEST(TimingReport, PrintsReadWriteAndOtherTimeWhenMeasured) {
   times.write_ns = 41'000'000;
   const auto lines = lines_of(timing_report("ddtime", copied(4096, 0, 4 * kGiB), times, Settings{}));
   ASSERT_EQ(lines.size(), 3u);
-  EXPECT_EQ(lines[1], "ddtime: read 0.0400 s (49.2%)  write 0.0410 s (50.4%)  other 0.0003 s");
+  EXPECT_EQ(lines[1], "ddtime: read 0.0400 s (49.2%)  write 0.0410 s (50.4%)  other 300 us");
 }
 
 TEST(TimingReport, OtherTimeLeavesOutTheFlushAndIsNeverNegative) {
@@ -254,7 +265,7 @@ TEST(TimingReport, OtherTimeLeavesOutTheFlushAndIsNeverNegative) {
 
   times.write_ns = 800 * kMillisecond;  // overlapping measurements
   EXPECT_EQ(line_starting(timing_report("ddtime", Stats{}, times, settings), "ddtime: read"),
-            "ddtime: read 0.3000 s (15.0%)  write 0.8000 s (40.0%)  other 0.0000 s");
+            "ddtime: read 0.3000 s (15.0%)  write 0.8000 s (40.0%)  other 0 s");
 }
 
 TEST(TimingReport, SplitPercentagesAreZeroWhenRealIsZero) {
@@ -262,7 +273,7 @@ TEST(TimingReport, SplitPercentagesAreZeroWhenRealIsZero) {
   times.split = true;
   times.read_ns = 7;
   EXPECT_EQ(line_starting(timing_report("ddtime", Stats{}, times, Settings{}), "ddtime: read"),
-            "ddtime: read 0.0000 s (0.0%)  write 0.0000 s (0.0%)  other 0.0000 s");
+            "ddtime: read 7 ns (0.0%)  write 0 s (0.0%)  other 0 s");
 }
 
 TEST(TimingReport, NoReadWriteLineUnlessMeasured) {
