@@ -82,7 +82,7 @@ std::string_view cache_mode_name(CacheMode mode) noexcept {
   return "as-is";
 }
 
-CacheFailure CacheStateSetter::prepare() {
+CacheFailure CacheStateSetter::prepare(const std::function<bool()>& stop) {
   switch (mode_) {
     case CacheMode::kAsIs:
       return {};
@@ -95,13 +95,19 @@ CacheFailure CacheStateSetter::prepare() {
     case CacheMode::kColdSystem:
       return drop_everything();
     case CacheMode::kWarm:
-      return settings_.input_file ? warm(*settings_.input_file) : CacheFailure{};
+      return settings_.input_file ? warm(*settings_.input_file, stop) : CacheFailure{};
   }
   return {};
 }
 
 CacheState CacheStateSetter::measure() {
-  return {residency_of(os_, settings_.input_file), residency_of(os_, settings_.output_file)};
+  // Of the bytes the run reads and writes, not of the whole files: a warm
+  // range in a cold file is a warm run.
+  const std::optional<std::int64_t> length = settings_.count_in_bytes();
+  const std::optional<std::int64_t> skip = settings_.skip_offset();
+  const std::optional<std::int64_t> seek = settings_.seek_offset();
+  return {skip ? residency_of(os_, settings_.input_file, *skip, length.value_or(-1)) : std::nullopt,
+          seek ? residency_of(os_, settings_.output_file, *seek, length.value_or(-1)) : std::nullopt};
 }
 
 std::optional<Residency> CacheStateSetter::input_range_residency() {
@@ -143,7 +149,7 @@ CacheFailure CacheStateSetter::drop_everything() {
   return {};
 }
 
-CacheFailure CacheStateSetter::warm(const std::string& path) {
+CacheFailure CacheStateSetter::warm(const std::string& path, const std::function<bool()>& stop) {
   Look file(os_, path);
   if (!file.ok()) return {};
   bool device = false;
@@ -155,6 +161,7 @@ CacheFailure CacheStateSetter::warm(const std::string& path) {
   if (!os_.lseek(file.fd(), static_cast<off_t>(from), SEEK_SET).ok()) return {};
   std::vector<unsigned char> block(std::size_t{1} << 20);
   while (left > 0) {
+    if (stop && stop()) return {EINTR, "read", path};
     const IoResult got = os_.read(file.fd(), block.data(), static_cast<std::size_t>(std::min<std::int64_t>(left, 1 << 20)));
     if (got.err == EINTR) continue;
     if (!got.ok()) return {got.err, "read", path};

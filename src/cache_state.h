@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,9 +50,12 @@ class CacheStateSetter {
   CacheStateSetter(Os& os, const Settings& settings, CacheMode mode) noexcept
       : os_(os), settings_(settings), mode_(mode) {}
 
-  // Before a run: what the mode asks. err 0 when all went well.
-  CacheFailure prepare();
-  // Then: what is resident, of each whole file.
+  // Before a run: what the mode asks. err 0 when all went well. stop() is
+  // asked between the warm-up's reads: true ends it at once (a SIGINT),
+  // with err EINTR.
+  CacheFailure prepare(const std::function<bool()>& stop = {});
+  // Then: what is resident of the range the run reads (from skip=) and
+  // the range it writes (from seek=), count= long or to the file's end.
   CacheState measure();
 
   // How much of the bytes the copy will read (from skip=, count= of them,
@@ -62,7 +66,7 @@ class CacheStateSetter {
  private:
   CacheFailure drop(const std::string& path);
   CacheFailure drop_everything();
-  CacheFailure warm(const std::string& path);
+  CacheFailure warm(const std::string& path, const std::function<bool()>& stop);
 
   Os& os_;
   const Settings& settings_;

@@ -159,7 +159,7 @@ Token long_option(std::string_view argument) {
   } else if (equals != std::string_view::npos) {
     token.argument = body.substr(equals + 1);
   } else if (found->argument == Argument::kOptional) {
-    token.argument = std::string_view();  // --json alone
+    // --json alone: no argument at all, which "--json=" is not.
   } else {
     return option_error(fmt::format("option '--{}' requires an argument", found->name.view()));
   }

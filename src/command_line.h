@@ -35,7 +35,7 @@ struct Token {
   enum class Kind { kOperand, kOption, kOptionError };
   Kind kind = Kind::kOperand;
   const OptionSpec* option = nullptr;        // kOption only
-  std::optional<std::string_view> argument;  // --name=ARGUMENT
+  std::optional<std::string_view> argument;  // --name=ARGUMENT; absent for an optional one not given
   std::string_view operand;                  // kOperand: the argument as given
   std::string message;                       // kOptionError: getopt's complaint
 };

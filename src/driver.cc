@@ -17,6 +17,7 @@
 
 #include "aggregate.h"
 #include "driver_internal.h"
+#include "resolve.h"
 #include "io.h"
 #include "report_session.h"
 #include "signals.h"
@@ -136,44 +137,87 @@ int Driver::summarise(const Stats& stats, const RunTimes& times, bool complete, 
 
 int Driver::report_without_summary(const RunResult& result) {
   if (!settings_.ext.json) return result.exit_status;
-  const RunTimes no_time;
+  RunTimes no_time;
+  no_time.measured = false;  // the window never opened
   JsonRun run{reported(), result.stats, no_time, true, result.exit_status, 0, diag_.history(), DDTIME_VERSION};
   deliver_json(json_report(run), true);
   return result.exit_status;
 }
 
 int Driver::deliver_csv(const std::string& csv) {
-  if (!plan_.csv_path) return write_all(os_, STDERR_FILENO, csv) == 0 ? 0 : 1;
-  if (int err = write_file(os_, plan_.csv_path->c_str(), csv); err != 0) {
-    messages_.csv_report_failed(*plan_.csv_path, err);
+  if (reports_ == nullptr) return 0;
+  // CSV in place of the text on stderr bypasses the muted diag; as with
+  // GNU's summary, a report that cannot be written fails.
+  if (const int err = reports_->write(ReportFormat::kCsv, csv); err != 0) {
+    if (const std::optional<std::string> path = reports_->path(ReportFormat::kCsv)) {
+      messages_.csv_report_failed(*path, err);
+    }
     return 1;
   }
   return 0;
 }
 
 int Driver::deliver_json(const std::string& json, bool final) {
-  if (!settings_.ext.json_path) {
-    // JSON replaces the human text on stderr, so it bypasses the muted
-    // diag; as with GNU's summary, a report that cannot be written fails.
-    return write_all(os_, STDERR_FILENO, json) == 0 ? 0 : 1;
-  }
+  if (reports_ == nullptr) return 0;
+  const std::optional<std::string> path = reports_->path(ReportFormat::kJson);
   // A file holds the last word only: the end of the run, or its signal.
-  if (!final) return 0;
-  const std::string& path = *settings_.ext.json_path;
-  if (int err = write_file(os_, path.c_str(), json); err != 0) {
-    messages_.json_report_failed(path, err);
+  if (path && !final) return 0;
+  if (const int err = reports_->write(ReportFormat::kJson, json); err != 0) {
+    if (path) messages_.json_report_failed(*path, err);
     return 1;
   }
   return 0;
 }
 
+int Driver::refused() {
+  if (!json_on_stderr_) return 1;
+  const std::string json = json_refusal(diag_.history(), DDTIME_VERSION);
+  write_all(os_, STDERR_FILENO, json);
+  return 1;
+}
+
+bool Driver::interrupted_in(std::string_view phase) {
+  while (signals::pending()) {
+    const signals::Taken taken = signals::take();
+    if (taken.interrupt != 0) {
+      interrupt_ = taken.interrupt;
+      return true;
+    }
+    if (!taken.info) break;
+    if (session_text()) diag_.raw(phase_line(diag_.program(), phase));
+  }
+  return false;
+}
+
 int Driver::run() {
-  if (plan_.sweep_bs_memory) prepare_memory_sweep();
-  if (plan_.readback) return run_readback();
-  if (plan_.session()) return run_session();
-  if (plan_.size) count_bytes(settings_, *plan_.size);
-  if (plan_.preallocate && !preallocate_output(settings_)) return 1;
-  if (settings_.ext.json && !settings_.ext.json_path) diag_.set_muted(true);
+  const std::vector<ReportRequest> reports = requested_reports(settings_, plan_);
+  // JSON replaces every line of text on stderr, refusals included.
+  json_on_stderr_ = settings_.ext.json && !settings_.ext.json_path;
+  if (json_on_stderr_) diag_.set_muted(true);
+  // Everything besides GNU's own copy that takes time (calibration,
+  // warm-up, cache drop, preallocation, the passes) happens with the
+  // handlers in place: a SIGUSR1 then never kills, and a SIGINT is heard.
+  if (plan_.session() || plan_.readback || plan_.preallocate) signals::install_as_gnu();
+  std::optional<Job> job = resolve(os_, settings_, plan_, messages_);
+  if (!job) return refused();
+  settings_ = std::move(job->settings);
+  plan_ = std::move(job->plan);
+  sweep_bytes_ = job->sweep_bytes;
+  input_kind_ = job->input;
+  caches_ = std::move(job->caches);
+  ReportFiles files(os_);
+  if (const std::optional<ReportPathProblem> problem = files.open(reports)) {
+    messages_.report_path_refused(*problem);
+    return refused();
+  }
+  reports_ = &files;
+  if (machine_output_on_stderr()) diag_.set_muted(true);
+  const int status = plan_.readback ? run_readback() : plan_.session() ? run_session() : run_single();
+  reports_ = nullptr;
+  return status;
+}
+
+int Driver::run_single() {
   measured_ = measured_words(settings_);
   Session session(os_, *this, window_, settings_, plan_);
   run_settings_ = &session.settings();

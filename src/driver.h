@@ -15,11 +15,13 @@
 #include "cache_state.h"
 #include "diag.h"
 #include "events.h"
+#include "file_kind.h"
 #include "measured.h"
 #include "messages.h"
 #include "os.h"
 #include "plan.h"
 #include "report.h"
+#include "report_files.h"
 #include "report_json.h"
 #include "report_session.h"
 #include "report_timing.h"
@@ -63,12 +65,31 @@ class Driver final : public Events {
     std::vector<std::string> errors;  // what diag said during the run
     CacheState cache;                 // with --cache: what was resident as it began
     std::optional<std::uint64_t> seed;  // --pattern: the generator's
+    std::string measured = {};          // its "measured:" line, worded before it ran
+    // A sample of the statistics: it ran to its end without an error. A
+    // run that failed or was stopped is listed and marked, never counted.
+    bool counted() const noexcept {
+      return result.report == RunResult::Report::kSummary && result.ending == Ending::kFinished &&
+             result.exit_status == 0;
+    }
   };
 
   int run_session();
-  // --readback: the write pass, a timed drop of the output's cached pages,
-  // the read pass of the same bytes, and --verify's comparison.
-  int run_readback();
+  // A row's warm-ups and runs; the session's exit status once one ends it.
+  std::optional<int> run_row(const std::vector<RowSetting>& rows, std::size_t row, std::vector<SessionRun>& runs);
+  std::optional<int> after_run(const std::vector<RowSetting>& rows, std::vector<SessionRun>& runs,
+                               const std::string& setting);
+  [[noreturn]] int stopped_session(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs);
+  void extend_auto_sweep(std::vector<RowSetting>& rows, std::size_t row, const std::vector<SessionRun>& runs,
+                         std::vector<Figure>& rates);
+  // --cache: the page cache as asked before a run, what it then holds of
+  // the run's ranges, and the cache line. False when it could not be set
+  // up (reported) or a SIGINT came (interrupt_ is then set).
+  bool prepare_cache(const Settings& settings, std::string_view setting, std::optional<CacheState>& state);
+  // A session's run as its JSON object.
+  JsonSessionRun json_session_run(const SessionRun& run, int signal, bool show_engine) const;
+  // The units a session's rates are in: --units, IEC by default.
+  RateUnits rate_units() const noexcept { return settings_.ext.units.value_or(RateUnits::kIecAndBytes); }
   // What a readback measured besides its two runs.
   struct PassExtras {
     std::int64_t drop_ns = 0;    // dropping the output's cached pages
@@ -76,12 +97,30 @@ class Driver final : public Events {
     VerifyOutcome verify;
     std::int64_t verify_ns = 0;
   };
+  // --readback: the write pass, a timed drop of the output's cached pages,
+  // the read pass of the same bytes, and --verify's comparison.
+  int run_readback();
+  // --readback's steps, each ending the read-back when it must: a pass
+  // that failed (status set, true) or was stopped (the process dies).
+  bool readback_pass_ended(const std::vector<SessionRun>& runs, const PassExtras& extras, int& status);
+  void say_pass(std::string_view pass, const SessionRun& run);
+  void stop_if_interrupted(std::string_view phase, const std::vector<SessionRun>& runs, const PassExtras& extras);
+  bool drop_output_cache(const Settings& written, std::int64_t& took_ns, const std::vector<SessionRun>& runs,
+                         const PassExtras& extras);
+  bool direct_read_aligned(const Settings& read, std::int64_t where, std::int64_t bytes);
+  int verify_readback(std::vector<SessionRun>& runs, PassExtras& extras, std::int64_t where,
+                      const PatternSource* pattern);
   int finish_readback(const std::vector<SessionRun>& runs, const PassExtras& extras,
                       std::optional<int> exit_status, int signal);
-  // --preallocate: the output reserved to its final size and its last
-  // block written, before the timed copy, which then must not truncate it
-  // (settings.conv.notrunc is set). False when that failed (reported).
-  bool preallocate_output(Settings& settings);
+  // The plain run: one copy, GNU's summary, ddtime's report and JSON.
+  int run_single();
+  // A command refused before anything ran: with --json on standard error
+  // its refusal document there. Returns the exit status, 1.
+  int refused();
+  // Between the runs and passes, a signal that arrived: SIGUSR1 says what
+  // is going on (phase) and carries on; true for SIGINT, after which the
+  // caller reports what was measured and dies by it.
+  bool interrupted_in(std::string_view phase);
   // One run of settings, its diagnostics kept.
   SessionRun run_once(const Settings& settings, const Plan& plan, std::size_t row, bool warmup, unsigned index,
                       const PatternSource* pattern = nullptr);
@@ -89,21 +128,10 @@ class Driver final : public Events {
   // the generator's rate said before the first.
   PatternSource next_pattern(const Settings& settings);
   void measure_pattern();
-  // False (reported) when a side cannot be opened again for every run.
-  bool check_rerunnable();
-  // The session's write modes and a block-device output: false (reported)
-  // when it is mounted or claimed and --force is not given. Sets
-  // settings_.ext.exclusive_device, so that every run claims it.
-  bool claim_output_device(std::string_view asked);
   // What the coming run will measure, in plain words, gathered before it
   // (the input's residency among the facts); empty as dd or without the
   // text report.
   std::string measured_words(const Settings& settings);
-  // --sweep=bs=memory: /dev/zero to /dev/null, bs from 4k to four times the
-  // last-level cache, every row moving the same bytes (1 GiB or more).
-  void prepare_memory_sweep();
-  // The option that made this a session, for messages: "--repeat=5".
-  std::string session_words() const;
   std::vector<RowSetting> session_rows() const;
   // The command line's settings for one row: bs= and the bytes to move.
   Settings row_settings(std::int64_t bs) const;
@@ -146,6 +174,9 @@ class Driver final : public Events {
 
   Os& os_;
   Diag& diag_;
+  ReportFiles* reports_ = nullptr;  // open from resolve to the end of run()
+  FileKind input_kind_ = FileKind::kUnknown;  // if=, as resolve classified it
+  bool json_on_stderr_ = false;     // --json with no PATH: JSON replaces the text
   Settings settings_;
   Plan plan_;
   Messages messages_;

@@ -94,37 +94,6 @@ CsvRun Driver::csv_run(const SessionRun& run, std::int64_t bs, unsigned depth, s
 }
 
 
-bool Driver::claim_output_device(std::string_view asked) {
-  struct stat status {};
-  if (!settings_.output_file || !os_.stat_path(settings_.output_file->c_str(), status).ok() ||
-      !S_ISBLK(status.st_mode) || plan_.force) {
-    return true;
-  }
-  const IoResult claimed = os_.open(settings_.output_file->c_str(), O_WRONLY | O_EXCL | O_CLOEXEC, 0);
-  if (!claimed.ok() && claimed.err == EBUSY) {
-    messages_.device_in_use(asked, *settings_.output_file);
-    return false;
-  }
-  if (claimed.ok()) os_.close(static_cast<int>(claimed.n));
-  settings_.ext.exclusive_device = true;
-  return true;
-}
-
-void Driver::prepare_memory_sweep() {
-  // The memory-bandwidth measurement people use dd for, done properly:
-  // every row the same bytes, from a buffer in L1 to four times the
-  // last-level cache, each labelled with the level it fits in.
-  caches_ = read_cpu_caches(os_, "/sys/devices/system/cpu/cpu0/cache");
-  const std::int64_t last_level = caches_.empty() ? std::int64_t{16} << 20 : caches_.back().bytes;
-  settings_.input_file = std::string("/dev/zero");
-  settings_.output_file = std::string("/dev/null");
-  if (!plan_.size && settings_.max_records == kNoLimit) plan_.size = std::max<std::int64_t>(std::int64_t{1} << 30, 16 * 4 * last_level);
-  // No row's block outgrows what every row moves: it would be one short
-  // record, its label describing a buffer never filled.
-  const std::int64_t moved = plan_.size ? *plan_.size : settings_.count_in_bytes().value_or(INT64_MAX);
-  for (std::int64_t bs = 4096; bs <= 4 * last_level && bs <= moved; bs *= 2) plan_.sweep_bs.push_back(bs);
-}
-
 std::string Driver::measured_words(const Settings& settings) {
   if (!settings.ext.timing_report || settings.status == StatusLevel::kNone) return {};
   MeasuredFacts facts;
@@ -153,44 +122,8 @@ std::string Driver::measured_words(const Settings& settings) {
     }
     facts.input_residency_unknown = range && !range->resident;
   }
-  facts.caches = read_cpu_caches(os_, "/sys/devices/system/cpu/cpu0/cache");
+  facts.caches = caches_.empty() ? read_cpu_caches(os_, "/sys/devices/system/cpu/cpu0/cache") : caches_;
   return measured_line(diag_.program(), facts);
-}
-
-std::string Driver::session_words() const {
-  if (plan_.repeat > 1) return fmt::format("--repeat={}", plan_.repeat);
-  if (plan_.warmup > 0) return fmt::format("--warmup={}", plan_.warmup);
-  if (plan_.sweeps_bs() || !plan_.sweep_iodepth.empty()) return "--sweep";
-  if (plan_.pattern) return "--pattern";
-  if (plan_.cache_given) return "--cache";
-  return "--csv";
-}
-
-bool Driver::check_rerunnable() {
-  const std::string asked = session_words();
-  auto kind_of = [](const struct stat& status) -> std::string_view {
-    if (S_ISFIFO(status.st_mode)) return "a pipe";
-    if (S_ISSOCK(status.st_mode)) return "a socket";
-    return "a character device that gives each read once";
-  };
-  for (Side side : {Side::kInput, Side::kOutput}) {
-    if (side == Side::kInput && plan_.pattern) continue;  // the generator gives its bytes again and again
-    const std::optional<std::string>& file = side == Side::kInput ? settings_.input_file : settings_.output_file;
-    struct stat status {};
-    if (!file) {
-      // Each run closes its output as dd does, and a standard stream is
-      // not opened again: it has no name to open.
-      messages_.cannot_repeat(asked, side, {});
-      return false;
-    }
-    // A file that is not there yet is the run's to report (or create).
-    if (!os_.stat_path(file->c_str(), status).ok()) continue;
-    if (positioning_of(status) == Positioning::kInOrder) {
-      messages_.cannot_repeat(asked, side, kind_of(status));
-      return false;
-    }
-  }
-  return true;
 }
 
 std::vector<Driver::RowSetting> Driver::session_rows() const {
@@ -214,11 +147,8 @@ Settings Driver::row_settings(std::int64_t bs) const {
     settings.ibs = settings.obs = bs;
     settings.bs_given = true;
   }
-  if (sweep_bytes_) {
-    count_bytes(settings, *sweep_bytes_);
-  } else if (plan_.size) {
-    count_bytes(settings, *plan_.size);
-  }
+  // Every row moves the same bytes, whatever its block size.
+  if (sweep_bytes_) count_bytes(settings, *sweep_bytes_);
   // --pattern: a descriptor to have (its reads are the generator's).
   if (plan_.pattern) settings.input_file = std::string("/dev/zero");
   settings.warn_partial_read = settings.partial_read_matters();
@@ -226,96 +156,114 @@ Settings Driver::row_settings(std::int64_t bs) const {
 }
 
 int Driver::run_session() {
-  if (!check_rerunnable()) return 1;
-  if (!claim_output_device(session_words())) return 1;
-  if (plan_.sweeps_bs()) {
-    // Every row moves the same bytes: --size, else count= in the command
-    // line's blocks, else the whole input, which must then have an end.
-    struct stat status {};
-    if (plan_.size) {
-      sweep_bytes_ = plan_.size;
-    } else if (const std::optional<std::int64_t> counted = settings_.count_in_bytes()) {
-      sweep_bytes_ = counted;
-    } else if (plan_.pattern || !os_.stat_path(settings_.input_file->c_str(), status).ok() ||
-               positioning_of(status) != Positioning::kPositional) {
-      messages_.sweep_needs_size();
-      return 1;
-    }
-  }
-  if (machine_output_on_stderr()) diag_.set_muted(true);
-  const bool text = session_text();
   if (plan_.pattern) measure_pattern();
-  if (text) measured_ = measured_words(row_settings(session_rows().front().bs));
   std::vector<RowSetting> rows = session_rows();
   std::vector<SessionRun> runs;
   runs.reserve(rows.size() * (plan_.warmup + plan_.repeat));
   std::vector<Figure> rates;  // bs=auto: each row's rates so far
   for (std::size_t row = 0; row < rows.size(); ++row) {
-    const Settings settings = row_settings(rows[row].bs);
-    Plan plan = plan_;
-    plan.iodepth = rows[row].depth;
-    plan.iodepth_given = plan_.iodepth_given || !plan_.sweep_iodepth.empty();
-    const std::string setting = rows.size() > 1 || plan_.sweep_bs_auto ? setting_words(rows[row]) : std::string();
-    for (unsigned i = 0; i < plan_.warmup + plan_.repeat; ++i) {
-      const bool warmup = i < plan_.warmup;
-      // The page cache as asked, before the window opens, and what it holds.
-      CacheState cache;
-      if (plan_.cache_given) {
-        CacheStateSetter setter(os_, settings, plan_.cache);
-        if (const CacheFailure failed = setter.prepare(); failed.err != 0) {
-          messages_.cache_failed(cache_mode_name(plan_.cache), failed.err, failed.doing, failed.path);
-          return finish_session(rows, runs, 1, 0);
-        }
-        cache = setter.measure();
-        if (text) diag_.raw(cache_line(diag_.program(), setting, plan_.cache, cache));
-      }
-      Settings run_settings = settings;
-      if (plan_.preallocate && !preallocate_output(run_settings)) return finish_session(rows, runs, 1, 0);
-      std::optional<PatternSource> pattern;
-      if (plan_.pattern) pattern.emplace(next_pattern(run_settings));
-      runs.push_back(run_once(run_settings, plan, row, warmup, warmup ? i + 1 : i - plan_.warmup + 1,
-                              pattern ? &*pattern : nullptr));
-      runs.back().cache = cache;
-      const RunResult& done = runs.back().result;
-      if (done.report == RunResult::Report::kNothing || done.report == RunResult::Report::kJsonOnly) {
-        // GNU's die(): its message is all there is, then what was measured.
-        return finish_session(rows, runs, done.exit_status != 0 ? done.exit_status : 1, 0);
-      }
-      if (done.ending == Ending::kInterrupted) {
-        finish_session(rows, runs, std::nullopt, interrupt_);
-        die_by(interrupt_);
-      }
-      if (text) {
-        diag_.raw(reporter_.end_progress_line());
-        diag_.raw(session_run_line(diag_.program(),
-                                   {setting, warmup, runs.back().index, warmup ? plan_.warmup : plan_.repeat},
-                                   figures_of(done)));
-        if (done.latency) diag_.raw(latency_report(diag_.program(), *done.latency, diag_.utf8_quotes()));
-      } else if (!machine_output_on_stderr()) {
-        // As dd, each run says what dd says, as so many dd commands would.
-        diag_.raw(reporter_.summary(done.stats, done.times.real_ns));
-      }
-      if (done.exit_status != 0) return finish_session(rows, runs, done.exit_status, 0);
-    }
-    if (plan_.sweep_bs_auto) {
-      std::vector<RunFigures> measured;
-      for (const SessionRun& run : runs) {
-        if (run.row == row && !run.warmup) measured.push_back(figures_of(run.result));
-      }
-      rates.push_back(summarise_runs(measured).bytes_per_second);
-      const KneeSearch search = knee_search(rates);
-      // Doubling stops at the knee, or where a block would outgrow what
-      // every row moves (or 1 GiB).
-      const std::int64_t next = rows[row].bs * 2;
-      const std::int64_t most = std::min<std::int64_t>(sweep_bytes_.value_or(std::int64_t{1} << 30), std::int64_t{1} << 30);
-      if (!search.more) {
-        knee_row_ = search.knee;
-      } else if (next <= most) {
-        rows.push_back({next, rows[row].depth});
-      }
-    }
+    if (const std::optional<int> ended = run_row(rows, row, runs)) return *ended;
+    if (plan_.sweep_bs_auto) extend_auto_sweep(rows, row, runs, rates);
   }
   return finish_session(rows, runs, 0, 0);
+}
+
+std::optional<int> Driver::run_row(const std::vector<RowSetting>& rows, std::size_t row,
+                                   std::vector<SessionRun>& runs) {
+  const Settings settings = row_settings(rows[row].bs);
+  Plan plan = plan_;
+  plan.iodepth = rows[row].depth;
+  plan.iodepth_given = plan_.iodepth_given || !plan_.sweep_iodepth.empty();
+  const std::string setting = rows.size() > 1 || plan_.sweep_bs_auto ? setting_words(rows[row]) : std::string();
+  for (unsigned i = 0; i < plan_.warmup + plan_.repeat; ++i) {
+    const bool warmup = i < plan_.warmup;
+    if (interrupted_in(fmt::format("a session: {} of {} runs done", runs.size(),
+                                   rows.size() * (plan_.warmup + plan_.repeat)))) {
+      return stopped_session(rows, runs);
+    }
+    // The page cache as asked, before the window opens, and what it holds.
+    std::optional<CacheState> cache;
+    if (plan_.cache_given && !prepare_cache(settings, setting, cache)) {
+      return interrupt_ != 0 ? stopped_session(rows, runs) : finish_session(rows, runs, 1, 0);
+    }
+    // What the run measures, in words, now that --cache has acted.
+    std::string measured = session_text() ? measured_words(settings) : std::string();
+    std::optional<PatternSource> pattern;
+    if (plan_.pattern) pattern.emplace(next_pattern(settings));
+    runs.push_back(run_once(settings, plan, row, warmup, warmup ? i + 1 : i - plan_.warmup + 1,
+                            pattern ? &*pattern : nullptr));
+    if (cache) runs.back().cache = *cache;
+    runs.back().measured = std::move(measured);
+    if (const std::optional<int> ended = after_run(rows, runs, setting)) return ended;
+  }
+  return std::nullopt;
+}
+
+// A run's line, or how its end ends the session.
+std::optional<int> Driver::after_run(const std::vector<RowSetting>& rows, std::vector<SessionRun>& runs,
+                                     const std::string& setting) {
+  const SessionRun& run = runs.back();
+  const RunResult& done = run.result;
+  if (done.report == RunResult::Report::kNothing || done.report == RunResult::Report::kJsonOnly) {
+    // GNU's die(): its message is all there is, then what was measured.
+    return finish_session(rows, runs, done.exit_status != 0 ? done.exit_status : 1, 0);
+  }
+  if (done.ending == Ending::kInterrupted) return stopped_session(rows, runs);
+  if (session_text()) {
+    diag_.raw(reporter_.end_progress_line());
+    const RunFigures figures = figures_of(done);
+    diag_.raw(session_run_line(
+        diag_.program(),
+        {setting, run.warmup, run.index, run.warmup ? plan_.warmup : plan_.repeat, !run.warmup && !run.counted()},
+        {figures, done.times, rate_units()}));
+    if (done.latency) diag_.raw(latency_report(diag_.program(), *done.latency, diag_.utf8_quotes()));
+  } else if (!machine_output_on_stderr()) {
+    // As dd, each run says what dd says, as so many dd commands would.
+    diag_.raw(reporter_.summary(done.stats, done.times.real_ns));
+  }
+  if (done.exit_status != 0) return finish_session(rows, runs, done.exit_status, 0);
+  return std::nullopt;
+}
+
+// A SIGINT: the runs done so far summarised, then the process dies by it.
+int Driver::stopped_session(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs) {
+  finish_session(rows, runs, std::nullopt, interrupt_);
+  die_by(interrupt_);
+}
+
+// --sweep=bs=auto: the next doubling, unless the last two stopped paying.
+void Driver::extend_auto_sweep(std::vector<RowSetting>& rows, std::size_t row, const std::vector<SessionRun>& runs,
+                               std::vector<Figure>& rates) {
+  std::vector<RunFigures> measured;
+  for (const SessionRun& run : runs) {
+    if (run.row == row && !run.warmup && run.counted()) measured.push_back(figures_of(run.result));
+  }
+  if (measured.empty()) return;
+  rates.push_back(summarise_runs(measured).bytes_per_second);
+  const KneeSearch search = knee_search(rates);
+  // Doubling stops at the knee, or where a block would outgrow what
+  // every row moves (or 1 GiB).
+  const std::int64_t next = rows[row].bs * 2;
+  const std::int64_t most = std::min<std::int64_t>(sweep_bytes_.value_or(std::int64_t{1} << 30), std::int64_t{1} << 30);
+  if (!search.more) {
+    knee_row_ = search.knee;
+  } else if (next <= most) {
+    rows.push_back({next, rows[row].depth});
+  }
+}
+
+bool Driver::prepare_cache(const Settings& settings, std::string_view setting, std::optional<CacheState>& state) {
+  CacheStateSetter setter(os_, settings, plan_.cache);
+  const CacheFailure failed = setter.prepare(
+      [&] { return interrupted_in(fmt::format("--cache={}: setting the cache up", cache_mode_name(plan_.cache))); });
+  if (interrupt_ != 0) return false;
+  if (failed.err != 0) {
+    messages_.cache_failed(cache_mode_name(plan_.cache), failed.err, failed.doing, failed.path);
+    return false;
+  }
+  state = setter.measure();
+  if (session_text()) diag_.raw(cache_line(diag_.program(), setting, plan_.cache, *state));
+  return true;
 }
 
 PatternSource Driver::next_pattern(const Settings& settings) {
@@ -328,7 +276,12 @@ PatternSource Driver::next_pattern(const Settings& settings) {
 
 void Driver::measure_pattern() {
   const PatternSource probe(*plan_.pattern, 1, 0);
-  generator_rate_ = measure_generator_rate(probe);
+  generator_rate_ = measure_generator_rate(probe, [&] { return interrupted_in("the generator's calibration"); });
+  // A SIGINT there ends the process before the first run, saying so.
+  if (interrupt_ != 0) {
+    finish_session({}, {}, std::nullopt, interrupt_);
+    die_by(interrupt_);
+  }
   if (session_text()) diag_.raw(generator_line(diag_.program(), pattern_name(*plan_.pattern), *generator_rate_));
 }
 
@@ -364,11 +317,9 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
   for (std::size_t row = 0; row < rows.size(); ++row) {
     figures.clear();
     const SessionRun* last = nullptr;
+    // A run that failed or was stopped is listed, never a sample.
     for (const SessionRun& run : runs) {
-      if (run.row != row || run.warmup || run.result.ending != Ending::kFinished ||
-          run.result.report != RunResult::Report::kSummary) {
-        continue;
-      }
+      if (run.row != row || run.warmup || !run.counted()) continue;
       figures.push_back(figures_of(run.result));
       last = &run;
     }
@@ -382,7 +333,7 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     summaries.back().knee = knee_row_ == row;
     if (text && plan_.repeat > 1) {
       const std::string setting = rows.size() > 1 ? setting_words(rows[row]) : std::string();
-      diag_.raw(session_statistics(diag_.program(), setting, summary, plan_.warmup, diag_.utf8_quotes()));
+      diag_.raw(session_statistics(diag_.program(), setting, summary, plan_.warmup, diag_.utf8_quotes(), rate_units()));
     }
     if (plan_.latency && plan_.repeat > 1) {
       if (std::optional<LatencyReport> merged = merged_latency(runs, row)) {
@@ -407,7 +358,10 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     if (plan_.shows_engine()) {
       diag_.raw(engine_line(diag_.program(), last.engine));
     }
-    diag_.raw(measured_);
+    // The measured line of the run whose GNU lines follow: in a sweep,
+    // the last row's, and it says so.
+    const SessionRun& shown = runs.back();
+    diag_.raw(rows.size() > 1 ? row_labelled(shown.measured, setting_words(rows[shown.row])) : shown.measured);
     diag_.raw(reporter_.summary(last.stats, last.times.real_ns));
   }
   int status = exit_status.value_or(1);
@@ -423,18 +377,26 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
   documents.reserve(runs.size());
   const bool show_engine = plan_.shows_engine();
   for (const SessionRun& run : runs) {
-    JsonSessionRun document{json_run(run, signal, show_engine)};
+    JsonSessionRun document = json_session_run(run, signal, show_engine);
     document.bs = rows[run.row].bs;
     document.iodepth = rows[run.row].depth;
-    document.repeat = run.index;
-    document.warmup = run.warmup;
-    document.cache = cache_mode_name(plan_.cache);
-    document.residency = plan_.cache_given ? &run.cache : nullptr;
-    document.seed = run.seed;
     documents.push_back(document);
   }
   if (deliver_session_json(documents, summaries, exit_status, signal) != 0) status = 1;
   return status;
+}
+
+JsonSessionRun Driver::json_session_run(const SessionRun& run, int signal, bool show_engine) const {
+  JsonSessionRun document{json_run(run, signal, show_engine)};
+  document.bs = run.settings.ibs;
+  document.iodepth = run.result.engine.depth;
+  document.repeat = run.index;
+  document.warmup = run.warmup;
+  document.counted = run.counted();
+  document.cache = cache_mode_name(plan_.cache);
+  document.residency = plan_.cache_given ? &run.cache : nullptr;
+  document.seed = run.seed;
+  return document;
 }
 
 int Driver::deliver_session_json(std::span<const JsonSessionRun> runs, std::span<const JsonSessionRow> rows,

@@ -38,6 +38,7 @@ struct CopyResult {
   Ending ending = Ending::kFinished;
   bool output_needs_fsync = false;  // the O_DIRECT tail went through the page cache
   std::int64_t input_offset = -1;   // where the input stands, for cache advice; -1: cannot seek
+  std::int64_t first_write = -1;    // where the copy's first write landed (first_write_offset); -1: unknown
 };
 
 // For the queued engine, set up before the measured window opens: the ring

@@ -125,10 +125,8 @@ bool QueuedCopy::position() {
     return false;
   }
   input_base_ = input_offset_.value();
-  if (positional_output_) {
-    IoResult here = job_.os.lseek(kOutputFd, 0, SEEK_CUR);
-    output_base_ = here.ok() ? static_cast<std::int64_t>(here.n) : 0;
-  }
+  result_.first_write = first_write_offset(job_.os, settings_);
+  if (positional_output_) output_base_ = result_.first_write >= 0 ? result_.first_write : 0;
   return true;
 }
 

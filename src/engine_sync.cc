@@ -358,7 +358,10 @@ void SyncCopy::copy_with(Sink& sink) {
 bool SyncCopy::position() {
   const PositionEnd end_of_step =
       position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
-  if (end_of_step == PositionEnd::kDone) return true;
+  if (end_of_step == PositionEnd::kDone) {
+    result_.first_write = first_write_offset(job_.os, settings_);
+    return true;
+  }
   end_before_copy(end_of_step, result_);
   done_ = true;
   return false;

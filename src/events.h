@@ -40,6 +40,7 @@ enum class Notice {
   kSeekTooLargeToTruncate,   // value: seek= records, in obs blocks
   kCloseFailed,              // err, side: "closing input file 'x'"
   kUringUnavailable,         // err: --engine=io_uring, and io_uring_setup refused
+  kPreallocateFailed,        // err: --preallocate could not allocate the output's blocks
 };
 
 // A direct-I/O operand the device would refuse, found before the copy
@@ -50,7 +51,7 @@ struct AlignmentProblem {
   Side side;
   bool logical_block_size;  // the kernel's answer came from BLKSSZGET, not statx
   std::int64_t block;       // what sizes and offsets must be a multiple of
-  const char* operand;      // "bs", "ibs", "obs", "skip" or "seek"
+  const char* operand;      // "bs", "ibs", "obs", "skip", "seek"; "count=" or "--size" for kCountBytes
   std::int64_t value;       // the size, the count in bytes, or the offset
 };
 

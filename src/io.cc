@@ -105,6 +105,33 @@ Positioning positioning_of(const struct stat& status) noexcept {
 
 int close_side(Os& os, int fd) noexcept { return os.close(fd).err; }
 
+std::optional<AlignmentProblem> alignment_problem(const Settings& settings, Side side, const DirectIoNeeds& needs) {
+  if (needs.source == DirectIoNeeds::Source::kAssumed) return std::nullopt;
+  const bool input = side == Side::kInput;
+  const char* size_operand = settings.bs_given ? "bs" : input ? "ibs" : "obs";
+  const std::int64_t size = input ? settings.ibs : settings.obs;
+  AlignmentProblem problem{AlignmentProblem::Kind::kBlockSize, side,
+                           needs.source == DirectIoNeeds::Source::kLogicalBlockSize,
+                           static_cast<std::int64_t>(needs.offset_alignment), size_operand, size};
+  if (size % problem.block != 0) return problem;
+  if (input && settings.max_bytes % problem.block != 0) {
+    // A count in bytes ends with a read of the leftover bytes, which the
+    // device would refuse.
+    problem.kind = AlignmentProblem::Kind::kCountBytes;
+    problem.operand = settings.ext.count_from_size ? "--size" : "count=";
+    problem.value = settings.max_bytes;
+    return problem;
+  }
+  const std::optional<std::int64_t> offset = input ? settings.skip_offset() : settings.seek_offset();
+  if (!offset || *offset % problem.block != 0) {
+    problem.kind = AlignmentProblem::Kind::kStartOffset;
+    problem.operand = input ? "skip" : "seek";
+    problem.value = offset.value_or(-1);
+    return problem;
+  }
+  return std::nullopt;
+}
+
 InputPosition probe_input_position(Os& os) noexcept {
   IoResult here = os.lseek(kInputFd, 0, SEEK_CUR);
   return {here.ok(), here.ok() ? static_cast<std::int64_t>(here.n) : 0, here.err};

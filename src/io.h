@@ -50,6 +50,12 @@ Positioning positioning_of(const struct stat& status) noexcept;
 // What O_DIRECT asks of fd (statx, else the logical block size).
 inline DirectIoNeeds direct_io_needs_of(Os& os, int fd) noexcept { return os.direct_io_needs(fd); }
 
+// What a side under O_DIRECT would have refused, as far as the kernel
+// stated what it needs (needs.source is not kAssumed): a block size, the
+// leftover of a count in bytes, or a start offset that is not a multiple
+// of its alignment. nullopt when it would take them all.
+std::optional<AlignmentProblem> alignment_problem(const Settings& settings, Side side, const DirectIoNeeds& needs);
+
 // Closes fd 0 or 1. Returns errno, or 0.
 int close_side(Os& os, int fd) noexcept;
 

@@ -182,6 +182,13 @@ PositionEnd position_files(Os& os, Events& events, Reader& reader, Writer& write
   return end;
 }
 
+std::int64_t first_write_offset(Os& os, const Settings& settings) noexcept {
+  struct stat status {};
+  if (settings.oflag.append && os.fstat(kOutputFd, status).ok() && S_ISREG(status.st_mode)) return status.st_size;
+  const IoResult here = os.lseek(kOutputFd, 0, SEEK_CUR);
+  return here.ok() ? static_cast<std::int64_t>(here.n) : -1;
+}
+
 int truncate_at_seek(Os& os, Events& events, const Settings& settings) {
   if (!settings.output_file || settings.seek_records == 0 || settings.conv.notrunc) return 0;
   std::int64_t size = 0;

@@ -80,6 +80,11 @@ PositionEnd seek_output(Os& os, Events& events, Reader& reader, Writer& writer, 
 PositionEnd position_files(Os& os, Events& events, Reader& reader, Writer& writer, InputOffset& offset,
                            const Settings& settings, PositionBuffers& buffers);
 
+// Where the copy's first write lands, once skip= and seek= are done: the
+// output's position, or under O_APPEND a regular file's end; -1 when the
+// output has no position (a pipe). --readback reads back from there.
+std::int64_t first_write_offset(Os& os, const Settings& settings) noexcept;
+
 // GNU cuts of= at the seek point when seek= is given without notrunc.
 // Returns 0, or 1 when the run must not go on (the notice is given).
 int truncate_at_seek(Os& os, Events& events, const Settings& settings);

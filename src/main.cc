@@ -17,6 +17,7 @@
 #include "operands.h"
 #include "os.h"
 #include "driver.h"
+#include "report_json.h"
 #include "timing.h"
 
 namespace {
@@ -54,9 +55,13 @@ ddtime::Invocation invocation_of(std::string_view program) noexcept {
 // Parses, then runs or prints; the exit status before stderr is checked.
 int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Diag& diag) noexcept {
   try {
+    // JSON in place of the text: a refused command line says so in JSON.
+    const bool json_only = ddtime::json_replaces_text(argc, argv);
+    if (json_only) diag.set_muted(true);
     ddtime::ParseOutcome parsed = ddtime::parse_operands(argc, argv, diag, invocation_of(program));
     switch (parsed.action) {
       case ddtime::ParseOutcome::Action::kFail:
+        if (json_only) (void)write_all(STDERR_FILENO, ddtime::json_refusal(diag.history(), DDTIME_VERSION));
         return EXIT_FAILURE;
       case ddtime::ParseOutcome::Action::kPrintAndExit:
         // GNU closes standard output at exit and fails if --help or

@@ -110,6 +110,13 @@ SideKind side_kind_of(const struct stat& status) {
   return SideKind::kUnknown;
 }
 
+std::string row_labelled(std::string_view line, std::string_view row) {
+  const std::size_t at = line.find(": measured: ");
+  if (at == std::string_view::npos) return std::string(line);
+  return fmt::format("{}: measured ({}, the row of GNU's lines below): {}", line.substr(0, at), row,
+                     line.substr(at + 12));
+}
+
 std::string measured_line(std::string_view program, const MeasuredFacts& f) {
   std::string words;
   const std::string buffer = buffer_words(f.bs);

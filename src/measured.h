@@ -54,4 +54,8 @@ struct MeasuredFacts {
 // "ddtime: measured: ...\n"
 std::string measured_line(std::string_view program, const MeasuredFacts& facts);
 
+// A measured line of one row of a sweep, saying which:
+// "ddtime: measured (bs=4k depth 1, the row of GNU's lines below): ...".
+std::string row_labelled(std::string_view line, std::string_view row);
+
 }  // namespace ddtime

@@ -5,11 +5,7 @@
 
 namespace ddtime {
 
-Messages::Messages(const Diag& diag, const Settings& settings)
-    : diag_(diag),
-      settings_(settings),
-      input_name_(settings.input_file ? *settings.input_file : "standard input"),
-      output_name_(settings.output_file ? *settings.output_file : "standard output") {}
+Messages::Messages(const Diag& diag, const Settings& settings) : diag_(diag), settings_(settings) {}
 
 void Messages::notice(Notice what, Side side, int err, std::int64_t value) const {
   if (!transfer_notice(what, side, err, value)) position_or_setup_notice(what, side, err, value);
@@ -110,6 +106,9 @@ void Messages::position_or_setup_notice(Notice what, Side side, int err, std::in
     case Notice::kUringUnavailable:
       diag_.error(err, "--engine=io_uring: cannot set up io_uring");
       break;
+    case Notice::kPreallocateFailed:
+      preallocate_failed(name, err);
+      break;
     default:  // worded by transfer_notice
       break;
   }
@@ -131,8 +130,8 @@ void Messages::alignment(const AlignmentProblem& problem) const {
                   name, what, problem.block, problem.operand, problem.block);
       break;
     case AlignmentProblem::Kind::kCountBytes:
-      diag_.error(0, "count= leaves a last read of {} {}, which is not a multiple of {}'s {} {}", problem.value,
-                  problem.value == 1 ? "byte" : "bytes", name, what, problem.block);
+      diag_.error(0, "{} leaves a last read of {} {}, which is not a multiple of {}'s {} {}", problem.operand,
+                  problem.value, problem.value == 1 ? "byte" : "bytes", name, what, problem.block);
       break;
     case AlignmentProblem::Kind::kStartOffset:
       diag_.error(0, "{} would start at byte {}, which is not a multiple of {}'s {} {}", problem.operand,
@@ -191,6 +190,33 @@ void Messages::device_in_use(std::string_view asked, const std::string& path) co
 
 void Messages::preallocate_needs_size() const {
   diag_.error(0, "--preallocate needs the size of the copy: give count=, --size, or an input file or device");
+}
+
+void Messages::report_path_refused(const ReportPathProblem& problem) const {
+  using Kind = ReportPathProblem::Kind;
+  const char* option = problem.format == ReportFormat::kJson ? "--json" : "--csv";
+  const std::string path = diag_.quote(problem.path);
+  switch (problem.kind) {
+    case Kind::kDirectory:
+      diag_.error(0, "{}: {} is a directory, not a file the report can go to", option, path);
+      break;
+    case Kind::kSameAsInput:
+      diag_.error(0, "{} and if= name the same file {}: the report would overwrite the input", option, path);
+      break;
+    case Kind::kSameAsOutput:
+      diag_.error(0, "{} and of= name the same file {}: the report would overwrite the copy", option, path);
+      break;
+    case Kind::kSameAsOther:
+      diag_.error(0, "--json and --csv name the same file {}: one report would overwrite the other", path);
+      break;
+    case Kind::kCannotOpen:
+      diag_.error(problem.err, "{}: cannot open {}", option, path);
+      break;
+  }
+}
+
+void Messages::preallocate_needs_file(const std::string& path) const {
+  diag_.error(0, "--preallocate reserves the blocks of a regular file, which {} is not", diag_.quote(path));
 }
 
 void Messages::preallocate_failed(const std::string& path, int err) const {

@@ -12,6 +12,7 @@
 
 #include "diag.h"
 #include "events.h"
+#include "report_files.h"
 #include "settings.h"
 
 namespace ddtime {
@@ -20,7 +21,13 @@ class Messages {
  public:
   Messages(const Diag& diag, const Settings& settings);
 
-  const std::string& name_of(Side side) const { return side == Side::kInput ? input_name_ : output_name_; }
+  // The settings' own names, read when a message is worded: the driver's
+  // settings may be resolved (--sweep=bs=memory names its files) after
+  // this is made.
+  std::string name_of(Side side) const {
+    const std::optional<std::string>& file = side == Side::kInput ? settings_.input_file : settings_.output_file;
+    return file ? *file : side == Side::kInput ? "standard input" : "standard output";
+  }
 
   void notice(Notice what, Side side, int err, std::int64_t value) const;
   void alignment(const AlignmentProblem& problem) const;
@@ -39,8 +46,11 @@ class Messages {
   void verify_mismatch(const std::string& path, std::int64_t offset) const;
   // A session's writes to a block device that is mounted or claimed.
   void device_in_use(std::string_view asked, const std::string& path) const;
+  // --json=PATH or --csv=PATH that cannot be had.
+  void report_path_refused(const ReportPathProblem& problem) const;
   // --preallocate.
   void preallocate_needs_size() const;
+  void preallocate_needs_file(const std::string& path) const;
   void preallocate_failed(const std::string& path, int err) const;
   // A sweep's rows must move the same bytes, and the input has no end.
   void sweep_needs_size() const;
@@ -54,8 +64,6 @@ class Messages {
 
   const Diag& diag_;
   const Settings& settings_;
-  std::string input_name_;
-  std::string output_name_;
 };
 
 }  // namespace ddtime

@@ -256,6 +256,15 @@ bool invalid_extension_argument(const Token& token, const Diag& diag, std::strin
   return false;
 }
 
+// "--json=" with nothing after it: a script's unset variable, which would
+// otherwise send the report to stderr in place of all its text.
+bool empty_path(const Token& token, const Diag& diag) {
+  return invalid_extension_argument(
+      token, diag,
+      fmt::format("A PATH names the file the report goes to; --{} alone puts it on standard error in place of the text.",
+                  token.option->name.view()));
+}
+
 // A count of runs: --repeat from 1, --warmup from 0.
 bool parse_runs(const Token& token, unsigned least, unsigned& runs, const Diag& diag) {
   const ParsedNumber number = parse_number(token.argument.value_or(std::string_view()));
@@ -370,9 +379,10 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
   if (name == "gnu") {
     ext.gnu = true;
   } else if (name == "json") {
+    if (token.argument && argument.empty()) return empty_path(token, diag);
     ext.json = true;
     ext.json_path.reset();
-    if (!argument.empty()) ext.json_path = std::string(argument);
+    if (token.argument) ext.json_path = std::string(argument);
   } else if (name == "units") {
     const UnitSymbol* match = find_symbol(kUnitSymbols, argument);
     if (match == nullptr) {
@@ -429,9 +439,10 @@ bool apply_extension(const Token& token, Extensions& ext, Plan& plan, const Diag
     }
     plan.pattern = spec;
   } else if (name == "csv") {
+    if (token.argument && argument.empty()) return empty_path(token, diag);
     plan.csv = true;
     plan.csv_path.reset();
-    if (!argument.empty()) plan.csv_path = std::string(argument);
+    if (token.argument) plan.csv_path = std::string(argument);
   } else if (name == "latency") {
     plan.latency = true;
   } else if (name == "force") {
@@ -561,6 +572,14 @@ std::string version_text() {
 }
 
 }  // namespace
+
+bool json_replaces_text(int argc, const char* const* argv) {
+  bool replaces = false;
+  for (const Token& token : tokenize(argc, argv)) {
+    if (token.kind == Token::Kind::kOption && token.option->name.view() == "json") replaces = !token.argument;
+  }
+  return replaces;
+}
 
 ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag, Invocation invocation) {
   ParseOutcome outcome;

@@ -29,6 +29,12 @@ struct ParseOutcome {
 // timing report is on by default.
 enum class Invocation { kDd, kDdtime };
 
+// Whether --json without a PATH is on the command line (the last --json
+// decides): then JSON replaces every line of text on standard error, the
+// complaints about the command line included, and main mutes diag before
+// parsing and gives a refusal a JSON document of its own.
+bool json_replaces_text(int argc, const char* const* argv);
+
 // argv[0] is not looked at: Diag already carries the program name.
 ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag,
                             Invocation invocation = Invocation::kDd);

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace ddtime {
@@ -167,5 +168,15 @@ IoResult PosixOs::resident_pages(int fd, off_t offset, off_t length) noexcept {
 }
 
 IoResult PosixOs::flush_device_cache(int fd) noexcept { return from_call(::ioctl(fd, BLKFLSBUF, 0)); }
+
+IoResult PosixOs::allocate_blocks(int fd, off_t offset, off_t length) noexcept {
+  return from_call(::fallocate(fd, FALLOC_FL_KEEP_SIZE, offset, length));
+}
+
+IoResult PosixOs::remove_file(const char* path) noexcept { return from_call(::unlink(path)); }
+
+IoResult PosixOs::real_path(const char* path, char* resolved) noexcept {
+  return ::realpath(path, resolved) != nullptr ? IoResult{0, 0} : IoResult{-1, errno};
+}
 
 }  // namespace ddtime

@@ -62,6 +62,14 @@ class Os {
   virtual IoResult resident_pages(int fd, off_t offset, off_t length) noexcept = 0;
   // BLKFLSBUF: writes back and drops a block device's cached pages.
   virtual IoResult flush_device_cache(int fd) noexcept = 0;
+  // fallocate(FALLOC_FL_KEEP_SIZE): the blocks of the range allocated,
+  // the file's size and bytes left as they are (--preallocate).
+  virtual IoResult allocate_blocks(int fd, off_t offset, off_t length) noexcept = 0;
+  // realpath(3) into resolved (PATH_MAX bytes): the path with every link,
+  // "." and ".." resolved, for telling whether two names are one file.
+  virtual IoResult real_path(const char* path, char* resolved) noexcept = 0;
+  // unlink(2): a file the program created and must not leave behind.
+  virtual IoResult remove_file(const char* path) noexcept = 0;
 };
 
 // The base of a decorator: every call goes to the wrapped Os unchanged, so
@@ -106,6 +114,13 @@ class OsWrapper : public Os {
     return target_.resident_pages(fd, offset, length);
   }
   IoResult flush_device_cache(int fd) noexcept override { return target_.flush_device_cache(fd); }
+  IoResult allocate_blocks(int fd, off_t offset, off_t length) noexcept override {
+    return target_.allocate_blocks(fd, offset, length);
+  }
+  IoResult real_path(const char* path, char* resolved) noexcept override {
+    return target_.real_path(path, resolved);
+  }
+  IoResult remove_file(const char* path) noexcept override { return target_.remove_file(path); }
 
  private:
   Os& target_;
@@ -133,6 +148,9 @@ class PosixOs final : public Os {
   IoResult reserve(int fd, off_t offset, off_t length) noexcept override;
   IoResult resident_pages(int fd, off_t offset, off_t length) noexcept override;
   IoResult flush_device_cache(int fd) noexcept override;
+  IoResult allocate_blocks(int fd, off_t offset, off_t length) noexcept override;
+  IoResult real_path(const char* path, char* resolved) noexcept override;
+  IoResult remove_file(const char* path) noexcept override;
 };
 
 }  // namespace ddtime

@@ -150,19 +150,19 @@ IoResult PatternOs::read(int fd, void* buffer, std::size_t length) noexcept {
   return {static_cast<ssize_t>(length), 0};
 }
 
-double measure_generator_rate(const PatternSource& source) {
+double measure_generator_rate(const PatternSource& source, const std::function<bool()>& stop) {
   constexpr std::size_t kBlock = std::size_t{1} << 20;
   std::vector<unsigned char> block(kBlock);
   MonotonicClock clock;
   const std::int64_t start = clock.now_ns();
   std::int64_t now = start;
   std::int64_t made = 0;
-  while (now - start < 20'000'000) {
+  while (now - start < 20'000'000 && !(stop && stop())) {
     source.fill(block.data(), kBlock, made);
     made += static_cast<std::int64_t>(kBlock);
     now = clock.now_ns();
   }
-  return static_cast<double>(made) / (static_cast<double>(now - start) / 1e9);
+  return now > start ? static_cast<double>(made) / (static_cast<double>(now - start) / 1e9) : 0;
 }
 
 }  // namespace ddtime

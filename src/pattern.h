@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -63,6 +64,8 @@ class PatternOs final : public OsWrapper {
 // What the generator makes per second on this core, filling a 1 MiB buffer
 // for about a fiftieth of a second: said before the run, so that no one
 // takes the generator's speed for the device's.
-double measure_generator_rate(const PatternSource& source);
+// stop() is asked between blocks: true ends the measurement at once
+// (a SIGINT), the rate of what was made so far returned.
+double measure_generator_rate(const PatternSource& source, const std::function<bool()>& stop = {});
 
 }  // namespace ddtime

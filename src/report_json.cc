@@ -147,9 +147,19 @@ void put_operands(json::Object operands, const Settings& settings) {
 }
 
 void put_times(json::Object object, const RunTimes& times) {
-  object.decimal("real", seconds(times.real_ns))
-      .decimal("copy", seconds(times.copy_ns))
-      .decimal("flush", seconds(times.flush_ns));
+  // What was not measured is null, never 0: the whole window when it never
+  // opened, the flush when none followed the copy, read and write unless
+  // --split-times timed them.
+  if (!times.measured) {
+    for (const char* key : {"real", "copy", "flush", "read", "write", "user", "sys"}) object.null(key);
+    return;
+  }
+  object.decimal("real", seconds(times.real_ns)).decimal("copy", seconds(times.copy_ns));
+  if (times.flushed) {
+    object.decimal("flush", seconds(times.flush_ns));
+  } else {
+    object.null("flush");
+  }
   if (times.split) {
     object.decimal("read", seconds(times.read_ns)).decimal("write", seconds(times.write_ns));
   } else {
@@ -277,8 +287,9 @@ void put_run(json::Object& run, const JsonRun& source) {
   put_times(run.object("times"), source.times);
   {
     json::Object rates = run.object("rates");
-    put_per_second(rates, "bytes_per_second", non_negative(stats.bytes_out), source.times.real_ns);
-    put_per_second(rates, "records_per_second", records_in(stats), source.times.real_ns);
+    const std::int64_t real_ns = source.times.measured ? source.times.real_ns : 0;
+    put_per_second(rates, "bytes_per_second", non_negative(stats.bytes_out), real_ns);
+    put_per_second(rates, "records_per_second", records_in(stats), real_ns);
   }
   put_integer_or_null(run, "exit_status", source.exit_status);
   put_signal(run, source.signal);
@@ -354,6 +365,7 @@ std::string json_session_report(const JsonSession& session) {
             .string("pass", source.pass)
             .integer("repeat", source.repeat)
             .boolean("warmup", source.warmup)
+            .boolean("counted", source.counted)
             .string("cache", source.cache);
         if (source.residency == nullptr) {
           run.null("residency");
@@ -362,9 +374,11 @@ std::string json_session_report(const JsonSession& session) {
           put_residency(residency, "input", source.residency->input);
           put_residency(residency, "output", source.residency->output);
         }
-        if (source.pass == "write") {
+        if (source.pass == "write" && source.run.times.flushed) {
           run.decimal("flush_user_seconds", seconds(source.run.times.flush_user_ns))
               .decimal("flush_sys_seconds", seconds(source.run.times.flush_sys_ns));
+        } else if (source.pass == "write") {
+          run.null("flush_user_seconds").null("flush_sys_seconds");
         }
         if (source.drop_cache_ns) run.decimal("drop_cache_seconds", seconds(*source.drop_cache_ns));
         if (source.seed) run.integer("seed", static_cast<std::int64_t>(*source.seed));
@@ -393,6 +407,24 @@ std::string json_session_report(const JsonSession& session) {
     }
     put_integer_or_null(document, "exit_status", session.exit_status);
     put_signal(document, session.signal);
+  }
+  std::string text = out.text();
+  text.push_back('\n');
+  return text;
+}
+
+std::string json_refusal(std::span<const std::string> errors, std::string_view version) {
+  json::Writer out;
+  {
+    json::Object object = out.object();
+    object.string("tool", "ddtime")
+        .string("version", version.empty() ? std::string_view(DDTIME_VERSION) : version)
+        .boolean("complete", false)
+        .boolean("refused", true)
+        .integer("exit_status", 1)
+        .null("signal");
+    json::Array list = object.array("errors");
+    for (const std::string& error : errors) list.string(error);
   }
   std::string text = out.text();
   text.push_back('\n');

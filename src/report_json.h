@@ -45,7 +45,7 @@ struct JsonRun {
 //      "oflag":["direct"],"status":"default"|"none"|"noxfer"|"progress"},
 //    "records_in":{"full":8,"partial":0},"records_out":{"full":8,"partial":0},
 //    "truncated_records":0,"bytes_in":4096,"bytes_out":4096,
-//    "times":{"real":0.081300000,"copy":0.081200000,"flush":0.000000000,
+//    "times":{"real":0.081300000,"copy":0.081200000,"flush":0.002000000|null,
 //      "read":0.040000000|null,"write":0.041000000|null,
 //      "user":0.000000000,"sys":0.081100000},
 //    "rates":{"bytes_per_second":50381.304|null,"records_per_second":98.401|null},
@@ -56,10 +56,13 @@ struct JsonRun {
 //   without count=. conv/iflag/oflag: the symbols in effect after GNU's
 //   implications (conv=ascii lists "ascii","unblock"), in settings.h's
 //   declaration order.
-// - times in seconds, exactly the nanoseconds with 9 decimals; read/write
-//   null unless measured (--split-times).
+// - times in seconds, exactly the nanoseconds with 9 decimals. What was
+//   not measured is null, never 0: read/write unless --split-times timed
+//   them, flush unless a flush call followed the copy, and every time of
+//   a run that ended before its window opened (a file that would not
+//   open, a refused operand).
 // - rates: bytes_out and input records (full + partial) over real, rounded
-//   to 3 decimals; null when real is 0.
+//   to 3 decimals; null when real is 0 or was not measured.
 // - exit_status: null when absent (a snapshot, or killed by a signal).
 //   signal: null, or the signal's name ("SIGINT"), or its number as a
 //   string ("42") when it has no portable name.
@@ -86,7 +89,7 @@ std::string json_report(const JsonRun& run);
 //      "iodepth":[1,8]|null},"size":268435456|null,
 //      "pattern":null|{"name":"random","generator_bytes_per_second":1.0e10}},
 //    "runs":[{...one run as above...,"bs":4096,"iodepth":1,"pass":"copy",
-//      "repeat":1,"warmup":false,"cache":"as-is",
+//      "repeat":1,"warmup":false,"counted":true,"cache":"as-is",
 //      "residency":{"input":{"resident_pages":0,"pages":64}|null,
 //        "output":{...}|null}|null,"seed":12345|absent}, ...],
 //    "summary":[{"bs":4096,"iodepth":1,"pass":"copy","runs":5,"knee":false,
@@ -97,7 +100,9 @@ std::string json_report(const JsonRun& run);
 //    "exit_status":0|1|null,"signal":null|"SIGINT"}
 //
 // - runs: warm-ups too, in the order run; "repeat" counts from 1 within
-//   the row's warm-ups or its measured runs. residency: null without
+//   the row's warm-ups or its measured runs. "counted" is false for a run
+//   that failed or was stopped by a signal: listed, never a sample of the
+//   summary. residency: null without
 //   --cache; a side is null when it is not a file or block device (or not
 //   there yet).
 // - --readback: two runs, "pass":"write" then "pass":"read"; the write
@@ -116,6 +121,7 @@ struct JsonSessionRun {
   unsigned iodepth = 1;
   unsigned repeat = 1;
   bool warmup = false;
+  bool counted = true;  // a sample of the summary: it ended without an error or a signal
   std::string_view cache = "as-is";
   const CacheState* residency = nullptr;  // with --cache: what was resident as the run began
   std::string_view pass = "copy";         // "write" and "read" for --readback
@@ -142,6 +148,14 @@ struct JsonSession {
   std::optional<double> generator_rate = std::nullopt;  // --pattern: bytes per second
 };
 std::string json_session_report(const JsonSession& session);
+
+// A command refused before anything ran (a bad option, a conflict, a
+// report path that aliases a data file), with --json on standard error,
+// where JSON replaces all text, diagnostics included. One object on one
+// line:
+//   {"tool":"ddtime","version":"0.1.0","complete":false,"refused":true,
+//    "exit_status":1,"signal":null,"errors":["..."]}
+std::string json_refusal(std::span<const std::string> errors, std::string_view version);
 
 // text as a JSON string literal, quotes included. '"' and '\\' are
 // escaped, control characters (and DEL) as \u00XX; valid UTF-8 passes

@@ -27,6 +27,22 @@ std::string text_of(const Buffer& out) { return {out.data(), out.size()}; }
 constexpr char kIecUnits[][6] = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};
 constexpr std::size_t kIecUnitCount = sizeof kIecUnits / sizeof kIecUnits[0];
 
+constexpr char kSiUnits[][5] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+
+std::size_t si_unit(double bytes_per_second) {
+  std::size_t unit = 0;
+  while (unit + 1 < sizeof kSiUnits / sizeof kSiUnits[0] && bytes_per_second >= 1000.0) {
+    bytes_per_second /= 1000.0;
+    ++unit;
+  }
+  return unit;
+}
+
+double in_si_unit(double bytes_per_second) {
+  for (std::size_t unit = si_unit(bytes_per_second); unit > 0; --unit) bytes_per_second /= 1000.0;
+  return bytes_per_second;
+}
+
 // The IEC unit a rate is shown in: the largest that leaves at least 1.
 std::size_t iec_unit(double bytes_per_second) {
   std::size_t unit = 0;
@@ -48,14 +64,26 @@ double in_unit(double bytes_per_second, std::size_t unit) {
 struct Scale {
   bool rate = false;
   std::size_t unit = 0;
+  double base = 1024.0;  // 1000 for SI rates
+  const char* suffix() const { return base == 1000.0 ? kSiUnits[unit] : kIecUnits[unit]; }
+  double scaled(double x) const {
+    for (std::size_t i = 0; i < unit; ++i) x /= base;
+    return x;
+  }
   std::string value(double x) const {
-    return rate ? fmt::format("{:.2f} {}", in_unit(x, unit), kIecUnits[unit]) : duration_text(x);
+    return rate ? fmt::format("{:.2f} {}", scaled(x), suffix()) : duration_text(x);
   }
   // Both ends of an interval, the unit said once for a rate.
   std::string range(double low, double high, bool utf8) const {
     const char* dash = utf8 ? "\u2013" : "..";
     if (!rate) return fmt::format("{}{}{}", duration_text(low), dash, duration_text(high));
-    return fmt::format("{:.2f}{}{:.2f} {}", in_unit(low, unit), dash, in_unit(high, unit), kIecUnits[unit]);
+    return fmt::format("{:.2f}{}{:.2f} {}", scaled(low), dash, scaled(high), suffix());
+  }
+  // The scale of a rate row in the units asked for: SI, B/s, or IEC.
+  static Scale for_rate(double median, RateUnits units) {
+    if (units == RateUnits::kSi) return {true, si_unit(median), 1000.0};
+    if (units == RateUnits::kBytes) return {true, 0, 1000.0};
+    return {true, iec_unit(median), 1024.0};
   }
 };
 
@@ -115,19 +143,49 @@ std::string iec_rate(double bytes_per_second) {
   return fmt::format("{:.2f} {}", in_unit(bytes_per_second, unit), kIecUnits[unit]);
 }
 
-std::string session_run_line(std::string_view program, const RunLabel& label, const RunFigures& run) {
+std::string rate_text(double bytes_per_second, RateUnits units) {
+  const std::string si = fmt::format("{:.2f} {}", in_si_unit(bytes_per_second), kSiUnits[si_unit(bytes_per_second)]);
+  const std::string plain = fmt::format("{:.0f} B/s", bytes_per_second);
+  switch (units) {
+    case RateUnits::kSi:
+      return si;
+    case RateUnits::kBytes:
+      return plain;
+    case RateUnits::kBoth:
+      return si + " = " + iec_rate(bytes_per_second);
+    case RateUnits::kAll:
+      return si + " = " + iec_rate(bytes_per_second) + " = " + plain;
+    case RateUnits::kIec:
+    case RateUnits::kIecAndBytes:
+      break;
+  }
+  return iec_rate(bytes_per_second);
+}
+
+// "real X  user Y  sys Z  cpu P%  RATE", and with --split-times the reads'
+// and the writes' time.
+void put_figures(Buffer& out, const RunLineFigures& figures) {
+  const RunFigures& run = figures.run;
+  put(out, "real {}  user {}  sys {}  cpu {:.1f}%  {}", duration_text(run.real), duration_text(run.user),
+      duration_text(run.sys), run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0,
+      rate_text(run.bytes_per_second, figures.units));
+  if (figures.times.split) {
+    put(out, "  read {}  write {}", duration_text(figures.times.read_ns), duration_text(figures.times.write_ns));
+  }
+}
+
+std::string session_run_line(std::string_view program, const RunLabel& label, const RunLineFigures& figures) {
   Buffer out;
   put(out, "{}: ", program);
   if (!label.setting.empty()) put(out, "{}, ", label.setting);
-  put(out, "{} {} of {}: real {}  user {}  sys {}  cpu {:.1f}%  {}", label.warmup ? "warm-up" : "run", label.index,
-      label.of, duration_text(run.real), duration_text(run.user), duration_text(run.sys),
-      run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0, iec_rate(run.bytes_per_second));
-  put(out, "{}\n", label.warmup ? " (not counted)" : "");
+  put(out, "{} {} of {}: ", label.warmup ? "warm-up" : "run", label.index, label.of);
+  put_figures(out, figures);
+  put(out, "{}\n", label.failed ? " (failed: not counted)" : label.warmup ? " (not counted)" : "");
   return text_of(out);
 }
 
 std::string session_statistics(std::string_view program, std::string_view setting, const RowSummary& row,
-                               unsigned warmups, bool utf8) {
+                               unsigned warmups, bool utf8, RateUnits units) {
   Buffer out;
   put(out, "{}: ", program);
   if (!setting.empty()) put(out, "{}: ", setting);
@@ -140,7 +198,7 @@ std::string session_statistics(std::string_view program, std::string_view settin
       figure_cells("real", row.real, seconds, utf8),
       figure_cells("user", row.user, seconds, utf8),
       figure_cells("sys", row.sys, seconds, utf8),
-      figure_cells("rate", row.bytes_per_second, Scale{true, iec_unit(row.bytes_per_second.median)}, utf8),
+      figure_cells("rate", row.bytes_per_second, Scale::for_rate(row.bytes_per_second.median, units), utf8),
   };
   // Each column as wide as its widest cell: names and intervals to the
   // left, figures to the right, two spaces between.
@@ -162,16 +220,28 @@ std::string session_statistics(std::string_view program, std::string_view settin
   return text_of(out);
 }
 
-std::string pass_line(std::string_view program, std::string_view pass, const RunFigures& run, const RunTimes& times) {
+std::string pass_line(std::string_view program, std::string_view pass, const RunLineFigures& figures) {
+  const RunFigures& run = figures.run;
+  const RunTimes& times = figures.times;
   Buffer out;
   put(out, "{}: {}: real {}", program, pass, duration_text(run.real));
   if (times.flush_ns > 0) {
     put(out, " (copy {} + flush {}, user {} sys {} of it)", duration_text(times.copy_ns),
         duration_text(times.flush_ns), duration_text(times.flush_user_ns), duration_text(times.flush_sys_ns));
   }
-  put(out, "  user {}  sys {}  cpu {:.1f}%  {}\n", duration_text(run.user), duration_text(run.sys),
-      run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0, iec_rate(run.bytes_per_second));
+  put(out, "  user {}  sys {}  cpu {:.1f}%  {}", duration_text(run.user), duration_text(run.sys),
+      run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0, rate_text(run.bytes_per_second, figures.units));
+  if (times.split) put(out, "  read {}  write {}", duration_text(times.read_ns), duration_text(times.write_ns));
+  put(out, "\n");
   return text_of(out);
+}
+
+std::string buffered_read_line(std::string_view program, std::string_view path, std::int64_t bytes,
+                               std::int64_t offset, std::int64_t alignment) {
+  return fmt::format(
+      "{}: read: through the page cache, its pages dropped first: {} B from offset {} is no multiple of '{}''s "
+      "direct I/O alignment {}\n",
+      program, bytes, offset, path, alignment);
 }
 
 std::string drop_line(std::string_view program, std::int64_t ns) {
@@ -189,6 +259,10 @@ std::string verify_line(std::string_view program, const VerifyOutcome& outcome, 
   }
   return fmt::format("{}: verify: ok, {} ({} B) compared in {} ({})\n", program, human_size(outcome.compared, false),
                      outcome.compared, duration_text(ns), iec_rate(rate));
+}
+
+std::string phase_line(std::string_view program, std::string_view phase) {
+  return fmt::format("{}: SIGUSR1 during {}\n", program, phase);
 }
 
 std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second) {
@@ -223,7 +297,7 @@ std::string cache_line(std::string_view program, std::string_view setting, Cache
   put(out, "{}: ", program);
   if (!setting.empty()) put(out, "{}, ", setting);
   put(out, "cache {}: ", cache_mode_name(mode));
-  auto side = [&](std::string_view name, const std::optional<Residency>& residency) {
+  auto side = [&](std::string_view name, std::string_view does, const std::optional<Residency>& residency) {
     if (!residency) {
       put(out, "{} not measured", name);
       return;
@@ -236,11 +310,12 @@ std::string cache_line(std::string_view program, std::string_view setting, Cache
     const double percent = residency->pages > 0 ? static_cast<double>(*residency->resident) /
                                                       static_cast<double>(residency->pages) * 100
                                                 : 0;
-    put(out, "{} {:.1f}% resident ({} of {} pages)", name, percent, *residency->resident, residency->pages);
+    put(out, "{} {:.1f}% resident ({} of the {} pages it {})", name, percent, *residency->resident, residency->pages,
+        does);
   };
-  side("input", state.input);
+  side("input", "reads", state.input);
   put(out, ", ");
-  side("output", state.output);
+  side("output", "writes", state.output);
   put(out, "\n");
   return text_of(out);
 }

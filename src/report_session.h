@@ -14,6 +14,7 @@
 #include "aggregate.h"
 #include "cache_state.h"
 #include "run_times.h"
+#include "settings.h"
 #include "verify.h"
 
 namespace ddtime {
@@ -25,11 +26,28 @@ struct RunLabel {
   bool warmup = false;
   unsigned index = 1;  // 1-based, among the row's warm-ups or its measured runs
   unsigned of = 1;
+  bool failed = false;  // ended in an error: listed, not a sample of the statistics
+};
+
+// A run's figures as a session's lines give them: the rate in the units
+// --units names (IEC unless it says otherwise), and with --split-times
+// (times.split) the time in reads and in writes.
+struct RunLineFigures {
+  const RunFigures& run;
+  const RunTimes& times;
+  RateUnits units = RateUnits::kIecAndBytes;
 };
 
 //   ddtime: run 2 of 5: real 0.5123 s  user 0.0010 s  sys 0.5000 s  cpu 97.8%  2.00 GiB/s
 //   ddtime: bs=64k depth 4, warm-up 1 of 1: real ... (not counted)
-std::string session_run_line(std::string_view program, const RunLabel& label, const RunFigures& run);
+//   ddtime: run 3 of 5: real ... (failed: not counted)
+//   ddtime: run 1 of 2: real ...  2.00 GiB/s  read 0.2500 s  write 0.2400 s      (--split-times)
+std::string session_run_line(std::string_view program, const RunLabel& label, const RunLineFigures& figures);
+
+// A rate in the units --units names: IEC with two decimals ("2.00 GiB/s")
+// by default and for iec, SI for si ("2.15 GB/s"), "2147483648 B/s" for
+// bytes, both joined by " = " for both, all three for all.
+std::string rate_text(double bytes_per_second, RateUnits units);
 
 // A row's measured runs, each figure on a line: min, median with its 95%
 // interval (n/a below 6 runs), mean ± sd, max, and the runs the
@@ -40,13 +58,15 @@ std::string session_run_line(std::string_view program, const RunLabel& label, co
 //   ddtime:         min        median     95% interval         mean ± sd               max  outliers
 //   ddtime: real    0.5012 s   0.5123 s   n/a                  0.5130 s ± 0.0040 s     0.5201 s  -
 //   ddtime: rate    1.95 GiB/s 2.00 GiB/s 1.97–2.02 GiB/s      2.00 GiB/s ± 0.02 GiB/s 2.05 GiB/s  run 4
+// units: the rate's, SI for --units=si and B/s for bytes, else IEC.
 std::string session_statistics(std::string_view program, std::string_view setting, const RowSummary& row,
-                               unsigned warmups, bool utf8);
+                               unsigned warmups, bool utf8, RateUnits units = RateUnits::kIecAndBytes);
 
-// Before a run with --cache: the mode and what was resident as the run
-// began, per side ("not measured" for what is not a file or block device,
-// or not there yet).
-//   ddtime: cache cold: input 0.0% resident (0 of 65536 pages), output 0.0% resident (0 of 65536 pages)
+// Before a run with --cache: the mode and what was resident, as the run
+// began, of the range it reads and the range it writes ("not measured" for
+// what is not a file or block device, or not there yet; "residency
+// unknown" where the kernel would not tell).
+//   ddtime: cache cold: input 0.0% resident (0 of the 65536 pages it reads), output 0.0% resident (0 of the 65536 pages it writes)
 std::string cache_line(std::string_view program, std::string_view setting, CacheMode mode, const CacheState& state);
 
 // A readback's passes, each on a line:
@@ -56,7 +76,13 @@ std::string cache_line(std::string_view program, std::string_view setting, Cache
 //   ddtime: verify: ok, 268435456 bytes compared in 0.8000 s (320.00 MiB/s)
 // The copy/flush split, with the flush's own CPU time, shows when a flush
 // took time (times.flush_ns > 0).
-std::string pass_line(std::string_view program, std::string_view pass, const RunFigures& run, const RunTimes& times);
+std::string pass_line(std::string_view program, std::string_view pass, const RunLineFigures& figures);
+
+// --readback's read pass without O_DIRECT, where the range written is no
+// multiple of the output's direct I/O alignment:
+//   ddtime: read: through the page cache, its pages dropped first: 1000000 B from offset 0 is no multiple of 'out''s direct I/O alignment 512
+std::string buffered_read_line(std::string_view program, std::string_view path, std::int64_t bytes,
+                               std::int64_t offset, std::int64_t alignment);
 std::string drop_line(std::string_view program, std::int64_t ns);
 std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns);
 
@@ -64,6 +90,11 @@ std::string verify_line(std::string_view program, const VerifyOutcome& outcome, 
 //   ddtime: knee at bs=256k: doubling it gained under 5% (and under the run-to-run spread) twice
 // The spread is named only when it was measured (spread: --repeat of 2 or more).
 std::string knee_line(std::string_view program, std::int64_t bs, bool spread);
+
+// SIGUSR1 between runs and passes, where no copy has statistics to give:
+// what is going on.
+//   ddtime: SIGUSR1 during verify: 64 MiB compared so far
+std::string phase_line(std::string_view program, std::string_view phase);
 
 // --pattern, before the first run: the generator's own speed, so that no
 // one takes it for the device's.

@@ -11,6 +11,11 @@ namespace ddtime {
 // What the timing report says about one run. Every figure covers GNU's
 // window: from just before skip= (files already open) to the summary.
 struct RunTimes {
+  // The window opened: false for a run that ended before it (a file that
+  // would not open, a refused operand), whose times were never measured.
+  bool measured = true;
+  // A flush call followed the copy (flush_ns and its CPU were measured).
+  bool flushed = false;
   std::int64_t real_ns = 0;   // monotonic clock over the window
   std::int64_t copy_ns = 0;   // skip, seek and the copy loop, final write included
   std::int64_t flush_ns = 0;  // fsync/fdatasync after the copy

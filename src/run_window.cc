@@ -7,6 +7,7 @@ void RunWindow::start(const TimedOs* timed) noexcept {
   // A session opens the window once per run: nothing of the last run's stays.
   copy_end_ns_ = -1;
   flush_ns_ = 0;
+  flushed_ = false;
   flush_cpu_ = {};
   timed_ = timed;
   threads_ = 1;
@@ -25,6 +26,7 @@ void RunWindow::flush_starting() noexcept {
 void RunWindow::flush_finished() noexcept {
   const CpuTimes cpu_now = cpu_ ? process_cpu_times() : CpuTimes{};
   flush_ns_ = clock_.now_ns() - flush_start_ns_;
+  flushed_ = true;
   if (cpu_) flush_cpu_ = cpu_in_window(cpu_at_flush_, cpu_now, flush_ns_);
 }
 
@@ -36,6 +38,7 @@ RunTimes RunWindow::measure() noexcept {
   times.real_ns = now - start_ns_;
   times.copy_ns = (copy_end_ns_ >= 0 ? copy_end_ns_ : now) - start_ns_;
   times.flush_ns = flush_ns_;
+  times.flushed = flushed_;
   times.flush_user_ns = flush_cpu_.user_ns;
   times.flush_sys_ns = flush_cpu_.sys_ns;
   if (!cpu_) return times;

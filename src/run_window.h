@@ -49,6 +49,7 @@ class RunWindow {
   std::int64_t start_ns_ = 0;
   std::int64_t copy_end_ns_ = -1;
   std::int64_t flush_ns_ = 0;
+  bool flushed_ = false;
   std::int64_t flush_start_ns_ = 0;
   CpuTimes cpu_at_flush_;
   CpuSplit flush_cpu_;

@@ -2,6 +2,7 @@
 #include "session.h"
 
 
+#include <cerrno>
 #include <cstdlib>
 
 #include "buffer.h"
@@ -25,12 +26,6 @@ Session::Session(Os& os, Events& events, RunWindow& window, const Settings& sett
       input_cache_(os, kInputFd, settings),
       output_cache_(os, kOutputFd, settings) {}
 
-void Session::resolve_direct_shorthand() noexcept {
-  // --direct: O_DIRECT wherever the file can take it.
-  if (can_take_direct(os_, settings_.input_file, kInputFd)) settings_.iflag.direct = true;
-  if (can_take_direct(os_, settings_.output_file, kOutputFd)) settings_.oflag.direct = true;
-}
-
 bool Session::open_files() {
   if (int err = open_input(os_, settings_); err != 0) {
     events_.notice(settings_.input_file ? Notice::kOpenFailed : Notice::kSetFlagsFailed, Side::kInput, err, 0);
@@ -43,6 +38,9 @@ bool Session::open_files() {
     events_.notice(Notice::kSeekTooLargeToTruncate, Side::kOutput, 0, settings_.seek_records);
     return false;
   }
+  // Whether the run makes the output: a refusal must not leave it behind.
+  struct stat status {};
+  output_created_ = settings_.output_file && os_.stat_path(settings_.output_file->c_str(), status).err == ENOENT;
   if (int err = open_output(os_, settings_); err != 0) {
     events_.notice(settings_.output_file ? Notice::kOpenFailed : Notice::kSetFlagsFailed, Side::kOutput, err, 0);
     return false;
@@ -51,53 +49,38 @@ bool Session::open_files() {
 }
 
 bool Session::check_direct_alignment(std::size_t& buffer_alignment) {
-  struct DirectSide {
-    bool direct;
-    Side side;
-    const char* size_operand;
-    std::int64_t size;
-    const char* position_operand;
-    std::int64_t records;
-    std::int64_t bytes;
-  };
-  const bool bs = settings_.bs_given;
-  const DirectSide sides[] = {
-      {settings_.iflag.direct, Side::kInput, bs ? "bs" : "ibs", settings_.ibs, "skip", settings_.skip_records,
-       settings_.skip_bytes},
-      {settings_.oflag.direct, Side::kOutput, bs ? "bs" : "obs", settings_.obs, "seek", settings_.seek_records,
-       settings_.seek_bytes},
-  };
-  for (const DirectSide& side : sides) {
-    if (!side.direct) continue;
-    const DirectIoNeeds needs = direct_io_needs_of(os_, side.side == Side::kInput ? kInputFd : kOutputFd);
+  for (const Side side : {Side::kInput, Side::kOutput}) {
+    if (!(side == Side::kInput ? settings_.iflag.direct : settings_.oflag.direct)) continue;
+    const DirectIoNeeds needs = direct_io_needs_of(os_, side == Side::kInput ? kInputFd : kOutputFd);
     if (settings_.ext.align == 0 && needs.memory_alignment > buffer_alignment) {
       buffer_alignment = needs.memory_alignment;
     }
     // Only a requirement the kernel stated is worth refusing over; as dd,
     // the kernel's EINVAL speaks, exactly as with GNU.
-    if (!settings_.ext.actionable_errors || needs.source == DirectIoNeeds::Source::kAssumed) continue;
-    AlignmentProblem problem{AlignmentProblem::Kind::kBlockSize, side.side,
-                             needs.source == DirectIoNeeds::Source::kLogicalBlockSize,
-                             static_cast<std::int64_t>(needs.offset_alignment), side.size_operand, side.size};
-    std::int64_t offset = 0;
-    if (side.size % problem.block == 0) {
-      if (side.side == Side::kInput && settings_.max_bytes % problem.block != 0) {
-        // A count in bytes ends with a read of the leftover bytes, which
-        // the device would refuse.
-        problem.kind = AlignmentProblem::Kind::kCountBytes;
-        problem.value = settings_.max_bytes;
-      } else if (!multiply_add_fits(side.records, side.size, side.bytes, offset) || offset % problem.block != 0) {
-        problem.kind = AlignmentProblem::Kind::kStartOffset;
-        problem.operand = side.position_operand;
-        problem.value = offset;
-      } else {
-        continue;
-      }
+    if (!settings_.ext.actionable_errors) continue;
+    if (const std::optional<AlignmentProblem> problem = alignment_problem(settings_, side, needs)) {
+      events_.alignment_refused(*problem);
+      return false;
     }
-    events_.alignment_refused(problem);
-    return false;
   }
   return true;
+}
+
+bool Session::allocate_output_blocks() {
+  // The blocks the copy will write, from where its first write lands (the
+  // file's end under O_APPEND), allocated with the file's size and bytes
+  // left as they are: an interrupted copy, a short input or notrunc then
+  // leave exactly what the copy without it would (issue 19's third rule).
+  struct stat status {};
+  if (!os_.fstat(kOutputFd, status).ok() || !S_ISREG(status.st_mode)) return true;
+  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
+  const std::optional<std::int64_t> seek = settings_.seek_offset();
+  if (!bytes || *bytes == 0 || !seek) return true;
+  const std::int64_t start = settings_.oflag.append ? static_cast<std::int64_t>(status.st_size) : *seek;
+  const IoResult allocated = os_.allocate_blocks(kOutputFd, static_cast<off_t>(start), static_cast<off_t>(*bytes));
+  if (allocated.ok()) return true;
+  events_.notice(Notice::kPreallocateFailed, Side::kOutput, allocated.err, 0);
+  return false;
 }
 
 int Session::advise_page_cache(const CopyResult& copied) {
@@ -229,7 +212,7 @@ RunResult Session::copy(std::size_t buffer_alignment) {
   events_.starting(start);
   // POSIX lets SIGUSR1 keep its default (terminating) action when
   // POSIXLY_CORRECT is set; GNU dd honours that.
-  signals::install(std::getenv("POSIXLY_CORRECT") == nullptr);
+  signals::install_as_gnu();
 
   // --latency: recorders sized from what the copy will move (a few
   // million samples at most kept exactly), and the clock's own cost.
@@ -287,6 +270,7 @@ RunResult Session::copy(std::size_t buffer_alignment) {
   }
 
   RunResult result{copied.stats, {}, copied.exit_status, copied.ending, RunResult::Report::kSummary, {}};
+  result.first_write = copied.first_write;
   describe_engine(result);
   switch (copied.ending) {
     case Ending::kDie:
@@ -321,12 +305,15 @@ RunResult Session::ended_before_copy(int status) const {
 }
 
 RunResult Session::run() {
-  if (settings_.ext.direct) resolve_direct_shorthand();
   if (!open_files()) return ended_before_copy(1);
   std::size_t buffer_alignment = settings_.ext.align != 0 ? settings_.ext.align : page_size();
   if ((settings_.iflag.direct || settings_.oflag.direct) && !check_direct_alignment(buffer_alignment)) {
+    // An output the kernel's needs were unknown of until it existed: a
+    // refused command creates nothing.
+    if (output_created_) os_.remove_file(settings_.output_file->c_str());
     return ended_before_copy(1);
   }
+  if (plan_.preallocate && !allocate_output_blocks()) return ended_before_copy(1);
   RunResult result = copy(buffer_alignment);
   release_queue();
   // Summarised after the window closed: sorting the samples is no part of

@@ -45,6 +45,9 @@ struct RunResult {
   // session to merge a row's runs.
   std::shared_ptr<const LatencyRecorders> latency_samples = nullptr;
   double latency_ns_per_tick = 1.0;
+  // Where the first write landed in the output (-1: unknown): where
+  // --readback reads the bytes back from.
+  std::int64_t first_write = -1;
 };
 
 class Session {
@@ -62,8 +65,10 @@ class Session {
   const Settings& settings() const noexcept { return settings_; }
 
  private:
-  void resolve_direct_shorthand() noexcept;
   bool open_files();
+  // --preallocate: the blocks of the range the copy writes, before the
+  // window opens. False when they could not be had (reported).
+  bool allocate_output_blocks();
   // The buffer alignment direct I/O needs; false when an operand would be
   // refused (the problem is reported).
   bool check_direct_alignment(std::size_t& buffer_alignment);
@@ -86,6 +91,7 @@ class Session {
   Plan plan_;
   const PatternSource* pattern_;
   InputPosition input_position_;
+  bool output_created_ = false;  // of= was not there before this run opened it
   CacheAdvice input_cache_;
   CacheAdvice output_cache_;
   // Declared before the ring, so that the ring (and what the kernel still

@@ -72,6 +72,9 @@ struct Extensions {
   // The session's write modes: a block-device output is opened with
   // O_EXCL, so that a mounted or otherwise claimed device is refused.
   bool exclusive_device = false;
+  // count= came from --size (resolve applies it as count= in bytes), so a
+  // message about what count= leaves names --size.
+  bool count_from_size = false;
 
   // Resolved from the above and the name ddtime was invoked by.
   bool timing_report = false;    // the text report before GNU's summary

@@ -43,6 +43,9 @@ sigset_t caught_set() {
 }  // namespace
 
 void install(bool want_info) noexcept {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
   sigset_t caught = caught_set();
   if (ignored_at_start(SIGINT)) sigdelset(&caught, SIGINT);
   // GNU catches SIGUSR1 even when it was ignored at start: asking for the
@@ -63,6 +66,8 @@ void install(bool want_info) noexcept {
     sigaction(SIGINT, &action, nullptr);
   }
 }
+
+void install_as_gnu() noexcept { install(std::getenv("POSIXLY_CORRECT") == nullptr); }
 
 Taken take() noexcept {
   sigset_t caught = caught_set();

@@ -17,7 +17,12 @@ extern volatile std::sig_atomic_t any_pending;
 // unless want_info is false, SIGUSR1. SIGINT ignored when the program
 // started stays ignored; SIGUSR1 is caught regardless, as GNU dd does. Handlers are installed without
 // SA_RESTART so a blocked read returns EINTR and the stats come out promptly.
+// Installs once: a later call changes nothing.
 void install(bool want_info) noexcept;
+
+// As GNU dd installs them: POSIX lets SIGUSR1 keep its default
+// (terminating) action when POSIXLY_CORRECT is set, and GNU honours that.
+void install_as_gnu() noexcept;
 
 // Cheap enough to call before every system call.
 inline bool pending() noexcept { return detail::any_pending != 0; }

@@ -184,6 +184,18 @@ class LatencyOs final : public OsWrapper {
     break_chain();
     return OsWrapper::flush_device_cache(fd);
   }
+  IoResult allocate_blocks(int fd, off_t offset, off_t length) noexcept override {
+    break_chain();
+    return OsWrapper::allocate_blocks(fd, offset, length);
+  }
+  IoResult real_path(const char* path, char* resolved) noexcept override {
+    break_chain();
+    return OsWrapper::real_path(path, resolved);
+  }
+  IoResult remove_file(const char* path) noexcept override {
+    break_chain();
+    return OsWrapper::remove_file(path);
+  }
 
  private:
   static constexpr int kGapSampleEvery = 1024;

@@ -31,7 +31,7 @@ IoResult read_fully(Os& os, int fd, unsigned char* buffer, std::size_t length) {
 }  // namespace
 
 VerifyOutcome verify_bytes(Os& os, const VerifySource& source, int actual_fd, std::int64_t actual_offset,
-                           std::int64_t bytes) {
+                           std::int64_t bytes, const VerifyStop& stop) {
   VerifyOutcome outcome;
   if (!os.lseek(actual_fd, static_cast<off_t>(actual_offset), SEEK_SET).ok() ||
       (source.fd >= 0 && !os.lseek(source.fd, static_cast<off_t>(source.offset), SEEK_SET).ok())) {
@@ -41,6 +41,10 @@ VerifyOutcome verify_bytes(Os& os, const VerifySource& source, int actual_fd, st
   std::vector<unsigned char> expected(kBlock, 0);
   std::vector<unsigned char> actual(kBlock);
   while (outcome.compared < bytes) {
+    if (stop && stop(outcome.compared)) {
+      outcome.stopped = true;
+      return outcome;
+    }
     const auto want = static_cast<std::size_t>(std::min<std::int64_t>(bytes - outcome.compared, kBlock));
     const IoResult got = read_fully(os, actual_fd, actual.data(), want);
     if (!got.ok()) {

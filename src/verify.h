@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "os.h"
@@ -23,14 +24,19 @@ struct VerifySource {
 
 struct VerifyOutcome {
   int err = 0;                 // a read failed (errno); the comparison is incomplete
+  bool stopped = false;        // stop() asked it to end (SIGINT): incomplete
   bool read_expected = false;  // err came from the expected side
   std::int64_t compared = 0;   // bytes found equal before the end or the first difference
   std::optional<std::int64_t> first_bad;  // offset into the output file of the first difference
 };
 
+// Asked between blocks with the bytes found equal so far: true to end
+// the comparison now (a SIGINT).
+using VerifyStop = std::function<bool(std::int64_t compared)>;
+
 // Compares bytes bytes of actual_fd from actual_offset with source.
 // A side that ends early differs at its end.
 VerifyOutcome verify_bytes(Os& os, const VerifySource& source, int actual_fd, std::int64_t actual_offset,
-                           std::int64_t bytes);
+                           std::int64_t bytes, const VerifyStop& stop = {});
 
 }  // namespace ddtime

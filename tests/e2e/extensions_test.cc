@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -553,14 +554,81 @@ TEST_F(JsonOutput, PathAsDdLeavesStderrAsGnus) {
   EXPECT_EQ((*json)["bytes_in"].integer(), 3000);
 }
 
-TEST_F(JsonOutput, UnwritablePathFailsWithExitStatus1) {
-  Result r = ddtime({"if=/dev/zero", "of=/dev/null", "count=2", "--json=nodir/run.json"});
-  EXPECT_STATUS(r, "exit 1");
-  const std::vector<std::string> lines = report_lines(r.err);
-  ASSERT_EQ(lines.size(), 6u) << r;
-  EXPECT_EQ(lines[2], "2+0 records in");
-  EXPECT_EQ(lines[5], "ddtime: failed to write the JSON report to 'nodir/run.json': No such file or directory");
-  EXPECT_FALSE(exists("nodir"));
+// Defect 17: a report path that cannot be opened is found before any I/O,
+// not after an hour-long copy, and the message does not follow GNU's
+// summary.
+TEST_F(JsonOutput, AnUnusablePathIsRefusedBeforeTheCopy) {
+  write_file("in", "abc");
+  std::filesystem::create_directory(path("adir"));
+  const struct {
+    std::vector<std::string> args;
+    std::string err;
+  } cases[] = {
+      {{"--json=nodir/run.json"}, "ddtime: --json: cannot open 'nodir/run.json': No such file or directory\n"},
+      {{"--csv=adir"}, "ddtime: --csv: 'adir' is a directory, not a file the report can go to\n"},
+      {{"--json=adir"}, "ddtime: --json: 'adir' is a directory, not a file the report can go to\n"},
+      {{"--json=/dev/full/x"}, "ddtime: --json: cannot open '/dev/full/x': Not a directory\n"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args{"if=in", "of=out"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    Options o = opts(args);
+    o.as_ddtime = true;
+    o.locale = Locale::kC;
+    const Result r = dd(o);
+    EXPECT_STATUS(r, "exit 1");
+    EXPECT_EQ(r.err, c.err);
+    EXPECT_FALSE(exists("out")) << "nothing was opened for writing";
+    EXPECT_FALSE(exists("nodir"));
+  }
+}
+
+// Defect 3: a report naming a data file would overwrite it after the copy.
+TEST_F(JsonOutput, APathThatIsADataFileIsRefusedAndNothingChanges) {
+  write_file("in1", "input bytes");
+  write_file("out1", "old output");
+  const struct {
+    std::vector<std::string> args;
+    std::string err;
+  } cases[] = {
+      {{"of=out1", "--json=out1"},
+       "ddtime: --json and of= name the same file 'out1': the report would overwrite the copy\n"},
+      {{"of=out2", "--json=in1"},
+       "ddtime: --json and if= name the same file 'in1': the report would overwrite the input\n"},
+      {{"of=out2", "--csv=./in1", "--repeat=2"},
+       "ddtime: --csv and if= name the same file './in1': the report would overwrite the input\n"},
+      {{"of=new", "--json=./new"},
+       "ddtime: --json and of= name the same file './new': the report would overwrite the copy\n"},
+      {{"of=/dev/null", "--json=same", "--csv=same"},
+       "ddtime: --json and --csv name the same file 'same': one report would overwrite the other\n"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args{"if=in1", "bs=4k"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    Options o = opts(args);
+    o.as_ddtime = true;
+    o.locale = Locale::kC;
+    const Result r = dd(o);
+    EXPECT_STATUS(r, "exit 1");
+    EXPECT_EQ(r.err, c.err);
+    EXPECT_EQ(read_file("in1"), "input bytes");
+    EXPECT_EQ(read_file("out1"), "old output");
+    EXPECT_FALSE(exists("out2"));
+    EXPECT_FALSE(exists("new"));
+    EXPECT_FALSE(exists("same"));
+  }
+}
+
+// Rule 2: the report files are opened (created) before the copy, so a
+// reader sees them from the start, and are emptied as of= is.
+TEST_F(JsonOutput, AReportFileIsCreatedBeforeTheCopyAndEmptiedLikeOf) {
+  write_file("report.json", std::string(10000, 'x'));
+  Result r = ddtime({"if=/dev/zero", "of=/dev/null", "count=2", "--json=report.json"});
+  ASSERT_STATUS(r, "exit 0");
+  const std::string json = read_file("report.json");
+  EXPECT_LT(json.size(), 5000u) << "emptied, then the document alone";
+  EXPECT_EQ(json.find("xxx"), std::string::npos) << json;
+  EXPECT_TRUE(json_or_fail(json));
 }
 
 // ---- --progress ----

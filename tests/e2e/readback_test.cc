@@ -88,6 +88,77 @@ TEST_F(Readback, PreallocateReservesTheOutputFirst) {
   EXPECT_GE(status.st_blocks * 512, 1 << 20) << "allocated, not sparse";
 }
 
+// Defect 1: the passes ignored --size, and with a generator wrote until
+// the disk was full; on a device, past the range asked for.
+TEST_F(Readback, EveryPassKeepsToSize) {
+  Result r = ddtime({"if=in", "of=out", "bs=4k", "--size=100", "--verify", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(file_size("out"), 100);
+  const Json doc = parse_json(r.err);
+  EXPECT_EQ(doc["runs"][0]["bytes_out"].integer(), 100);
+  EXPECT_EQ(doc["runs"][1]["bytes_in"].integer(), 100);
+  r = ddtime({"of=gen", "bs=4k", "--size=10000", "--pattern=random", "--readback"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(file_size("gen"), 10000);
+}
+
+// Defect 2: the reservation made the file its final length before the
+// appended writes, which then landed after a block of zeros.
+TEST_F(Readback, PreallocateWithAppendAppends) {
+  write_file("ex", std::string(1000, 'e'));
+  Result r = ddtime({"if=in", "of=ex", "bs=4k", "oflag=append", "conv=notrunc", "--preallocate", "--verify"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(read_file("ex") == std::string(1000, 'e') + input_);
+  r = ddtime({"if=in", "of=new", "bs=4k", "oflag=append", "--preallocate"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(read_file("new") == input_);
+}
+
+// Defects 34 and 35: the file is what the copy without --preallocate
+// leaves: cut to what the input gave, and cut at seek= as dd cuts it.
+TEST_F(Readback, PreallocateLeavesTheFileTheCopyLeaves) {
+  Result r = ddtime({"if=in", "of=out", "bs=64k", "count=100", "--preallocate"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(file_size("out"), 1 << 20) << "not the 100 blocks reserved";
+  write_file("seeked", std::string(10000, 's'));
+  const std::string tail = input_.substr(0, 4096);
+  write_file("four", tail);
+  r = ddtime({"if=four", "of=seeked", "bs=4k", "seek=100", "oflag=seek_bytes", "--preallocate"});
+  ASSERT_STATUS(r, "exit 0");
+  // Under one block, seek= leaves O_TRUNC on: GNU empties the file, then
+  // writes 100 bytes on.
+  EXPECT_TRUE(read_file("seeked") == std::string(100, '\0') + tail) << "the old bytes are cut away, as GNU cuts them";
+}
+
+// Defect 4: under notrunc, the last block of the range was zeroed before
+// a copy that never reached it. An interrupted copy leaves every byte it
+// did not write as it was.
+TEST_F(Readback, PreallocateUnderNotruncChangesNoByteTheCopyDoesNotWrite) {
+  write_file("pout", std::string(2 << 20, '\xaa'));
+  write_file("two", input_.substr(0, 1 << 19));
+  const Result r = ddtime({"if=two", "of=pout", "bs=4k", "count=512", "conv=notrunc", "--preallocate"});
+  ASSERT_STATUS(r, "exit 0");
+  const std::string after = read_file("pout");
+  ASSERT_EQ(after.size(), 2u << 20);
+  EXPECT_TRUE(after.substr(0, 1 << 19) == input_.substr(0, 1 << 19));
+  EXPECT_TRUE(after.substr(1 << 19) == std::string((2 << 20) - (1 << 19), '\xaa')) << "count=512 is beyond two's end";
+}
+
+TEST_F(Readback, PreallocateAllocatesTheBlocksBeforeTheCopy) {
+  const Result r = ddtime({"if=in", "of=out", "bs=64k", "--preallocate", "conv=fdatasync"});
+  ASSERT_STATUS(r, "exit 0");
+  struct stat status {};
+  ASSERT_EQ(::stat(path("out").c_str(), &status), 0);
+  EXPECT_EQ(status.st_size, 1 << 20);
+  EXPECT_GE(status.st_blocks * 512, 1 << 20) << "allocated, not sparse";
+}
+
+TEST_F(Readback, PreallocateNeedsAFile) {
+  const Result r = ddtime({"if=in", "of=/dev/null", "--preallocate"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err, "ddtime: --preallocate reserves the blocks of a regular file, which \u2018/dev/null\u2019 is not\n");
+}
+
 TEST_F(Readback, PreallocateAloneKeepsDdsTruncation) {
   write_file("out", std::string(3 << 20, 'o'));
   ASSERT_STATUS(dd({"if=in", "of=out", "bs=64k", "--preallocate"}), "exit 0");

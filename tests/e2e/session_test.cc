@@ -328,8 +328,13 @@ TEST_F(Session, CsvToAFileLeavesTheTextOnStderr) {
 TEST_F(Session, CsvAndJsonCannotBothTakeStderr) {
   const Result r = ddtime({"if=in", "of=out", "--csv", "--json"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err,
-            "ddtime: --csv and --json cannot both take the place of the text on standard error: give one a PATH\n");
+  // With --json on stderr, the refusal is JSON too (defect 23).
+  const Json doc = parse_json(r.err);
+  EXPECT_TRUE(doc["refused"].boolean());
+  EXPECT_EQ(doc["exit_status"].integer(), 1);
+  EXPECT_EQ(doc["errors"].strings(), std::vector<std::string>{"--csv and --json cannot both take the place of the text "
+                                                              "on standard error: give one a PATH"});
+  EXPECT_FALSE(exists("out"));
 }
 
 // ---- --cache ----
@@ -385,7 +390,7 @@ TEST_F(CacheState, WarmReadsTheInputOnceFirst) {
 TEST_F(CacheState, TheReportSaysWhatWasResident) {
   const Result r = ddtime({"if=big", "of=/dev/null", "--cache=cold"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_EQ(count_lines(r.err, "^ddtime: cache cold: input 0\\.0% resident \\(0 of 1024 pages\\), output not measured$"),
+  EXPECT_EQ(count_lines(r.err, "^ddtime: cache cold: input 0\\.0% resident \\(0 of the 1024 pages it reads\\), output not measured$"),
             1u)
       << r.err;
 }
@@ -500,7 +505,11 @@ TEST_F(SweepOfALoopDevice, TheTableHasTheRealUserAndSysColumns) {
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(count_matching_lines(r.err, "^ddtime: +bs +depth +moved +real +user +sys "), 1u) << r.err;
   EXPECT_EQ(count_matching_lines(r.err, "^ddtime: +2k +1 +2097152 +" + kDuration + " +" + kDuration + " +" + kDuration + " "), 1u) << r.err;
-  EXPECT_EQ(count_matching_lines(r.err, "^ddtime: measured: reading the device '.*' with O_DIRECT: every read reached it"), 1u)
+  // Defect 16: the measured line describes the row whose GNU lines follow
+  // it (the last), and says so.
+  EXPECT_EQ(count_matching_lines(r.err, "^ddtime: measured \\(bs=256k depth 1, the row of GNU's lines below\\): "
+                                        "reading the device '.*' with O_DIRECT: every read reached it"),
+            1u)
       << r.err;
 }
 

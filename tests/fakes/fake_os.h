@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdio>
 #include <cstdint>
 #include <cerrno>
 #include <cstring>
@@ -175,6 +177,18 @@ class FakeOs final : public Os {
   }
   IoResult flush_device_cache(int fd) noexcept override {
     calls.push_back("flushbuf " + std::to_string(fd));
+    return {0, 0};
+  }
+  IoResult allocate_blocks(int fd, off_t offset, off_t length) noexcept override {
+    calls.push_back("allocate " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length));
+    return reserve_error != 0 ? IoResult{-1, reserve_error} : IoResult{0, 0};
+  }
+  IoResult remove_file(const char* path) noexcept override {
+    calls.push_back(std::string("unlink ") + path);
+    return {0, 0};
+  }
+  IoResult real_path(const char* path, char* resolved) noexcept override {
+    std::snprintf(resolved, PATH_MAX, "/fake/%s", path);
     return {0, 0};
   }
   DirectIoNeeds direct_io_needs(int) noexcept override { return direct_needs; }

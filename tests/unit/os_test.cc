@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,7 @@ class RecordingOs final : public Os {
   std::vector<std::string> calls;
   const void* last_buffer = nullptr;
   struct stat* last_status = nullptr;
+  char* last_resolved = nullptr;
 
   IoResult open(const char* path, int flags, mode_t mode) noexcept override {
     return answer("open " + std::string(path) + " " + std::to_string(flags) + " " + std::to_string(mode), 1);
@@ -80,6 +82,15 @@ class RecordingOs final : public Os {
   IoResult flush_device_cache(int fd) noexcept override {
     return answer("flush_device_cache " + std::to_string(fd), 19);
   }
+  IoResult allocate_blocks(int fd, off_t offset, off_t length) noexcept override {
+    return answer("allocate_blocks " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length),
+                  20);
+  }
+  IoResult real_path(const char* path, char* resolved) noexcept override {
+    last_resolved = resolved;
+    return answer("real_path " + std::string(path), 21);
+  }
+  IoResult remove_file(const char* path) noexcept override { return answer("remove_file " + std::string(path), 22); }
 
  private:
   // n is the call's own number; err is set too, to see it carried back.
@@ -110,7 +121,10 @@ std::vector<std::string> every_call() {
           "block_device_size 0",
           "reserve 1 4096 8192",
           "resident_pages 0 4096 65536",
-          "flush_device_cache 0"};
+          "flush_device_cache 0",
+          "allocate_blocks 1 0 65536",
+          "real_path ./out.img",
+          "remove_file gone.tmp"};
 }
 
 // The answers to every_call(), in its order; direct_io_needs apart.
@@ -141,6 +155,10 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   r.push_back(os.reserve(1, 4096, 8192));
   r.push_back(os.resident_pages(0, 4096, 65536));
   r.push_back(os.flush_device_cache(0));
+  r.push_back(os.allocate_blocks(1, 0, 65536));
+  char resolved[PATH_MAX];
+  r.push_back(os.real_path("./out.img", resolved));
+  r.push_back(os.remove_file("gone.tmp"));
   return answers;
 }
 
@@ -154,7 +172,7 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.calls, every_call());
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
-  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19};
+  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;

@@ -199,7 +199,7 @@ TEST(JsonReport, PrintsTheWholeObjectForAPlainRun) {
             R"("conv":[],"iflag":[],"oflag":[],"status":"default"},)"
             R"("records_in":{"full":4096,"partial":0},"records_out":{"full":4096,"partial":0},)"
             R"("truncated_records":0,"bytes_in":4294967296,"bytes_out":4294967296,)"
-            R"("times":{"real":0.081300000,"copy":0.081300000,"flush":0.000000000,"read":null,"write":null,)"
+            R"("times":{"real":0.081300000,"copy":0.081300000,"flush":null,"read":null,"write":null,)"
             R"("user":0.000000000,"sys":0.081100000},)"
             R"("rates":{"bytes_per_second":52828626027.060,"records_per_second":50381.304},)"
             R"("exit_status":0,"signal":null,"errors":[]})"
@@ -232,6 +232,7 @@ TEST(JsonReport, PrintsAnInterruptedRunWithEverythingOptional) {
   times.real_ns = 3;
   times.copy_ns = 2;
   times.flush_ns = 1;
+  times.flushed = true;
   times.user_ns = 12'345'678'901;
   times.sys_ns = -1;
   times.split = true;
@@ -341,12 +342,30 @@ TEST(JsonReport, PrintsExitStatus) {
   EXPECT_EQ(parsed_report(run)["exit_status"].literal(), "0");
 }
 
+// Rule 5 of issue 19: what was not measured is null, never 0.
+TEST(JsonReport, WhatWasNotMeasuredIsNull) {
+  Settings settings;
+  RunTimes times;
+  times.measured = false;
+  const Json json = parsed_report(plain_run(settings, Stats{}, times));
+  for (const char* key : {"real", "copy", "flush", "read", "write", "user", "sys"}) {
+    EXPECT_TRUE(json["times"][key].is_null()) << key;
+  }
+  EXPECT_TRUE(json["rates"]["bytes_per_second"].is_null());
+  times.measured = true;
+  times.real_ns = 1000;
+  const Json ran = parsed_report(plain_run(settings, Stats{}, times));
+  EXPECT_TRUE(ran["times"]["flush"].is_null()) << "no flush call followed the copy";
+  EXPECT_FALSE(ran["times"]["real"].is_null());
+}
+
 TEST(JsonReport, SecondsAreExactNanoseconds) {
   Settings settings;
   RunTimes times;
   times.real_ns = kInt64Max;
   times.copy_ns = std::numeric_limits<std::int64_t>::min();
   times.flush_ns = 1'000'000'001;
+  times.flushed = true;
   const std::string text = json_report(plain_run(settings, Stats{}, times));
   EXPECT_NE(text.find(R"("real":9223372036.854775807,"copy":-9223372036.854775808,"flush":1.000000001,)"),
             std::string::npos)

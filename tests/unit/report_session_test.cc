@@ -19,13 +19,40 @@ TEST(IecRate, PicksTheLargestUnitThatLeavesAtLeastOne) {
   EXPECT_EQ(iec_rate(0), "0.00 B/s");
 }
 
+const RunTimes kNoSplit;
+
 TEST(SessionRunLine, SaysWhichRunWithItsFigures) {
-  EXPECT_EQ(session_run_line("ddtime", {"", false, 2, 5}, {0.5, 0.01, 0.48, 2.0 * 1024 * 1024 * 1024}),
+  const RunFigures figures{0.5, 0.01, 0.48, 2.0 * 1024 * 1024 * 1024};
+  EXPECT_EQ(session_run_line("ddtime", {"", false, 2, 5}, {figures, kNoSplit}),
             "ddtime: run 2 of 5: real 0.5000 s  user 0.0100 s  sys 0.4800 s  cpu 98.0%  2.00 GiB/s\n");
 }
 
+// Defect 13: a run that failed is listed, and says it is not counted.
+TEST(SessionRunLine, AFailedRunSaysItIsNotCounted) {
+  const RunFigures figures{0.5, 0.01, 0.48, 1024};
+  EXPECT_EQ(session_run_line("ddtime", {"", false, 2, 3, true}, {figures, kNoSplit}),
+            "ddtime: run 2 of 3: real 0.5000 s  user 0.0100 s  sys 0.4800 s  cpu 98.0%  1.00 KiB/s "
+            "(failed: not counted)\n");
+}
+
+// Defect 18: a session's lines honour --units and --split-times.
+TEST(SessionRunLine, TheRateIsInTheUnitsAskedForAndSplitTimesAreGiven) {
+  const RunFigures figures{0.5, 0.01, 0.48, 2e9};
+  RunTimes split;
+  split.split = true;
+  split.read_ns = 250'000'000;
+  split.write_ns = 240'000'000;
+  EXPECT_EQ(session_run_line("ddtime", {"", false, 1, 2}, {figures, split, RateUnits::kSi}),
+            "ddtime: run 1 of 2: real 0.5000 s  user 0.0100 s  sys 0.4800 s  cpu 98.0%  2.00 GB/s  "
+            "read 0.2500 s  write 0.2400 s\n");
+  EXPECT_EQ(rate_text(2e9, RateUnits::kAll), "2.00 GB/s = 1.86 GiB/s = 2000000000 B/s");
+  EXPECT_EQ(rate_text(2e9, RateUnits::kBytes), "2000000000 B/s");
+  EXPECT_EQ(rate_text(2e9, RateUnits::kIecAndBytes), "1.86 GiB/s");
+}
+
 TEST(SessionRunLine, AWarmupInASweepNamesItsRowAndIsNotCounted) {
-  EXPECT_EQ(session_run_line("ddtime", {"bs=64k depth 4", true, 1, 1}, {0.25, 0, 0, 1024}),
+  const RunFigures figures{0.25, 0, 0, 1024};
+  EXPECT_EQ(session_run_line("ddtime", {"bs=64k depth 4", true, 1, 1}, {figures, kNoSplit}),
             "ddtime: bs=64k depth 4, warm-up 1 of 1: real 0.2500 s  user 0 s  sys 0 s  cpu 0.0%  "
             "1.00 KiB/s (not counted)\n");
 }

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// file_kind — what a file is, decided once from its stat (as FreeBSD dd's
+// getfdtype does), and what follows from it: whether it can be read again
+// from where a run started, whether writes may go at offsets of their own,
+// whether O_DIRECT can be had, and whether its reads are zeros. Pure: the
+// stat is taken by the caller, through os.
+#pragma once
+
+#include <sys/stat.h>
+
+namespace ddtime {
+
+enum class FileKind {
+  kRegular,
+  kBlock,
+  kNull,    // /dev/null
+  kZero,    // /dev/zero
+  kFull,    // /dev/full: reads zeros, refuses writes
+  kRandom,  // /dev/random, /dev/urandom
+  kOtherCharacter,  // terminals, tapes, ...: each read or write may be a record
+  kPipe,
+  kSocket,
+  kDirectory,
+  kAbsent,  // no such file (yet): an output the run will create
+  kUnknown,
+};
+
+FileKind classify(const struct stat& status) noexcept;
+
+// A regular file or a block device: offsets of its own, read again alike.
+constexpr bool is_positional(FileKind kind) noexcept { return kind == FileKind::kRegular || kind == FileKind::kBlock; }
+
+// A memory device whose reads or writes are the same wherever and
+// whenever they are made: any order will do.
+constexpr bool is_order_free(FileKind kind) noexcept {
+  return kind == FileKind::kNull || kind == FileKind::kZero || kind == FileKind::kFull || kind == FileKind::kRandom;
+}
+
+// Gives the same bytes when read again: a file or device, or zeros.
+constexpr bool reads_again_alike(FileKind kind) noexcept {
+  return is_positional(kind) || kind == FileKind::kZero || kind == FileKind::kFull;
+}
+
+// Can be opened again by name for another run, as a session does: not a
+// pipe, a socket, or a character device whose reads are records.
+constexpr bool can_reopen(FileKind kind) noexcept {
+  return kind != FileKind::kPipe && kind != FileKind::kSocket && kind != FileKind::kOtherCharacter;
+}
+
+// O_DIRECT can be had (--direct): a regular file or block device, or a
+// file the run will create.
+constexpr bool can_take_direct(FileKind kind) noexcept { return is_positional(kind) || kind == FileKind::kAbsent; }
+
+}  // namespace ddtime
