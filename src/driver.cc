@@ -111,7 +111,12 @@ bool Driver::handle_signals(const Stats& stats) {
       return true;
     }
     if (!taken.info) return false;
-    summarise(stats, window_.measure(), false, std::nullopt, 0);
+    // In a session or a read-back, which run the snapshot below is of.
+    if (!running_.empty() && session_text()) diag_.raw(phase_line(diag_.program(), running_));
+    const RunTimes now = window_.measure();
+    summarise(stats, now, false, std::nullopt, 0);
+    // CSV in place of the text: the snapshot is a CSV line of its own.
+    if (plan_.csv && !plan_.csv_path) deliver_csv(csv_snapshot(stats, now));
   }
 }
 

@@ -153,6 +153,9 @@ class Driver final : public Events {
   // --csv's lines, to its file or to stderr; nonzero when they could not be written.
   int deliver_csv(const std::string& csv);
   CsvRun csv_run(const SessionRun& run, std::int64_t bs, unsigned depth, std::string_view pass) const;
+  // SIGUSR1 with CSV on stderr: the header and the running run so far,
+  // its pass "snapshot" and its exit_status empty.
+  std::string csv_snapshot(const Stats& stats, const RunTimes& times) const;
   // The session's one JSON document, to its file or stderr.
   int deliver_session_json(std::span<const JsonSessionRun> runs, std::span<const JsonSessionRow> rows,
                            std::optional<int> exit_status, int signal);
@@ -176,6 +179,7 @@ class Driver final : public Events {
   Diag& diag_;
   ReportFiles* reports_ = nullptr;  // open from resolve to the end of run()
   FileKind input_kind_ = FileKind::kUnknown;  // if=, as resolve classified it
+  std::string running_;  // in a session or a read-back: which run is running, for SIGUSR1
   bool json_on_stderr_ = false;     // --json with no PATH: JSON replaces the text
   Settings settings_;
   Plan plan_;

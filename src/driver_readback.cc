@@ -101,6 +101,8 @@ int Driver::run_readback() {
     stop_if_interrupted("--cache", runs, extras);
     return finish_readback(runs, extras, 1, 0);
   }
+  stop_if_interrupted("the write pass's setup", runs, extras);
+  running_ = "the write pass";
   runs.push_back(run_once(write, plan_, 0, false, 1, pattern ? &*pattern : nullptr));
   if (cache) runs.back().cache = *cache;
   if (readback_pass_ended(runs, extras, status)) return status;
@@ -112,7 +114,10 @@ int Driver::run_readback() {
   const std::int64_t where = runs[0].result.first_write >= 0 ? runs[0].result.first_write : 0;
   Settings read = read_pass_settings(settings_, runs[0].settings, where, runs[0].result.stats.bytes_out);
   if (read.iflag.direct && !direct_read_aligned(read, where, runs[0].result.stats.bytes_out)) read.iflag.direct = false;
+  stop_if_interrupted("the read pass's setup", runs, extras);
+  running_ = "the read pass";
   runs.push_back(run_once(read, plan_, 0, false, 1));
+  running_.clear();
   if (readback_pass_ended(runs, extras, status)) return status;
   say_pass("read", runs[1]);
   if (!plan_.verify) return finish_readback(runs, extras, 0, 0);
@@ -167,7 +172,7 @@ int Driver::verify_readback(std::vector<SessionRun>& runs, PassExtras& extras, s
   } else {
     const VerifySource expected{static_cast<int>(source.n), settings_.skip_offset().value_or(0), pattern};
     outcome = verify_bytes(os_, expected, static_cast<int>(actual.n), where, bytes, [&](std::int64_t compared) {
-      return interrupted_in(fmt::format("verify: {} of {} compared so far", human_size(compared, false),
+      return interrupt_ != 0 || interrupted_in(fmt::format("verify: {} of {} compared so far", human_size(compared, false),
                                         human_size(bytes, false)));
     });
   }

@@ -62,6 +62,21 @@ std::optional<LatencyReport> Driver::merged_latency(const std::vector<SessionRun
                        merged.reads.summary(ns_per_tick), merged.writes.summary(ns_per_tick)};
 }
 
+std::string Driver::csv_snapshot(const Stats& stats, const RunTimes& times) const {
+  CsvRun line;
+  line.bs = reported().ibs;
+  line.depth = plan_.iodepth;
+  line.pass = "snapshot";
+  line.cache = cache_mode_name(plan_.cache);
+  line.bytes = stats.bytes_out;
+  line.records = stats.full_records_in + stats.partial_records_in;
+  RunResult partial;
+  partial.stats = stats;
+  partial.times = times;
+  line.figures = figures_of(partial);
+  return session_csv({&line, 1});
+}
+
 JsonRun Driver::json_run(const SessionRun& run, int signal, bool show_engine) const {
   const RunResult& result = run.result;
   const bool complete = result.ending != Ending::kInterrupted;
@@ -190,8 +205,11 @@ std::optional<int> Driver::run_row(const std::vector<RowSetting>& rows, std::siz
     std::string measured = session_text() ? measured_words(settings) : std::string();
     std::optional<PatternSource> pattern;
     if (plan_.pattern) pattern.emplace(next_pattern(settings));
+    running_ = fmt::format("{}{}{} {} of {}", setting, setting.empty() ? "" : ", ", warmup ? "warm-up" : "run",
+                           warmup ? i + 1 : i - plan_.warmup + 1, warmup ? plan_.warmup : plan_.repeat);
     runs.push_back(run_once(settings, plan, row, warmup, warmup ? i + 1 : i - plan_.warmup + 1,
                             pattern ? &*pattern : nullptr));
+    running_.clear();
     if (cache) runs.back().cache = *cache;
     runs.back().measured = std::move(measured);
     if (const std::optional<int> ended = after_run(rows, runs, setting)) return ended;

@@ -557,11 +557,12 @@ bool check_plan(const Settings& settings, const Plan& given, const Diag& diag) {
   return true;
 }
 
-// Invoked as dd, ddtime adds nothing unless an extension asks for it;
+// Invoked as dd, ddtime adds nothing unless an extension asks for it (a
+// report option named outright: --units, --split-times, --latency);
 // invoked under any other name the timing report is on unless --gnu.
-void resolve_extensions(Invocation invocation, Extensions& ext) {
+void resolve_extensions(Invocation invocation, const Plan& plan, Extensions& ext) {
   const bool as_dd = invocation == Invocation::kDd;
-  ext.timing_report = !ext.gnu && (!as_dd || ext.units.has_value() || ext.split_times);
+  ext.timing_report = !ext.gnu && (!as_dd || ext.units.has_value() || ext.split_times || plan.latency);
   ext.actionable_errors = !ext.gnu && !as_dd;
 }
 
@@ -625,7 +626,7 @@ ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag,
   outcome.action = finish(reader.sizes(), outcome.settings, diag) && check_plan(outcome.settings, outcome.plan, diag)
                        ? ParseOutcome::Action::kRun
                        : ParseOutcome::Action::kFail;
-  resolve_extensions(invocation, outcome.settings.ext);
+  resolve_extensions(invocation, outcome.plan, outcome.settings.ext);
   return outcome;
 }
 

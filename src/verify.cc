@@ -15,11 +15,13 @@ namespace {
 constexpr std::size_t kBlock = std::size_t{1} << 20;
 
 // Fills buffer from fd as far as it goes (short reads continued); n is
-// what arrived, less than length only at the end.
-IoResult read_fully(Os& os, int fd, unsigned char* buffer, std::size_t length) {
+// what arrived, less than length only at the end. A read a signal cut
+// short (EINTR) is tried again unless stopped() says the comparison ends.
+IoResult read_fully(Os& os, int fd, unsigned char* buffer, std::size_t length, const std::function<bool()>& stopped) {
   std::size_t got = 0;
   while (got < length) {
     const IoResult r = os.read(fd, buffer + got, length - got);
+    if (r.err == EINTR && stopped()) return {static_cast<ssize_t>(got), EINTR};
     if (r.err == EINTR) continue;
     if (!r.ok()) return {static_cast<ssize_t>(got), r.err};
     if (r.n == 0) break;
@@ -40,13 +42,18 @@ VerifyOutcome verify_bytes(Os& os, const VerifySource& source, int actual_fd, st
   }
   std::vector<unsigned char> expected(kBlock, 0);
   std::vector<unsigned char> actual(kBlock);
+  const auto stopped = [&] { return stop && stop(outcome.compared); };
   while (outcome.compared < bytes) {
-    if (stop && stop(outcome.compared)) {
+    if (stopped()) {
       outcome.stopped = true;
       return outcome;
     }
     const auto want = static_cast<std::size_t>(std::min<std::int64_t>(bytes - outcome.compared, kBlock));
-    const IoResult got = read_fully(os, actual_fd, actual.data(), want);
+    const IoResult got = read_fully(os, actual_fd, actual.data(), want, stopped);
+    if (got.err == EINTR) {
+      outcome.stopped = true;
+      return outcome;
+    }
     if (!got.ok()) {
       outcome.err = got.err;
       return outcome;
@@ -55,7 +62,11 @@ VerifyOutcome verify_bytes(Os& os, const VerifySource& source, int actual_fd, st
     if (source.generator != nullptr) {
       source.generator->fill(expected.data(), want, outcome.compared);
     } else if (source.fd >= 0) {
-      const IoResult original = read_fully(os, source.fd, expected.data(), want);
+      const IoResult original = read_fully(os, source.fd, expected.data(), want, stopped);
+      if (original.err == EINTR) {
+        outcome.stopped = true;
+        return outcome;
+      }
       if (!original.ok()) {
         outcome.err = original.err;
         outcome.read_expected = true;

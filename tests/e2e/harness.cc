@@ -24,6 +24,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <fstream>
+
 #include <fmt/format.h>
 
 namespace ddtime::e2e {
@@ -654,6 +656,22 @@ std::vector<std::string> report_lines(const std::string& text) {
     return colon != std::string::npos && line.find(':') == colon;
   });
   return lines;
+}
+
+bool wait_for_handler(pid_t pid, int sig, Millis timeout) {
+  const std::string status_path = "/proc/" + std::to_string(pid) + "/status";
+  return wait_until(
+      [&] {
+        std::ifstream status(status_path);
+        std::string line;
+        while (std::getline(status, line)) {
+          if (!line.starts_with("SigCgt:")) continue;
+          const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+          return ((mask >> (sig - 1)) & 1) != 0;
+        }
+        return false;
+      },
+      timeout);
 }
 
 double duration_seconds(const std::string& text) {

@@ -203,6 +203,11 @@ class SlowFifo {
   std::unique_ptr<State> state_;
 };
 
+// Waits until process pid catches sig (its handler is installed, as
+// /proc/PID/status's SigCgt says), so that a signal sent then meets the
+// program's handling rather than the default action. False on timeout.
+bool wait_for_handler(pid_t pid, int sig, Millis timeout = 5000ms);
+
 // Polls pred every millisecond until it holds or the timeout passes.
 bool wait_until(const std::function<bool()>& pred, Millis timeout = 5000ms);
 

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Where ddtime's options meet each other and dd's operands (issue 19):
+// each test is a defect a new user found, named by its number in the
+// review, and what the rules of issue 19 make of it instead.
+#include <linux/magic.h>
+#include <sys/statfs.h>
+
+#include <csignal>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "e2e/harness.h"
+#include "support/json.h"
+
+namespace ddtime::e2e {
+namespace {
+
+using support::Json;
+using support::parse_json;
+
+class Combinations : public DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+    input_.resize(1000000);
+    for (std::size_t i = 0; i < input_.size(); ++i) input_[i] = static_cast<char>((i * 7919) >> 5);
+    write_file("r1m", input_);
+  }
+  bool on_tmpfs() const {
+    struct statfs fs {};
+    return ::statfs(dir().c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
+  }
+  static std::size_t count(const std::string& text, const std::string& pattern) {
+    const std::regex re(pattern, std::regex::multiline);
+    return static_cast<std::size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), re),
+                                                  std::sregex_iterator()));
+  }
+  std::string input_;
+};
+
+// Defect 7: the read pass added iflag=direct and refused its own count=
+// for a size that is no multiple of the alignment, naming r1m.
+TEST_F(Combinations, ReadbackOfADirectWriteWithAPartialLastBlock) {
+  const Result r = ddtime({"if=r1m", "of=vout", "bs=4k", "oflag=direct", "--verify"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count(r.err, "^ddtime: read: through the page cache, its pages dropped first: 1000000 B from offset 0 "
+                         "is no multiple of 'vout''s direct I/O alignment \\d+$"),
+            1u)
+      << r.err;
+  EXPECT_NE(r.err.find("ddtime: verify: ok, "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("count="), std::string::npos) << r.err;
+  EXPECT_TRUE(read_file("vout") == input_);
+}
+
+// Defect 22: a message about a count's last read named count= when the
+// user gave --size.
+TEST_F(Combinations, AnUnalignedSizeNamesSize) {
+  if (on_tmpfs()) GTEST_SKIP() << "tmpfs states no direct I/O alignment";
+  const Result r = ddtime({"if=r1m", "of=o", "bs=4k", "--size=100", "iflag=direct", "--iodepth=4"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_TRUE(std::regex_match(r.err, std::regex("ddtime: --size leaves a last read of 100 bytes, which is not a "
+                                                 "multiple of r1m's direct I/O alignment \\d+\\n")))
+      << r.err;
+  EXPECT_FALSE(exists("o")) << "refused before anything is opened for writing";
+}
+
+// Defect 23: with --json on stderr a refusal was plain text, and an empty
+// PATH silently meant stderr.
+TEST_F(Combinations, UnderJsonARefusalIsJsonAndAnEmptyPathIsAnError) {
+  Result r = ddtime({"if=r1m", "of=/dev/null", "--iodepth=4", "conv=sync", "--json"});
+  EXPECT_STATUS(r, "exit 1");
+  const Json doc = parse_json(r.err);
+  EXPECT_TRUE(doc["refused"].boolean());
+  EXPECT_EQ(doc["errors"].strings(), std::vector<std::string>{"--iodepth=4 does not combine with conv=sync"});
+  r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=4k", "count=10", "--json="});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(r.err,
+            "ddtime: invalid argument \u2018\u2019 for \u2018--json\u2019\n"
+            "A PATH names the file the report goes to; --json alone puts it on standard error in place of the text.\n"
+            "Try 'ddtime --help' for more information.\n");
+  r = ddtime({"if=/dev/zero", "of=/dev/null", "count=1", "--csv=", "--repeat=2"});
+  EXPECT_STATUS(r, "exit 1");
+}
+
+// Defect 13: a run that failed partway was counted in the statistics.
+TEST_F(Combinations, AFailedRunIsListedAndNotCounted) {
+  Options o = opts({"if=r1m", "of=xa", "bs=64k", "oflag=append", "conv=notrunc", "--repeat=3", "--json=s.json"});
+  o.as_ddtime = true;
+  // 3000 blocks of 512 bytes: room for one run's 1000000 bytes, not two.
+  o.run_under = {"/bin/sh", "-c", "ulimit -f 3000 && exec \"$0\" \"$@\""};
+  o.ignored_signals = {SIGXFSZ};
+  const Result r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_EQ(count(r.err, "run 2 of 3: .* \\(failed: not counted\\)$"), 1u) << r.err;
+  const Json doc = parse_json(read_file("s.json"));
+  ASSERT_EQ(doc["runs"].size(), 2u);
+  EXPECT_TRUE(doc["runs"][0]["counted"].boolean());
+  EXPECT_FALSE(doc["runs"][1]["counted"].boolean());
+  ASSERT_EQ(doc["summary"].size(), 1u);
+  EXPECT_EQ(doc["summary"][0]["runs"].integer(), 1) << "the failed run is no sample";
+}
+
+// Defect 18: sessions dropped --units and --split-times.
+TEST_F(Combinations, ASessionHonoursUnitsAndSplitTimes) {
+  const Result r = ddtime({"if=r1m", "of=/dev/null", "bs=64k", "--units=si", "--split-times", "--repeat=2"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count(r.err, "^ddtime: run [12] of 2: .* [0-9.]+ [kMG]?B/s  read " + kDuration + "  write " + kDuration +
+                             "$"),
+            2u)
+      << r.err;
+  EXPECT_EQ(count(r.err, "^ddtime: rate +[0-9.]+ [kMG]?B/s "), 1u) << r.err;
+}
+
+// Defect 18: --readback dropped --latency, --cache and --split-times.
+TEST_F(Combinations, ReadbackHonoursLatencyCacheAndSplitTimes) {
+  if (on_tmpfs()) GTEST_SKIP() << "tmpfs's pages cannot be dropped";
+  const Result r =
+      ddtime({"if=r1m", "of=o", "bs=64k", "--readback", "--cache=cold", "--latency", "--split-times", "--json=rl.json"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count(r.err, "^ddtime: cache cold: input 0\\.0% resident"), 1u) << r.err;
+  EXPECT_EQ(count(r.err, "^ddtime: latency per "), 2u) << "one report per pass\n" << r.err;
+  EXPECT_EQ(count(r.err, "^ddtime: (write|read): .*  read " + kDuration + "  write " + kDuration + "$"), 2u) << r.err;
+  const Json doc = parse_json(read_file("rl.json"));
+  EXPECT_EQ(doc["runs"][0]["cache"].string(), "cold");
+  EXPECT_EQ(doc["runs"][0]["residency"]["input"]["resident_pages"].integer(), 0);
+}
+
+// Defects 10 and 24: the measured line was taken before --cache acted, and
+// residency was of the whole file, not of what the copy reads.
+TEST_F(Combinations, TheMeasuredLineAndTheCacheLineTellOfTheRangeAfterCacheActed) {
+  if (on_tmpfs()) GTEST_SKIP() << "tmpfs's pages cannot be dropped";
+  write_file("r64m", std::string(64 << 20, 'm'));
+  ASSERT_STATUS(dd({"if=r64m", "of=/dev/null", "bs=1M"}), "exit 0");  // all cached
+  Result r = ddtime({"if=r64m", "of=/dev/null", "bs=1M", "count=8", "--cache=cold"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("reading 'r64m', 0.0% of the data read in the page cache before the run"), std::string::npos)
+      << r.err;
+  r = ddtime({"if=r64m", "of=/dev/null", "bs=1M", "count=8", "skip=16", "--cache=warm"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count(r.err, "^ddtime: cache warm: input 100\\.0% resident \\(2048 of the 2048 pages it reads\\)"), 1u)
+      << r.err;
+  EXPECT_NE(r.err.find("reading 'r64m', 100.0% of the data read in the page cache before the run: from memory"),
+            std::string::npos)
+      << r.err;
+}
+
+// Defect 15: --direct did not reach the measured line, which said the
+// reads came from memory.
+TEST_F(Combinations, DirectReachesTheMeasuredLine) {
+  if (on_tmpfs()) GTEST_SKIP() << "tmpfs takes no O_DIRECT";
+  const Result r = ddtime({"if=r1m", "of=/dev/null", "bs=4k", "--direct"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("ddtime: measured: reading 'r1m' with O_DIRECT, past the page cache"), std::string::npos)
+      << r.err;
+}
+
+// Defect 27: with --csv on stderr a SIGUSR1 printed nothing, where --json
+// gives a snapshot.
+TEST_F(Combinations, Usr1UnderCsvGivesACsvSnapshot) {
+  // /dev/zero with a count long enough that the signal is sent while the
+  // first run is under way.
+  Options z = opts({"if=/dev/zero", "of=/dev/null", "bs=512", "count=400000", "--csv", "--repeat=2"});
+  z.as_ddtime = true;
+  z.timeout = 30000ms;
+  DdProcess p(z);
+  ASSERT_TRUE(wait_for_handler(p.pid(), SIGUSR1));
+  std::this_thread::sleep_for(50ms);
+  p.send_signal(SIGUSR1);
+  const Result r = p.finish();
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count(r.err, "^512,1,snapshot,"), 1u) << r.err;
+  EXPECT_EQ(count(r.err, "^512,1,copy,"), 2u) << r.err;
+}
+
+}  // namespace
+}  // namespace ddtime::e2e

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Signals in every phase around the copy (issue 19's fourth rule): the
+// generator's calibration, --cache's warm-up, the passes of --readback.
+// A SIGUSR1 never kills and says what is going on; a SIGINT ends the
+// process by the signal, after what was measured. Each signal is sent once
+// the handler is in place (SigCgt), as a user's loop of kill -USR1 would
+// meet it.
+#include <linux/magic.h>
+#include <sys/statfs.h>
+
+#include <csignal>
+#include <string>
+#include <thread>
+
+#include "e2e/harness.h"
+#include "support/json.h"
+
+namespace ddtime::e2e {
+namespace {
+
+class Phases : public DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+  }
+  Options as_ddtime(std::vector<std::string> args) const {
+    Options o = opts(std::move(args));
+    o.as_ddtime = true;
+    o.timeout = 30000ms;
+    return o;
+  }
+};
+
+// Defect 5: SIGUSR1 killed the process while --pattern measured its
+// generator (exit status 138).
+TEST_F(Phases, Usr1DuringTheGeneratorsCalibrationDoesNotKill) {
+  DdProcess p(as_ddtime({"of=/dev/null", "bs=1M", "count=1", "--pattern=random"}));
+  ASSERT_TRUE(wait_for_handler(p.pid(), SIGUSR1));
+  p.send_signal(SIGUSR1);
+  const Result r = p.finish();
+  EXPECT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("1+0 records in\n1+0 records out\n"), std::string::npos) << r.err;
+}
+
+// Defect 5: the same during --cache=warm's unmeasured read of a cold file.
+TEST_F(Phases, Usr1DuringTheCacheWarmUpDoesNotKillAndSaysWhatIsGoingOn) {
+  struct statfs fs {};
+  ASSERT_EQ(::statfs(dir().c_str(), &fs), 0);
+  if (fs.f_type == TMPFS_MAGIC) GTEST_SKIP() << "the test directory is on tmpfs, whose pages cannot be dropped";
+  write_file("big", std::string(64 << 20, 'b'));
+  ASSERT_STATUS(ddtime({"if=big", "of=/dev/null", "bs=1M", "count=0", "--cache=cold"}), "exit 0");
+  DdProcess p(as_ddtime({"if=big", "of=/dev/null", "bs=1M", "--cache=warm"}));
+  ASSERT_TRUE(wait_for_handler(p.pid(), SIGUSR1));
+  for (int i = 0; i < 5; ++i) {
+    p.send_signal(SIGUSR1);
+    std::this_thread::sleep_for(2ms);
+  }
+  const Result r = p.finish();
+  EXPECT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("64+0 records in\n64+0 records out\n"), std::string::npos) << r.err;
+}
+
+// Defect 27: a SIGUSR1 between the passes of --readback printed an
+// unlabelled "0+0 records" snapshot; it says what is going on, and the
+// read-back carries on.
+TEST_F(Phases, Usr1BetweenPassesSaysWhichPhase) {
+  write_file("in", std::string(8 << 20, 'i'));
+  DdProcess p(as_ddtime({"if=in", "of=out", "bs=64k", "--readback", "--verify", "--repeat=1"}));
+  ASSERT_TRUE(wait_for_handler(p.pid(), SIGUSR1));
+  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) { return e.find("ddtime: write: ") != std::string::npos; }));
+  p.send_signal(SIGUSR1);
+  const Result r = p.finish();
+  EXPECT_STATUS(r, "exit 0");
+  // A snapshot of a pass that has begun says which pass it is of.
+  const std::size_t snapshot = r.err.find("0+0 records in");
+  if (snapshot != std::string::npos) {
+    EXPECT_NE(r.err.rfind("ddtime: SIGUSR1 during the read pass\n", snapshot), std::string::npos) << r.err;
+  } else {
+    EXPECT_NE(r.err.find("ddtime: SIGUSR1 during "), std::string::npos) << r.err;
+  }
+}
+
+// Defect 6: a SIGINT during --verify's comparison was swallowed, and the
+// program went on to exit 0.
+TEST_F(Phases, IntDuringVerifyEndsByTheSignalAndSaysSo) {
+  write_file("in", std::string(256 << 20, 'v'));
+  Options o = as_ddtime({"if=in", "of=out", "bs=1M", "--verify", "--json=report.json"});
+  DdProcess p(o);
+  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) { return e.find("ddtime: read: ") != std::string::npos; },
+                                20000ms))
+      << p.stderr_so_far();
+  p.send_signal(SIGINT);
+  const Result r = p.finish();
+  EXPECT_STATUS(r, "signal SIGINT");
+  EXPECT_EQ(r.err.find("ddtime: verify: ok"), std::string::npos) << r.err;
+  const support::Json doc = support::parse_json(read_file("report.json"));
+  EXPECT_EQ(doc["signal"].string(), "SIGINT");
+  EXPECT_TRUE(doc["exit_status"].is_null());
+}
+
+// SIGINT during the calibration or the warm-up ends the process by it.
+TEST_F(Phases, IntBeforeTheFirstRunEndsByTheSignal) {
+  DdProcess p(as_ddtime({"of=/dev/null", "bs=1M", "count=1", "--pattern=random", "--repeat=1000"}));
+  ASSERT_TRUE(wait_for_handler(p.pid(), SIGINT));
+  p.send_signal(SIGINT);
+  const Result r = p.finish();
+  EXPECT_STATUS(r, "signal SIGINT");
+}
+
+}  // namespace
+}  // namespace ddtime::e2e
