@@ -102,7 +102,9 @@ class LatencyRecorder {
   Aggregate everything() const;
 
   std::size_t raw_capacity_;
-  std::unique_ptr<std::int64_t[]> raw_;  // resident from construction
+  // Resident from construction. summary() reorders it (selection for the
+  // percentiles): the samples stay the same, their order means nothing.
+  std::unique_ptr<std::int64_t[]> raw_;
   std::size_t kept_ = 0;
   Aggregate spilled_;  // its histogram allocated once, at construction
 };
