@@ -1,0 +1,2258 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Combination test of dd's operands and ddtime's options (issue 19).
+
+Generates random command lines that combine dd operands (bs, ibs/obs,
+count, skip, seek, conv=notrunc/fdatasync, oflag=append, direct I/O,
+fullblock, count_bytes, skip_bytes, seek_bytes) with ddtime's options
+(--size, --repeat, --warmup, --sweep, --readback, --verify, --preallocate,
+--pattern, --iodepth, --engine, --json, --csv, --cache, --latency,
+--split-times, --units, --progress), including report paths that alias the
+data files on purpose, runs each in a fresh directory of a small file
+system made here (a loop-mounted ext4 image, else a size-limited tmpfs) and
+checks the invariants of issue 19:
+
+  exit-status          exit status 0 or 1, never killed by a signal
+  hang                 still running after --timeout seconds
+  other-files          no file but of= and the report files is created,
+                       changed or removed
+  refusal-changes-nothing  a refused command (exit 1, no GNU summary)
+                       leaves every file as it was and creates none
+  report-path-refused  a report path that names if=, of=, the other report,
+                       a directory, a missing directory, or nothing, is
+                       refused
+  output-equals-gnu    of= ends byte for byte as GNU dd leaves it for the
+                       same operands (each run of a session is a GNU run)
+  outside-range        nothing is written outside the range GNU dd writes
+  pattern-bytes        --pattern's bytes (0xHH exactly, stamp sectors)
+  interrupted-output   after SIGINT every byte of of= is the copy's or the
+                       old one, and nothing lies beyond the copy's range
+  status-equals-gnu    a copy that ran exits as GNU dd's does
+  summary-equals-gnu   the records and bytes lines (and GNU's messages) are
+                       GNU's; invoked as dd, only extensions add lines
+  summary-last         nothing follows GNU's summary
+  rule8-words          ddtime's own lines never contain copied, bytes,
+                       records in, records out
+  report-parse         --json/--csv parse, replace all text on stderr
+  report-agrees        --json/--csv agree with GNU's summary, the exit
+                       status and the number of runs
+  stdout-empty         nothing on standard output when of= is given
+  signal-usr1          SIGUSR1 never kills the process
+  usr1-prints          SIGUSR1 prints the statistics so far
+  signal-int           SIGINT ends the process by SIGINT within the bound
+  option-dropped       an option that was accepted shows its effect (rule 7):
+                       --split-times, --latency, --cache, --engine, --units
+  figures              a figure that was not measured is null, never 0
+
+Some cases write to a block device of the test's own ($DEV: a loop device
+over an 8 MiB file, filled with 0xAA before each run), where there is no
+truncation and where the read-back passes and --iodepth write in place.
+
+GNU dd (--gnu, default /bin/dd) is the reference: every case is first run
+with /bin/dd in a twin directory holding the same starting files, one GNU
+command per run of the session, with ddtime's options translated (--size=N
+is count=N iflag=count_bytes; a bs sweep row sets bs= and keeps skip= and
+seek= at their byte offsets; --pattern reads /dev/zero and its bytes are
+then checked apart).
+
+  python3 tests/combo/combo.py --ddtime build/release/ddtime --seed 1 --cases 300
+  python3 tests/combo/combo.py --ddtime build/release/ddtime --seed 1 --case 17
+  python3 tests/combo/combo.py --seed 1 --case 17 --setup /tmp/c17   (files only)
+  python3 tests/combo/combo.py --ddtime ... --seed 1 --case 17 --minimize
+
+Needs root (it mounts a file system); exits 77 when it cannot mount one.
+Prints "N passed, M failed" last; exits 0 only when nothing failed.
+Python 3 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import csv
+import dataclasses
+import hashlib
+import io
+import json
+import mmap
+import os
+import random
+import re
+import select
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+KiB = 1024
+MiB = 1024 * KiB
+SKIP = 77
+ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C"}
+FILL = 0xAA  # what an existing of= is filled with, to see writes out of range
+CSV_HEADER = ["bs", "iodepth", "pass", "repeat", "warmup", "cache", "bytes", "records", "real_s",
+              "user_s", "sys_s", "cpu_percent", "bytes_per_second", "iops", "exit_status"]
+# Extensions that may add lines to what GNU dd prints when invoked as dd.
+PRINTING_EXTENSIONS = ("units", "split_times", "progress", "latency", "cache", "pattern",
+                       "readback", "verify")
+
+
+def log(message: str) -> None:
+    print(f"combo: {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------
+# A case: its starting files, dd's operands, ddtime's options, signals.
+
+@dataclasses.dataclass
+class Case:
+    number: int
+    program: str                                   # argv[0]: "ddtime" or "dd"
+    files: Dict[str, tuple]                        # name -> ("random", n) | ("fill", n, byte) | ("dir",) | ("text", s) | ("symlink", target)
+    dd: Dict[str, object]                          # dd operands; numbers are (value, spelling)
+    ext: Dict[str, object]                         # ddtime options
+    order: List[str]                               # keys of dd and ext in command-line order
+    # ("USR1" | "INT", seconds, marker): sent that long after the start, or
+    # after the marker (a regular expression) shows on stderr; a negative
+    # delay is "right at the start", resolved when the case runs.
+    signals: List[Tuple[str, float, Optional[str]]]
+
+    def clone(self) -> "Case":
+        return Case(self.number, self.program, dict(self.files),
+                    {k: (list(v) if isinstance(v, list) else v) for k, v in self.dd.items()},
+                    dict(self.ext), list(self.order), list(self.signals))
+
+
+def num(value: int, spelling: Optional[str] = None) -> Tuple[int, str]:
+    return (value, spelling if spelling is not None else str(value))
+
+
+def spell(rng: random.Random, value: int) -> Tuple[int, str]:
+    """value in one of dd's spellings (always exact)."""
+    if rng.random() < 0.5:
+        return (value, str(value))
+    choices = [str(value)]
+    for suffix, scale in (("k", KiB), ("K", KiB), ("M", MiB), ("b", 512), ("kB", 1000)):
+        if value and value % scale == 0:
+            choices.append(f"{value // scale}{suffix}")
+    if value and value % 2 == 0 and value > 2:
+        choices.append(f"2x{value // 2}")
+    return (value, rng.choice(choices))
+
+
+DEVICE_MIB = 8  # the block device some cases write to (of=$DEV)
+
+
+def render(case: Case, device: str = "$DEV") -> List[str]:
+    """The command line; of=@dev names the test's block device."""
+    args: List[str] = []
+    for key in case.order:
+        if key in case.dd:
+            value = case.dd[key]
+            if value == "@dev":
+                args.append(f"{key}={device}")
+            elif isinstance(value, list):
+                if value:
+                    args.append(f"{key}={','.join(value)}")
+            elif isinstance(value, tuple):
+                args.append(f"{key}={value[1]}")
+            else:
+                args.append(f"{key}={value}")
+        elif key in case.ext:
+            value = case.ext[key]
+            name = "--" + key.replace("_", "-")
+            if key in ("sweep_bs", "sweep_iodepth"):
+                args.append(f"--sweep={value[1]}")
+            elif value is True:
+                args.append(name)
+            elif key in ("json", "csv"):
+                args.append(name if value is None else f"{name}={value}")
+            elif isinstance(value, tuple):
+                args.append(f"{name}={value[1]}")
+            else:
+                args.append(f"{name}={value}")
+    return args
+
+
+# ---------------------------------------------------------------------------
+# The generator. Weighted so that most command lines are accepted.
+
+BS_ANY = [512, 1000, 1024, 3000, 4096, 4096, 4096, 8192, 12288, 65536, 65536, 131072, MiB]
+BS_ALIGNED = [512, 1024, 1536, 4096, 4096, 8192, 65536, 65536, 131072, MiB]
+DEPTHS = [1, 2, 4, 8, 32]
+
+
+def pick(rng: random.Random, weighted: Sequence[Tuple[object, float]]):
+    total = sum(w for _, w in weighted)
+    x = rng.random() * total
+    for item, w in weighted:
+        x -= w
+        if x < 0:
+            return item
+    return weighted[-1][0]
+
+
+def input_length(rng: random.Random, long: bool) -> int:
+    if long:
+        return rng.choice([2 * MiB, 3 * MiB, 3 * MiB - 1000])
+    return pick(rng, [(0, 2), (1, 2), (511, 1), (512, 2), (4096, 2), (1000000, 10), (3000, 2),
+                      (65537, 3), (rng.randint(0, 3 * MiB), 8), (3 * MiB, 2), (rng.randint(1, 70000), 5)])
+
+
+def generate(seed: int, number: int) -> Case:
+    rng = random.Random(f"ddtime-combo:{seed}:{number}")
+    kind = pick(rng, [("plain", 82), ("usr1", 9), ("int", 9)])
+    long = kind != "plain"
+    program = "dd" if rng.random() < 0.15 else "ddtime"
+    files: Dict[str, tuple] = {}
+    dd: Dict[str, object] = {}
+    ext: Dict[str, object] = {}
+
+    source = pick(rng, [("file", 72), ("zero", 8), ("pattern", 20)])
+    in_len = input_length(rng, long and source == "file")
+    files["in"] = ("random", in_len)
+    files["keep"] = ("random", rng.randint(0, 5000))
+    if source == "file":
+        dd["if"] = "in"
+    elif source == "zero":
+        dd["if"] = "/dev/zero"
+    else:
+        ext["pattern"] = pick(rng, [("zero", 2), ("ones", 2), (f"0x{rng.randint(0, 255):02x}", 2),
+                                    (f"0X{rng.randint(0, 255):02X}", 1), ("random", 4), ("stamp", 5)])
+    roll = rng.random()
+    of = "out" if roll < 0.83 else "@dev" if roll < 0.90 else "/dev/null"
+    dd["of"] = of
+    if rng.random() < 0.55:
+        files["out"] = ("fill", pick(rng, [(rng.randint(0, 20000), 3), (rng.randint(0, 4 * MiB), 3),
+                                           (in_len, 1), (1, 1)]), FILL)
+
+    direct_in = source == "file" and rng.random() < 0.12
+    direct_out = of in ("out", "@dev") and rng.random() < 0.12
+    aligned = direct_in or direct_out
+    sizes = BS_ALIGNED if aligned else BS_ANY
+    if rng.random() < 0.12:
+        dd["ibs"] = spell(rng, rng.choice(sizes))
+        dd["obs"] = spell(rng, rng.choice(sizes))
+    elif rng.random() < 0.93:
+        dd["bs"] = spell(rng, rng.choice(sizes))
+    ibs = dd["bs"][0] if "bs" in dd else dd["ibs"][0] if "ibs" in dd else 512
+    obs = dd["bs"][0] if "bs" in dd else dd["obs"][0] if "obs" in dd else 512
+
+    iflag: List[str] = []
+    oflag: List[str] = []
+    conv: List[str] = []
+    budget = 3 * MiB if not long else (24 * MiB if source != "file" else 3 * MiB)
+    # How much to copy: count= (in blocks or bytes) or --size.
+    unbounded = source != "file"
+    how = pick(rng, [("none", 3 if not unbounded else 0), ("count", 3), ("size", 3)])
+    if how == "count":
+        if rng.random() < 0.2:
+            iflag.append("count_bytes")
+            value = rng.randint(0, budget)
+            if direct_in and rng.random() < 0.9:
+                value -= value % 512
+            dd["count"] = spell(rng, value)
+        else:
+            dd["count"] = spell(rng, rng.randint(0, max(1, budget // ibs)))
+    elif how == "size":
+        value = pick(rng, [(1, 1), (100, 1), (512, 1), (4096, 1), (1000000, 3), (65537, 1),
+                           (rng.randint(1, budget), 4), (budget, 1)])
+        if direct_in and rng.random() < 0.9:
+            value = max(512, value - value % 512)
+        ext["size"] = spell(rng, value)
+    if source == "file" and rng.random() < 0.22:
+        if rng.random() < 0.25:
+            iflag.append("skip_bytes")
+            value = rng.randint(0, in_len + 10)
+            if direct_in:
+                value -= value % 512
+            dd["skip"] = spell(rng, value)
+        else:
+            dd["skip"] = spell(rng, rng.randint(0, in_len // max(ibs, 1) + 2))
+    if of in ("out", "@dev") and rng.random() < 0.25:
+        if rng.random() < 0.25:
+            oflag.append("seek_bytes")
+            value = rng.randint(0, MiB)
+            if direct_out:
+                value -= value % 512
+            dd["seek"] = spell(rng, value)
+        else:
+            dd["seek"] = spell(rng, rng.randint(0, max(1, MiB // obs)))
+    if source == "file" and rng.random() < 0.1:
+        iflag.append("fullblock")
+    if direct_in:
+        iflag.append("direct")
+    if direct_out:
+        oflag.append("direct")
+    if of in ("out", "@dev") and rng.random() < (0.10 if of == "out" else 0.25) and not (of == "@dev" and source == "pattern"):
+        oflag.append("append")
+        if rng.random() < 0.75:
+            conv.append("notrunc")
+    if of == "out" and "notrunc" not in conv and rng.random() < (0.35 if "out" in files else 0.15):
+        conv.append("notrunc")
+    if rng.random() < 0.10:
+        conv.append("fdatasync")
+    rng.shuffle(iflag)
+    rng.shuffle(conv)
+    dd["iflag"], dd["oflag"], dd["conv"] = iflag, oflag, conv
+
+    # Sessions.
+    if rng.random() < 0.2:
+        ext["repeat"] = rng.randint(2, 4)
+    if rng.random() < 0.1:
+        ext["warmup"] = rng.randint(1, 2)
+    roll = rng.random()
+    if roll < 0.12:
+        pool = BS_ALIGNED if aligned else BS_ANY
+        if rng.random() < 0.7:
+            values = sorted(set(rng.sample(pool, rng.randint(2, 3))), key=lambda v: rng.random())
+            if len(values) < 2:
+                values = [4096, 65536]
+            text = ",".join(spell(rng, v)[1] for v in values)
+        else:
+            first = rng.choice([512, 1024, 4096, 8192])
+            last = first * rng.choice([2, 4, 8, 16])
+            values, v = [], first
+            while v <= last:
+                values.append(v)
+                v *= 2
+            text = f"{spell(rng, first)[1]}..{spell(rng, last)[1]}"
+        ext["sweep_bs"] = (values, f"bs={text}")
+    elif roll < 0.15 and "append" not in oflag:
+        ext["sweep_bs"] = ("auto", "bs=auto")
+    if rng.random() < 0.08 and not (ext.get("sweep_bs") and ext["sweep_bs"][0] == "auto"):
+        depths = sorted(rng.sample([1, 2, 4, 8, 16], 2), key=lambda v: rng.random())
+        ext["sweep_iodepth"] = (depths, "iodepth=" + ",".join(map(str, depths)))
+    if rng.random() < 0.14:
+        ext["verify" if rng.random() < 0.5 else "readback"] = True
+        if rng.random() < 0.85:
+            for key in ("repeat", "warmup", "sweep_bs", "sweep_iodepth"):
+                ext.pop(key, None)
+        if dd["of"] == "/dev/null" and rng.random() < 0.9:
+            dd["of"] = of = "out"
+    if rng.random() < 0.08:
+        ext["preallocate"] = True
+    if rng.random() < (0.2 if of != "@dev" else 0.4):
+        ext["iodepth"] = rng.choice(DEPTHS)
+        if "ibs" in dd and rng.random() < 0.9:
+            dd.pop("ibs"), dd.pop("obs")
+            dd["bs"] = spell(rng, rng.choice(sizes))
+    if rng.random() < 0.15:
+        engine = rng.choice(["auto", "io_uring", "threads", "sync"])
+        if engine == "sync" and (ext.get("iodepth", 1) > 1 or "sweep_iodepth" in ext) and rng.random() < 0.9:
+            engine = "auto"
+        ext["engine"] = engine
+    if rng.random() < 0.15:
+        roll = rng.random()
+        ext["cache"] = "cold-system" if roll < 0.03 else "as-is" if roll < 0.2 else "cold" if roll < 0.6 else "warm"
+    if rng.random() < 0.15:
+        ext["latency"] = True
+    if rng.random() < 0.15:
+        ext["split_times"] = True
+    if rng.random() < 0.15:
+        ext["units"] = rng.choice(["si", "iec", "both", "bytes", "all"])
+    if rng.random() < 0.05:
+        ext["progress"] = True
+    # Reports: to stderr (None) or to a file.
+    if rng.random() < 0.25:
+        if rng.random() < 0.35:
+            ext["json"] = None
+        else:
+            ext["json"] = "r.json"
+            if rng.random() < 0.2:
+                files["r.json"] = ("text", "old report\n")
+    if rng.random() < 0.15:
+        if rng.random() < 0.35 and not ("json" in ext and ext["json"] is None):
+            ext["csv"] = None
+        else:
+            ext["csv"] = "r.csv"
+            if rng.random() < 0.2:
+                files["r.csv"] = ("text", "old,report\n")
+    # Report paths that alias the data files, or cannot be opened, on purpose.
+    if rng.random() < 0.07:
+        trick = rng.choice(["json=of", "json=./of", "json=in", "csv=of", "csv=in", "same", "json=dir",
+                            "csv=dir", "json=nodir", "csv=nodir", "json=empty", "csv=empty", "json=link"])
+        if trick.endswith("of") and dd["of"] != "out":
+            dd["of"] = "out"
+        if trick == "json=of":
+            ext["json"] = "out"
+        elif trick == "json=./of":
+            ext["json"] = "./out"
+        elif trick == "json=in":
+            ext["json"] = "in"
+        elif trick == "csv=of":
+            ext["csv"] = "out"
+        elif trick == "csv=in":
+            ext["csv"] = "in"
+        elif trick == "same":
+            ext["json"] = ext["csv"] = "same.rep"
+        elif trick in ("json=dir", "csv=dir"):
+            files["adir"] = ("dir",)
+            ext[trick[:trick.index("=")]] = "adir"
+        elif trick in ("json=nodir", "csv=nodir"):
+            ext[trick[:trick.index("=")]] = "nodir/r.rep"
+        elif trick in ("json=empty", "csv=empty"):
+            ext[trick[:trick.index("=")]] = ""
+        elif trick == "json=link":
+            dd["of"] = "out"
+            files["link-out"] = ("symlink", "out")
+            ext["json"] = "link-out"
+    if rng.random() < 0.05:
+        files["adir"] = ("dir",)
+
+    # Cases for signals last long enough for a signal to land in some phase.
+    if long:
+        stretch = rng.choice(["repeat", "fdatasync", "cache", "verify", "pattern"])
+        if stretch == "repeat" and not (ext.get("readback") or ext.get("verify")):
+            ext["repeat"] = rng.randint(10, 40)
+        elif stretch == "fdatasync" and "fdatasync" not in conv:
+            conv.append("fdatasync")
+        elif stretch == "cache":
+            ext["cache"] = rng.choice(["cold", "warm"])
+        elif stretch == "verify" and dd["of"] in ("out", "@dev") and not any(k in ext for k in ("repeat", "warmup", "sweep_bs", "sweep_iodepth")):
+            ext["verify"] = True
+            if "pattern" in ext:  # a long compare
+                ext["pattern"] = "random"
+                ext.pop("size", None)
+                dd.pop("count", None)
+                ext["size"] = spell(rng, rng.randint(16, 24) * MiB)
+        elif stretch == "pattern" and "pattern" in ext:
+            ext["pattern"] = "random"
+        if "size" not in ext and "count" not in dd and source != "file":
+            ext["size"] = spell(rng, budget)
+
+    # oflag=append grows the output once per run: keep every run of the
+    # session (and GNU's twin of it) well inside the file system.
+    if "append" in oflag:
+        per_run = in_len if source == "file" else budget
+        if "size" in ext:
+            per_run = min(per_run, ext["size"][0])
+        elif "count" in dd:
+            per_run = min(per_run, dd["count"][0] * (1 if "count_bytes" in iflag else ibs))
+
+        def runs() -> int:
+            rows = len(ext["sweep_bs"][0]) if "sweep_bs" in ext else 1
+            rows *= len(ext["sweep_iodepth"][0]) if "sweep_iodepth" in ext else 1
+            return rows * (ext.get("repeat", 1) + ext.get("warmup", 0))
+
+        for key in ("repeat", "warmup", "sweep_iodepth", "sweep_bs"):
+            if runs() * per_run <= 24 * MiB:
+                break
+            ext.pop(key, None)
+
+    # O_DIRECT writes of small blocks crawl on the loop device (a few MB/s):
+    # keep a case with them well under a second.
+    if "direct" in oflag:
+        per_run = in_len if source == "file" else budget
+        if "size" in ext:
+            per_run = min(per_run, ext["size"][0])
+        elif "count" in dd:
+            per_run = min(per_run, dd["count"][0] * (1 if "count_bytes" in iflag else ibs))
+        smallest = min([obs] + (list(ext["sweep_bs"][0]) if "sweep_bs" in ext and ext["sweep_bs"][0] != "auto" else []))
+        rows = len(ext["sweep_bs"][0]) if "sweep_bs" in ext and ext["sweep_bs"][0] != "auto" else 4 if "sweep_bs" in ext else 1
+        rows *= len(ext["sweep_iodepth"][0]) if "sweep_iodepth" in ext else 1
+        runs_total = rows * (ext.get("repeat", 1) + ext.get("warmup", 0))
+        if runs_total * (per_run // smallest + 1) > 2000:
+            cap = max(smallest, 2000 // runs_total * smallest)
+            cap -= cap % 512
+            dd.pop("count", None)
+            if "count_bytes" in iflag:
+                iflag.remove("count_bytes")
+            ext["size"] = spell(rng, max(512, cap))
+
+    signals: List[Tuple[str, float, Optional[str]]] = []
+    if long:
+        name = "USR1" if kind == "usr1" else "INT"
+        text_on_stderr = not (("json" in ext and ext["json"] is None) or ("csv" in ext and ext["csv"] is None))
+        for _ in range(rng.randint(1, 3) if kind == "usr1" else 1):
+            roll = rng.random()
+            if roll < 0.3:
+                signals.append((name, -rng.uniform(0.0, 1.0), None))
+            elif roll < 0.55 and text_on_stderr and program == "ddtime" and ext.get("verify"):
+                # In the verify pass, which starts when the read pass is reported.
+                signals.append((name, rng.uniform(0.0, 0.02), r"^ddtime: read: "))
+            elif roll < 0.55 and text_on_stderr and program == "ddtime" and ext.get("repeat", 1) >= 5:
+                run = rng.randint(2, ext["repeat"])
+                signals.append((name, rng.uniform(0.0, 0.005), rf"run {run} of "))
+            else:
+                signals.append((name, rng.uniform(0.005, 0.4), None))
+        signals.sort(key=lambda s: (s[2] is not None, (0, -s[1]) if s[1] < 0 else (1, s[1])))
+
+    keys = [k for k in ("if", "of", "bs", "ibs", "obs", "count", "skip", "seek", "conv", "iflag", "oflag") if k in dd]
+    ext_keys = list(ext)
+    if rng.random() < 0.3:
+        order = keys + ext_keys
+        rng.shuffle(order)
+    else:
+        rng.shuffle(ext_keys)
+        order = keys + ext_keys
+    return Case(number, program, files, dd, ext, order, signals)
+
+
+# ---------------------------------------------------------------------------
+# What the case means: expected refusals and the GNU dd model.
+
+def report_paths(case: Case) -> Dict[str, Optional[str]]:
+    return {k: case.ext[k] for k in ("json", "csv") if k in case.ext}
+
+
+def norm(path: str) -> str:
+    return os.path.normpath(path)
+
+
+def expected_refusal(case: Case) -> Optional[str]:
+    """Why issue 19's rule 2 says this command must be refused, or None."""
+    reports = report_paths(case)
+    data = {}
+    if isinstance(case.dd.get("if"), str) and not case.dd["if"].startswith("/dev/"):
+        data[norm(case.dd["if"])] = "if="
+    if isinstance(case.dd.get("of"), str) and not case.dd["of"].startswith("/dev/"):
+        data[norm(case.dd["of"])] = "of="
+    resolved = {}
+    for key, path in reports.items():
+        if path is None:
+            continue
+        if path == "":
+            return f"--{key}= names no file"
+        target = norm(path)
+        spec = case.files.get(target)
+        if spec and spec[0] == "symlink":
+            target = norm(spec[1])
+        if target in data:
+            return f"--{key}={path} is the same file as {data[target]}"
+        if spec and spec[0] == "dir":
+            return f"--{key}={path} is a directory"
+        if "/" in target and target.split("/")[0] not in case.files:
+            return f"--{key}={path} is in a directory that does not exist"
+        resolved[key] = target
+    if len(resolved) == 2 and resolved["json"] == resolved["csv"]:
+        return "--json and --csv name the same file"
+    return None
+
+
+def ibs_obs(dd: Dict[str, object]) -> Tuple[int, int]:
+    if "bs" in dd:
+        return dd["bs"][0], dd["bs"][0]
+    return (dd["ibs"][0] if "ibs" in dd else 512, dd["obs"][0] if "obs" in dd else 512)
+
+
+def seek_offset(dd: Dict[str, object]) -> int:
+    if "seek" not in dd:
+        return 0
+    return dd["seek"][0] if "seek_bytes" in dd["oflag"] else dd["seek"][0] * ibs_obs(dd)[1]
+
+
+def session_runs(case: Case) -> int:
+    if case.ext.get("readback") or case.ext.get("verify"):
+        return 1
+    return case.ext.get("repeat", 1) + case.ext.get("warmup", 0)
+
+
+def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[Tuple[List[str], int]], bool]:
+    """The GNU dd commands that do what the case does, each with the byte
+    offset of its seek=, and whether the list is exact (a bs=auto sweep has
+    as many rows as it finds; its rows are modelled as one)."""
+    dd = case.clone().dd
+    if "pattern" in case.ext:
+        dd["if"] = "/dev/zero"
+    if "size" in case.ext:
+        dd["count"] = case.ext["size"]
+        if "count_bytes" not in dd["iflag"]:
+            dd["iflag"] = dd["iflag"] + ["count_bytes"]
+    exact = True
+    rows: List[Dict[str, object]] = []
+    sweep = case.ext.get("sweep_bs")
+    if sweep and sweep[0] != "auto":
+        ibs, obs = ibs_obs(dd)
+        for b in sweep[0]:
+            row = {k: (list(v) if isinstance(v, list) else v) for k, v in dd.items()}
+            for key in ("ibs", "obs"):
+                row.pop(key, None)
+            row["bs"] = num(b)
+            if "skip" in dd and "skip_bytes" not in dd["iflag"]:
+                row["skip"] = num(dd["skip"][0] * ibs)
+                row["iflag"] = row["iflag"] + ["skip_bytes"]
+            if "seek" in dd and "seek_bytes" not in dd["oflag"]:
+                row["seek"] = num(dd["seek"][0] * obs)
+                row["oflag"] = row["oflag"] + ["seek_bytes"]
+            if "count" in dd and "count_bytes" not in dd["iflag"]:
+                row["count"] = num(dd["count"][0] * ibs)
+                row["iflag"] = row["iflag"] + ["count_bytes"]
+            rows.append(row)
+    else:
+        exact = not sweep
+        rows.append(dd)
+    depths = len(case.ext["sweep_iodepth"][0]) if "sweep_iodepth" in case.ext else 1
+    plan = []
+    for row in rows:
+        operands = []
+        for key in ("if", "of", "bs", "ibs", "obs", "count", "skip", "seek", "conv", "iflag", "oflag"):
+            if key not in row:
+                continue
+            value = row[key]
+            if value == "@dev":
+                operands.append(f"{key}={device}")
+            elif isinstance(value, list):
+                if value:
+                    operands.append(f"{key}={','.join(value)}")
+            elif isinstance(value, tuple):
+                operands.append(f"{key}={value[1]}")
+            else:
+                operands.append(f"{key}={value}")
+        for _ in range(depths * session_runs(case)):
+            plan.append((operands, seek_offset(row)))
+    return plan, exact
+
+
+# ---------------------------------------------------------------------------
+# Reading what dd prints.
+
+RE_IN = re.compile(r"^(\d+)\+(\d+) records in$")
+RE_OUT = re.compile(r"^(\d+)\+(\d+) records out$")
+RE_BYTES = re.compile(r"^(\d+) bytes? (?:\([^)]*\) )?copied, ")
+RE_TRUNC = re.compile(r"^\d+ truncated records?$")
+RULE8 = re.compile(r"\b(copied|bytes)\b|records (in|out)")
+GNU_SHAPES_WITH_WORDS = [re.compile(p) for p in (
+    r"warning: partial read \(\d+ bytes?\); suggest iflag=fullblock",
+    r"failed to truncate to \d+ bytes in output file",
+    r"memory exhausted by (input|output) buffer of size \d+ bytes",
+    r"offset too large: cannot truncate to a length of seek=")]
+
+
+def is_summary_line(line: str) -> bool:
+    return bool(RE_IN.match(line) or RE_OUT.match(line) or RE_BYTES.match(line) or RE_TRUNC.match(line))
+
+
+def mask(line: str) -> str:
+    """A line with GNU's elapsed time and rate taken out."""
+    m = RE_BYTES.match(line)
+    if m:
+        return line[:m.end()] + "<time>"
+    return line
+
+
+@dataclasses.dataclass
+class Summary:
+    in_full: int
+    in_partial: int
+    out_full: int
+    out_partial: int
+    bytes: Optional[int]
+    end: int  # index of its last line
+
+    def text(self) -> str:
+        b = "?" if self.bytes is None else self.bytes
+        return f"{self.in_full}+{self.in_partial} in, {self.out_full}+{self.out_partial} out, {b} bytes"
+
+    def key(self) -> tuple:
+        return (self.in_full, self.in_partial, self.out_full, self.out_partial, self.bytes)
+
+
+def summaries(lines: Sequence[str]) -> List[Summary]:
+    found = []
+    i = 0
+    while i < len(lines):
+        m_in = RE_IN.match(lines[i])
+        m_out = RE_OUT.match(lines[i + 1]) if m_in and i + 1 < len(lines) else None
+        if m_in and m_out:
+            j = i + 2
+            if j < len(lines) and RE_TRUNC.match(lines[j]):
+                j += 1
+            m_b = RE_BYTES.match(lines[j]) if j < len(lines) else None
+            end = j if m_b else j - 1
+            found.append(Summary(int(m_in[1]), int(m_in[2]), int(m_out[1]), int(m_out[2]),
+                                 int(m_b[1]) if m_b else None, end))
+            i = end + 1
+        else:
+            i += 1
+    return found
+
+
+def signature_of(text: str) -> str:
+    text = re.sub(r"'[^']*'", "'…'", text)
+    text = re.sub(r"\d+(\.\d+)?", "#", text)
+    return text[:110]
+
+
+# ---------------------------------------------------------------------------
+# The bounded file system.
+
+class Skip(Exception):
+    pass
+
+
+class Scratch:
+    """A small file system mounted in a temporary directory: a loop-mounted
+    ext4 image (O_DIRECT, fallocate), else a size-limited tmpfs. Unmounted
+    and detached again whatever happens; no other device is touched."""
+
+    def __init__(self, image_mib: int, prefer: str = "loop"):
+        self.image_mib = image_mib
+        self.prefer = prefer
+        self.top = Path(tempfile.mkdtemp(prefix="ddtime-combo."))
+        self.mnt = self.top / "mnt"
+        self.mnt.mkdir()
+        self.loop: Optional[str] = None
+        self.device: Optional[str] = None  # a small loop device of its own, for of=$DEV
+        self.mounted = False
+        self.kind = ""
+
+    def _run(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(list(args), capture_output=True, text=True, timeout=60)
+
+    def setup(self) -> None:
+        if os.geteuid() != 0:
+            raise Skip("needs root to mount its bounded file system")
+        errors = []
+        if self.prefer == "loop":
+            try:
+                image = self.top / "fs.img"
+                with open(image, "wb") as f:
+                    f.truncate(self.image_mib * MiB)
+                done = self._run("mkfs.ext4", "-q", "-F", "-m", "0", str(image))
+                if done.returncode != 0:
+                    raise OSError(f"mkfs.ext4: {done.stderr.strip()}")
+                done = self._run("losetup", "-f", "--show", str(image))
+                if done.returncode != 0:
+                    raise OSError(f"losetup: {done.stderr.strip()}")
+                self.loop = done.stdout.strip()
+                done = self._run("mount", "-t", "ext4", self.loop, str(self.mnt))
+                if done.returncode != 0:
+                    raise OSError(f"mount: {done.stderr.strip()}")
+                self.mounted = True
+                self.kind = f"ext4 on {self.loop} ({self.image_mib} MiB)"
+                image = self.top / "dev.img"
+                with open(image, "wb") as f:
+                    f.truncate(DEVICE_MIB * MiB)
+                done = self._run("losetup", "-f", "--show", str(image))
+                if done.returncode == 0:
+                    self.device = done.stdout.strip()
+                    self.kind += f", and {self.device} ({DEVICE_MIB} MiB) for of=$DEV"
+                return
+            except (OSError, subprocess.SubprocessError) as error:
+                errors.append(str(error))
+                self._detach()
+                (self.top / "fs.img").unlink(missing_ok=True)
+        done = self._run("mount", "-t", "tmpfs", "-o", "size=64m,mode=0755", "tmpfs", str(self.mnt))
+        if done.returncode == 0:
+            self.mounted = True
+            self.kind = "tmpfs (64 MiB)"
+            return
+        errors.append(f"mount tmpfs: {done.stderr.strip()}")
+        raise Skip("cannot mount a bounded file system: " + "; ".join(errors))
+
+    def _detach(self) -> None:
+        if self.device:
+            self._run("losetup", "-d", self.device)
+            self.device = None
+        if self.loop:
+            self._run("losetup", "-d", self.loop)
+            self.loop = None
+
+    def cleanup(self) -> None:
+        try:
+            if self.mounted:
+                for attempt in range(5):
+                    if self._run("umount", str(self.mnt)).returncode == 0:
+                        break
+                    time.sleep(0.2)
+                else:
+                    self._run("umount", "-l", str(self.mnt))
+                self.mounted = False
+            self._detach()
+        finally:
+            shutil.rmtree(self.top, ignore_errors=True)
+
+    def fill_device(self) -> None:
+        """Every byte of the device 0xAA, written past the page cache."""
+        block = mmap.mmap(-1, MiB)
+        block.write(bytes([FILL]) * MiB)
+        fd = os.open(self.device, os.O_WRONLY | os.O_DIRECT)
+        try:
+            for i in range(DEVICE_MIB):
+                os.pwritev(fd, [block], i * MiB)
+        finally:
+            os.close(fd)
+
+    def read_device(self) -> bytes:
+        """The device's bytes, read past the page cache (a direct read
+        writes the dirty cached pages back first)."""
+        block = mmap.mmap(-1, MiB)
+        data = bytearray()
+        fd = os.open(self.device, os.O_RDONLY | os.O_DIRECT)
+        try:
+            for i in range(DEVICE_MIB):
+                got = os.preadv(fd, [block], i * MiB)
+                data += block[:got]
+        finally:
+            os.close(fd)
+        return bytes(data)
+
+    def fresh(self, name: str) -> Path:
+        path = self.mnt / name
+        if path.exists():
+            shutil.rmtree(path)
+        path.mkdir()
+        return path
+
+
+def file_bytes(seed: int, number: int, name: str, spec: tuple) -> bytes:
+    if spec[0] == "random":
+        return random.Random(f"ddtime-combo:{seed}:{number}:{name}").randbytes(spec[1])
+    if spec[0] == "fill":
+        return bytes([spec[2]]) * spec[1]
+    if spec[0] == "text":
+        return spec[1].encode()
+    raise ValueError(spec)
+
+
+def make_files(directory: Path, case: Case, seed: int) -> None:
+    for name, spec in case.files.items():
+        path = directory / name
+        if spec[0] == "dir":
+            path.mkdir()
+        elif spec[0] == "symlink":
+            os.symlink(spec[1], path)
+        else:
+            path.write_bytes(file_bytes(seed, case.number, name, spec))
+
+
+def describe_files(case: Case) -> str:
+    parts = []
+    for name, spec in case.files.items():
+        if spec[0] == "random":
+            parts.append(f"{name}: {spec[1]} random bytes")
+        elif spec[0] == "fill":
+            parts.append(f"{name}: {spec[1]} bytes of 0x{spec[2]:02x}")
+        elif spec[0] == "text":
+            parts.append(f"{name}: the text {spec[1]!r}")
+        elif spec[0] == "dir":
+            parts.append(f"{name}/: an empty directory")
+        elif spec[0] == "symlink":
+            parts.append(f"{name} -> {spec[1]} (symlink)")
+    if "out" not in case.files and case.dd.get("of") == "out":
+        parts.append("out: absent")
+    if case.dd.get("of") == "@dev":
+        parts.append(f"$DEV: a loop device of {DEVICE_MIB} MiB (losetup -f --show over an {DEVICE_MIB} MiB file), "
+                     f"every byte 0x{FILL:02x}")
+    return "; ".join(parts)
+
+
+def snapshot(directory: Path) -> Dict[str, tuple]:
+    state = {}
+    for root, dirs, names in os.walk(directory):
+        for name in dirs + names:
+            path = Path(root) / name
+            rel = str(path.relative_to(directory))
+            st = os.lstat(path)
+            if os.path.islink(path):
+                state[rel] = ("symlink", os.readlink(path))
+            elif path.is_dir():
+                state[rel] = ("dir",)
+            else:
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+                state[rel] = ("file", st.st_size, digest)
+    return state
+
+
+def describe_entry(entry: Optional[tuple]) -> str:
+    if entry is None:
+        return "absent"
+    if entry[0] == "file":
+        return f"{entry[1]} bytes (sha256 {entry[2]})"
+    if entry[0] == "symlink":
+        return f"symlink to {entry[1]}"
+    return "a directory"
+
+
+# ---------------------------------------------------------------------------
+# Running GNU dd (the model) and ddtime.
+
+GNU_TIMEOUT = "(GNU dd did not finish within 120 s)"
+
+
+@dataclasses.dataclass
+class GnuRun:
+    operands: List[str]
+    status: int
+    lines: List[str]
+    seek: int
+    size_before: int
+    size_after: int
+    summary: Optional[Summary]
+
+
+def size_of(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def run_gnu(case: Case, directory: Path, gnu: str, device: Optional[str]) -> Tuple[List[GnuRun], bool]:
+    plan, exact = gnu_plan(case, device or "$DEV")
+    runs = []
+    of = case.dd["of"]
+    of_path = directory / of if not of.startswith(("/", "@")) else None
+    for operands, seek in plan:
+        before = size_of(of_path) if of_path else 0
+        try:
+            done = subprocess.run(["dd"] + operands, executable=gnu, cwd=directory, env=ENV,
+                                  stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        except subprocess.TimeoutExpired as expired:
+            # A copy with no end (a minimized case can be one): no model.
+            done = subprocess.CompletedProcess(expired.cmd, None, b"", expired.stderr or b"")
+        lines = done.stderr.decode("utf-8", "surrogateescape").splitlines()
+        if done.returncode is None:
+            lines.append(GNU_TIMEOUT)
+        found = summaries(lines)
+        runs.append(GnuRun(operands, done.returncode, lines, seek, before,
+                           size_of(of_path) if of_path else 0, found[-1] if found else None))
+        if done.returncode != 0:
+            break
+    return runs, exact
+
+
+def endless(case: Case) -> bool:
+    """A copy from /dev/zero or --pattern to /dev/null with no count: it
+    never ends, for GNU dd either."""
+    source_endless = case.dd.get("if") == "/dev/zero" or "pattern" in case.ext
+    return (source_endless and case.dd.get("of") == "/dev/null" and "count" not in case.dd
+            and "size" not in case.ext)
+
+
+@dataclasses.dataclass
+class Sent:
+    name: str
+    at: float            # seconds after the start
+    caught: bool         # the process caught the signal when it was sent
+    handlers: str        # the caught-signal mask, in words
+    open_fds: int
+    err_offset: int      # how much stderr held when it was sent
+
+
+@dataclasses.dataclass
+class DdtimeRun:
+    status: int          # returncode: negative for a signal
+    stdout: bytes
+    stderr: str
+    timed_out: bool
+    elapsed: float
+    sent: List[Sent]
+    exited_before_signal: bool
+    exit_at: float       # seconds after the start
+
+
+def signal_mask(pid: int) -> Tuple[int, int]:
+    caught = blocked = 0
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    caught = int(line.split()[1], 16)
+                elif line.startswith("SigBlk:"):
+                    blocked = int(line.split()[1], 16)
+    except OSError:
+        pass
+    return caught, blocked
+
+
+def open_fd_count(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return -1
+
+
+def child_setup() -> None:
+    # A harness started in the background of a non-interactive shell has
+    # SIGINT ignored; the child must meet it with its default action.
+    for sig in (signal.SIGINT, signal.SIGUSR1, signal.SIGTERM, signal.SIGQUIT):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
+# A sanitizer build's options reach the binary under test.
+DDTIME_ENV = dict(ENV, **{k: v for k, v in os.environ.items()
+                          if k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS")})
+
+
+def run_ddtime(case: Case, binary: str, directory: Path, scratch_dir: Path, timeout: float,
+               early_floor: float, device: Optional[str]) -> DdtimeRun:
+    args = [case.program] + render(case, device or "$DEV")
+    out_path = scratch_dir / "stdout"
+    err_path = scratch_dir / "stderr"
+    with open(out_path, "wb") as out_file, open(err_path, "wb") as err_file:
+        process = subprocess.Popen(args, executable=binary, cwd=directory, env=DDTIME_ENV,
+                                   stdin=subprocess.DEVNULL, stdout=out_file, stderr=err_file,
+                                   restore_signals=True, start_new_session=True,
+                                   preexec_fn=child_setup)
+    start = time.monotonic()
+    pidfd = os.pidfd_open(process.pid)
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    sent: List[Sent] = []
+    exit_at = None
+    exited_before = False
+    timed_out = False
+    try:
+        for name, delay, marker in case.signals:
+            if delay < 0:  # right at the start: a few ms, well after GNU dd's handlers would be in
+                delay = early_floor + (-delay) * 0.010
+            base = start
+            if marker is not None:
+                pattern = re.compile(marker, re.M)
+                while time.monotonic() - start < timeout / 2:
+                    if poller.poll(1):
+                        break
+                    if pattern.search(err_path.read_bytes().decode("utf-8", "replace")):
+                        break
+                base = time.monotonic()
+            wait = base + delay - time.monotonic()
+            if poller.poll(max(0, int(wait * 1000))) or poller.poll(0):
+                exit_at = time.monotonic()
+                exited_before = True
+                break
+            remaining = base + delay - time.monotonic()
+            if remaining > 0:
+                time.sleep(remaining)
+            number = getattr(signal, "SIG" + name)
+            caught, _ = signal_mask(process.pid)
+            fds = open_fd_count(process.pid)
+            os.kill(process.pid, number)
+            sent.append(Sent(name, time.monotonic() - start, bool(caught & (1 << (number - 1))),
+                             caught_names(caught), fds, size_of(err_path)))
+        if exit_at is None:
+            deadline = start + timeout
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    timed_out = True
+                    os.killpg(process.pid, signal.SIGKILL)
+                    break
+                if poller.poll(int(remaining * 1000) + 1):
+                    exit_at = time.monotonic()
+                    break
+    finally:
+        if process.poll() is None and not timed_out:
+            # Interrupted (Ctrl-C, an error here): end the child's own
+            # process group, and no other, before waiting for it.
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        os.close(pidfd)
+    end = exit_at if exit_at is not None else time.monotonic()
+    return DdtimeRun(process.returncode, out_path.read_bytes(),
+                     err_path.read_bytes().decode("utf-8", "surrogateescape"), timed_out, end - start,
+                     sent, exited_before, end - start)
+
+
+def caught_names(mask: int) -> str:
+    names = []
+    for sig in (signal.SIGINT, signal.SIGUSR1, signal.SIGPIPE, signal.SIGTERM):
+        if mask & (1 << (sig - 1)):
+            names.append(sig.name)
+    return ",".join(names) if names else "none"
+
+
+def gnu_handler_delay(gnu: str) -> float:
+    """How long GNU dd takes from exec to catching SIGUSR1 here: signals
+    "right at the start" are sent a few times later than that."""
+    worst = 0.0
+    for _ in range(5):
+        process = subprocess.Popen(["dd", "if=/dev/zero", "of=/dev/null", "count=100000000"],
+                                   executable=gnu, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, env=ENV, start_new_session=True,
+                                   preexec_fn=child_setup)
+        start = time.monotonic()
+        delay = 0.05
+        while time.monotonic() - start < 1.0:
+            caught, _ = signal_mask(process.pid)
+            if caught & (1 << (signal.SIGUSR1 - 1)):
+                delay = time.monotonic() - start
+                break
+        process.kill()
+        process.wait()
+        worst = max(worst, delay)
+    return worst
+
+
+# ---------------------------------------------------------------------------
+# Checking the invariants.
+
+@dataclasses.dataclass
+class Failure:
+    invariant: str
+    signature: str
+    evidence: str
+
+
+def hexbytes(data: bytes) -> str:
+    return data.hex(" ") if data else "(none)"
+
+
+def explain_bytes(found: bytes, input_data: bytes, original: bytes, offset: int) -> str:
+    if not found:
+        return "nothing (the file ends there)"
+    if found == bytes(len(found)):
+        return "zero bytes"
+    if offset < len(original) and found == original[offset:offset + len(found)]:
+        return "the file's old bytes"
+    if len(found) >= 16 and input_data:
+        where = input_data.find(found[:16])
+        if where >= 0:
+            return f"bytes of 'in' from offset {where}"
+    if len(set(found)) == 1:
+        return f"bytes 0x{found[0]:02x}"
+    return "other bytes"
+
+
+def first_difference(a: bytes, b: bytes, skip: Sequence[Tuple[int, int]] = ()) -> Optional[int]:
+    """First offset where a and b differ outside the ranges in skip; the
+    shorter length when one is a prefix of the other."""
+    limit = min(len(a), len(b))
+    cuts = [0]
+    for s, e in sorted(skip):
+        cuts += [max(0, min(s, limit)), max(0, min(e, limit))]
+    cuts.append(limit)
+    for i in range(0, len(cuts), 2):
+        s, e = cuts[i], cuts[i + 1]
+        if s >= e or a[s:e] == b[s:e]:
+            continue
+        step = 4096
+        for c in range(s, e, step):
+            ce = min(e, c + step)
+            if a[c:ce] != b[c:ce]:
+                for k in range(c, ce):
+                    if a[k] != b[k]:
+                        return k
+    if len(a) != len(b):
+        return limit
+    return None
+
+
+def in_ranges(offset: int, ranges: Sequence[Tuple[int, int]]) -> bool:
+    return any(s <= offset < e for s, e in ranges)
+
+
+class Checker:
+    def __init__(self, case: Case, seed: int, gnu_runs: List[GnuRun], exact: bool, gnu_final: Optional[bytes],
+                 run: DdtimeRun, before: Dict[str, tuple], after: Dict[str, tuple], directory: Path,
+                 sigint_bound: float, sigint_grace: float, device_data: Optional[bytes] = None):
+        self.case = case
+        self.device_data = device_data  # of=$DEV's bytes after ddtime's run
+        self.gnu_final = gnu_final  # of= as GNU dd's runs left it (None: no such file)
+        self.seed = seed
+        self.gnu = gnu_runs
+        self.exact = exact
+        self.run = run
+        self.before = before
+        self.after = after
+        self.dir = directory
+        self.bound = sigint_bound
+        # A normal exit this soon after SIGINT is a copy that had finished
+        # (past its last check of the signal) when the signal came.
+        self.grace = min(sigint_bound, sigint_grace)
+        self.failures: List[Failure] = []
+        self.lines = run.stderr.splitlines()
+        self.prog = case.program
+        # Invoked as dd, --units and --split-times turn the timing report on,
+        # and the output is then ddtime's (one GNU summary, last).
+        self.as_dd = case.program == "dd" and not ("units" in case.ext or "split_times" in case.ext)
+        self.refusal = expected_refusal(case)
+        # GNU's twin filled the file system (not the device's end, which is
+        # the same for both): no model to compare with.
+        self.model_full = any(GNU_TIMEOUT in r.lines for r in gnu_runs) or case.dd.get("of") != "@dev" and any(
+            "No space left on device" in l for r in gnu_runs for l in r.lines)
+        self.json_stderr = "json" in case.ext and case.ext["json"] is None
+        self.csv_stderr = "csv" in case.ext and case.ext["csv"] is None and not self.json_stderr
+        self.text_mode = not self.json_stderr and not self.csv_stderr
+        self.killed = run.status < 0
+        self.signal = -run.status if self.killed else 0
+        self.sent_int = [s for s in run.sent if s.name == "INT"]
+        self.sent_usr1 = [s for s in run.sent if s.name == "USR1"]
+        # A copy ended by SIGINT (or killed by any signal) is judged as
+        # an interrupted one: a prefix of the copy over the old file. One
+        # that exited normally claims to be complete, signal or not.
+        self.interrupted = self.killed
+        self.refused = False
+        self.json_docs: List[dict] = []
+        self.input_data = b""
+        spec = case.files.get("in")
+        if spec:
+            self.input_data = file_bytes(seed, case.number, "in", spec)
+        out_spec = case.files.get("out")
+        self.original = file_bytes(seed, case.number, "out", out_spec) if out_spec and out_spec[0] != "dir" else b""
+        if case.dd.get("of") == "@dev":
+            self.original = bytes([FILL]) * (DEVICE_MIB * MiB)
+
+    def fail(self, invariant: str, signature: str, evidence: str) -> None:
+        self.failures.append(Failure(invariant, signature, evidence))
+
+    # -- helpers
+    def gnu_status(self) -> int:
+        return 0 if all(r.status == 0 for r in self.gnu) else 1
+
+    def gnu_last(self) -> Optional[Summary]:
+        return self.gnu[-1].summary if self.gnu else None
+
+    def stderr_tail(self, n: int = 12) -> str:
+        tail = self.lines[-n:]
+        return "\n".join("      | " + line for line in tail) if tail else "      | (nothing on stderr)"
+
+    def printed(self) -> List[Summary]:
+        return summaries(self.lines) if self.text_mode else []
+
+    # -- the checks
+    def check(self) -> List[Failure]:
+        self.check_exit()
+        self.parse_stderr_reports()
+        self.refused = (self.run.status == 1 and not self.run.timed_out and not self.printed()
+                        and not self.stderr_report_has_runs() and not self.stderr_has_report())
+        if self.refused:
+            self.check_refusal()
+            self.check_stderr_report_format()
+            return self.failures
+        if self.refusal:
+            self.fail("report-path-refused", self.refusal_signature(),
+                      f"{self.refusal}; yet it was not refused: exit status {self.status_text()}\n"
+                      + self.stderr_tail(6))
+        self.check_other_files()
+        if self.run.timed_out:
+            return self.failures
+        if self.model_full:
+            return self.failures  # GNU's twin ran out of room: no model to compare with
+        if not self.refusal:
+            self.check_stderr_report_format()
+            self.check_reports()  # first: the output check needs the runs' seeds
+        self.check_output()
+        if not self.interrupted and not self.refusal:
+            self.check_status()
+        self.check_stdout()
+        if self.refusal:
+            return self.failures  # what it printed and wrote is not a report: it should not have run
+        if self.text_mode:
+            self.check_lines()
+        self.check_options()
+        self.check_usr1_prints()
+        return self.failures
+
+    def refusal_signature(self) -> str:
+        r = self.refusal
+        if "same file as of=" in r:
+            return "report path names of="
+        if "same file as if=" in r:
+            return "report path names if="
+        if "directory that does not exist" in r:
+            return "report path in a missing directory"
+        if "is a directory" in r:
+            return "report path is a directory"
+        if "names no file" in r:
+            return "empty report path"
+        return "json and csv name one file"
+
+    def status_text(self) -> str:
+        if self.run.timed_out:
+            return "none (killed by the harness after the timeout)"
+        if self.killed:
+            return f"killed by {signal.Signals(self.signal).name}"
+        return str(self.run.status)
+
+    def check_exit(self) -> None:
+        run = self.run
+        if run.timed_out:
+            self.fail("hang", "still running at the timeout",
+                      f"killed by the harness after {run.elapsed:.1f} s; stderr so far:\n" + self.stderr_tail())
+            return
+        if self.killed:
+            name = signal.Signals(self.signal).name
+            if self.signal == signal.SIGINT and self.sent_int:
+                pass
+            elif self.signal == signal.SIGUSR1:
+                s = self.sent_usr1[0] if self.sent_usr1 else None
+                phase = "" if s is None else (
+                    f"; the first SIGUSR1 was sent {s.at * 1000:.1f} ms after the start, when the process "
+                    f"caught: {s.handlers}, with {s.open_fds} file descriptors open")
+                where = "before" if s is not None and not s.caught else "while"
+                self.fail("signal-usr1", f"killed by SIGUSR1 {where} it caught the signal",
+                          f"the process died of SIGUSR1{phase}\n" + self.stderr_tail(6))
+            else:
+                self.fail("exit-status", f"killed by {name}",
+                          f"the process died of {name}\n" + self.stderr_tail())
+        elif run.status not in (0, 1):
+            self.fail("exit-status", f"exit status {run.status}", f"exit status {run.status}\n" + self.stderr_tail())
+        if self.sent_int and not run.exited_before_signal and not run.timed_out:
+            latency = run.exit_at - self.sent_int[-1].at
+            if self.killed and self.signal == signal.SIGINT:
+                if latency > self.bound:
+                    self.fail("signal-int", "ended by SIGINT too late",
+                              f"SIGINT sent {self.sent_int[-1].at * 1000:.1f} ms after the start; the process "
+                              f"ended by it {latency * 1000:.0f} ms later (bound {self.bound * 1000:.0f} ms)\n"
+                              + self.stderr_tail(6))
+            elif not self.killed:
+                # What it printed after the signal shows whether it went on
+                # with its work (a new pass, a new run) or was finishing.
+                after = run.stderr.encode("utf-8", "surrogateescape")[self.sent_int[-1].err_offset:]
+                went_on = re.search(rb"verify: (ok|mismatch)|^\S+: (read|write): real|\brun \d+ of|warm-up \d+ of",
+                                    after, re.M)
+                if latency > self.grace or went_on:
+                    self.fail("signal-int", "SIGINT ignored: the process exited normally",
+                              f"SIGINT sent {self.sent_int[-1].at * 1000:.1f} ms after the start (it caught: "
+                              f"{self.sent_int[-1].handlers}); the process exited with status {run.status} "
+                              f"{latency * 1000:.0f} ms later"
+                              + (f", and printed this after the signal: {went_on.group(0).decode()!r}..." if went_on else "")
+                              + "\n" + self.stderr_tail(6))
+
+    def check_refusal(self) -> None:
+        changed = self.diff_files(set())
+        if changed:
+            message = next((l for l in self.lines if l.strip()), "(no message)")
+            self.fail("refusal-changes-nothing", "refused command changed files: " + signature_of(
+                      "; ".join(c.split(":")[0] for c in changed)) + " / " + signature_of(message)[:60],
+                      "exit status 1 and no summary (refused), but:\n"
+                      + "\n".join("      " + c for c in changed) + "\n" + self.stderr_tail(4))
+
+    def diff_files(self, allowed: set) -> List[str]:
+        changes = []
+        for name in sorted(set(self.before) | set(self.after)):
+            if name in allowed:
+                continue
+            a, b = self.before.get(name), self.after.get(name)
+            if a == b:
+                continue
+            if a is None:
+                changes.append(f"{name}: created, {describe_entry(b)}")
+            elif b is None:
+                changes.append(f"{name}: removed (was {describe_entry(a)})")
+            else:
+                changes.append(f"{name}: changed from {describe_entry(a)} to {describe_entry(b)}")
+        return changes
+
+    def allowed_changes(self) -> set:
+        allowed = set()
+        of = self.case.dd["of"]
+        if not of.startswith(("/", "@")):
+            allowed.add(norm(of))
+        data = {norm(str(self.case.dd.get("if", ""))), "keep"}
+        for path in report_paths(self.case).values():
+            if path and norm(path) not in data and self.case.files.get(norm(path), ("",))[0] not in ("dir", "symlink"):
+                allowed.add(norm(path))
+        return allowed
+
+    def check_other_files(self) -> None:
+        changed = self.diff_files(self.allowed_changes())
+        if changed:
+            self.fail("other-files", "changed: " + signature_of(", ".join(c.split(":")[0] + ":" + c.split(":")[1].split(",")[0]
+                                                                      for c in changed)),
+                      "\n".join("      " + c for c in changed))
+
+    # -- of=
+    def written_ranges(self) -> List[Tuple[int, int, int]]:
+        """(start, end, run index) of what each GNU run wrote."""
+        ranges = []
+        append = "append" in self.case.dd["oflag"] and self.case.dd["of"] != "@dev"
+        for i, r in enumerate(self.gnu):
+            written = r.summary.bytes if r.summary and r.summary.bytes is not None else 0
+            if append:
+                ranges.append((r.size_after - written, r.size_after, i))
+            else:
+                ranges.append((r.seek, r.seek + written, i))
+        return ranges
+
+    def check_output(self) -> None:
+        of = self.case.dd["of"]
+        if of.startswith("/") or not self.gnu:
+            return
+        twin = self.gnu_final
+        if of == "@dev":
+            got = self.device_data
+            of = "$DEV"
+        else:
+            path = self.dir / of
+            got = path.read_bytes() if path.is_file() else None
+        if twin is None and got is None:
+            return
+        expected = bytearray(twin or b"")
+        ranges = self.written_ranges()
+        spans = [(s, e) for s, e, _ in ranges if e > s]
+        wild: List[Tuple[int, int]] = []
+        pattern = self.case.ext.get("pattern")
+        if pattern:
+            if pattern in ("random", "stamp"):
+                wild = [(s, min(e, len(expected))) for s, e in spans]
+            elif pattern != "zero":
+                byte = 0xFF if pattern == "ones" else int(pattern[2:], 16)
+                for s, e in spans:
+                    expected[s:min(e, len(expected))] = bytes([byte]) * max(0, min(e, len(expected)) - s)
+        expected = bytes(expected)
+        got_b = got or b""
+        if self.interrupted:
+            self.check_interrupted(got_b, expected, wild, spans)
+            return
+        if got is None:
+            self.fail("output-equals-gnu", "of= missing", f"GNU dd leaves '{of}' {len(expected)} bytes long; ddtime "
+                      "leaves no file")
+            return
+        at = first_difference(got_b, expected, wild)
+        if at is not None:
+            inside = in_ranges(at, spans)
+            invariant = "output-equals-gnu" if inside else "outside-range"
+            found = got_b[at:at + 16]
+            want = expected[at:at + 16]
+            what = explain_bytes(got_b[at:at + 64], self.input_data, self.original, at)
+            wanted = explain_bytes(expected[at:at + 64], self.input_data, self.original, at)
+            if len(got_b) != len(expected):
+                shape = "longer" if len(got_b) > len(expected) else "shorter"
+                sig = f"of= {shape} than GNU's; at the first difference ddtime has {re.sub(r' from offset .*', '', what)}"
+            else:
+                sig = f"of= differs {'inside' if inside else 'outside'} the written range: ddtime has {re.sub(r' from offset .*', '', what)}, GNU {re.sub(r' from offset .*', '', wanted)}"
+            span_text = ", ".join(f"[{s}, {e})" for s, e in spans[:4]) + (" ..." if len(spans) > 4 else "")
+            self.fail(invariant, sig,
+                      f"'{of}' is {len(got_b)} bytes, GNU dd's is {len(expected)}; GNU's runs wrote "
+                      f"{span_text or 'nothing'}; first difference at byte {at}: ddtime {hexbytes(found)} "
+                      f"({what}), GNU {hexbytes(want)} ({wanted})")
+        elif pattern in ("random", "stamp"):
+            self.check_generated(got_b, ranges, pattern)
+
+    def check_generated(self, data: bytes, ranges: List[Tuple[int, int, int]], pattern: str) -> None:
+        seeds = self.run_seeds()
+        for s, e, i in ranges:
+            if e - s >= 64 and len(set(data[s:e])) == 1:
+                what = explain_bytes(data[s:e], self.input_data, self.original, s)
+                self.fail("pattern-bytes", f"--pattern={pattern} range holds {what}",
+                          f"bytes [{s}, {e}) are all 0x{data[s]:02x} ({what})")
+                return
+        if pattern != "stamp":
+            return
+        # The last run to write a sector decides what it holds.
+        for s, e, i in ranges:
+            seed = seeds[i] if seeds and i < len(seeds) else None
+            later = [(s2, e2) for s2, e2, j in ranges if j > i]
+            for p in range(s, e, 512):
+                if in_ranges(p, later):
+                    continue
+                want = p.to_bytes(8, "little") + (seed.to_bytes(8, "little") if seed is not None else b"")
+                take = min(len(want), e - p)
+                if data[p:p + take] != want[:take]:
+                    found = data[p:p + take]
+                    what = explain_bytes(data[p:min(e, p + 64)], self.input_data, self.original, p)
+                    if what in ("zero bytes", "the file's old bytes", "nothing (the file ends there)"):
+                        self.fail("pattern-bytes", f"--pattern=stamp range holds {what}, not stamps",
+                                  f"the sector at byte {p} (run {i + 1}'s range [{s}, {e})) starts with "
+                                  f"{hexbytes(found)} ({what})")
+                        return
+                    stamped = int.from_bytes(found[:8], "little") if len(found) >= 8 else None
+                    detail = (f"the sector at byte {p} (run {i + 1}'s range [{s}, {e})) starts with "
+                              f"{hexbytes(found)}; want offset {p}" + (f" and seed {seed}" if seed is not None else ""))
+                    if stamped is not None and stamped != p:
+                        detail += f"; it says offset {stamped} ({stamped - p:+d})"
+                    elif seed is not None:
+                        detail += f"; the seed there is {int.from_bytes(found[8:16], 'little') if len(found) >= 16 else '?'}"
+                    sig = "stamp sectors carry the wrong offset" if stamped is not None and stamped != p else "stamp sectors carry the wrong seed"
+                    self.fail("pattern-bytes", sig, detail)
+                    return
+
+    def run_seeds(self) -> Optional[List[int]]:
+        doc = self.final_json()
+        if not doc or "runs" not in doc:
+            return None
+        seeds = [r.get("seed") for r in doc["runs"] if r.get("pass") in ("copy", "write")]
+        if any(not isinstance(s, int) for s in seeds) or len(seeds) != len(self.gnu):
+            return None
+        return seeds
+
+    def check_interrupted(self, got: bytes, full: bytes, wild: List[Tuple[int, int]],
+                          spans: List[Tuple[int, int]]) -> None:
+        original = self.original if "out" in self.case.files or self.case.dd["of"] == "@dev" else b""
+        limit = max(len(full), len(original))
+        bad = None
+        if len(got) > limit:
+            bad = limit
+        else:
+            step = 4096
+            for c in range(0, len(got), step):
+                ce = min(len(got), c + step)
+                if got[c:ce] == full[c:ce] or got[c:ce] == original[c:ce]:
+                    continue
+                for k in range(c, ce):
+                    v = got[k]
+                    if (k < len(full) and full[k] == v) or (k < len(original) and original[k] == v) or in_ranges(k, wild):
+                        continue
+                    bad = k
+                    break
+                if bad is not None:
+                    break
+        if bad is not None:
+            what = explain_bytes(got[bad:bad + 64], self.input_data, self.original, bad)
+            self.fail("interrupted-output", "after SIGINT, of= holds bytes neither the copy nor the old file has: "
+                      + re.sub(r" from offset .*", "", what),
+                      f"'{self.case.dd['of'].replace('@dev', '$DEV')}' is {len(got)} bytes (the whole copy would leave {len(full)}, the "
+                      f"old file was {len(original)}); byte {bad}: {hexbytes(got[bad:bad + 16])} ({what}); the copy "
+                      f"would put {hexbytes(full[bad:bad + 16])} there, the old file had "
+                      f"{hexbytes(original[bad:bad + 16])}")
+
+    def check_status(self) -> None:
+        if self.killed or self.run.timed_out:
+            return
+        want = self.gnu_status()
+        if self.run.status != want:
+            errors = [l for l in self.lines if l.startswith(self.prog + ": ") and not any(
+                g == l.replace(self.prog + ": ", "dd: ", 1) for r in self.gnu for g in r.lines)]
+            for doc in self.stderr_json:
+                for run in [doc] + list(doc.get("runs", [])):
+                    errors += [self.prog + ": " + e for e in run.get("errors", []) if isinstance(e, str)]
+            errors += [l for l in self.stderr_csv_text if l.startswith(self.prog + ": ")]
+            telling = [l for l in errors if re.search(r"error|fail|cannot|differ|refus|invalid|not a|does not", l, re.I)]
+            message = (telling or errors or ["(no message)"])[0]
+            self.fail("status-equals-gnu", f"exit status {self.run.status} where GNU's is {want}: "
+                      + signature_of(message.replace(self.prog + ": ", "", 1)),
+                      f"GNU dd exits {want} for the same operands; ddtime {self.run.status}\n" + self.stderr_tail(8))
+
+    def check_stdout(self) -> None:
+        if self.run.stdout:
+            self.fail("stdout-empty", "output on stdout with of= given",
+                      f"{len(self.run.stdout)} bytes on stdout: {self.run.stdout[:80]!r}")
+
+    # -- reports
+    def parse_stderr_reports(self) -> None:
+        self.stderr_json: List[dict] = []
+        self.stderr_json_bad: List[str] = []
+        self.stderr_csv: Optional[List[List[str]]] = None
+        self.stderr_csv_text: List[str] = []
+        if self.json_stderr:
+            for line in self.lines:
+                if not line.strip():
+                    continue
+                try:
+                    value = json.loads(line)
+                    if isinstance(value, dict):
+                        self.stderr_json.append(value)
+                    else:
+                        self.stderr_json_bad.append(line)
+                except ValueError:
+                    self.stderr_json_bad.append(line)
+        elif self.csv_stderr:
+            self.stderr_csv_text = []
+            header = ",".join(CSV_HEADER)
+            at = self.lines.index(header) if header in self.lines else len(self.lines)
+            self.stderr_csv_text = [l for l in self.lines[:at] if l.strip()]
+            try:
+                self.stderr_csv = list(csv.reader(io.StringIO("\n".join(self.lines[at:]))))
+            except csv.Error:
+                self.stderr_csv = None
+
+    def stderr_has_report(self) -> bool:
+        """A JSON document of a run, or a CSV table, anywhere on stderr
+        (--json= with an empty PATH goes there too, today)."""
+        for i, line in enumerate(self.lines):
+            if line.startswith("{") and '"records_in"' in line:
+                return True
+            if line == ",".join(CSV_HEADER) and i + 1 < len(self.lines) and self.lines[i + 1].strip():
+                return True
+        return False
+
+    def stderr_report_has_runs(self) -> bool:
+        if self.json_stderr:
+            return any("records_in" in d or d.get("runs") for d in self.stderr_json)
+        if self.csv_stderr and self.stderr_csv:
+            return len(self.stderr_csv) > 1 and self.stderr_csv[0] == CSV_HEADER
+        return False
+
+    def check_stderr_report_format(self) -> None:
+        if self.json_stderr and self.stderr_json_bad and not self.killed:
+            first = self.stderr_json_bad[0]
+            kind = "refusal printed as text" if self.refused else "text on stderr besides the JSON"
+            self.fail("report-parse", f"--json to stderr: {kind}: " + signature_of(first.replace(self.prog + ": ", "", 1))[:60],
+                      f"--json without PATH replaces all text on stderr, diagnostics included; stderr has "
+                      f"{len(self.stderr_json_bad)} line(s) that are not JSON, first: {first!r}")
+        if self.csv_stderr and not self.killed and self.run.stderr.strip():
+            rows = self.stderr_csv
+            if self.stderr_csv_text:
+                first = self.stderr_csv_text[0]
+                kind = "refusal printed as text" if self.refused else "text on stderr besides the CSV"
+                self.fail("report-parse", f"--csv to stderr: {kind}: " + signature_of(first.replace(self.prog + ": ", "", 1))[:60],
+                          f"--csv without PATH replaces all text on stderr, as --json does; stderr has "
+                          f"{len(self.stderr_csv_text)} line(s) besides the table, first: {first!r}")
+            if self.refused:
+                pass
+            elif rows is None or not rows or rows[0] != CSV_HEADER or any(len(r) != len(CSV_HEADER) for r in rows[1:]):
+                bad = next((r for r in (rows or [])[1:] if len(r) != len(CSV_HEADER)), None)
+                self.fail("report-parse", "--csv to stderr is not one CSV table",
+                          f"first line {self.lines[0]!r}; bad row {bad!r}")
+
+    def final_json(self) -> Optional[dict]:
+        return self.json_docs[-1] if self.json_docs else None
+
+    def load_report(self, key: str) -> Tuple[Optional[str], Optional[str]]:
+        """(text, problem) of the report asked for with --key=PATH."""
+        path = self.case.ext.get(key)
+        if not path:
+            return None, None
+        target = self.dir / path
+        entry_before = self.before.get(norm(path))
+        entry_after = self.after.get(norm(path))
+        if entry_after is None or entry_after[0] != "file":
+            return None, "not written"
+        if entry_before == entry_after:
+            return None, "left as it was"
+        return target.read_text("utf-8", "surrogateescape"), None
+
+    def copy_runs(self, doc: dict) -> List[dict]:
+        if "runs" in doc:
+            return [r for r in doc["runs"] if r.get("pass") in ("copy", "write")]
+        return [doc]
+
+    def check_reports(self) -> None:
+        if self.refusal:
+            return  # its files are not reports; the refusal is what failed
+        printed = self.printed()
+        reference = printed[-1] if printed else None
+        ref_name = "the summary ddtime printed"
+        if reference is None and not self.interrupted and self.gnu_last() is not None and self.exact:
+            reference = self.gnu_last()
+            ref_name = "GNU dd's summary for the same operands"
+        # JSON
+        docs: List[dict] = []
+        text, problem = self.load_report("json")
+        if problem and not self.killed:
+            self.fail("report-parse", f"--json=PATH {problem}", f"--json={self.case.ext['json']}: {problem} "
+                      f"after exit status {self.run.status}")
+        if text is not None and (text.strip() or not self.killed):
+            lines = [l for l in text.splitlines() if l.strip()]
+            try:
+                docs = [json.loads(l) for l in lines] if len(lines) > 1 else [json.loads(text)]
+                if len(docs) != 1:
+                    self.fail("report-parse", "--json=PATH holds several documents",
+                              f"{len(docs)} JSON lines in {self.case.ext['json']}")
+            except ValueError as error:
+                self.fail("report-parse", "--json=PATH does not parse",
+                          f"{self.case.ext['json']}: {error}; starts {text[:120]!r}")
+                docs = []
+        if self.json_stderr:
+            complete = [d for d in self.stderr_json if d.get("complete", True) is not False]
+            docs = complete[-1:] if complete else []
+            if not complete and not self.killed and self.stderr_json:
+                self.fail("report-parse", "--json to stderr: no complete document", self.stderr_tail(3))
+        self.json_docs = docs
+        if docs:
+            self.check_json(docs[-1], reference, ref_name)
+        # CSV
+        rows = None
+        if self.csv_stderr:
+            rows = self.stderr_csv
+        else:
+            text, problem = self.load_report("csv")
+            if problem and not self.killed:
+                self.fail("report-parse", f"--csv=PATH {problem}", f"--csv={self.case.ext['csv']}: {problem} "
+                          f"after exit status {self.run.status}")
+            if text is not None and (text.strip() or not self.killed):
+                try:
+                    rows = list(csv.reader(io.StringIO(text)))
+                except csv.Error as error:
+                    self.fail("report-parse", "--csv=PATH does not parse", f"{error}; starts {text[:120]!r}")
+                if rows is not None and (not rows or rows[0] != CSV_HEADER or any(len(r) != len(CSV_HEADER) for r in rows[1:])):
+                    self.fail("report-parse", "--csv=PATH is not the documented table",
+                              f"header {rows[0] if rows else None!r}; starts {text[:160]!r}")
+                    rows = None
+        if rows and len(rows) > 1 and rows[0] == CSV_HEADER:
+            self.check_csv(rows, reference, ref_name, docs[-1] if docs else None)
+
+    def check_json(self, doc: dict, reference: Optional[Summary], ref_name: str) -> None:
+        runs = self.copy_runs(doc)
+        if not runs:
+            self.fail("report-agrees", "JSON has no copy run", json.dumps(doc)[:200])
+            return
+        last = runs[-1]
+        try:
+            got = Summary(last["records_in"]["full"], last["records_in"]["partial"], last["records_out"]["full"],
+                          last["records_out"]["partial"], last["bytes_out"], 0)
+        except (KeyError, TypeError) as error:
+            self.fail("report-agrees", "JSON run lacks records or bytes", f"missing {error}")
+            return
+        if reference is not None and self.summary_comparable(reference):
+            ref = reference.key() if reference.bytes is not None else reference.key()[:4]
+            if got.key()[:len(ref)] != ref:
+                self.fail("report-agrees", "JSON's records or bytes differ from the summary",
+                          f"JSON (last copy run): {got.text()}; {ref_name}: {reference.text()}")
+        if not self.killed and not self.run.timed_out:
+            status = doc.get("exit_status")
+            if status != self.run.status:
+                self.fail("report-agrees", "JSON exit_status differs from the exit status",
+                          f"JSON exit_status {status!r}, the process exited {self.run.status}")
+        if (self.exact and not self.interrupted and not self.killed and self.gnu_status() == 0
+                and self.run.status == 0 and "runs" in doc and len(runs) != len(self.gnu)):
+            self.fail("report-agrees", "JSON lists a different number of runs",
+                      f"{len(runs)} copy runs in JSON; the session is {len(self.gnu)} runs")
+
+    def summary_comparable(self, reference: Summary) -> bool:
+        # A bs=auto sweep's last row has a block size of its own.
+        return not ("sweep_bs" in self.case.ext and self.case.ext["sweep_bs"][0] == "auto")
+
+    def check_csv(self, rows: List[List[str]], reference: Optional[Summary], ref_name: str,
+                  doc: Optional[dict]) -> None:
+        body = rows[1:]
+        copies = [r for r in body if r[2] in ("copy", "write")]
+        if not copies:
+            self.fail("report-agrees", "CSV has no copy row", repr(rows[:3]))
+            return
+        last = copies[-1]
+        try:
+            got_bytes, got_records = int(last[6]), int(last[7])
+        except ValueError:
+            self.fail("report-parse", "CSV bytes/records are not numbers", repr(last))
+            return
+        if reference is not None and reference.bytes is not None:
+            if got_bytes != reference.bytes or (self.summary_comparable(reference)
+                                                and got_records != reference.in_full + reference.in_partial):
+                self.fail("report-agrees", "CSV's bytes or records differ from the summary",
+                          f"CSV (last copy row): {got_bytes} bytes, {got_records} records; {ref_name}: "
+                          f"{reference.text()}")
+        if doc is not None and "runs" in doc and len(doc["runs"]) != len(body) and not self.killed:
+            self.fail("report-agrees", "CSV and JSON list different runs",
+                      f"{len(body)} CSV rows, {len(doc['runs'])} JSON runs")
+        if (self.exact and not self.interrupted and not self.killed and self.gnu_status() == 0
+                and self.run.status == 0 and len(copies) != len(self.gnu)):
+            self.fail("report-agrees", "CSV lists a different number of runs",
+                      f"{len(copies)} copy rows in CSV; the session is {len(self.gnu)} runs")
+        # (--verify's verdict is no run: its exit status 1 is in no row.)
+        if not self.killed and last[14] != str(self.run.status) and not self.case.ext.get("verify"):
+            final = body[-1]
+            if final[14] != str(self.run.status):
+                self.fail("report-agrees", "CSV exit_status differs from the exit status",
+                          f"last row's exit_status {final[14]!r}, the process exited {self.run.status}")
+
+    # -- stderr text
+    def gnu_messages(self) -> List[str]:
+        messages = []
+        for r in self.gnu:
+            for line in r.lines:
+                if not is_summary_line(line) and line not in messages:
+                    messages.append(line)
+        return messages
+
+    def check_lines(self) -> None:
+        prog = self.prog + ": "
+        printed = self.printed()
+        gnu_msgs = self.gnu_messages()
+        gnu_norm = set(gnu_msgs)
+        as_dd = [l.replace(prog, "dd: ", 1) if l.startswith(prog) else l for l in self.lines]
+        # rule 8: ddtime's own lines.
+        for line, normal in zip(self.lines, as_dd):
+            if not line.startswith(prog) or normal in gnu_norm:
+                continue
+            body = line[len(prog):]
+            if any(p.search(body) for p in GNU_SHAPES_WITH_WORDS):
+                continue
+            m = RULE8.search(body)
+            if m:
+                # The words up to the match and two after it name the line.
+                head = body[:m.start()].split()
+                tail = body[m.end():].split()[:2]
+                context = " ".join(head[:3] + (["…"] if len(head) > 5 else []) + head[max(3, len(head) - 2):]
+                                   + [m.group(0)] + tail)
+                self.fail("rule8-words", f"'{m.group(0)}' in: " + signature_of(context), f"line: {line!r}")
+        if self.killed or self.run.timed_out:
+            return
+        # GNU's summary, and GNU's messages.
+        last = self.gnu_last()
+        if printed:
+            tail = self.lines[printed[-1].end + 1:]
+            if tail:
+                self.fail("summary-last", "lines after GNU's summary: " + signature_of(tail[0].replace(prog, "", 1))[:80],
+                          "after the summary:\n" + "\n".join("      | " + l for l in tail[:4]))
+        if not self.exact or self.interrupted:
+            if printed and last and last.bytes is not None and printed[-1].bytes != last.bytes and self.gnu_status() == self.run.status == 0:
+                self.fail("summary-equals-gnu", "bytes copied differ from GNU's",
+                          f"ddtime: {printed[-1].text()}; GNU: {last.text()}")
+            return
+        if self.as_dd:
+            expected = [mask(l) for r in self.gnu for l in r.lines]
+            # GNU warns about oflag=append without conv=notrunc when it
+            # parses its operands: once for a session, as for one dd.
+            warning = "dd: you probably want conv=notrunc with oflag=append"
+            if warning in expected:
+                expected = [l for i, l in enumerate(expected) if l != warning or i == expected.index(warning)]
+            extra_ok = any(k in self.case.ext for k in PRINTING_EXTENSIONS)
+            got = [mask(l) for l in as_dd]
+            if self.sent_usr1:
+                got = [l for l in got if not is_summary_line(l)]
+                expected = [l for l in expected if not is_summary_line(l)]
+            if extra_ok:
+                got = [l for l in got if not (l.startswith("dd: ") and l not in gnu_norm)]
+            if got != expected:
+                first = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+                g = got[first] if first < len(got) else "(nothing)"
+                e = expected[first] if first < len(expected) else "(nothing)"
+                self.fail("summary-equals-gnu", "invoked as dd, stderr is not GNU's: " + signature_of(f"{g} / {e}")[:90],
+                          f"line {first + 1}: ddtime {g!r}, GNU {e!r}\n      ddtime's stderr:\n" + self.stderr_tail(10))
+            if not self.sent_usr1 or not printed or last is None:
+                return
+        if last is None:
+            if printed:
+                self.fail("summary-equals-gnu", "a summary where GNU prints none", f"ddtime: {printed[-1].text()}")
+            return
+        if not printed:
+            if self.run.status in (0, 1):
+                self.fail("summary-equals-gnu", "no summary where GNU prints one", f"GNU: {last.text()}\n" + self.stderr_tail(6))
+            return
+        if printed[-1].key() != last.key():
+            self.fail("summary-equals-gnu", "records or bytes differ from GNU's",
+                      f"ddtime: {printed[-1].text()}; GNU (last run): {last.text()}")
+        if not self.as_dd and not self.sent_usr1 and len(printed) != 1:
+            self.fail("summary-equals-gnu", "several summaries",
+                      f"{len(printed)} summaries on stderr; GNU's lines should come once, last")
+        if not self.as_dd:
+            got_msgs = set(as_dd)
+            missing = [m for m in gnu_msgs if m not in got_msgs]
+            if missing:
+                self.fail("summary-equals-gnu", "GNU's message missing: " + signature_of(missing[0])[:80],
+                          f"GNU prints {missing[0]!r}; ddtime does not\n" + self.stderr_tail(8))
+
+    def mode_name(self) -> str:
+        ext = self.case.ext
+        if ext.get("readback") or ext.get("verify"):
+            return "with --readback"
+        for key in ("repeat", "warmup", "sweep_bs", "sweep_iodepth", "pattern", "cache", "csv"):
+            if key in ext:
+                return "in a session"
+        return "in a single run"
+
+    def check_options(self) -> None:
+        """Rule 7: an option a mode accepts is applied, not dropped; rule 5:
+        a figure that was not measured is not shown as 0."""
+        if self.killed or self.run.timed_out or self.run.status != 0:
+            return
+        ext = self.case.ext
+        mode = self.mode_name()
+        prog = self.prog + ": "
+        gnu = set(self.gnu_messages())
+        own = [l[len(prog):] for l in self.lines
+               if l.startswith(prog) and l.replace(prog, "dd: ", 1) not in gnu]
+        if self.text_mode and not self.as_dd:
+            def dropped(option: str, what: str) -> None:
+                self.fail("option-dropped", f"{option} {mode}: no {what}",
+                          f"{option} was accepted and the copy succeeded, yet stderr has no {what}\n"
+                          + self.stderr_tail(6))
+            if ext.get("split_times") and not any(re.search(r"\bread\b.*\bwrite\b.*\bother\b", l) for l in own):
+                dropped("--split-times", "read/write time line")
+            if ext.get("latency") and self.case.program == "ddtime" and not any(l.startswith("latency ") for l in own):
+                dropped("--latency", "latency report")
+            if "cache" in ext and not any(re.search(r"\bcache " + re.escape(ext["cache"]) + ":", l) for l in own):
+                dropped(f"--cache={ext['cache']}", "cache line")
+            if "engine" in ext and not any(l.startswith("engine ") for l in own):
+                dropped(f"--engine={ext['engine']}", "engine line")
+            units = ext.get("units")
+            forbidden = {"si": r"iB/s", "iec": r"\d [kMGTPE]B/s", "bytes": r"\d [kMGTPE]i?B/s"}.get(units)
+            if forbidden:
+                for line in own:
+                    if re.search(r"ETA|\(\d+%\)|MB/s +MiB/s", line):
+                        continue  # the progress line and the sweep table's header have fixed units
+                    m = re.search(forbidden, line)
+                    if m:
+                        self.fail("option-dropped", f"--units={units} {mode}: a rate in other units: "
+                                  + signature_of(line)[:70], f"line: {prog + line!r}")
+                        break
+        if self.json_docs and ("engine" in ext or "iodepth" in ext):
+            runs = self.copy_runs(self.json_docs[-1])
+            if runs and not all("engine" in r for r in runs):
+                option = f"--engine={ext['engine']}" if "engine" in ext else f"--iodepth={ext['iodepth']}"
+                self.fail("option-dropped", f"{option}: JSON has no engine key",
+                          f"{option} given; the README says a last key engine says what ran")
+        if self.json_docs and ext.get("split_times"):
+            for r in self.copy_runs(self.json_docs[-1]):
+                times = r.get("times", {})
+                records = r.get("records_in", {}).get("full", 0) + r.get("records_in", {}).get("partial", 0)
+                zero = [k for k in ("read", "write") if times.get(k) == 0]
+                if records > 0 and zero:
+                    self.fail("figures", f"--split-times: {' and '.join(zero)} time exactly 0"
+                              + (" at --iodepth" if r.get("iodepth", 1) > 1 else ""),
+                              f"{records} input records, yet times {times}; a figure that was not measured "
+                              "is null, never 0 (rule 5)")
+                    break
+
+    def check_usr1_prints(self) -> None:
+        """A SIGUSR1 that the process outlived by a good margin printed the
+        statistics so far (GNU's lines, or a JSON snapshot)."""
+        if not self.sent_usr1 or self.killed or self.run.timed_out:
+            return
+        s = self.sent_usr1[0]
+        more = self.run.exit_at - s.at
+        if more < self.bound + 0.05:
+            return
+        where = f"SIGUSR1 at {s.at * 1000:.0f} ms; the process ran {more * 1000:.0f} ms more"
+        if self.text_mode:
+            if not self.exact:
+                return
+            base = 1 if not self.as_dd else len(self.gnu)
+            count = len(self.printed())
+            if count <= base:
+                self.fail("usr1-prints", "SIGUSR1 printed no statistics",
+                          f"{where} and printed {count} summaries in all, as many as without the signal\n"
+                          + self.stderr_tail(8))
+        elif self.json_stderr:
+            if not any(d.get("complete") is False for d in self.stderr_json):
+                self.fail("usr1-prints", "SIGUSR1 printed no JSON snapshot with --json", where)
+        elif self.csv_stderr:
+            self.fail("usr1-prints", "SIGUSR1 printed nothing with --csv to stderr",
+                      f"{where}; stderr holds only the CSV table")
+
+
+# ---------------------------------------------------------------------------
+# One case, end to end.
+
+@dataclasses.dataclass
+class Outcome:
+    case: Case
+    failures: List[Failure]
+    refused: bool
+    status: str
+    elapsed: float
+    stderr: str
+    skipped: bool = False
+
+
+class Harness:
+    def __init__(self, options: argparse.Namespace, scratch: Scratch):
+        self.o = options
+        self.scratch = scratch
+        self.work = Path(tempfile.mkdtemp(prefix="ddtime-combo-io."))
+        self.early_floor = 0.0
+        # Invoked as dd through a real link named dd, as the packages install it.
+        (self.work / "bin").mkdir()
+        self.dd_link = self.work / "bin" / "dd"
+        os.symlink(options.ddtime, self.dd_link)
+
+    def close(self) -> None:
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def run(self, case: Case) -> Outcome:
+        on_device = case.dd.get("of") == "@dev"
+        device = self.scratch.device
+        if on_device and device is None:
+            return Outcome(case, [], False, "skipped (no block device for of=$DEV)", 0.0, "", skipped=True)
+        case_dir = self.scratch.fresh("case")
+        twin = self.scratch.fresh("gnu")
+        make_files(case_dir, case, self.o.seed)
+        make_files(twin, case, self.o.seed)
+        if on_device:
+            self.scratch.fill_device()
+        gnu_runs, exact = run_gnu(case, twin, self.o.gnu, device)
+        of = case.dd["of"]
+        if on_device:
+            gnu_final = self.scratch.read_device()
+            self.scratch.fill_device()
+        else:
+            gnu_final = (twin / of).read_bytes() if not of.startswith("/") and (twin / of).is_file() else None
+        shutil.rmtree(twin)  # room for a runaway ddtime
+        before = snapshot(case_dir)
+        started = time.monotonic()
+        binary = str(self.dd_link) if case.program == "dd" else self.o.ddtime
+        run = run_ddtime(case, binary, case_dir, self.work, self.o.timeout, self.early_floor, device)
+        elapsed = time.monotonic() - started
+        after = snapshot(case_dir)
+        device_data = self.scratch.read_device() if on_device else None
+        checker = Checker(case, self.o.seed, gnu_runs, exact, gnu_final, run, before, after, case_dir,
+                          self.o.sigint_bound, self.o.sigint_grace, device_data)
+        failures = checker.check()
+        status = ("timeout" if run.timed_out else f"signal {signal.Signals(-run.status).name}"
+                  if run.status < 0 else f"exit {run.status}")
+        return Outcome(case, failures, checker.refused, status, elapsed, run.stderr)
+
+    # Failures that depend on when a signal landed: a loaded machine can
+    # make one (a process still starting when SIGUSR1 comes), so each must
+    # show again on a second run of the case to count.
+    TIMED = ("signal-usr1", "signal-int")
+
+    def run_confirmed(self, case: Case) -> Outcome:
+        outcome = self.run(case)
+        if not any(f.invariant in self.TIMED for f in outcome.failures):
+            return outcome
+        again = self.run(case)
+        seen = {(f.invariant, f.signature) for f in again.failures}
+        kept = []
+        for f in outcome.failures:
+            if f.invariant in self.TIMED and (f.invariant, f.signature) not in seen:
+                log(f"case {case.number}: [{f.invariant}] {f.signature}: not seen again on a second run; not counted")
+                continue
+            kept.append(f)
+        outcome.failures = kept
+        return outcome
+
+    def command_line(self, case: Case) -> str:
+        args = " ".join(shlex.quote(a) for a in render(case))
+        binary = os.path.abspath(self.o.ddtime)
+        if case.program == "ddtime" and os.path.basename(binary) == "ddtime":
+            run = f"{shlex.quote(binary)} {args}"
+        else:
+            run = f"(exec -a {case.program} {shlex.quote(binary)} {args})"
+        if case.signals:
+            parts = []
+            last = 0.0
+            for name, delay, marker in case.signals:
+                d = self.early_floor + (-delay) * 0.010 if delay < 0 else delay
+                if marker is not None:
+                    parts.append(f"until grep -Eq {shlex.quote(marker)} err; do sleep 0.001; done; "
+                                 f"sleep {d:.3f}; kill -{name} $!")
+                    last = 0.0
+                    continue
+                parts.append(f"sleep {max(0.0, d - last):.3f}; kill -{name} $!")
+                last = d
+            inner = run[1:-1] if run.startswith("(") else run
+            if any(m for _, _, m in case.signals):
+                inner += " 2>err"
+            return f"bash -c {shlex.quote('set -m; ' + inner + ' & ' + '; '.join(parts) + '; wait $!; echo exit status $?')}"
+        return run
+
+
+def report_failure(h: Harness, outcome: Outcome) -> None:
+    case = outcome.case
+    print(f"FAIL case {case.number} ({outcome.status}, {outcome.elapsed:.2f} s)", flush=True)
+    print(f"  files:  {describe_files(case)}")
+    print(f"  run:    cd DIR && {h.command_line(case)}")
+    print(f"  again:  {sys.argv[0]} --ddtime {h.o.ddtime} --seed {h.o.seed} --case {case.number}"
+          f"   (--setup DIR makes the files)")
+    for f in outcome.failures:
+        print(f"  [{f.invariant}] {f.signature}")
+        for line in f.evidence.splitlines():
+            print(f"      {line}" if not line.startswith("      ") else line)
+    print(flush=True)
+
+
+# ---------------------------------------------------------------------------
+# Minimizing a failing case: drop what the failure does not need.
+
+def reductions(case: Case):
+    for key in list(case.order):
+        if key == "of":
+            continue
+        if key in case.dd and isinstance(case.dd[key], list):
+            for flag in list(case.dd[key]):
+                c = case.clone()
+                c.dd[key].remove(flag)
+                yield f"{key}: drop {flag}", c
+            continue
+        c = case.clone()
+        c.dd.pop(key, None)
+        c.ext.pop(key, None)
+        c.order.remove(key)
+        yield f"drop {key}", c
+    for name in list(case.files):
+        if name == "in" and case.dd.get("if") == "in":
+            continue
+        c = case.clone()
+        c.files.pop(name)
+        yield f"drop file {name}", c
+    if case.signals:
+        c = case.clone()
+        c.signals = []
+        yield "no signals", c
+    if case.program == "dd":
+        c = case.clone()
+        c.program = "ddtime"
+        yield "as ddtime", c
+    spec = case.files.get("in")
+    if spec and spec[0] == "random":
+        for n in (0, 1, 1000, 4096, 1000000):
+            if n < spec[1]:
+                c = case.clone()
+                c.files["in"] = ("random", n)
+                yield f"in of {n} bytes", c
+    for key in ("repeat", "warmup"):
+        if isinstance(case.ext.get(key), int) and case.ext[key] > 1:
+            c = case.clone()
+            c.ext[key] = 2 if key == "repeat" else 1
+            if c.ext[key] != case.ext[key]:
+                yield f"{key} smaller", c
+
+
+def minimize(h: Harness, case: Case, target: Tuple[str, str]) -> Case:
+    def still_fails(c: Case) -> bool:
+        if endless(c):
+            return False
+        outcome = h.run(c)
+        return any((f.invariant, f.signature) == target for f in outcome.failures)
+
+    current = case
+    changed = True
+    while changed:
+        changed = False
+        for what, candidate in reductions(current):
+            if still_fails(candidate):
+                log(f"minimize: {what}: still fails")
+                current = candidate
+                changed = True
+                break
+    return current
+
+
+# ---------------------------------------------------------------------------
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ddtime", default=str(REPO_ROOT / "build/release/ddtime"), help="the binary under test")
+    parser.add_argument("--gnu", default="/bin/dd", help="GNU dd 9.1, the reference (default /bin/dd)")
+    parser.add_argument("--seed", type=int, default=None, help="the run's seed (default: a random one, printed)")
+    parser.add_argument("--cases", type=int, default=100, help="how many cases (default 100)")
+    parser.add_argument("--case", type=int, default=None, help="run only this case of the seed")
+    parser.add_argument("--first", type=int, default=0, help="number of the first case (default 0)")
+    parser.add_argument("--keep-going", action="store_true", help="run every case, then summarise the failures")
+    parser.add_argument("--time-budget", type=float, default=None, help="start no new case after this many seconds")
+    parser.add_argument("--timeout", type=float, default=20.0, help="seconds before a case is a hang (default 20)")
+    parser.add_argument("--sigint-bound", type=float, default=0.15,
+                        help="seconds within which SIGINT must end the process (issue 19 says 0.1; default 0.15 "
+                             "allows for a loaded machine)")
+    parser.add_argument("--sigint-grace", type=float, default=0.03,
+                        help="a normal exit this soon after SIGINT counts as a copy that had already finished "
+                             "(default 0.03; more for a sanitizer build, whose exit checks take long)")
+    parser.add_argument("--image-mib", type=int, default=128, help="size of the ext4 image (default 128)")
+    parser.add_argument("--tmpfs", action="store_true", help="use a tmpfs even where a loop device can be had")
+    parser.add_argument("--list", action="store_true", help="print the cases' command lines; run nothing")
+    parser.add_argument("--setup", metavar="DIR", help="with --case: make the case's starting files in DIR and print "
+                        "its command line; run nothing")
+    parser.add_argument("--minimize", action="store_true", help="with --case: reduce the failing case")
+    parser.add_argument("--verbose", action="store_true", help="print every case")
+    o = parser.parse_args(argv)
+    if o.seed is None:
+        o.seed = int.from_bytes(os.urandom(4), "little")
+    # Cases run in their own directories: the binaries' paths must not be relative.
+    o.ddtime = os.path.abspath(o.ddtime)
+    o.gnu = os.path.abspath(o.gnu)
+    numbers = [o.case] if o.case is not None else list(range(o.first, o.first + o.cases))
+    print(f"combo: seed {o.seed}, {len(numbers)} case{'s' if len(numbers) != 1 else ''}"
+          f" (rerun one with --seed {o.seed} --case K)", flush=True)
+
+    if o.list or o.setup:
+        for n in numbers:
+            case = generate(o.seed, n)
+            if o.setup:
+                target = Path(o.setup)
+                target.mkdir(parents=True, exist_ok=True)
+                make_files(target, case, o.seed)
+                print(f"combo: made {describe_files(case)} in {target}")
+            prog = case.program
+            why = expected_refusal(case)
+            print(f"{n}: {prog} {' '.join(shlex.quote(a) for a in render(case))}"
+                  + (f"   [signals {case.signals}]" if case.signals else "")
+                  + (f"   [must be refused: {why}]" if why else ""))
+        return 0
+
+    if not os.access(o.ddtime, os.X_OK):
+        log(f"no executable ddtime at {o.ddtime} (give --ddtime PATH)")
+        return 2
+    scratch = Scratch(o.image_mib, "tmpfs" if o.tmpfs else "loop")
+    atexit.register(scratch.cleanup)
+
+    def on_signal(number, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)
+    harness = None
+    passed = failed = 0
+    groups: Dict[Tuple[str, str], List[Outcome]] = {}
+    refused = 0
+    skipped = 0
+    refusals: Dict[str, int] = {}
+    started = time.monotonic()
+    ran = 0
+    try:
+        try:
+            scratch.setup()
+        except Skip as why:
+            print(f"combo: skipped: {why}", flush=True)
+            print("0 passed, 0 failed")
+            return SKIP
+        harness = Harness(o, scratch)
+        floor = gnu_handler_delay(o.gnu)
+        harness.early_floor = max(0.003, 4 * floor)
+        log(f"file system: {scratch.kind} at {scratch.mnt}; GNU dd catches SIGUSR1 {floor * 1000:.1f} ms after "
+            f"exec; signals \"at the start\" go {harness.early_floor * 1000:.1f}-{(harness.early_floor + 0.01) * 1000:.1f} ms in")
+        for n in numbers:
+            if o.time_budget is not None and time.monotonic() - started > o.time_budget:
+                log(f"time budget of {o.time_budget:.0f} s reached: {ran} of {len(numbers)} cases ran")
+                break
+            case = generate(o.seed, n)
+            outcome = harness.run_confirmed(case)
+            if outcome.skipped:
+                skipped += 1
+                continue
+            ran += 1
+            if outcome.refused:
+                refused += 1
+                first = next((l for l in outcome.stderr.splitlines() if l.strip()), "(no message)")
+                why = signature_of(re.sub(r"^\S+?: ", "", first))[:90]
+                refusals[why] = refusals.get(why, 0) + 1
+            if o.verbose:
+                print(f"case {n}: {outcome.status}{' refused' if outcome.refused else ''} {outcome.elapsed:.2f} s: "
+                      f"{case.program} {' '.join(render(case))}", flush=True)
+            if outcome.failures:
+                failed += 1
+                report_failure(harness, outcome)
+                for f in outcome.failures:
+                    groups.setdefault((f.invariant, f.signature), []).append(outcome)
+                if o.minimize and o.case is not None:
+                    for f in outcome.failures:
+                        small = minimize(harness, case, (f.invariant, f.signature))
+                        print(f"  minimal for [{f.invariant}] {f.signature}:")
+                        print(f"      files: {describe_files(small)}")
+                        print(f"      run:   cd DIR && {harness.command_line(small)}", flush=True)
+                if not o.keep_going:
+                    break
+            else:
+                passed += 1
+    except KeyboardInterrupt:
+        log("interrupted")
+        print(f"{passed} passed, {failed} failed")
+        return 130
+    finally:
+        if harness:
+            harness.close()
+        scratch.cleanup()
+    elapsed = time.monotonic() - started
+    log(f"{ran} cases in {elapsed:.0f} s ({refused} refused by ddtime"
+        + (f"; {skipped} skipped, for want of a block device" if skipped else "") + ")")
+    for why, count in sorted(refusals.items(), key=lambda kv: -kv[1]):
+        log(f"  refused {count}x: {why}")
+    if groups:
+        print("Failures by invariant (count, first case, what is common to every case of the group):")
+        for (invariant, sig), outcomes in sorted(groups.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
+            common = common_features(o_.case for o_ in outcomes)
+            examples = sorted(outcomes, key=lambda x: len(" ".join(render(x.case))))[:3]
+            print(f"  [{invariant}] {sig}: {len(outcomes)} case(s), shortest "
+                  f"{', '.join(str(x.case.number) for x in examples)}; always: {common}")
+    print(f"{passed} passed, {failed} failed", flush=True)
+    return 1 if failed else 0
+
+
+def features(case: Case) -> set:
+    found = set()
+    for key, value in case.ext.items():
+        found.add(f"--{key.replace('_', '-')}" if key not in ("sweep_bs", "sweep_iodepth") else f"--sweep={key[6:]}")
+    for key in ("conv", "iflag", "oflag"):
+        for flag in case.dd.get(key, []):
+            found.add(f"{key}={flag}")
+    for key in ("count", "skip", "seek", "ibs"):
+        if key in case.dd:
+            found.add(f"{key}=")
+    found.add(f"if={case.dd.get('if', '(pattern)')}")
+    found.add(f"of={case.dd['of']}")
+    found.add(f"as {case.program}")
+    if "out" in case.files:
+        found.add("out existed")
+    if case.signals:
+        found.add(f"SIG{case.signals[0][0]}")
+    return found
+
+
+def common_features(cases) -> str:
+    sets = [features(c) for c in cases]
+    common = set.intersection(*sets) if sets else set()
+    return ", ".join(sorted(common)) or "-"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
