@@ -8,9 +8,12 @@ set -eu
 
 # liburing-dev: the io_uring engine (--iodepth); fuse3/libfuse3-dev: the
 # fault-injection filesystem; clang and
-# libclang-rt-14-dev: the libFuzzer targets; valgrind: the valgrind.* tests.
+# libclang-rt-14-dev: the libFuzzer targets; valgrind: the valgrind.* tests;
+# python3: tests/bench/compare.py and the combination test tests/combo/combo.py
+# (a fresh Debian 12 has none, and CMake then leaves those tests out);
+# e2fsprogs: mkfs.ext4 for the combination test's loop-mounted file system.
 packages="cmake ninja-build g++ pkg-config libfmt-dev libgtest-dev liburing-dev mandoc
-  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind $*"
+  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 e2fsprogs $*"
 
 missing=""
 for package in $packages; do
