@@ -71,7 +71,7 @@ void Driver::say_pass(std::string_view pass, const SessionRun& run) {
   if (!session_text()) return;
   const RunFigures figures = figures_of(run.result);
   diag_.raw(reporter_.end_progress_line());
-  diag_.raw(pass_line(diag_.program(), pass, {figures, run.result.times, rate_units()}));
+  diag_.raw(pass_line(diag_.program(), pass, {figures, run.result.times, rate_units(), settings_.ext.split_times}));
   if (run.result.latency) diag_.raw(latency_report(diag_.program(), *run.result.latency, diag_.utf8_quotes()));
 }
 
@@ -189,7 +189,7 @@ int Driver::verify_readback(std::vector<SessionRun>& runs, PassExtras& extras, s
     messages_.verify_read_failed(outcome.read_expected ? *settings_.input_file : output, outcome.err);
     return finish_readback(runs, extras, 1, 0);
   }
-  if (session_text()) diag_.raw(verify_line(diag_.program(), outcome, extras.verify_ns));
+  if (session_text()) diag_.raw(verify_line(diag_.program(), outcome, extras.verify_ns, rate_units()));
   if (outcome.first_bad) {
     messages_.verify_mismatch(output, *outcome.first_bad);
     return finish_readback(runs, extras, 1, 0);

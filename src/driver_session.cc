@@ -233,7 +233,7 @@ std::optional<int> Driver::after_run(const std::vector<RowSetting>& rows, std::v
     diag_.raw(session_run_line(
         diag_.program(),
         {setting, run.warmup, run.index, run.warmup ? plan_.warmup : plan_.repeat, !run.warmup && !run.counted()},
-        {figures, done.times, rate_units()}));
+        {figures, done.times, rate_units(), settings_.ext.split_times}));
     if (done.latency) diag_.raw(latency_report(diag_.program(), *done.latency, diag_.utf8_quotes()));
   } else if (!machine_output_on_stderr()) {
     // As dd, each run says what dd says, as so many dd commands would.
@@ -300,7 +300,9 @@ void Driver::measure_pattern() {
     finish_session({}, {}, std::nullopt, interrupt_);
     die_by(interrupt_);
   }
-  if (session_text()) diag_.raw(generator_line(diag_.program(), pattern_name(*plan_.pattern), *generator_rate_));
+  if (session_text()) {
+    diag_.raw(generator_line(diag_.program(), pattern_name(*plan_.pattern), *generator_rate_, rate_units()));
+  }
 }
 
 Driver::SessionRun Driver::run_once(const Settings& settings, const Plan& plan, std::size_t row, bool warmup,

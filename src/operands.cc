@@ -200,7 +200,9 @@ const char* conflict_in(const Settings& settings) {
   return nullptr;
 }
 
-bool finish(const SizeOperands& sizes, Settings& settings, const Diag& diag) {
+// csv_on_stderr: --csv without a PATH, whose lines take the place of all
+// text there, so a warning has nowhere to go.
+bool finish(const SizeOperands& sizes, Settings& settings, const Diag& diag, bool csv_on_stderr) {
   settings.bs_given = sizes.bs != 0;
   settings.ibs = sizes.bs != 0 ? sizes.bs : sizes.ibs != 0 ? sizes.ibs : 512;
   settings.obs = sizes.bs != 0 ? sizes.bs : sizes.obs != 0 ? sizes.obs : 512;
@@ -241,7 +243,7 @@ bool finish(const SizeOperands& sizes, Settings& settings, const Diag& diag) {
 
   // Debian's patch: printed once the operands are known good, before any
   // file is opened, whatever status= says.
-  if (settings.oflag.append && !conv.notrunc) {
+  if (settings.oflag.append && !conv.notrunc && !csv_on_stderr) {
     diag.error(0, "you probably want conv=notrunc with oflag=append");
   }
   return true;
@@ -623,7 +625,9 @@ ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag,
       return outcome;
     }
   }
-  outcome.action = finish(reader.sizes(), outcome.settings, diag) && check_plan(outcome.settings, outcome.plan, diag)
+  const bool csv_on_stderr = outcome.plan.csv && !outcome.plan.csv_path;
+  outcome.action = finish(reader.sizes(), outcome.settings, diag, csv_on_stderr) &&
+                           check_plan(outcome.settings, outcome.plan, diag)
                        ? ParseOutcome::Action::kRun
                        : ParseOutcome::Action::kFail;
   resolve_extensions(invocation, outcome.plan, outcome.settings.ext);

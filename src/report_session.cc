@@ -162,6 +162,19 @@ std::string rate_text(double bytes_per_second, RateUnits units) {
   return iec_rate(bytes_per_second);
 }
 
+// With --split-times: the reads' and the writes' time and the rest, or,
+// where a queued engine ran, that they were not measured.
+void put_split(Buffer& out, const RunLineFigures& figures) {
+  const RunTimes& times = figures.times;
+  if (times.split) {
+    const std::int64_t other = times.real_ns - times.read_ns - times.write_ns - (times.flushed ? times.flush_ns : 0);
+    put(out, "  read {}  write {}  other {}", duration_text(times.read_ns), duration_text(times.write_ns),
+        duration_text(other > 0 ? other : 0));
+  } else if (figures.split_asked) {
+    put(out, "  read and write time not measured: a queued engine's I/O is in flight together");
+  }
+}
+
 // "real X  user Y  sys Z  cpu P%  RATE", and with --split-times the reads'
 // and the writes' time.
 void put_figures(Buffer& out, const RunLineFigures& figures) {
@@ -169,9 +182,7 @@ void put_figures(Buffer& out, const RunLineFigures& figures) {
   put(out, "real {}  user {}  sys {}  cpu {:.1f}%  {}", duration_text(run.real), duration_text(run.user),
       duration_text(run.sys), run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0,
       rate_text(run.bytes_per_second, figures.units));
-  if (figures.times.split) {
-    put(out, "  read {}  write {}", duration_text(figures.times.read_ns), duration_text(figures.times.write_ns));
-  }
+  put_split(out, figures);
 }
 
 std::string session_run_line(std::string_view program, const RunLabel& label, const RunLineFigures& figures) {
@@ -231,7 +242,7 @@ std::string pass_line(std::string_view program, std::string_view pass, const Run
   }
   put(out, "  user {}  sys {}  cpu {:.1f}%  {}", duration_text(run.user), duration_text(run.sys),
       run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0, rate_text(run.bytes_per_second, figures.units));
-  if (times.split) put(out, "  read {}  write {}", duration_text(times.read_ns), duration_text(times.write_ns));
+  put_split(out, figures);
   put(out, "\n");
   return text_of(out);
 }
@@ -248,7 +259,7 @@ std::string drop_line(std::string_view program, std::int64_t ns) {
   return fmt::format("{}: drop cache: {}\n", program, duration_text(ns));
 }
 
-std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns) {
+std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns, RateUnits units) {
   const double seconds = static_cast<double>(ns) / 1e9;
   const double rate = seconds > 0 ? static_cast<double>(outcome.compared) / seconds : 0;
   // Sizes in B, not "bytes": a script's grep for GNU's summary must not
@@ -258,16 +269,17 @@ std::string verify_line(std::string_view program, const VerifyOutcome& outcome, 
                        outcome.compared, duration_text(ns));
   }
   return fmt::format("{}: verify: ok, {} ({} B) compared in {} ({})\n", program, human_size(outcome.compared, false),
-                     outcome.compared, duration_text(ns), iec_rate(rate));
+                     outcome.compared, duration_text(ns), rate_text(rate, units));
 }
 
 std::string phase_line(std::string_view program, std::string_view phase) {
   return fmt::format("{}: SIGUSR1 during {}\n", program, phase);
 }
 
-std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second) {
+std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second,
+                           RateUnits units) {
   return fmt::format("{}: pattern {}: the generator makes {} on one core; no copy from it can go faster\n", program,
-                     pattern, iec_rate(bytes_per_second));
+                     pattern, rate_text(bytes_per_second, units));
 }
 
 std::string knee_line(std::string_view program, std::int64_t bs, bool spread) {

@@ -36,12 +36,13 @@ struct RunLineFigures {
   const RunFigures& run;
   const RunTimes& times;
   RateUnits units = RateUnits::kIecAndBytes;
+  bool split_asked = false;  // --split-times: said even where it was not measured
 };
 
 //   ddtime: run 2 of 5: real 0.5123 s  user 0.0010 s  sys 0.5000 s  cpu 97.8%  2.00 GiB/s
 //   ddtime: bs=64k depth 4, warm-up 1 of 1: real ... (not counted)
 //   ddtime: run 3 of 5: real ... (failed: not counted)
-//   ddtime: run 1 of 2: real ...  2.00 GiB/s  read 0.2500 s  write 0.2400 s      (--split-times)
+//   ddtime: run 1 of 2: real ...  2.00 GiB/s  read 0.2500 s  write 0.2400 s  other 0.0100 s   (--split-times)
 std::string session_run_line(std::string_view program, const RunLabel& label, const RunLineFigures& figures);
 
 // A rate in the units --units names: IEC with two decimals ("2.00 GiB/s")
@@ -84,7 +85,8 @@ std::string pass_line(std::string_view program, std::string_view pass, const Run
 std::string buffered_read_line(std::string_view program, std::string_view path, std::int64_t bytes,
                                std::int64_t offset, std::int64_t alignment);
 std::string drop_line(std::string_view program, std::int64_t ns);
-std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns);
+std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns,
+                        RateUnits units = RateUnits::kIecAndBytes);
 
 // --sweep=bs=auto's verdict, after the table:
 //   ddtime: knee at bs=256k: doubling it gained under 5% (and under the run-to-run spread) twice
@@ -99,7 +101,8 @@ std::string phase_line(std::string_view program, std::string_view phase);
 // --pattern, before the first run: the generator's own speed, so that no
 // one takes it for the device's.
 //   ddtime: pattern random: the generator makes 9.81 GiB/s on one core; no copy from it can go faster
-std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second);
+std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second,
+                           RateUnits units = RateUnits::kIecAndBytes);
 
 // One run for --csv.
 struct CsvRun {

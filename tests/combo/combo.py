@@ -1160,9 +1160,9 @@ class Checker:
         self.failures: List[Failure] = []
         self.lines = run.stderr.splitlines()
         self.prog = case.program
-        # Invoked as dd, --units and --split-times turn the timing report on,
-        # and the output is then ddtime's (one GNU summary, last).
-        self.as_dd = case.program == "dd" and not ("units" in case.ext or "split_times" in case.ext)
+        # Invoked as dd, --units, --split-times and --latency turn the timing
+        # report on, and the output is then ddtime's (one GNU summary, last).
+        self.as_dd = case.program == "dd" and not any(k in case.ext for k in ("units", "split_times", "latency"))
         self.refusal = expected_refusal(case)
         # GNU's twin filled the file system (not the device's end, which is
         # the same for both): no model to compare with.
@@ -1837,7 +1837,10 @@ class Checker:
                 self.fail("option-dropped", f"{option} {mode}: no {what}",
                           f"{option} was accepted and the copy succeeded, yet stderr has no {what}\n"
                           + self.stderr_tail(6))
-            if ext.get("split_times") and not any(re.search(r"\bread\b.*\bwrite\b.*\bother\b", l) for l in own):
+            # Measured (read, write and the rest), or said not to be (a
+            # queued engine), never silently absent.
+            if ext.get("split_times") and not any(
+                    re.search(r"\bread\b.*\bwrite\b.*(\bother\b|not measured)", l) for l in own):
                 dropped("--split-times", "read/write time line")
             if ext.get("latency") and self.case.program == "ddtime" and not any(l.startswith("latency ") for l in own):
                 dropped("--latency", "latency report")

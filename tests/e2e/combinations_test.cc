@@ -108,7 +108,7 @@ TEST_F(Combinations, ASessionHonoursUnitsAndSplitTimes) {
   const Result r = ddtime({"if=r1m", "of=/dev/null", "bs=64k", "--units=si", "--split-times", "--repeat=2"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(count(r.err, "^ddtime: run [12] of 2: .* [0-9.]+ [kMG]?B/s  read " + kDuration + "  write " + kDuration +
-                             "$"),
+                             "  other " + kDuration + "$"),
             2u)
       << r.err;
   EXPECT_EQ(count(r.err, "^ddtime: rate +[0-9.]+ [kMG]?B/s "), 1u) << r.err;
@@ -122,7 +122,10 @@ TEST_F(Combinations, ReadbackHonoursLatencyCacheAndSplitTimes) {
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(count(r.err, "^ddtime: cache cold: input 0\\.0% resident"), 1u) << r.err;
   EXPECT_EQ(count(r.err, "^ddtime: latency per "), 2u) << "one report per pass\n" << r.err;
-  EXPECT_EQ(count(r.err, "^ddtime: (write|read): .*  read " + kDuration + "  write " + kDuration + "$"), 2u) << r.err;
+  EXPECT_EQ(count(r.err, "^ddtime: (write|read): .*  read " + kDuration + "  write " + kDuration + "  other " + kDuration +
+                             "$"),
+            2u)
+      << r.err;
   const Json doc = parse_json(read_file("rl.json"));
   EXPECT_EQ(doc["runs"][0]["cache"].string(), "cold");
   EXPECT_EQ(doc["runs"][0]["residency"]["input"]["resident_pages"].integer(), 0);

@@ -42,9 +42,14 @@ TEST(SessionRunLine, TheRateIsInTheUnitsAskedForAndSplitTimesAreGiven) {
   split.split = true;
   split.read_ns = 250'000'000;
   split.write_ns = 240'000'000;
-  EXPECT_EQ(session_run_line("ddtime", {"", false, 1, 2}, {figures, split, RateUnits::kSi}),
+  split.real_ns = 500'000'000;
+  EXPECT_EQ(session_run_line("ddtime", {"", false, 1, 2}, {figures, split, RateUnits::kSi, true}),
             "ddtime: run 1 of 2: real 0.5000 s  user 0.0100 s  sys 0.4800 s  cpu 98.0%  2.00 GB/s  "
-            "read 0.2500 s  write 0.2400 s\n");
+            "read 0.2500 s  write 0.2400 s  other 0.0100 s\n");
+  // Asked for where a queued engine ran: said not measured, never 0.
+  EXPECT_EQ(session_run_line("ddtime", {"", false, 1, 2}, {figures, kNoSplit, RateUnits::kSi, true}),
+            "ddtime: run 1 of 2: real 0.5000 s  user 0.0100 s  sys 0.4800 s  cpu 98.0%  2.00 GB/s  "
+            "read and write time not measured: a queued engine's I/O is in flight together\n");
   EXPECT_EQ(rate_text(2e9, RateUnits::kAll), "2.00 GB/s = 1.86 GiB/s = 2000000000 B/s");
   EXPECT_EQ(rate_text(2e9, RateUnits::kBytes), "2000000000 B/s");
   EXPECT_EQ(rate_text(2e9, RateUnits::kIecAndBytes), "1.86 GiB/s");
