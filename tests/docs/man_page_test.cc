@@ -179,6 +179,23 @@ Names* ManPage::man_ = nullptr;
 
 TEST_F(ManPage, ListsTheOperandsOfHelp) { expect_same(help_->operands, man_->operands); }
 
+// Defect 26: the man page and the README said the timing report follows
+// GNU's summary, which the program prints last. Every place that says
+// where the report goes says before.
+TEST(ReportPlace, TheDocsSayTheReportComesBeforeGnusSummary) {
+  for (const char* path : {DDTIME_MAN_PAGE, DDTIME_README}) {
+    std::string text = read_file(path);
+    // Line breaks and roff's line starts are no part of the sentence.
+    for (char& c : text) {
+      if (c == '\n') c = ' ';
+    }
+    for (const char* wrong : {"follows the summary", "after the summary", "follows GNU's summary",
+                              "after GNU's summary"}) {
+      EXPECT_EQ(text.find(wrong), std::string::npos) << path << " says the report comes " << wrong;
+    }
+  }
+}
+
 TEST_F(ManPage, ListsTheConversionsOfHelp) { expect_same(help_->conversions, man_->conversions); }
 
 TEST_F(ManPage, ListsTheFlagsOfHelp) { expect_same(help_->flags, man_->flags); }

@@ -55,6 +55,21 @@ TEST_F(Combinations, ReadbackOfADirectWriteWithAPartialLastBlock) {
   EXPECT_TRUE(read_file("vout") == input_);
 }
 
+// Defect 8: --verify read back and compared from offset 0 under
+// oflag=append, and called a correct file corrupt.
+TEST_F(Combinations, VerifyUnderAppendReadsFromWhereTheBytesWent) {
+  write_file("ex", std::string(1000, 'x'));
+  const Result r = ddtime({"if=r1m", "of=ex", "oflag=append", "conv=notrunc", "bs=4k", "--verify", "--json=v.json"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(read_file("ex") == std::string(1000, 'x') + input_);
+  const Json doc = parse_json(read_file("v.json"));
+  EXPECT_EQ(doc["runs"][1]["verify"].string(), "ok");
+  EXPECT_EQ(doc["runs"][1]["operands"]["skip"]["records"].integer() * 4096 +
+                doc["runs"][1]["operands"]["skip"]["bytes"].integer(),
+            1000)
+      << "the read pass starts at the old end of the file";
+}
+
 // Defect 22: a message about a count's last read named count= when the
 // user gave --size.
 TEST_F(Combinations, AnUnalignedSizeNamesSize) {

@@ -232,6 +232,15 @@ TEST_F(QueueDepth, AnyEngineAskedForIsNamed) {
   }
 }
 
+// Defect 30: "1 threads".
+TEST_F(QueueDepth, OneWorkerIsOneThread) {
+  Options o = opts({"if=in", "of=/dev/null", "bs=4096", "--engine=threads"});
+  o.as_ddtime = true;
+  const Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find(", 1 thread\n"), std::string::npos) << r.err;
+}
+
 // Defect 12: a queued engine's reads and writes are not timed one by one;
 // --split-times says so, and the JSON has null, never 0.
 TEST_F(QueueDepth, SplitTimesAtDepthAreNotMeasuredAndSaySo) {

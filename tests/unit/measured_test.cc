@@ -87,6 +87,14 @@ TEST(MeasuredLine, AFileInputSaysHowMuchWasCached) {
             "which discards\n");
 }
 
+// Defect 30: "a 3000 bytes buffer".
+TEST(MeasuredLine, ABufferOfOddSizeIsAByteCount) {
+  MeasuredFacts f = facts(SideKind::kZero, SideKind::kNull);
+  f.bs = 3000;
+  EXPECT_NE(measured_line("ddtime", f).find("zero-filling a 3000-byte buffer"), std::string::npos)
+      << measured_line("ddtime", f);
+}
+
 TEST(MeasuredLine, AResidencyTheKernelWouldNotTellIsUnknown) {
   MeasuredFacts f = facts(SideKind::kRegular, SideKind::kNull);
   f.input_residency_unknown = true;

@@ -128,6 +128,22 @@ TEST(SweepTable, HasARowPerSettingWithBarsScaledToTheBest) {
             "############################## *best knee\n");
 }
 
+// Defect 27: with single runs no spread was measured, so the knee line
+// does not claim one.
+TEST(KneeLine, NamesTheSpreadOnlyWhenItWasMeasured) {
+  EXPECT_EQ(knee_line("ddtime", 256 << 10, true),
+            "ddtime: knee at bs=256k: doubling it gained under 5% (and under the run-to-run spread) twice\n");
+  EXPECT_EQ(knee_line("ddtime", 256 << 10, false), "ddtime: knee at bs=256k: doubling it gained under 5% twice\n");
+}
+
+// Defect 30: sweep labels in the largest unit that divides them.
+TEST(BsText, NamesGigabytesToo) {
+  EXPECT_EQ(bs_text(1 << 30), "1G");
+  EXPECT_EQ(bs_text(std::int64_t{2} << 30), "2G");
+  EXPECT_EQ(bs_text(1536 << 20), "1536M");
+  EXPECT_EQ(bs_text(3000), "3000");
+}
+
 TEST(SweepTable, DrawsUnicodeEighthsInUtf8) {
   std::vector<SweepRow> rows = two_rows();
   rows[0].summary.bytes_per_second.median = 100e6 * (10.0 / 30 + 1.0 / 240);  // 10 columns and one eighth
