@@ -251,6 +251,21 @@ TEST_F(Readback, StampWritesEachSectorsOffsetAndVerifiesAtDepth) {
   EXPECT_GT(doc["runs"][0]["seed"].integer(), 0);
 }
 
+// The combination test: under oflag=append, stamp wrote each sector's
+// offset in the stream, not in the file, where the writes land at its end.
+TEST_F(Readback, StampUnderAppendWritesTheOffsetInTheFile) {
+  write_file("out", std::string(1000, 'o'));
+  const Result r = ddtime({"of=out", "bs=4k", "count=4", "oflag=append", "conv=notrunc", "--pattern=stamp", "--verify"});
+  ASSERT_STATUS(r, "exit 0");
+  const std::string bytes = read_file("out");
+  ASSERT_EQ(bytes.size(), 1000u + 4 * 4096);
+  for (std::size_t sector = 0; sector < 4 * 4096 / 512; ++sector) {
+    std::uint64_t offset = 0;
+    for (int i = 7; i >= 0; --i) offset = offset << 8 | static_cast<unsigned char>(bytes[1000 + sector * 512 + static_cast<std::size_t>(i)]);
+    EXPECT_EQ(offset, 1000 + sector * 512);
+  }
+}
+
 TEST_F(Readback, APatternTakesThePlaceOfTheInput) {
   Result r = ddtime({"if=in", "of=out", "--pattern=zero"});
   EXPECT_STATUS(r, "exit 1");
