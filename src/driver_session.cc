@@ -375,7 +375,7 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     }
   }
   if (text && (rows.size() > 1 || plan_.sweep_bs_auto) && !table.empty()) {
-    diag_.raw(sweep_table(diag_.program(), table, diag_.utf8_quotes()));
+    diag_.raw(sweep_table(diag_.program(), table, diag_.utf8_quotes(), rate_units()));
   }
   if (text && knee_row_ && *knee_row_ < rows.size()) {
     diag_.raw(knee_line(diag_.program(), rows[*knee_row_].bs, plan_.repeat > 1));

@@ -332,7 +332,10 @@ std::string cache_line(std::string_view program, std::string_view setting, Cache
   return text_of(out);
 }
 
-std::string sweep_table(std::string_view program, std::span<const SweepRow> rows, bool utf8) {
+std::string sweep_table(std::string_view program, std::span<const SweepRow> rows, bool utf8, RateUnits units) {
+  // An SI rate only when --units asks for one: GNU's summary carries it,
+  // and a script's grep for one SI rate must find one.
+  const bool si = units == RateUnits::kSi || units == RateUnits::kBoth || units == RateUnits::kAll;
   Buffer out;
   double best = 0;
   for (const SweepRow& row : rows) best = std::max(best, row.summary.bytes_per_second.median);
@@ -340,8 +343,9 @@ std::string sweep_table(std::string_view program, std::span<const SweepRow> rows
   put(out, "{}: {:>6} ", program, "bs");
   if (fits) put(out, "{:<6} ", "fits");
   // "moved", not "bytes": no line before GNU's summary says that word.
-  put(out, "{:>5} {:>12} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9}  {}\n", "depth", "moved", "real", "user", "sys",
-      "cpu%", "MB/s", "MiB/s", "IOPS", "rate");
+  put(out, "{:>5} {:>12} {:>9} {:>9} {:>9} {:>6} ", "depth", "moved", "real", "user", "sys", "cpu%");
+  if (si) put(out, "{:>9} ", "MB/s");
+  put(out, "{:>9} {:>9}  {}\n", "MiB/s", "IOPS", "rate");
   for (const SweepRow& row : rows) {
     const RowSummary& s = row.summary;
     const double real = s.real.median;
@@ -350,9 +354,10 @@ std::string sweep_table(std::string_view program, std::span<const SweepRow> rows
     const double iops = real > 0 ? static_cast<double>(row.records) / real : 0;
     put(out, "{}: {:>6} ", program, bs_text(row.bs));
     if (fits) put(out, "{:<6} ", row.fits);
-    put(out, "{:>5} {:>12} {:>9} {:>9} {:>9} {:>6.1f} {:>9.1f} {:>9.1f} {:>9.0f}  {}", row.depth, row.bytes,
-        duration_text(real), duration_text(s.user.median), duration_text(s.sys.median), cpu, rate / 1e6,
-        rate / 1048576.0, iops, bar(best > 0 ? rate / best : 0, utf8));
+    put(out, "{:>5} {:>12} {:>9} {:>9} {:>9} {:>6.1f} ", row.depth, row.bytes, duration_text(real),
+        duration_text(s.user.median), duration_text(s.sys.median), cpu);
+    if (si) put(out, "{:>9.1f} ", rate / 1e6);
+    put(out, "{:>9.1f} {:>9.0f}  {}", rate / 1048576.0, iops, bar(best > 0 ? rate / best : 0, utf8));
     if (rate == best && best > 0) put(out, " *best");
     if (row.knee) put(out, " knee");
     put(out, "\n");

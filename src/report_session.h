@@ -148,6 +148,8 @@ struct SweepRow {
 // of the rate, the best rate marked with "*best" (and, for
 // --sweep=bs=memory, a "fits" column after bs). utf8: the bar in Unicode
 // eighth blocks, else in '#'.
-std::string sweep_table(std::string_view program, std::span<const SweepRow> rows, bool utf8);
+// units: an MB/s column (SI) only with --units=si, both or all.
+std::string sweep_table(std::string_view program, std::span<const SweepRow> rows, bool utf8,
+                        RateUnits units = RateUnits::kIecAndBytes);
 
 }  // namespace ddtime

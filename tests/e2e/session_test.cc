@@ -169,7 +169,7 @@ TEST_F(Session, ASweepOfBlockSizesMovesTheSameBytesInEveryRow) {
 TEST_F(Session, TheSweepTableHasARowPerSettingAndMarksTheBest) {
   const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "--size=1M", "--sweep=bs=4k,64k", "--sweep=iodepth=1,4"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_EQ(count_lines(r.err, "^ddtime: +bs +depth +moved +real +user +sys +cpu% +MB/s +MiB/s +IOPS +rate$"), 1u)
+  EXPECT_EQ(count_lines(r.err, "^ddtime: +bs +depth +moved +real +user +sys +cpu% +MiB/s +IOPS +rate$"), 1u)
       << r.err;
   for (const char* row : {" 4k +1 ", " 4k +4 ", " 64k +1 ", " 64k +4 "}) {
     EXPECT_EQ(count_lines(r.err, std::string("^ddtime: +") + row + "+1048576 "), 1u) << row << "\n" << r.err;

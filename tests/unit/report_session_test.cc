@@ -120,11 +120,19 @@ std::vector<SweepRow> two_rows() {
 
 TEST(SweepTable, HasARowPerSettingWithBarsScaledToTheBest) {
   const std::vector<SweepRow> rows = two_rows();
-  EXPECT_EQ(sweep_table("ddtime", rows, false),
+  EXPECT_EQ(sweep_table("ddtime", rows, false, RateUnits::kSi),
             "ddtime:     bs depth        moved      real      user       sys   cpu%      MB/s     MiB/s      IOPS  rate\n"
             "ddtime:     4k     1    100000000  2.0000 s  0.5000 s  1.0000 s   75.0      50.0      47.7     12208  "
             "###############\n"
             "ddtime:     1M     4    100000000  1.0000 s  0.2000 s  0.6000 s   80.0     100.0      95.4        96  "
+            "############################## *best knee\n");
+  // Rule 8: without --units asking for SI, no SI rate for a script's grep
+  // to find besides GNU's.
+  EXPECT_EQ(sweep_table("ddtime", rows, false),
+            "ddtime:     bs depth        moved      real      user       sys   cpu%     MiB/s      IOPS  rate\n"
+            "ddtime:     4k     1    100000000  2.0000 s  0.5000 s  1.0000 s   75.0      47.7     12208  "
+            "###############\n"
+            "ddtime:     1M     4    100000000  1.0000 s  0.2000 s  0.6000 s   80.0      95.4        96  "
             "############################## *best knee\n");
 }
 
