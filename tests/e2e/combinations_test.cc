@@ -165,6 +165,18 @@ TEST_F(Combinations, TheMeasuredLineAndTheCacheLineTellOfTheRangeAfterCacheActed
       << r.err;
 }
 
+// Defect 16: after a sweep the measured line described the first row,
+// while GNU's summary below it was the last row's.
+TEST_F(Combinations, AfterASweepTheMeasuredLineIsOfTheLastRowAndSaysSo) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "--sweep=bs=1M,4k", "--size=8M"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(count(r.err, "^ddtime: measured \\(bs=4k depth 1, the row of GNU's lines below\\): the kernel "
+                         "zero-filling a 4 KiB buffer"),
+            1u)
+      << r.err;
+  EXPECT_NE(r.err.find("2048+0 records in"), std::string::npos) << r.err;
+}
+
 // Defect 15: --direct did not reach the measured line, which said the
 // reads came from memory.
 TEST_F(Combinations, DirectReachesTheMeasuredLine) {
