@@ -208,6 +208,7 @@ int Driver::run() {
   settings_ = std::move(job->settings);
   plan_ = std::move(job->plan);
   sweep_bytes_ = job->sweep_bytes;
+  range_bytes_ = job->bytes;
   input_kind_ = job->input;
   caches_ = std::move(job->caches);
   ReportFiles files(os_);

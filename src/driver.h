@@ -191,6 +191,7 @@ class Driver final : public Events {
   int interrupt_ = 0;                        // the signal that stopped the run
   const Settings* run_settings_ = nullptr;   // the session's, while it lives
   std::optional<std::int64_t> sweep_bytes_;  // what every row of a sweep moves
+  std::optional<std::int64_t> range_bytes_;  // what one run moves, where resolve could tell
   std::optional<std::size_t> knee_row_;      // --sweep=bs=auto: where doubling stopped paying
   std::uint64_t pattern_seeds_ = 0;          // --pattern: the seeds handed out so far
   std::optional<double> generator_rate_;     // --pattern: bytes per second, measured first

@@ -157,6 +157,7 @@ std::vector<Driver::RowSetting> Driver::session_rows() const {
 Settings Driver::row_settings(std::int64_t bs) const {
   Settings settings = settings_;
   if (plan_.sweeps_bs()) {
+    settings.cut = settings_.empties_output() ? Settings::OutputCut::kWhole : Settings::OutputCut::kAtSeek;
     reblock(settings.skip_records, settings.skip_bytes, settings_.ibs, bs);
     reblock(settings.seek_records, settings.seek_bytes, settings_.obs, bs);
     settings.ibs = settings.obs = bs;
@@ -262,7 +263,8 @@ void Driver::extend_auto_sweep(std::vector<RowSetting>& rows, std::size_t row, c
   // Doubling stops at the knee, or where a block would outgrow what
   // every row moves (or 1 GiB).
   const std::int64_t next = rows[row].bs * 2;
-  const std::int64_t most = std::min<std::int64_t>(sweep_bytes_.value_or(std::int64_t{1} << 30), std::int64_t{1} << 30);
+  const std::int64_t moved = sweep_bytes_ ? *sweep_bytes_ : range_bytes_.value_or(std::int64_t{1} << 30);
+  const std::int64_t most = std::min<std::int64_t>(moved, std::int64_t{1} << 30);
   if (!search.more) {
     knee_row_ = search.knee;
   } else if (next <= most) {

@@ -150,7 +150,7 @@ int open_output(Os& os, const Settings& settings) noexcept {
     flags = (flags & ~O_CREAT) | O_EXCL;
   }
   // With seek= the file is cut at the seek point later, not emptied here.
-  if (settings.seek_records == 0 && !settings.conv.notrunc) flags |= O_TRUNC;
+  if (settings.empties_output() && !settings.conv.notrunc) flags |= O_TRUNC;
   const char* path = settings.output_file->c_str();
   // Read access is wanted only to read over seek= on an unseekable file;
   // if it is refused, write-only may still work.

@@ -190,7 +190,7 @@ std::int64_t first_write_offset(Os& os, const Settings& settings) noexcept {
 }
 
 int truncate_at_seek(Os& os, Events& events, const Settings& settings) {
-  if (!settings.output_file || settings.seek_records == 0 || settings.conv.notrunc) return 0;
+  if (!settings.output_file || settings.empties_output() || settings.conv.notrunc) return 0;
   std::int64_t size = 0;
   multiply_add_fits(settings.seek_records, settings.obs, settings.seek_bytes, size);  // checked before opening
   IoResult cut = retrying([&] { return os.ftruncate(kOutputFd, static_cast<off_t>(size)); });

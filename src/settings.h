@@ -121,6 +121,16 @@ struct Settings {
 
   Extensions ext;
 
+  // How of= is cut when it is opened. GNU empties it (O_TRUNC) when seek=
+  // has no whole block, else cuts it at the seek offset. A sweep row that
+  // counts seek= in blocks of another size keeps the command line's cut
+  // (the bytes before seek= are the user's either way).
+  enum class OutputCut { kByOperands, kWhole, kAtSeek };
+  OutputCut cut = OutputCut::kByOperands;
+  bool empties_output() const noexcept {
+    return cut == OutputCut::kWhole || (cut == OutputCut::kByOperands && seek_records == 0);
+  }
+
   // GNU warns about a partial read (and suggests iflag=fullblock) only when
   // bs= is given without fullblock and skip, count or direct make block
   // boundaries matter.

@@ -547,13 +547,27 @@ def seek_offset(dd: Dict[str, object]) -> int:
     return dd["seek"][0] if "seek_bytes" in dd["oflag"] else dd["seek"][0] * ibs_obs(dd)[1]
 
 
+def empties_output(dd: Dict[str, object]) -> bool:
+    """Whether GNU dd empties of= when it opens it (O_TRUNC), rather than
+    cutting it at the seek offset: seek= has no whole output block."""
+    if "notrunc" in dd.get("conv", []):
+        return False
+    if "seek" not in dd:
+        return True
+    records = dd["seek"][0] // ibs_obs(dd)[1] if "seek_bytes" in dd["oflag"] else dd["seek"][0]
+    return records == 0
+
+
 def session_runs(case: Case) -> int:
     if case.ext.get("readback") or case.ext.get("verify"):
         return 1
     return case.ext.get("repeat", 1) + case.ext.get("warmup", 0)
 
 
-def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[Tuple[List[str], int]], bool]:
+PlanStep = Tuple[List[str], int, Optional[int]]
+
+
+def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[PlanStep], bool]:
     """The GNU dd commands that do what the case does, each with the byte
     offset of its seek=, and whether the list is exact (a bs=auto sweep has
     as many rows as it finds; its rows are modelled as one)."""
@@ -583,6 +597,13 @@ def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[Tuple[List[str], in
             if "count" in dd and "count_bytes" not in dd["iflag"]:
                 row["count"] = num(dd["count"][0] * ibs)
                 row["iflag"] = row["iflag"] + ["count_bytes"]
+            # A row cuts of= as the command line does (ddtime keeps the
+            # user's bytes before seek= whatever block the row counts in):
+            # where GNU would cut the row otherwise, the harness cuts first
+            # and runs the row with conv=notrunc.
+            if empties_output(row) != empties_output(dd):
+                row["precut"] = 0 if empties_output(dd) else seek_offset(dd)
+                row["conv"] = list(row.get("conv", [])) + ["notrunc"]
             rows.append(row)
     else:
         exact = not sweep
@@ -605,7 +626,7 @@ def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[Tuple[List[str], in
             else:
                 operands.append(f"{key}={value}")
         for _ in range(depths * session_runs(case)):
-            plan.append((operands, seek_offset(row)))
+            plan.append((operands, seek_offset(row), row.get("precut")))
     return plan, exact
 
 
@@ -899,7 +920,9 @@ def run_gnu(case: Case, directory: Path, gnu: str, device: Optional[str]) -> Tup
     runs = []
     of = case.dd["of"]
     of_path = directory / of if not of.startswith(("/", "@")) else None
-    for operands, seek in plan:
+    for operands, seek, precut in plan:
+        if precut is not None and of_path and of_path.is_file():
+            os.truncate(of_path, precut)
         before = size_of(of_path) if of_path else 0
         try:
             done = subprocess.run(["dd"] + operands, executable=gnu, cwd=directory, env=ENV,

@@ -205,5 +205,25 @@ TEST_F(Combinations, Usr1UnderCsvGivesACsvSnapshot) {
   EXPECT_EQ(count(r.err, "^512,1,copy,"), 2u) << r.err;
 }
 
+// Found by the combination test: a sweep row that counted seek= in a
+// block larger than the seek had no whole output block of seek, so it
+// emptied of= as GNU does for oflag=seek_bytes, and the bytes before
+// seek= that the command line keeps were lost; the reverse held for
+// bytes the command line empties.
+TEST_F(Combinations, EverySweepRowCutsTheOutputAsTheCommandLineDoes) {
+  write_file("kept", std::string(5000, 'k'));
+  const Result kept = ddtime({"if=r1m", "of=kept", "bs=1000", "seek=2", "count=3", "--sweep=bs=1000,64k"});
+  ASSERT_STATUS(kept, "exit 0");
+  EXPECT_TRUE(read_file("kept") == std::string(2000, 'k') + input_.substr(0, 3000))
+      << "the bytes before seek=2 are kept at every row";
+
+  write_file("emptied", std::string(20000, 'e'));
+  const Result emptied = ddtime(
+      {"if=r1m", "of=emptied", "bs=16k", "seek=8192", "oflag=seek_bytes", "count=1", "--sweep=bs=16k,4k"});
+  ASSERT_STATUS(emptied, "exit 0");
+  EXPECT_TRUE(read_file("emptied") == std::string(8192, '\0') + input_.substr(0, 16384))
+      << "bs=16k has no whole block in seek=8192 bytes, so of= is emptied at every row";
+}
+
 }  // namespace
 }  // namespace ddtime::e2e
