@@ -18,6 +18,7 @@
 #include "aggregate.h"
 #include "driver_internal.h"
 #include "io.h"
+#include "io_position.h"
 #include "report_session.h"
 
 namespace ddtime {
@@ -293,13 +294,7 @@ PatternSource Driver::next_pattern(const Settings& settings) {
       (static_cast<std::uint64_t>(window_.now_ns()) * 0x9e3779b97f4a7c15ULL + ++pattern_seeds_) >> 1;
   // stamp writes each sector's output offset: where the stream's byte 0
   // lands, which under O_APPEND is a regular file's end, not seek=.
-  std::int64_t base = settings.seek_offset().value_or(0);
-  struct stat status {};
-  if (settings.oflag.append && settings.output_file && os_.stat_path(settings.output_file->c_str(), status).ok() &&
-      S_ISREG(status.st_mode)) {
-    base = status.st_size;
-  }
-  return PatternSource(*plan_.pattern, seed, base);
+  return PatternSource(*plan_.pattern, seed, planned_write_offset(os_, settings));
 }
 
 void Driver::measure_pattern() {

@@ -189,6 +189,19 @@ std::int64_t first_write_offset(Os& os, const Settings& settings) noexcept {
   return here.ok() ? static_cast<std::int64_t>(here.n) : -1;
 }
 
+std::int64_t planned_write_offset(Os& os, const Settings& settings) noexcept {
+  const std::int64_t seek = settings.seek_offset().value_or(0);
+  if (!settings.oflag.append || !settings.output_file) return seek;
+  struct stat status {};
+  const bool exists = os.stat_path(settings.output_file->c_str(), status).ok();
+  // A device or a pipe takes the bytes where it takes them (positional
+  // for a block device, see open_output).
+  if (exists && !S_ISREG(status.st_mode)) return seek;
+  if (settings.conv.notrunc) return exists ? static_cast<std::int64_t>(status.st_size) : 0;
+  // Opened with O_TRUNC the file is empty; cut at seek= it ends there.
+  return settings.empties_output() ? 0 : seek;
+}
+
 int truncate_at_seek(Os& os, Events& events, const Settings& settings) {
   if (!settings.output_file || settings.empties_output() || settings.conv.notrunc) return 0;
   std::int64_t size = 0;

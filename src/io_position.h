@@ -85,6 +85,11 @@ PositionEnd position_files(Os& os, Events& events, Reader& reader, Writer& write
 // output has no position (a pipe). --readback reads back from there.
 std::int64_t first_write_offset(Os& os, const Settings& settings) noexcept;
 
+// Where the first write will land, asked before of= is opened (for
+// --pattern=stamp, whose sectors carry their offset): seek=, or under
+// O_APPEND the end a regular file will have once it is opened and cut.
+std::int64_t planned_write_offset(Os& os, const Settings& settings) noexcept;
+
 // GNU cuts of= at the seek point when seek= is given without notrunc.
 // Returns 0, or 1 when the run must not go on (the notice is given).
 int truncate_at_seek(Os& os, Events& events, const Settings& settings);

@@ -266,6 +266,34 @@ TEST_F(Readback, StampUnderAppendWritesTheOffsetInTheFile) {
   }
 }
 
+// The combination test: a file that did not exist yet, or that seek= cuts
+// before the appending starts, took seek= (or the old size) as its base.
+TEST_F(Readback, StampUnderAppendKnowsWhereOpeningLeavesTheEnd) {
+  const auto first_offset = [&](const std::string& name, std::size_t at) {
+    const std::string bytes = read_file(name);
+    std::uint64_t offset = 0;
+    for (int i = 7; i >= 0; --i) offset = offset << 8 | static_cast<unsigned char>(bytes.at(at + static_cast<std::size_t>(i)));
+    return offset;
+  };
+  Result r = ddtime({"of=fresh", "bs=4k", "seek=16", "count=2", "oflag=append", "conv=notrunc", "--pattern=stamp",
+                     "--verify"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(read_file("fresh").size(), 2u * 4096) << "a new file appended to starts at 0";
+  EXPECT_EQ(first_offset("fresh", 0), 0u);
+
+  write_file("cut", std::string(100000, 'c'));
+  r = ddtime({"of=cut", "bs=4k", "seek=2", "count=2", "oflag=append", "--pattern=stamp", "--verify"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(read_file("cut").size(), 4u * 4096) << "cut at seek=, then appended to";
+  EXPECT_EQ(first_offset("cut", 8192), 8192u);
+
+  write_file("emptied", std::string(100000, 'e'));
+  r = ddtime({"of=emptied", "bs=4k", "count=2", "oflag=append", "--pattern=stamp", "--verify"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(read_file("emptied").size(), 2u * 4096) << "emptied, then appended to";
+  EXPECT_EQ(first_offset("emptied", 0), 0u);
+}
+
 TEST_F(Readback, APatternTakesThePlaceOfTheInput) {
   Result r = ddtime({"if=in", "of=out", "--pattern=zero"});
   EXPECT_STATUS(r, "exit 1");
