@@ -228,6 +228,10 @@ std::optional<int> Driver::after_run(const std::vector<RowSetting>& rows, std::v
     // GNU's die(): its message is all there is, then what was measured.
     return finish_session(rows, runs, done.exit_status != 0 ? done.exit_status : 1, 0);
   }
+  // As dd, each run says what dd says, as so many dd commands would; one
+  // that a SIGINT stopped too, as GNU's handler does before it dies.
+  const bool as_dd = !session_text() && !machine_output_on_stderr();
+  if (as_dd) diag_.raw(reporter_.summary(done.stats, done.times.real_ns));
   if (done.ending == Ending::kInterrupted) return stopped_session(rows, runs);
   if (session_text()) {
     diag_.raw(reporter_.end_progress_line());
@@ -237,9 +241,6 @@ std::optional<int> Driver::after_run(const std::vector<RowSetting>& rows, std::v
         {setting, run.warmup, run.index, run.warmup ? plan_.warmup : plan_.repeat, !run.warmup && !run.counted()},
         {figures, done.times, rate_units(), settings_.ext.split_times}));
     if (done.latency) diag_.raw(latency_report(diag_.program(), *done.latency, diag_.utf8_quotes()));
-  } else if (!machine_output_on_stderr()) {
-    // As dd, each run says what dd says, as so many dd commands would.
-    diag_.raw(reporter_.summary(done.stats, done.times.real_ns));
   }
   if (done.exit_status != 0) return finish_session(rows, runs, done.exit_status, 0);
   return std::nullopt;

@@ -225,5 +225,20 @@ TEST_F(Combinations, EverySweepRowCutsTheOutputAsTheCommandLineDoes) {
       << "bs=16k has no whole block in seek=8192 bytes, so of= is emptied at every row";
 }
 
+// Found by the combination test: invoked as dd, a session printed GNU's
+// lines for every run but the one a SIGINT stopped, where GNU's dd prints
+// them before it dies.
+TEST_F(Combinations, AsDdARunStoppedBySigintPrintsGnusLines) {
+  Options z = opts({"if=/dev/zero", "of=/dev/null", "bs=512", "count=40000000", "--repeat=3"});
+  z.timeout = 30000ms;
+  DdProcess p(z);
+  ASSERT_TRUE(wait_for_handler(p.pid(), SIGINT));
+  std::this_thread::sleep_for(50ms);
+  p.send_signal(SIGINT);
+  const Result r = p.finish();
+  ASSERT_STATUS(r, "signal SIGINT");
+  EXPECT_EQ(count(r.err, "^\\d+\\+0 records in\n\\d+\\+0 records out\n\\d+ bytes .* copied, "), 1u) << r.err;
+}
+
 }  // namespace
 }  // namespace ddtime::e2e
