@@ -75,7 +75,7 @@ Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const
       plan_(plan),
       messages_(diag, settings_),
       reporter_(settings.status, settings.ext.units.value_or(RateUnits::kIecAndBytes)),
-      window_(clock, settings.ext.timing_report || settings.ext.json),
+      window_(clock, reports_times()),  // settings_ and plan_ are set by now
       stderr_is_terminal_(stderr_is_terminal) {}
 
 void Driver::notice(Notice what, Side side, int err, std::int64_t value) {
@@ -189,12 +189,36 @@ bool Driver::interrupted_in(std::string_view phase) {
       return true;
     }
     if (!taken.info) break;
-    if (session_text()) diag_.raw(phase_line(diag_.program(), phase));
+    phase_snapshot(phase);
   }
   return false;
 }
 
+void Driver::phase_snapshot(std::string_view phase) {
+  if (session_text()) {
+    diag_.raw(phase_line(diag_.program(), phase));
+    return;
+  }
+  if (json_on_stderr_) {
+    deliver_json(phase_json(phase), false);
+    return;
+  }
+  if (machine_output_on_stderr()) return;
+  const SessionRun* latest = nullptr;
+  if (runs_so_far_ != nullptr && !runs_so_far_->empty()) {
+    // --readback's dd command as typed is its write pass.
+    latest = runs_are_passes_ ? &runs_so_far_->front() : &runs_so_far_->back();
+  }
+  if (latest != nullptr) {
+    diag_.raw(reporter_.summary(latest->result.stats, latest->result.times.real_ns));
+  } else {
+    // The copy to come, as GNU's would be if it had started when we did.
+    diag_.raw(reporter_.summary(Stats{}, window_.now_ns() - begun_ns_));
+  }
+}
+
 int Driver::run() {
+  begun_ns_ = window_.now_ns();
   const std::vector<ReportRequest> reports = requested_reports(settings_, plan_);
   // JSON replaces every line of text on stderr, refusals included.
   json_on_stderr_ = settings_.ext.json && !settings_.ext.json_path;

@@ -155,7 +155,17 @@ class Driver final : public Events {
   CsvRun csv_run(const SessionRun& run, std::int64_t bs, unsigned depth, std::string_view pass) const;
   // SIGUSR1 with CSV on stderr: the header and the running run so far,
   // its pass "snapshot" and its exit_status empty.
-  std::string csv_snapshot(const Stats& stats, const RunTimes& times) const;
+  std::string csv_snapshot(const Stats& stats, const RunTimes& times);
+  // --csv on stderr: a finished run's line as soon as it is known; the
+  // table at the end then adds only the lines not yet sent.
+  void stream_csv(const CsvRun& line);
+  std::string csv_table(std::span<const CsvRun> lines);
+  // A SIGUSR1 outside a copy (phase: what is going on): the labelled line
+  // in ddtime's text, a snapshot document with --json on stderr, GNU's
+  // lines of the latest run (zeros before the first) as dd; with --csv on
+  // stderr every finished run's line is there already.
+  void phase_snapshot(std::string_view phase);
+  std::string phase_json(std::string_view phase) const;
   // The session's one JSON document, to its file or stderr.
   int deliver_session_json(std::span<const JsonSessionRun> runs, std::span<const JsonSessionRow> rows,
                            std::optional<int> exit_status, int signal);
@@ -171,8 +181,8 @@ class Driver final : public Events {
   bool session_text() const {
     return settings_.ext.timing_report && settings_.status != StatusLevel::kNone && !machine_output_on_stderr();
   }
-  // Whether the run ends with a timing report or JSON, which need CPU times.
-  bool reports_times() const { return settings_.ext.timing_report || settings_.ext.json; }
+  // Whether the runs end with a timing report, JSON or CSV, which need CPU times.
+  bool reports_times() const { return settings_.ext.timing_report || settings_.ext.json || plan_.csv; }
   const Settings& reported() const { return run_settings_ != nullptr ? *run_settings_ : settings_; }
 
   Os& os_;
@@ -197,6 +207,28 @@ class Driver final : public Events {
   std::optional<double> generator_rate_;     // --pattern: bytes per second, measured first
   std::string measured_;                     // the "measured:" line, once known
   std::vector<CpuCache> caches_;             // --sweep=bs=memory: the CPU's data caches
+  // A session's or a read-back's runs while it lives, for a SIGUSR1
+  // between them; passes: they are --readback's write and read passes.
+  const std::vector<SessionRun>* runs_so_far_ = nullptr;
+  bool runs_are_passes_ = false;
+  std::int64_t begun_ns_ = 0;      // when run() began, on the window's clock
+  bool csv_header_sent_ = false;   // --csv on stderr: the header goes once
+  std::size_t csv_rows_sent_ = 0;  // --csv on stderr: lines streamed so far
+
+  // Points runs_so_far_ at a session's runs for as long as they live.
+  class RunsInView {
+   public:
+    RunsInView(Driver& driver, const std::vector<SessionRun>& runs, bool passes) noexcept : driver_(driver) {
+      driver_.runs_so_far_ = &runs;
+      driver_.runs_are_passes_ = passes;
+    }
+    ~RunsInView() { driver_.runs_so_far_ = nullptr; }
+    RunsInView(const RunsInView&) = delete;
+    RunsInView& operator=(const RunsInView&) = delete;
+
+   private:
+    Driver& driver_;
+  };
 };
 
 }  // namespace ddtime

@@ -86,6 +86,7 @@ void Driver::stop_if_interrupted(std::string_view phase, const std::vector<Sessi
 int Driver::run_readback() {
   std::vector<SessionRun> runs;
   runs.reserve(2);
+  const RunsInView in_view(*this, runs, true);
   PassExtras extras;
   std::optional<PatternSource> pattern;
   int status = 0;
@@ -105,6 +106,7 @@ int Driver::run_readback() {
   running_ = "the write pass";
   runs.push_back(run_once(write, plan_, 0, false, 1, pattern ? &*pattern : nullptr));
   if (cache) runs.back().cache = *cache;
+  stream_csv(csv_run(runs.back(), runs.back().settings.ibs, plan_.iodepth, "write"));
   if (readback_pass_ended(runs, extras, status)) return status;
   say_pass("write", runs[0]);
 
@@ -118,6 +120,7 @@ int Driver::run_readback() {
   running_ = "the read pass";
   runs.push_back(run_once(read, plan_, 0, false, 1));
   running_.clear();
+  stream_csv(csv_run(runs.back(), runs.back().settings.ibs, plan_.iodepth, "read"));
   if (readback_pass_ended(runs, extras, status)) return status;
   say_pass("read", runs[1]);
   if (!plan_.verify) return finish_readback(runs, extras, 0, 0);
@@ -213,7 +216,7 @@ int Driver::finish_readback(const std::vector<SessionRun>& runs, const PassExtra
     for (std::size_t i = 0; i < runs.size(); ++i) {
       lines.push_back(csv_run(runs[i], runs[i].settings.ibs, plan_.iodepth, i == 0 ? "write" : "read"));
     }
-    if (deliver_csv(session_csv(lines)) != 0) status = 1;
+    if (deliver_csv(csv_table(lines)) != 0) status = 1;
   }
   if (!settings_.ext.json) return status;
   const bool show_engine = plan_.shows_engine();

@@ -63,7 +63,47 @@ std::optional<LatencyReport> Driver::merged_latency(const std::vector<SessionRun
                        merged.reads.summary(ns_per_tick), merged.writes.summary(ns_per_tick)};
 }
 
-std::string Driver::csv_snapshot(const Stats& stats, const RunTimes& times) const {
+std::string Driver::phase_json(std::string_view phase) const {
+  if (runs_so_far_ == nullptr) {
+    // A single run not begun: its document, nothing moved, nothing timed.
+    const Stats nothing;
+    RunTimes unmeasured;
+    unmeasured.measured = false;
+    JsonRun run{settings_, nothing, unmeasured, false, std::nullopt, 0, diag_.history(), DDTIME_VERSION};
+    run.phase = phase;
+    return json_report(run);
+  }
+  std::vector<JsonSessionRun> documents;
+  documents.reserve(runs_so_far_->size());
+  const bool show_engine = plan_.shows_engine();
+  for (std::size_t i = 0; i < runs_so_far_->size(); ++i) {
+    JsonSessionRun document = json_session_run((*runs_so_far_)[i], 0, show_engine);
+    if (runs_are_passes_) document.pass = i == 0 ? "write" : "read";
+    documents.push_back(document);
+  }
+  JsonSession session{plan_, documents, {}, std::nullopt, 0, DDTIME_VERSION, generator_rate_};
+  session.complete = false;
+  session.phase = phase;
+  return json_session_report(session);
+}
+
+void Driver::stream_csv(const CsvRun& line) {
+  if (!plan_.csv || plan_.csv_path) return;
+  deliver_csv(session_csv({&line, 1}, !csv_header_sent_));
+  csv_header_sent_ = true;
+  ++csv_rows_sent_;
+}
+
+std::string Driver::csv_table(std::span<const CsvRun> lines) {
+  if (!plan_.csv || plan_.csv_path) return session_csv(lines);
+  const std::size_t sent = std::min(csv_rows_sent_, lines.size());
+  std::string text = session_csv(lines.subspan(sent), !csv_header_sent_);
+  csv_header_sent_ = true;
+  csv_rows_sent_ = lines.size();
+  return text;
+}
+
+std::string Driver::csv_snapshot(const Stats& stats, const RunTimes& times) {
   CsvRun line;
   line.bs = reported().ibs;
   line.depth = plan_.iodepth;
@@ -75,7 +115,9 @@ std::string Driver::csv_snapshot(const Stats& stats, const RunTimes& times) cons
   partial.stats = stats;
   partial.times = times;
   line.figures = figures_of(partial);
-  return session_csv({&line, 1});
+  std::string text = session_csv({&line, 1}, !csv_header_sent_);
+  csv_header_sent_ = true;
+  return text;
 }
 
 JsonRun Driver::json_run(const SessionRun& run, int signal, bool show_engine) const {
@@ -173,9 +215,10 @@ Settings Driver::row_settings(std::int64_t bs) const {
 }
 
 int Driver::run_session() {
+  std::vector<SessionRun> runs;
+  const RunsInView in_view(*this, runs, false);
   if (plan_.pattern) measure_pattern();
   std::vector<RowSetting> rows = session_rows();
-  std::vector<SessionRun> runs;
   runs.reserve(rows.size() * (plan_.warmup + plan_.repeat));
   std::vector<Figure> rates;  // bs=auto: each row's rates so far
   for (std::size_t row = 0; row < rows.size(); ++row) {
@@ -214,6 +257,7 @@ std::optional<int> Driver::run_row(const std::vector<RowSetting>& rows, std::siz
     running_.clear();
     if (cache) runs.back().cache = *cache;
     runs.back().measured = std::move(measured);
+    stream_csv(csv_run(runs.back(), rows[row].bs, rows[row].depth, "copy"));
     if (const std::optional<int> ended = after_run(rows, runs, setting)) return ended;
   }
   return std::nullopt;
@@ -396,7 +440,7 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     for (const SessionRun& run : runs) {
       lines.push_back(csv_run(run, rows[run.row].bs, rows[run.row].depth, "copy"));
     }
-    if (deliver_csv(session_csv(lines)) != 0) status = 1;
+    if (deliver_csv(csv_table(lines)) != 0) status = 1;
   }
   if (!settings_.ext.json) return status;
   std::vector<JsonSessionRun> documents;

@@ -278,6 +278,7 @@ void put_run(json::Object& run, const JsonRun& source) {
   run.string("tool", "ddtime")
       .string("version", source.version.empty() ? std::string_view(DDTIME_VERSION) : source.version)
       .boolean("complete", source.complete);
+  if (!source.phase.empty()) run.string("phase", source.phase);
   put_operands(run.object("operands"), source.settings);
   run.object("records_in").integer("full", stats.full_records_in).integer("partial", stats.partial_records_in);
   run.object("records_out").integer("full", stats.full_records_out).integer("partial", stats.partial_records_out);
@@ -320,7 +321,9 @@ std::string json_session_report(const JsonSession& session) {
     json::Object document = out.object();
     document.integer("schema", 1)
         .string("tool", "ddtime")
-        .string("version", session.version.empty() ? std::string_view(DDTIME_VERSION) : session.version);
+        .string("version", session.version.empty() ? std::string_view(DDTIME_VERSION) : session.version)
+        .boolean("complete", session.complete);
+    if (!session.phase.empty()) document.string("phase", session.phase);
     {
       const Plan& plan = session.plan;
       json::Object object = document.object("plan");

@@ -34,11 +34,12 @@ struct JsonRun {
   std::string_view version;
   const EngineUse* engine = nullptr;    // what ran, with --iodepth or --engine
   const LatencyReport* latency = nullptr;  // --latency
+  std::string_view phase = {};  // a snapshot outside the copy: what was going on
 };
 
 // The --json schema, one object on one line (keys always in this order):
 //
-//   {"tool":"ddtime","version":"0.1.0","complete":true,
+//   {"tool":"ddtime","version":"0.1.0","complete":true,"phase":"..."|absent,
 //    "operands":{"if":"in.img"|null,"of":null|"...","ibs":512,"obs":512,
 //      "cbs":0,"skip":{"records":0,"bytes":0},"seek":{"records":0,"bytes":0},
 //      "count":{"records":8|null,"bytes":0},"conv":["ucase"],"iflag":[],
@@ -63,6 +64,9 @@ struct JsonRun {
 //   open, a refused operand).
 // - rates: bytes_out and input records (full + partial) over real, rounded
 //   to 3 decimals; null when real is 0 or was not measured.
+// - complete: false for a SIGUSR1 snapshot; phase (snapshots only) says
+//   what was going on when the signal came outside the copy ("the
+//   generator's calibration"), the figures then those of a copy not begun.
 // - exit_status: null when absent (a snapshot, or killed by a signal).
 //   signal: null, or the signal's name ("SIGINT"), or its number as a
 //   string ("42") when it has no portable name.
@@ -84,7 +88,8 @@ std::string json_report(const JsonRun& run);
 
 // A session of runs (--repeat, --warmup, --sweep) as one document:
 //
-//   {"schema":1,"tool":"ddtime","version":"0.1.0",
+//   {"schema":1,"tool":"ddtime","version":"0.1.0","complete":true,
+//    "phase":"..."|absent,
 //    "plan":{"repeat":5,"warmup":1,"sweep":{"bs":[4096,65536]|null,
 //      "iodepth":[1,8]|null},"size":268435456|null,
 //      "pattern":null|{"name":"random","generator_bytes_per_second":1.0e10}},
@@ -99,6 +104,9 @@ std::string json_report(const JsonRun& run);
 //      "latency":{...as a run's, its runs merged}|absent}, ...],
 //    "exit_status":0|1|null,"signal":null|"SIGINT"}
 //
+// - complete: false for a SIGUSR1 snapshot outside a copy (between runs,
+//   in the verify pass), with phase saying what was going on, the runs
+//   finished so far and an empty summary.
 // - runs: warm-ups too, in the order run; "repeat" counts from 1 within
 //   the row's warm-ups or its measured runs. "counted" is false for a run
 //   that failed or was stopped by a signal: listed, never a sample of the
@@ -146,6 +154,8 @@ struct JsonSession {
   int signal = 0;
   std::string_view version;
   std::optional<double> generator_rate = std::nullopt;  // --pattern: bytes per second
+  bool complete = true;    // false: a SIGUSR1 snapshot, the runs so far
+  std::string_view phase = {};  // a snapshot: what was going on
 };
 std::string json_session_report(const JsonSession& session);
 

@@ -287,10 +287,12 @@ std::string knee_line(std::string_view program, std::int64_t bs, bool spread) {
                      spread ? " (and under the run-to-run spread)" : "");
 }
 
-std::string session_csv(std::span<const CsvRun> runs) {
+std::string session_csv(std::span<const CsvRun> runs, bool header) {
   Buffer out;
-  put(out, "bs,iodepth,pass,repeat,warmup,cache,bytes,records,real_s,user_s,sys_s,cpu_percent,bytes_per_second,iops,"
-           "exit_status\n");
+  if (header) {
+    put(out, "bs,iodepth,pass,repeat,warmup,cache,bytes,records,real_s,user_s,sys_s,cpu_percent,bytes_per_second,iops,"
+             "exit_status\n");
+  }
   for (const CsvRun& run : runs) {
     const RunFigures& f = run.figures;
     const double cpu = f.real > 0 ? (f.user + f.sys) / f.real * 100 : 0;

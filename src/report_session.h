@@ -123,7 +123,8 @@ struct CsvRun {
 //   65536,1,copy,1,false,as-is,1048576,16,0.001200000,0.000000000,0.001100000,91.7,873813333.333,13333.333,0
 // Seconds with 9 decimals, rates with 3, cpu with 1; exit_status empty
 // when a signal ended the run.
-std::string session_csv(std::span<const CsvRun> runs);
+// header: false for lines that continue a table already begun.
+std::string session_csv(std::span<const CsvRun> runs, bool header = true);
 
 // A block size as a sweep names it: "4k", "1M", "1000".
 std::string bs_text(std::int64_t bs);

@@ -203,6 +203,18 @@ TEST_F(Combinations, Usr1UnderCsvGivesACsvSnapshot) {
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(count(r.err, "^512,1,snapshot,"), 1u) << r.err;
   EXPECT_EQ(count(r.err, "^512,1,copy,"), 2u) << r.err;
+  EXPECT_EQ(count(r.err, "^bs,iodepth,pass,"), 1u) << "one table, one header: " << r.err;
+}
+
+// Found trying --csv as dd: the CPU columns were 0, as dd measured no CPU
+// time; a figure not measured is never 0, and CSV asks for this one.
+TEST_F(Combinations, CsvAsDdHasTheCpuTimeOfTheRun) {
+  const Result r = dd({"if=/dev/zero", "of=/dev/null", "bs=1M", "count=2000", "--csv"});
+  ASSERT_STATUS(r, "exit 0");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex("\n1048576,1,copy,1,false,as-is,2097152000,2000,[0-9.]+,([0-9.]+),([0-9.]+),")))
+      << r.err;
+  EXPECT_GT(std::stod(m[1]) + std::stod(m[2]), 0.0) << r.err;
 }
 
 // Found by the combination test: a sweep row that counted seek= in a

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdint>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <thread>
 
@@ -139,6 +140,53 @@ TEST_F(Phases, IntBeforeTheFirstRunEndsByTheSignal) {
   p.send_signal(SIGINT);
   const Result r = p.finish();
   EXPECT_STATUS(r, "signal SIGINT");
+}
+
+// Issue 19's fourth rule under --json on stderr and as dd: a SIGUSR1
+// outside the copy printed nothing there. JSON gives a snapshot document
+// that names the phase; as dd, GNU's lines of the copy to come.
+class PhasesOfAColdFile : public Phases {
+ protected:
+  void SetUp() override {
+    Phases::SetUp();
+    if (IsSkipped()) return;
+    struct statfs fs {};
+    ASSERT_EQ(::statfs(dir().c_str(), &fs), 0);
+    if (fs.f_type == TMPFS_MAGIC) GTEST_SKIP() << "the test directory is on tmpfs, whose pages cannot be dropped";
+    write_file("big", std::string(64 << 20, 'b'));
+    ASSERT_STATUS(ddtime({"if=big", "of=/dev/null", "bs=1M", "count=0", "--cache=cold"}), "exit 0");
+  }
+  // Signals sent inside --cache=warm's unmeasured read of the cold file.
+  Result usr1_in_the_warm_up(Options options) {
+    DdProcess p(std::move(options));
+    EXPECT_TRUE(wait_until([&] { return proc_field(p.pid(), "io", "rchar:") > (4 << 20); }));
+    p.send_signal(SIGUSR1);
+    return p.finish();
+  }
+};
+
+TEST_F(PhasesOfAColdFile, Usr1UnderJsonOutsideTheCopyGivesASnapshotNamingThePhase) {
+  const Result r = usr1_in_the_warm_up(as_ddtime({"if=big", "of=/dev/null", "bs=1M", "--cache=warm", "--json"}));
+  ASSERT_STATUS(r, "exit 0");
+  const std::size_t first_end = r.err.find('\n');
+  ASSERT_NE(first_end, std::string::npos) << r.err;
+  const support::Json snapshot = support::parse_json(r.err.substr(0, first_end));
+  EXPECT_FALSE(snapshot["complete"].boolean());
+  EXPECT_EQ(snapshot["phase"].string(), "--cache=warm: setting the cache up");
+  EXPECT_EQ(snapshot["runs"].size(), 0u);
+  const support::Json last = support::parse_json(r.err.substr(first_end + 1));
+  EXPECT_TRUE(last["complete"].boolean());
+  EXPECT_EQ(last["runs"][0]["bytes_out"].integer(), 64 << 20);
+}
+
+TEST_F(PhasesOfAColdFile, Usr1AsDdOutsideTheCopyPrintsGnusLinesOfTheCopyToCome) {
+  Options o = opts({"if=big", "of=/dev/null", "bs=1M", "--cache=warm"});
+  o.timeout = 30000ms;
+  const Result r = usr1_in_the_warm_up(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(std::regex_match(r.err, std::regex("0\\+0 records in\n0\\+0 records out\n0 bytes copied, [^\n]+ s, "
+                                                 "0\\.0 kB/s\n64\\+0 records in\n64\\+0 records out\n[^\n]+\n")))
+      << r.err;
 }
 
 }  // namespace

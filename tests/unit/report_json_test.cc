@@ -416,5 +416,48 @@ TEST(JsonReport, WeirdNamesAndMessagesStillGiveValidJson) {
   }
 }
 
+
+Json parsed_session(const JsonSession& session) {
+  std::string error;
+  auto json = read_json(json_session_report(session), &error);
+  EXPECT_TRUE(json) << error;
+  return json.value_or(Json{});
+}
+
+TEST(JsonSessionReport, AFinishedSessionIsCompleteAndNamesNoPhase) {
+  const Plan plan;
+  const Json json = parsed_session(JsonSession{plan, {}, {}, 0, 0, "0.1.0"});
+  EXPECT_EQ(json.keys(), (std::vector<std::string>{"schema", "tool", "version", "complete", "plan", "runs", "summary",
+                                                   "exit_status", "signal"}));
+  EXPECT_TRUE(json["complete"].boolean());
+  EXPECT_EQ(json["exit_status"].integer(), 0);
+}
+
+TEST(JsonSessionReport, ASnapshotIsIncompleteAndNamesItsPhase) {
+  const Plan plan;
+  JsonSession session{plan, {}, {}, std::nullopt, 0, "0.1.0"};
+  session.complete = false;
+  session.phase = "the generator's calibration";
+  const Json json = parsed_session(session);
+  EXPECT_EQ(json.keys(), (std::vector<std::string>{"schema", "tool", "version", "complete", "phase", "plan", "runs",
+                                                   "summary", "exit_status", "signal"}));
+  EXPECT_FALSE(json["complete"].boolean());
+  EXPECT_EQ(json["phase"].string(), "the generator's calibration");
+  EXPECT_TRUE(json["exit_status"].is_null());
+}
+
+TEST(JsonReport, ASnapshotOutsideTheCopyNamesItsPhaseAfterComplete) {
+  Settings settings;
+  RunTimes unmeasured;
+  unmeasured.measured = false;
+  JsonRun run = plain_run(settings, Stats{}, unmeasured);
+  run.complete = false;
+  run.phase = "--cache=warm: setting the cache up";
+  const Json json = parsed_report(run);
+  EXPECT_EQ(json.keys()[3], "phase");
+  EXPECT_EQ(json["phase"].string(), "--cache=warm: setting the cache up");
+  EXPECT_TRUE(json["times"]["real"].is_null());
+}
+
 }  // namespace
 }  // namespace ddtime
