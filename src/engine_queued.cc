@@ -272,7 +272,16 @@ void QueuedCopy::retire_in_order() {
     input_offset_.advance(s.got);
     stats_.bytes_out += static_cast<std::int64_t>(s.written);
     if (s.write_error != 0) {
-      events_.notice(Notice::kWriteError, Side::kOutput, s.write_error, 0);
+      // GNU's two paths: bs= writes each record as read ("error writing",
+      // no partial record); ibs= and obs= write an output block ("writing
+      // to", a partial one counted) and quit, flushing on the way out.
+      if (settings_.two_buffers()) {
+        events_.notice(Notice::kBlockWriteError, Side::kOutput, s.write_error, 0);
+        if (s.written != 0) ++stats_.partial_records_out;
+        result_.ending = Ending::kQuit;
+      } else {
+        events_.notice(Notice::kWriteError, Side::kOutput, s.write_error, 0);
+      }
       result_.exit_status = 1;
       return stop(next_retire_);
     }

@@ -145,6 +145,26 @@ TEST_F(QueueDepth, AClosedPipeKillsBySigpipeWithEveryEngine) {
   }
 }
 
+// Found by the combination test: with ibs= and obs= (equal) a failed write
+// said "error writing", GNU's words for bs=; GNU's dd 9.1 writes an output
+// block there and says "writing to".
+TEST_F(QueueDepth, AFailedWriteSaysWhatGnuSaysForBsAndForIbsAndObs) {
+  for (const Engine& engine : kEngines) {
+    Result r = dd({"if=in", "of=/dev/full", "ibs=4096", "obs=4096", "count=2", "--iodepth=4", engine.option});
+    EXPECT_STATUS(r, "exit 1") << engine.name;
+    EXPECT_EQ(r.err_masked(),
+              "dd: writing to '/dev/full': No space left on device\n"
+              "1+0 records in\n0+0 records out\n0 bytes copied, <T> s, <R>\n")
+        << engine.name;
+    r = dd({"if=in", "of=/dev/full", "bs=4096", "count=2", "--iodepth=4", engine.option});
+    EXPECT_STATUS(r, "exit 1") << engine.name;
+    EXPECT_EQ(r.err_masked(),
+              "dd: error writing '/dev/full': No space left on device\n"
+              "1+0 records in\n0+0 records out\n0 bytes copied, <T> s, <R>\n")
+        << engine.name;
+  }
+}
+
 TEST_F(QueueDepth, AClosedPipeWithSigpipeIgnoredSaysWhatTheSyncEngineSays) {
   for (const Engine& engine : kEngines) {
     Options o = opts({"if=in", "bs=4096", "--iodepth=8", engine.option});
