@@ -123,7 +123,10 @@ int Driver::run_readback() {
   stream_csv(csv_run(runs.back(), runs.back().settings.ibs, plan_.iodepth, "read"));
   if (readback_pass_ended(runs, extras, status)) return status;
   say_pass("read", runs[1]);
-  if (!plan_.verify) return finish_readback(runs, extras, 0, 0);
+  if (!plan_.verify) {
+    stop_if_interrupted("the read pass's end", runs, extras);
+    return finish_readback(runs, extras, 0, 0);
+  }
   return verify_readback(runs, extras, where, pattern ? &*pattern : nullptr);
 }
 
@@ -192,6 +195,9 @@ int Driver::verify_readback(std::vector<SessionRun>& runs, PassExtras& extras, s
     messages_.verify_read_failed(outcome.read_expected ? *settings_.input_file : output, outcome.err);
     return finish_readback(runs, extras, 1, 0);
   }
+  // A SIGINT that came with the last block compared still ends it, as
+  // GNU's dd heeds one that comes as its copy ends.
+  stop_if_interrupted("verify: all compared", runs, extras);
   if (session_text()) diag_.raw(verify_line(diag_.program(), outcome, extras.verify_ns, rate_units()));
   if (outcome.first_bad) {
     messages_.verify_mismatch(output, *outcome.first_bad);

@@ -225,6 +225,8 @@ int Driver::run_session() {
     if (const std::optional<int> ended = run_row(rows, row, runs)) return *ended;
     if (plan_.sweep_bs_auto) extend_auto_sweep(rows, row, runs, rates);
   }
+  // A SIGINT that came as the last run ended still ends the session.
+  if (interrupted_in("a session: all runs done")) return stopped_session(rows, runs);
   return finish_session(rows, runs, 0, 0);
 }
 
