@@ -52,7 +52,8 @@ struct JsonRun {
 //    "rates":{"bytes_per_second":50381.304|null,"records_per_second":98.401|null},
 //    "exit_status":0|1|null,"signal":null|"SIGINT","errors":["..."]}
 //
-// - if/of: null for standard input/output. skip/seek/count: as resolved
+// - if/of: null for standard input/output; with --pattern if is /dev/zero,
+//   opened and never read. skip/seek/count: as resolved
 //   (whole records of ibs/obs plus leftover bytes); count.records is null
 //   without count=. conv/iflag/oflag: the symbols in effect after GNU's
 //   implications (conv=ascii lists "ascii","unblock"), in settings.h's

@@ -278,7 +278,7 @@ std::string phase_line(std::string_view program, std::string_view phase) {
 
 std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second,
                            RateUnits units) {
-  return fmt::format("{}: pattern {}: the generator makes {} on one core; no copy from it can go faster\n", program,
+  return fmt::format("{}: pattern {}: the generator makes {} on one core; a copy from it cannot go much faster\n", program,
                      pattern, rate_text(bytes_per_second, units));
 }
 

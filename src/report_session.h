@@ -100,7 +100,7 @@ std::string phase_line(std::string_view program, std::string_view phase);
 
 // --pattern, before the first run: the generator's own speed, so that no
 // one takes it for the device's.
-//   ddtime: pattern random: the generator makes 9.81 GiB/s on one core; no copy from it can go faster
+//   ddtime: pattern random: the generator makes 9.81 GiB/s on one core; a copy from it cannot go much faster
 std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second,
                            RateUnits units = RateUnits::kIecAndBytes);
 
