@@ -6,8 +6,11 @@
 // the first bad byte, and exit 1.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <csignal>
 #include <regex>
 #include <string>
+#include <thread>
 
 #include "e2e/harness.h"
 #include "fault/fault_fs.h"
@@ -78,6 +81,27 @@ TEST_F(VerifyOnALyingDisk, AnHonestDiskVerifies) {
   const e2e::Result r = readback();
   EXPECT_STATUS(r, "exit 0");
   EXPECT_NE(r.err.find("ddtime: verify: ok, 1.0 MiB (1048576 B) compared"), std::string::npos) << r.err;
+}
+
+// Found by the combination test (seed 424242, case 255): a SIGINT that came
+// while the last block was being compared was caught and never heeded,
+// and the process exited 0 saying "verify: ok". The verify's read of the
+// last block is held up here, and the signal sent meanwhile.
+TEST_F(VerifyOnALyingDisk, ASigintDuringTheLastBlockComparedEndsTheProcessByIt) {
+  // The read pass reads the last block once; the verify's read of it waits.
+  ASSERT_EQ(fs_.control("fault out read delay=600 at=983040-1048576 after=1\n"), "");
+  e2e::Options o = opts({"if=in", "of=" + (fs_.mount_point() / "out").string(), "bs=64k", "--readback", "--verify"});
+  o.as_ddtime = true;
+  o.timeout = std::chrono::milliseconds(30000);
+  e2e::DdProcess p(o);
+  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) { return e.find("ddtime: read: ") != std::string::npos; },
+                                std::chrono::milliseconds(20000)))
+      << p.stderr_so_far();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  p.send_signal(SIGINT);
+  const e2e::Result r = p.finish();
+  EXPECT_STATUS(r, "signal SIGINT");
+  EXPECT_EQ(r.err.find("ddtime: verify: ok"), std::string::npos) << r.err;
 }
 
 }  // namespace
