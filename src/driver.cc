@@ -78,6 +78,10 @@ Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const
       window_(clock, reports_times()),  // settings_ and plan_ are set by now
       stderr_is_terminal_(stderr_is_terminal) {}
 
+Driver::~Driver() {
+  if (device_claim_ >= 0) os_.close(device_claim_);
+}
+
 void Driver::notice(Notice what, Side side, int err, std::int64_t value) {
   messages_.notice(what, side, err, value);
 }
@@ -235,6 +239,7 @@ int Driver::run() {
   range_bytes_ = job->bytes;
   input_kind_ = job->input;
   caches_ = std::move(job->caches);
+  device_claim_ = job->device_claim;
   ReportFiles files(os_);
   if (const std::optional<ReportPathProblem> problem = files.open(reports)) {
     messages_.report_path_refused(*problem);

@@ -38,6 +38,9 @@ class Driver final : public Events {
   // diag is muted here when --json sends JSON to stderr in place of text.
   Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const Plan& plan = {},
          bool stderr_is_terminal = false);
+  ~Driver() override;
+  Driver(const Driver&) = delete;
+  Driver& operator=(const Driver&) = delete;
 
   // The exit status; does not return when a SIGINT stopped the run.
   int run();
@@ -212,6 +215,7 @@ class Driver final : public Events {
   const std::vector<SessionRun>* runs_so_far_ = nullptr;
   bool runs_are_passes_ = false;
   std::int64_t begun_ns_ = 0;      // when run() began, on the window's clock
+  int device_claim_ = -1;          // resolve's O_EXCL hold on a block-device output
   bool csv_header_sent_ = false;   // --csv on stderr: the header goes once
   std::size_t csv_rows_sent_ = 0;  // --csv on stderr: lines streamed so far
 

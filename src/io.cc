@@ -142,13 +142,6 @@ int open_output(Os& os, const Settings& settings) noexcept {
   int flags = open_flags_for(settings.oflag);
   if (!settings.conv.nocreat) flags |= O_CREAT;
   if (settings.conv.excl) flags |= O_EXCL;
-  struct stat status {};
-  if (settings.ext.exclusive_device && os.stat_path(settings.output_file->c_str(), status).ok() &&
-      S_ISBLK(status.st_mode)) {
-    // O_EXCL without O_CREAT claims a block device: EBUSY while it is
-    // mounted or claimed, and nothing else can claim it while it is open.
-    flags = (flags & ~O_CREAT) | O_EXCL;
-  }
   // With seek= the file is cut at the seek point later, not emptied here.
   if (settings.empties_output() && !settings.conv.notrunc) flags |= O_TRUNC;
   const char* path = settings.output_file->c_str();

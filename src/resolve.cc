@@ -121,7 +121,10 @@ bool check_preallocate(const Job& job, const Messages& messages) {
 }
 
 // The write modes claim a block-device output: refused when it is
-// mounted or claimed, unless --force.
+// mounted or claimed, unless --force. The claim is one descriptor held to
+// the end, not an O_EXCL open per run: a run's io_uring lets go of its
+// files only when the kernel tears the ring down, after the run, and the
+// next run's own claim would then meet EBUSY from its predecessor.
 bool claim_output_device(Os& os, Job& job, const Messages& messages) {
   if (job.output != FileKind::kBlock || job.plan.force) return true;
   const std::string& path = *job.settings.output_file;
@@ -130,8 +133,8 @@ bool claim_output_device(Os& os, Job& job, const Messages& messages) {
     messages.device_in_use(job.plan.readback ? "--readback" : session_words(job.plan), path);
     return false;
   }
-  if (claimed.ok()) os.close(static_cast<int>(claimed.n));
-  job.settings.ext.exclusive_device = true;
+  // Any other failure is the run's to report, when it opens the device.
+  if (claimed.ok()) job.device_claim = static_cast<int>(claimed.n);
   return true;
 }
 

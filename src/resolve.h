@@ -35,6 +35,10 @@ struct Job {
   // What one run moves, where the operands or the input's size tell.
   std::optional<std::int64_t> bytes;
   std::vector<CpuCache> caches;  // --sweep=bs=memory: the CPU's data caches
+  // A block-device output claimed (O_EXCL) for every run of a session or
+  // read-back: held from here to the end, so that nothing can mount or
+  // claim the device between the runs. -1: none.
+  int device_claim = -1;
 };
 
 // The Job, or nullopt once a refusal has been worded through messages.

@@ -69,9 +69,6 @@ struct Extensions {
   std::size_t align = 0;                 // --align=N; 0: chosen per file
   bool direct = false;                   // --direct
   bool progress = false;                 // --progress
-  // The session's write modes: a block-device output is opened with
-  // O_EXCL, so that a mounted or otherwise claimed device is refused.
-  bool exclusive_device = false;
   // count= came from --size (resolve applies it as count= in bytes), so a
   // message about what count= leaves names --size.
   bool count_from_size = false;
