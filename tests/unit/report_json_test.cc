@@ -450,7 +450,8 @@ TEST(JsonReport, ASnapshotOutsideTheCopyNamesItsPhaseAfterComplete) {
   Settings settings;
   RunTimes unmeasured;
   unmeasured.measured = false;
-  JsonRun run = plain_run(settings, Stats{}, unmeasured);
+  const Stats nothing;  // JsonRun refers to it: it must outlive the run
+  JsonRun run = plain_run(settings, nothing, unmeasured);
   run.complete = false;
   run.phase = "--cache=warm: setting the cache up";
   const Json json = parsed_report(run);
