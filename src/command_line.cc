@@ -2,247 +2,271 @@
 #include "command_line.h"
 
 #include <cstdlib>
+#include <memory>
 #include <utility>
 
 #include <fmt/format.h>
 
 namespace ddtime {
-namespace {
 
 // ---------------------------------------------------------------------------
-// The one description of the command line: dd's operands, the GNU options,
-// and ddtime's own --long extensions. The tokenizer and --help both read it,
-// so a new entry is parsed and listed under its group's caption at once.
-//
-// Read here rather than by Boost.ProgramOptions: linking any part of that
-// library (options_description needs value_semantic.o, which needs
-// convert.o) brings a static std::ios_base::Init, which builds the standard
-// streams and the classic locale before main on every run. Without it
-// `dd bs=1 count=1` takes 86 page faults and 194k instructions instead of 99
-// and 465k (libstdc++ static, glibc shared, LC_ALL=C).
+// Value types.
 
-// clang-format off
-constexpr OptionSpec kCommandLine[] = {
-    {Group::kOperand, "if", Argument::kRequired, "FILE",
-     "take input from FILE rather than standard input"},
-    {Group::kOperand, "of", Argument::kRequired, "FILE",
-     "send output to FILE rather than standard output"},
-    {Group::kOperand, "ibs", Argument::kRequired, "BYTES",
-     "read input blocks of BYTES bytes (512 unless given)"},
-    {Group::kOperand, "obs", Argument::kRequired, "BYTES",
-     "write output blocks of BYTES bytes (512 unless given)"},
-    {Group::kOperand, "bs", Argument::kRequired, "BYTES",
-     "use BYTES for both block sizes, whatever ibs and obs say"},
-    {Group::kOperand, "cbs", Argument::kRequired, "BYTES",
-     "record length in bytes for the block and unblock conversions"},
-    {Group::kOperand, "skip", Argument::kRequired, "N",
-     "pass over N input blocks (of ibs bytes) before copying"},
-    {Group::kOperand, "iseek", Argument::kRequired, "N", "another name for skip=N"},
-    {Group::kOperand, "seek", Argument::kRequired, "N",
-     "move past N output blocks (of obs bytes) before writing"},
-    {Group::kOperand, "oseek", Argument::kRequired, "N", "another name for seek=N"},
-    {Group::kOperand, "count", Argument::kRequired, "N", "stop after N input blocks"},
-    {Group::kOperand, "conv", Argument::kRequired, "CONVS",
-     "apply every conversion named in the comma-separated list CONVS"},
-    {Group::kOperand, "iflag", Argument::kRequired, "FLAGS",
-     "read the input as the comma-separated list FLAGS says"},
-    {Group::kOperand, "oflag", Argument::kRequired, "FLAGS",
-     "write the output as the comma-separated list FLAGS says"},
-    {Group::kOperand, "status", Argument::kRequired, "LEVEL",
-     "how much to report on standard error: none, noxfer or progress"},
+namespace {
 
-    {Group::kOption, "help", Argument::kNone, "", "show this help, then exit"},
-    {Group::kOption, "version", Argument::kNone, "", "show the version, then exit"},
+std::string first_of(const std::vector<std::string>& values) { return values.empty() ? std::string() : values.front(); }
 
-    // ddtime's own --long options; apply_extension() below acts on them.
-    {Group::kExtension, "gnu", Argument::kNone, "",
-     "print only what GNU dd would print (no timing report)"},
-    {Group::kExtension, "json", Argument::kOptional, "PATH",
-     "write one JSON object describing the run to PATH, or to standard error "
-     "in place of all other text when no PATH is given"},
-    {Group::kExtension, "units", Argument::kRequired, "UNITS",
-     "rates in the timing report: si, iec, both, bytes or all"},
-    {Group::kExtension, "split-times", Argument::kNone, "",
-     "measure the time spent in read and in write calls separately"},
-    {Group::kExtension, "align", Argument::kRequired, "N",
-     "align buffers to N bytes (a power of two) instead of what the files need"},
-    {Group::kExtension, "direct", Argument::kNone, "",
-     "iflag=direct and oflag=direct on each side that is not a character device"},
-    {Group::kExtension, "progress", Argument::kNone, "",
-     "show percentage, rate and time left when the total is known"},
-    {Group::kExtension, "iodepth", Argument::kRequired, "N",
-     "keep up to N reads and writes in flight (1 to 1024; 1: one at a time, as dd)"},
-    {Group::kExtension, "engine", Argument::kRequired, "ENGINE",
-     "what moves the bytes: auto, io_uring, threads or sync"},
-    {Group::kExtension, "repeat", Argument::kRequired, "N",
-     "run the copy N times, reopening the files, and give the statistics of the runs"},
-    {Group::kExtension, "warmup", Argument::kRequired, "M",
-     "run the copy M times first, unmeasured"},
-    {Group::kExtension, "sweep", Argument::kRequired, "KEY=LIST",
-     "one row per setting: bs= or iodepth= a list (4k,64k,1M) or powers of two (4k..64M); bs=auto; bs=memory"},
-    {Group::kExtension, "readback", Argument::kNone, "",
-     "write, flush and drop the output's cached pages, then read it back: each timed apart"},
-    {Group::kExtension, "verify", Argument::kNone, "",
-     "compare the bytes read back with those written (implies --readback)"},
-    {Group::kExtension, "preallocate", Argument::kNone, "",
-     "reserve the whole output and write its last block before the timed copy"},
-    {Group::kExtension, "pattern", Argument::kRequired, "WHAT",
-     "copy generated bytes instead of if=: zero, ones, 0xHH, random or stamp"},
-    {Group::kExtension, "latency", Argument::kNone, "",
-     "time every read and write: percentiles and a histogram per side"},
-    {Group::kExtension, "force", Argument::kNone, "",
-     "let a session write to a block device that is mounted or in use"},
-    {Group::kExtension, "csv", Argument::kOptional, "PATH",
-     "one CSV line per run, to PATH, or to standard error in place of all other text"},
-    {Group::kExtension, "cache", Argument::kRequired, "STATE",
-     "before each run: cold, cold-system, warm or as-is; shows what was cached"},
-    {Group::kExtension, "size", Argument::kRequired, "BYTES",
-     "what each run copies, whatever its block size (in place of count=)"},
-};
-// clang-format on
+}  // namespace
 
-// ddtime's own options are matched in full only, so no abbreviation GNU
-// accepts can change meaning.
-const OptionSpec* find_extension(std::string_view name) {
-  for (const OptionSpec& option : kCommandLine) {
-    if (option.group == Group::kExtension && option.name.view() == name) return &option;
+void validate(boost::any& store, const std::vector<std::string>& values, Text*, int) {
+  store = Text{first_of(values)};
+}
+
+void validate(boost::any& store, const std::vector<std::string>&, Switch*, int) { store = Switch{}; }
+
+void validate(boost::any& store, const std::vector<std::string>& values, OptionalText*, int) {
+  OptionalText value;
+  if (!values.empty()) value.text = values.front();
+  store = std::move(value);
+}
+
+void validate(boost::any& store, const std::vector<std::string>& values, DdNumber*, int) {
+  DdNumber number;
+  number.text = first_of(values);
+  number.parsed = parse_number(number.text);
+  store = std::move(number);
+}
+
+// ---------------------------------------------------------------------------
+// Rows.
+
+RowsWanted RowsWanted::all() {
+  RowsWanted wanted;
+  wanted.all_ = true;
+  return wanted;
+}
+
+RowsWanted::RowsWanted(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view argument = argv[i];
+    const bool option = argument.starts_with("--");
+    if (option) argument.remove_prefix(2);
+    argument = argument.substr(0, argument.find('='));
+    names_.push_back(argument);
+    if (option) prefixes_.push_back(argument);
+  }
+}
+
+bool RowsWanted::operator()(std::string_view name) const {
+  if (all_) return true;
+  for (std::string_view given : names_) {
+    if (given == name) return true;
+  }
+  for (std::string_view prefix : prefixes_) {
+    if (name.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+void add_row(po::options_description& rows, const RowsWanted& wanted, const char* name, po::value_semantic* value,
+             const char* words) {
+  if (!wanted(name)) {
+    delete value;
+    return;
+  }
+  rows.add_options()(name, value, words);
+}
+
+// ---------------------------------------------------------------------------
+// The getopt_long style parser. Boost offers each style parser the tokens
+// left; this one always takes the first, so Boost's own long, short and
+// positional rules never apply: dd's are not theirs.
+
+namespace {
+
+const po::option_description* row_named(const po::options_description& rows, std::string_view name) {
+  for (const auto& row : rows.options()) {
+    if (row->long_name() == name) return row.get();
   }
   return nullptr;
 }
 
-// ---------------------------------------------------------------------------
-// Tokens.
-
-Token option_error(std::string message) {
-  Token token;
-  token.kind = Token::Kind::kOptionError;
-  token.message = std::move(message);
-  return token;
+po::option make_option(std::string_view key, std::vector<std::string> values, std::string token) {
+  po::option option(std::string(key), std::move(values));
+  option.original_tokens.push_back(std::move(token));
+  return option;
 }
 
-// GNU getopt_long on one "--..." argument: exact names win, otherwise a
-// unique prefix of a GNU option does.
-Token long_option(std::string_view argument) {
-  const std::string_view body = argument.substr(2);
-  const std::size_t equals = body.find('=');
-  const std::string_view name = body.substr(0, equals);
+po::option option_error(std::string message, std::string token) {
+  return make_option(kOptionError, {std::move(message)}, std::move(token));
+}
 
-  const OptionSpec* found = find_extension(name);
-  std::vector<const OptionSpec*> candidates;
-  for (const OptionSpec& option : kCommandLine) {
-    if (found != nullptr) break;
-    if (option.group != Group::kOption) continue;
-    if (option.name.view() == name) {
-      found = &option;
-    } else if (option.name.view().starts_with(name)) {
-      candidates.push_back(&option);
+class GetoptStyle {
+ public:
+  GetoptStyle(const po::options_description& operands, const po::options_description& gnu_options,
+              const po::options_description& extensions)
+      : operands_(operands),
+        gnu_options_(gnu_options),
+        extensions_(extensions),
+        stop_at_first_operand_(std::getenv("POSIXLY_CORRECT") != nullptr) {}
+
+  std::vector<po::option> operator()(std::vector<std::string>& args) {
+    std::string token = std::move(args.front());
+    args.erase(args.begin());
+    const bool looks_like_option = token.size() > 1 && token[0] == '-';
+    if (!looks_like_option || operands_only_) {
+      if (stop_at_first_operand_) operands_only_ = true;
+      return {operand(std::move(token))};
     }
-  }
-  if (found == nullptr && candidates.size() == 1) found = candidates.front();
-
-  if (found == nullptr && candidates.empty()) {
-    return option_error(fmt::format("unrecognized option '{}'", argument));
-  }
-  if (found == nullptr) {
-    std::string message = fmt::format("option '{}' is ambiguous; possibilities:", argument);
-    for (const OptionSpec* option : candidates) message += fmt::format(" '--{}'", option->name.view());
-    return option_error(std::move(message));
+    if (token == "--") {
+      operands_only_ = true;
+      return {};
+    }
+    if (token.starts_with("--")) return {long_option(std::move(token))};
+    std::string message = fmt::format("invalid option -- '{}'", token[1]);
+    return {option_error(std::move(message), std::move(token))};
   }
 
-  Token token;
-  token.kind = Token::Kind::kOption;
-  token.option = found;
-  if (found->argument == Argument::kNone) {
+ private:
+  po::option operand(std::string token) const {
+    const std::size_t equals = token.find('=');
+    if (equals != std::string::npos) {
+      const std::string name = token.substr(0, equals);
+      if (row_named(operands_, name) != nullptr) return make_option(name, {token.substr(equals + 1)}, token);
+    }
+    return make_option(kUnknownOperand, {token}, token);
+  }
+
+  // Exact names win; otherwise a unique prefix of --help or --version.
+  po::option long_option(std::string token) const {
+    const std::string_view body = std::string_view(token).substr(2);
+    const std::size_t equals = body.find('=');
+    const std::string_view name = body.substr(0, equals);
+
+    const po::option_description* found = row_named(extensions_, name);
+    std::vector<const po::option_description*> candidates;
+    for (const auto& row : gnu_options_.options()) {
+      if (found != nullptr) break;
+      if (row->long_name() == name) {
+        found = row.get();
+      } else if (std::string_view(row->long_name()).starts_with(name)) {
+        candidates.push_back(row.get());
+      }
+    }
+    if (found == nullptr && candidates.size() == 1) found = candidates.front();
+    if (found == nullptr && candidates.empty()) {
+      return option_error(fmt::format("unrecognized option '{}'", token), token);
+    }
+    if (found == nullptr) {
+      std::string message = fmt::format("option '{}' is ambiguous; possibilities:", token);
+      for (const po::option_description* row : candidates) message += fmt::format(" '--{}'", row->long_name());
+      return option_error(std::move(message), token);
+    }
+
+    const po::value_semantic& value = *found->semantic();
+    std::vector<std::string> values;
     if (equals != std::string_view::npos) {
-      return option_error(fmt::format("option '--{}' doesn't allow an argument", found->name.view()));
-    }
-  } else if (equals != std::string_view::npos) {
-    token.argument = body.substr(equals + 1);
-  } else if (found->argument == Argument::kOptional) {
-    // --json alone: no argument at all, which "--json=" is not.
-  } else {
-    return option_error(fmt::format("option '--{}' requires an argument", found->name.view()));
-  }
-  return token;
-}
-
-
-// ---------------------------------------------------------------------------
-// --help and --version. The wording is ddtime's own.
-
-void append_entries(std::string& out, Group group) {
-  constexpr std::size_t kColumn = 17;
-  constexpr std::size_t kWidth = 79;
-  for (const OptionSpec& option : kCommandLine) {
-    if (option.group != group) continue;
-    std::string left;
-    if (group == Group::kOperand) {
-      left = fmt::format("  {}={}", option.name.view(), option.value_name.view());
-    } else {
-      left = fmt::format("      --{}", option.name.view());
-      if (option.argument == Argument::kOptional) {
-        left += fmt::format("[={}]", option.value_name.view());
-      } else if (option.argument == Argument::kRequired) {
-        left += fmt::format("={}", option.value_name.view());
+      if (value.max_tokens() == 0) {
+        return option_error(fmt::format("option '--{}' doesn't allow an argument", found->long_name()), token);
       }
+      values.emplace_back(body.substr(equals + 1));
+    } else if (value.min_tokens() > 0) {
+      return option_error(fmt::format("option '--{}' requires an argument", found->long_name()), token);
     }
-    if (left.size() >= kColumn) left += "\n" + std::string(kColumn, ' ');
-    // Wrap the description at word boundaries under its own column.
-    std::string line = fmt::format("{:<{}}", left, kColumn);
-    std::size_t line_start = line.rfind('\n') == std::string::npos ? 0 : line.rfind('\n') + 1;
-    std::string_view words = option.description.view();
-    bool first_word = true;
-    while (!words.empty()) {
-      const std::size_t space = words.find(' ');
-      const std::string_view word = words.substr(0, space);
-      words = space == std::string_view::npos ? std::string_view() : words.substr(space + 1);
-      if (!first_word && line.size() - line_start + 1 + word.size() > kWidth) {
-        line += "\n" + std::string(kColumn, ' ');
-        line_start = line.size() - kColumn;
-      } else if (!first_word) {
-        line += ' ';
-      }
-      line += word;
-      first_word = false;
-    }
-    out += line + "\n";
+    return make_option(found->long_name(), std::move(values), token);
   }
-}
 
+  const po::options_description& operands_;
+  const po::options_description& gnu_options_;
+  const po::options_description& extensions_;
+  const bool stop_at_first_operand_;
+  bool operands_only_ = false;
+};
 
 }  // namespace
 
-// getopt_long permutes: options anywhere on the line are read first, an
-// argument "--" ends them, and under POSIXLY_CORRECT so does the first
-// operand. dd has no short options, so "-x" is refused by its first letter;
-// a lone "-" is an operand.
-std::vector<Token> tokenize(int argc, const char* const* argv) {
-  const bool stop_at_first_operand = std::getenv("POSIXLY_CORRECT") != nullptr;
-  bool operands_only = false;
-  std::vector<Token> tokens;
-  tokens.reserve(argc > 1 ? static_cast<std::size_t>(argc - 1) : 0);
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view argument = argv[i];
-    const bool looks_like_option = argument.size() > 1 && argument[0] == '-';
-    if (looks_like_option && !operands_only) {
-      if (argument == "--") {
-        operands_only = true;
-      } else if (argument.starts_with("--")) {
-        tokens.push_back(long_option(argument));
-      } else {
-        tokens.push_back(option_error(fmt::format("invalid option -- '{}'", argument[1])));
-      }
-      continue;
-    }
-    if (stop_at_first_operand) operands_only = true;
-    Token token;
-    token.operand = argument;
-    tokens.push_back(std::move(token));
+CommandLine split_command_line(int argc, const char* const* argv, const po::options_description& operands,
+                               const po::options_description& gnu_options,
+                               const po::options_description& extensions) {
+  // Boost checks every option it is given against one description; the
+  // keys of getopt's complaints are in none, so it leaves them unregistered.
+  po::options_description all;
+  all.add(operands).add(gnu_options).add(extensions);
+  std::vector<std::string> args;
+  args.reserve(argc > 1 ? static_cast<std::size_t>(argc - 1) : 0);
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+
+  const po::parsed_options parsed = po::command_line_parser(args)
+                                        .options(all)
+                                        .style(0)
+                                        .extra_style_parser(GetoptStyle(operands, gnu_options, extensions))
+                                        .allow_unregistered()
+                                        .run();
+  CommandLine line;
+  for (const po::option& option : parsed.options) {
+    const bool is_operand =
+        option.string_key == kUnknownOperand || row_named(operands, option.string_key) != nullptr;
+    (is_operand ? line.operands : line.options).push_back(option);
   }
-  return tokens;
+  return line;
 }
 
-std::string help_text(std::string_view program) {
+void apply(const po::options_description& rows, const po::option& option) {
+  const po::option_description& row = rows.find(option.string_key, false);
+  boost::any value;
+  row.semantic()->parse(value, option.value, false);
+  row.semantic()->notify(value);
+}
+
+// ---------------------------------------------------------------------------
+// --help. The wording is ddtime's own.
+
+namespace {
+
+std::string wrapped_entry(std::string left, std::string_view words) {
+  constexpr std::size_t kColumn = 17;
+  constexpr std::size_t kWidth = 79;
+  if (left.size() >= kColumn) left += "\n" + std::string(kColumn, ' ');
+  std::string line = fmt::format("{:<{}}", left, kColumn);
+  std::size_t line_start = line.rfind('\n') == std::string::npos ? 0 : line.rfind('\n') + 1;
+  bool first_word = true;
+  while (!words.empty()) {
+    const std::size_t space = words.find(' ');
+    const std::string_view word = words.substr(0, space);
+    words = space == std::string_view::npos ? std::string_view() : words.substr(space + 1);
+    if (!first_word && line.size() - line_start + 1 + word.size() > kWidth) {
+      line += "\n" + std::string(kColumn, ' ');
+      line_start = line.size() - kColumn;
+    } else if (!first_word) {
+      line += ' ';
+    }
+    line += word;
+    first_word = false;
+  }
+  return line + "\n";
+}
+
+void append_operands(std::string& out, const po::options_description& rows) {
+  for (const auto& row : rows.options()) {
+    out += wrapped_entry(fmt::format("  {}={}", row->long_name(), row->semantic()->name()), row->description());
+  }
+}
+
+void append_options(std::string& out, const po::options_description& rows) {
+  for (const auto& row : rows.options()) {
+    const po::value_semantic& value = *row->semantic();
+    std::string left = fmt::format("      --{}", row->long_name());
+    if (value.max_tokens() > 0) {
+      left += value.min_tokens() == 0 ? fmt::format("[={}]", value.name()) : fmt::format("={}", value.name());
+    }
+    out += wrapped_entry(std::move(left), row->description());
+  }
+}
+
+}  // namespace
+
+std::string help_text(std::string_view program, const po::options_description& operands,
+                      const po::options_description& gnu_options, const po::options_description& extensions) {
   std::string out = fmt::format(
       "Usage: {0} [OPERAND]...\n"
       "  or:  {0} OPTION\n"
@@ -250,7 +274,7 @@ std::string help_text(std::string_view program) {
       "\n"
       "Operands:\n",
       program);
-  append_entries(out, Group::kOperand);
+  append_operands(out, operands);
   out +=
       "\n"
       "N and BYTES are decimal numbers, optionally followed by a unit:\n"
@@ -306,9 +330,9 @@ std::string help_text(std::string_view program) {
       "\n"
       "Options:\n",
       program);
-  append_entries(out, Group::kOption);
+  append_options(out, gnu_options);
   out += "\nExtensions:\n";
-  append_entries(out, Group::kExtension);
+  append_options(out, extensions);
   return out;
 }
 

@@ -56,9 +56,10 @@ ddtime::Invocation invocation_of(std::string_view program) noexcept {
 int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Diag& diag) noexcept {
   try {
     // JSON in place of the text: a refused command line says so in JSON.
-    const bool json_only = ddtime::json_replaces_text(argc, argv);
+    ddtime::OperandParser parser(argc, argv, diag, invocation_of(program));
+    const bool json_only = parser.json_replaces_text();
     if (json_only) diag.set_muted(true);
-    ddtime::ParseOutcome parsed = ddtime::parse_operands(argc, argv, diag, invocation_of(program));
+    ddtime::ParseOutcome parsed = parser.parse();
     switch (parsed.action) {
       case ddtime::ParseOutcome::Action::kFail:
         if (json_only) (void)write_all(STDERR_FILENO, ddtime::json_refusal(diag.history(), DDTIME_VERSION));

@@ -4,6 +4,7 @@
 // about a bad operand the way GNU dd 9.1 does, through Diag.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "diag.h"
@@ -29,13 +30,39 @@ struct ParseOutcome {
 // timing report is on by default.
 enum class Invocation { kDd, kDdtime };
 
-// Whether --json without a PATH is on the command line (the last --json
-// decides): then JSON replaces every line of text on standard error, the
-// complaints about the command line included, and main mutes diag before
-// parsing and gives a refusal a JSON document of its own.
-bool json_replaces_text(int argc, const char* const* argv);
+class DdOperands;
+class DdtimeOptions;
+struct CommandLine;
 
-// argv[0] is not looked at: Diag already carries the program name.
+// One command line, read once: its rows (dd's operands, ddtime's options)
+// are built and argv is split in the constructor, which says nothing; the
+// values are judged, and complaints said, by parse().
+class OperandParser {
+ public:
+  // argv[0] is not looked at: Diag already carries the program name.
+  OperandParser(int argc, const char* const* argv, const Diag& diag, Invocation invocation);
+  ~OperandParser();
+  OperandParser(const OperandParser&) = delete;
+  OperandParser& operator=(const OperandParser&) = delete;
+
+  // Whether --json without a PATH is on the command line (the last --json
+  // decides): then JSON replaces every line of text on standard error, the
+  // complaints about the command line included, and main mutes diag before
+  // parse() and gives a refusal a JSON document of its own.
+  bool json_replaces_text() const;
+
+  // Once.
+  ParseOutcome parse();
+
+ private:
+  const Diag& diag_;
+  Invocation invocation_;
+  ParseOutcome outcome_;
+  std::unique_ptr<DdOperands> operands_;
+  std::unique_ptr<DdtimeOptions> extensions_;
+  std::unique_ptr<CommandLine> line_;
+};
+
 ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag,
                             Invocation invocation = Invocation::kDd);
 
