@@ -77,8 +77,6 @@ struct CopyJob {
   LatencyRecorders* latency = nullptr;
 };
 
-CopyResult run_copy(const CopyJob& job);
-
 // status=progress and --progress: one update for each second of the
 // window, checked between records.
 class ProgressTicker {

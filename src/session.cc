@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session.h"
 
-
 #include <cerrno>
 #include <cstdlib>
 
 #include "buffer.h"
+#include "engines.h"
 #include "io.h"
 #include "io_position.h"
 #include "signals.h"
@@ -204,6 +204,27 @@ void Session::describe_engine(RunResult& result) const {
   }
 }
 
+// --latency: recorders sized from what the copy will move (a few million
+// samples at most kept exactly), and the clock's own cost; the copy's Os
+// and Events are then the taps'.
+void Session::tap_latency(LatencyTaps& taps) {
+  constexpr std::int64_t kMostSamples = 2'000'000;
+  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
+  const std::int64_t reads = bytes ? *bytes / settings_.ibs + 2 : kMostSamples;
+  const std::int64_t writes = bytes ? *bytes / settings_.obs + 2 : kMostSamples;
+  latency_ = std::make_shared<LatencyRecorders>(static_cast<std::size_t>(std::min(reads, kMostSamples)),
+                                                static_cast<std::size_t>(std::min(writes, kMostSamples)));
+  reading_cost_ticks_ = reading_cost(read_ticks);
+  calibration_start_ns_ = window_.now_ns();
+  calibration_start_ticks_ = read_ticks();
+  // Chained where nothing but record keeping comes between one call and
+  // the next (the straight copy), see LatencyOs.
+  const bool chained = !settings_.two_buffers() && !settings_.conv.sync && !settings_.conv.sparse &&
+                       !settings_.ext.progress && settings_.status != StatusLevel::kProgress;
+  taps.calls.emplace(os_, *latency_, chained);
+  taps.events.emplace(events_, *taps.calls);
+}
+
 RunResult Session::copy(std::size_t buffer_alignment) {
   QueueSetup queue;
   if (!set_up_queue(queue, buffer_alignment)) return ended_before_copy(1);
@@ -214,31 +235,10 @@ RunResult Session::copy(std::size_t buffer_alignment) {
   // POSIXLY_CORRECT is set; GNU dd honours that.
   signals::install_as_gnu();
 
-  // --latency: recorders sized from what the copy will move (a few
-  // million samples at most kept exactly), and the clock's own cost.
-  std::optional<LatencyOs> timed_calls;
-  std::optional<ChainBreakingEvents> chain_breaking;
-  Events* events = &events_;
-  Os* base = &os_;
-  if (plan_.latency) {
-    constexpr std::int64_t kMostSamples = 2'000'000;
-    const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
-    const std::int64_t reads = bytes ? *bytes / settings_.ibs + 2 : kMostSamples;
-    const std::int64_t writes = bytes ? *bytes / settings_.obs + 2 : kMostSamples;
-    latency_ = std::make_shared<LatencyRecorders>(static_cast<std::size_t>(std::min(reads, kMostSamples)),
-                                                  static_cast<std::size_t>(std::min(writes, kMostSamples)));
-    reading_cost_ticks_ = reading_cost(read_ticks);
-    calibration_start_ns_ = window_.now_ns();
-    calibration_start_ticks_ = read_ticks();
-    // Chained where nothing but record keeping comes between one call and
-    // the next (the straight copy), see LatencyOs.
-    const bool chained = !settings_.two_buffers() && !settings_.conv.sync && !settings_.conv.sparse &&
-                         !settings_.ext.progress && settings_.status != StatusLevel::kProgress;
-    timed_calls.emplace(os_, *latency_, chained);
-    chain_breaking.emplace(events_, *timed_calls);
-    base = &*timed_calls;
-    events = &*chain_breaking;
-  }
+  LatencyTaps taps;
+  if (plan_.latency) tap_latency(taps);
+  Os* base = taps.calls ? static_cast<Os*>(&*taps.calls) : &os_;
+  Events* events = taps.events ? static_cast<Events*>(&*taps.events) : &events_;
   TimedOs timed(*base);
   // A queued engine's reads and writes are in flight together, in the
   // ring, not in calls this Os could time: not measured, rather than 0.
@@ -262,13 +262,17 @@ RunResult Session::copy(std::size_t buffer_alignment) {
   window_.copy_ended();
   if (ring_) {
     latency_definition_ = kLatencyQueued;
-  } else if (timed_calls && timed_calls->chained()) {
+  } else if (taps.calls && taps.calls->chained()) {
     latency_definition_ = kLatencyChained;
-    if (timed_calls->gaps_sampled() > 0) {
-      latency_gap_ticks_ = static_cast<double>(timed_calls->gap_ticks()) / static_cast<double>(timed_calls->gaps_sampled());
+    if (taps.calls->gaps_sampled() > 0) {
+      latency_gap_ticks_ = static_cast<double>(taps.calls->gap_ticks()) / static_cast<double>(taps.calls->gaps_sampled());
     }
   }
+  return after_copy(copied);
+}
 
+// What the copy's ending owes: nothing more, the flush, the cache advice.
+RunResult Session::after_copy(const CopyResult& copied) {
   RunResult result{copied.stats, {}, copied.exit_status, copied.ending, RunResult::Report::kSummary, {}};
   result.first_write = copied.first_write;
   describe_engine(result);

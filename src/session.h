@@ -24,6 +24,7 @@
 #include "run_window.h"
 #include "settings.h"
 #include "stats.h"
+#include "timing.h"
 
 namespace ddtime {
 
@@ -73,6 +74,13 @@ class Session {
   // refused (the problem is reported).
   bool check_direct_alignment(std::size_t& buffer_alignment);
   RunResult copy(std::size_t buffer_alignment);
+  // --latency's decorators over the Os and the Events, for one copy.
+  struct LatencyTaps {
+    std::optional<LatencyOs> calls;
+    std::optional<ChainBreakingEvents> events;
+  };
+  void tap_latency(LatencyTaps& taps);
+  RunResult after_copy(const CopyResult& copied);
   // Signals that arrived late, then GNU's cleanup: close both sides.
   RunResult finish(RunResult result);
   int advise_page_cache(const CopyResult& copied);
