@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "diag.h"
 #include "report.h"
 #include "report_internal.h"
 
@@ -311,8 +312,9 @@ std::string engine_fallback(const EngineUse& engine) {
     case EngineUse::Fallback::kInputReadInOrder:
       return "the input is a character device, whose reads may each be a record, so it is read one record at a time";
     case EngineUse::Fallback::kUringRefused:
-      // strerror in the C locale, as every message of ours.
-      return fmt::format("io_uring refused: {}", strerrordesc_np(engine.fallback_err));
+      // strerror in the C locale, as every message of ours; an errno
+      // glibc has no words for is named by its number, not a null pointer.
+      return fmt::format("io_uring refused: {}", error_text(engine.fallback_err));
   }
   return {};
 }

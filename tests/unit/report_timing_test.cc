@@ -4,6 +4,7 @@
 // copied from the output; GNU's SI rounding is pinned in report_test.cc.
 #include "report_timing.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
@@ -581,6 +582,22 @@ TEST(ExtendedProgress, PrintsWhateverTheStatusLevel) {
   Reporter reporter(StatusLevel::kNone);
   EXPECT_EQ(reporter.extended_progress("ddtime", read_so_far(1), kSecond, std::nullopt, false),
             "ddtime: 1 B so far, 1 B/s\n");
+}
+
+TEST(EngineLine, AnIoUringRefusalNamesTheErrnoInTheCLocaleWords) {
+  EngineUse engine;
+  engine.fallback = EngineUse::Fallback::kUringRefused;
+  engine.fallback_err = ENOSYS;
+  EXPECT_NE(engine_line("ddtime", engine).find("io_uring refused: Function not implemented"), std::string::npos)
+      << engine_line("ddtime", engine);
+}
+
+TEST(EngineLine, AnErrnoWithoutWordsIsNamedByItsNumber) {
+  EngineUse engine;
+  engine.fallback = EngineUse::Fallback::kUringRefused;
+  engine.fallback_err = 4095;
+  EXPECT_NE(engine_line("ddtime", engine).find("io_uring refused: Unknown error 4095"), std::string::npos)
+      << engine_line("ddtime", engine);
 }
 
 }  // namespace
