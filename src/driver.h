@@ -140,6 +140,17 @@ class Driver final : public Events {
   Settings row_settings(std::int64_t bs) const;
   // The statistics and table of what was measured, the last run's GNU
   // summary, and the session's JSON; returns the exit status.
+  // A session's rows summarised: what JSON, the sweep table and --latency's
+  // merged reports read. latency is reserved before use: rows point into it.
+  struct SessionSummaries {
+    std::vector<JsonSessionRow> rows;
+    std::vector<SweepRow> table;
+    std::vector<LatencyReport> latency;
+  };
+  void summarise_rows(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
+                      SessionSummaries& out);
+  void print_session_end(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
+                         const SessionSummaries& summaries);
   int finish_session(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
                      std::optional<int> exit_status, int signal);
 

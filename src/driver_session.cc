@@ -377,15 +377,13 @@ Driver::SessionRun Driver::run_once(const Settings& settings, const Plan& plan, 
           pattern != nullptr ? std::optional<std::uint64_t>(pattern->seed()) : std::nullopt};
 }
 
-int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
-                           std::optional<int> exit_status, int signal) {
+// The rows with measured runs, summarised (and, as text with --repeat,
+// each row's statistics and merged latency printed as it is summarised).
+void Driver::summarise_rows(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
+                            SessionSummaries& out) {
   const bool text = session_text();
-  // The rows with measured runs, summarised.
-  std::vector<JsonSessionRow> summaries;
-  std::vector<SweepRow> table;
   std::vector<RunFigures> figures;
-  std::vector<LatencyReport> row_latency;  // --latency: each row's runs merged
-  row_latency.reserve(rows.size());
+  out.latency.reserve(rows.size());  // rows point into it
   for (std::size_t row = 0; row < rows.size(); ++row) {
     figures.clear();
     const SessionRun* last = nullptr;
@@ -397,45 +395,53 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     }
     if (figures.empty()) continue;
     const RowSummary summary = summarise_runs(figures);
-    summaries.push_back({rows[row].bs, rows[row].depth, summary});
+    out.rows.push_back({rows[row].bs, rows[row].depth, summary});
     const Stats& stats = last->result.stats;
-    table.push_back({rows[row].bs, rows[row].depth, stats.bytes_out, stats.full_records_in + stats.partial_records_in,
-                     summary, knee_row_ == row,
-                     plan_.sweep_bs_memory ? cache_level_for(rows[row].bs, caches_) : std::string()});
-    summaries.back().knee = knee_row_ == row;
+    out.table.push_back({rows[row].bs, rows[row].depth, stats.bytes_out,
+                         stats.full_records_in + stats.partial_records_in, summary, knee_row_ == row,
+                         plan_.sweep_bs_memory ? cache_level_for(rows[row].bs, caches_) : std::string()});
+    out.rows.back().knee = knee_row_ == row;
     if (text && plan_.repeat > 1) {
       const std::string setting = rows.size() > 1 ? setting_words(rows[row]) : std::string();
       diag_.raw(session_statistics(diag_.program(), setting, summary, plan_.warmup, diag_.utf8_quotes(), rate_units()));
     }
-    if (plan_.latency && plan_.repeat > 1) {
-      if (std::optional<LatencyReport> merged = merged_latency(runs, row)) {
-        row_latency.push_back(std::move(*merged));
-        summaries.back().latency = &row_latency.back();
-        if (text) {
-          diag_.raw(fmt::format("{}: the {} runs' latency together:\n", diag_.program(), figures.size()));
-          diag_.raw(latency_report(diag_.program(), row_latency.back(), diag_.utf8_quotes()));
-        }
+    if (!plan_.latency || plan_.repeat <= 1) continue;
+    if (std::optional<LatencyReport> merged = merged_latency(runs, row)) {
+      out.latency.push_back(std::move(*merged));
+      out.rows.back().latency = &out.latency.back();
+      if (text) {
+        diag_.raw(fmt::format("{}: the {} runs' latency together:\n", diag_.program(), figures.size()));
+        diag_.raw(latency_report(diag_.program(), out.latency.back(), diag_.utf8_quotes()));
       }
     }
   }
-  if (text && (rows.size() > 1 || plan_.sweep_bs_auto) && !table.empty()) {
-    diag_.raw(sweep_table(diag_.program(), table, diag_.utf8_quotes(), rate_units()));
+}
+
+// The sweep table, the knee, then GNU's lines last: the last run's, as dd
+// would have printed them.
+void Driver::print_session_end(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
+                               const SessionSummaries& summaries) {
+  if ((rows.size() > 1 || plan_.sweep_bs_auto) && !summaries.table.empty()) {
+    diag_.raw(sweep_table(diag_.program(), summaries.table, diag_.utf8_quotes(), rate_units()));
   }
-  if (text && knee_row_ && *knee_row_ < rows.size()) {
+  if (knee_row_ && *knee_row_ < rows.size()) {
     diag_.raw(knee_line(diag_.program(), rows[*knee_row_].bs, plan_.repeat > 1));
   }
-  // GNU's lines stay last: the last run's, as dd would have printed them.
-  if (text && !runs.empty() && runs.back().result.report == RunResult::Report::kSummary) {
-    const RunResult& last = runs.back().result;
-    if (plan_.shows_engine()) {
-      diag_.raw(engine_line(diag_.program(), last.engine));
-    }
-    // The measured line of the run whose GNU lines follow: in a sweep,
-    // the last row's, and it says so.
-    const SessionRun& shown = runs.back();
-    diag_.raw(rows.size() > 1 ? row_labelled(shown.measured, setting_words(rows[shown.row])) : shown.measured);
-    diag_.raw(reporter_.summary(last.stats, last.times.real_ns));
-  }
+  if (runs.empty() || runs.back().result.report != RunResult::Report::kSummary) return;
+  const RunResult& last = runs.back().result;
+  if (plan_.shows_engine()) diag_.raw(engine_line(diag_.program(), last.engine));
+  // The measured line of the run whose GNU lines follow: in a sweep, the
+  // last row's, and it says so.
+  const SessionRun& shown = runs.back();
+  diag_.raw(rows.size() > 1 ? row_labelled(shown.measured, setting_words(rows[shown.row])) : shown.measured);
+  diag_.raw(reporter_.summary(last.stats, last.times.real_ns));
+}
+
+int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vector<SessionRun>& runs,
+                           std::optional<int> exit_status, int signal) {
+  SessionSummaries summaries;
+  summarise_rows(rows, runs, summaries);
+  if (session_text()) print_session_end(rows, runs, summaries);
   int status = exit_status.value_or(1);
   if (plan_.csv) {
     std::vector<CsvRun> lines;
@@ -454,7 +460,7 @@ int Driver::finish_session(const std::vector<RowSetting>& rows, const std::vecto
     document.iodepth = rows[run.row].depth;
     documents.push_back(document);
   }
-  if (deliver_session_json(documents, summaries, exit_status, signal) != 0) status = 1;
+  if (deliver_session_json(documents, summaries.rows, exit_status, signal) != 0) status = 1;
   return status;
 }
 

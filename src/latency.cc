@@ -83,6 +83,31 @@ void LatencyRecorder::merge(const LatencyRecorder& other) {
   spilled_.add(other.everything());
 }
 
+// Power-of-two buckets [2^k, 2^(k+1)) ns (and one for 0) from the fine
+// histogram, from the first to the last that holds anything, the empty
+// ones between included, as bcc draws them.
+std::vector<LatencyBucket> LatencyRecorder::power_of_two_buckets(const std::vector<std::int64_t>& fine,
+                                                                 double ns_per_unit) {
+  std::array<std::int64_t, 65> by_power{};  // [0]: zero; [k + 1]: [2^k, 2^(k+1))
+  for (std::size_t bucket = 0; bucket < kBuckets; ++bucket) {
+    if (fine[bucket] == 0) continue;
+    const auto bottom = static_cast<std::int64_t>(static_cast<double>(bucket_bottom(bucket)) * ns_per_unit + 0.5);
+    const std::size_t power =
+        bottom == 0 ? 0 : static_cast<std::size_t>(64 - __builtin_clzll(static_cast<std::uint64_t>(bottom)));
+    by_power[power] += fine[bucket];
+  }
+  std::vector<LatencyBucket> out;
+  std::size_t first = 0;
+  while (by_power[first] == 0) ++first;
+  std::size_t last = by_power.size() - 1;
+  while (by_power[last] == 0) --last;
+  for (std::size_t power = first; power <= last; ++power) {
+    const std::int64_t top = power == 0 ? 0 : power >= 63 ? INT64_MAX : (std::int64_t{1} << power) - 1;
+    out.push_back({top, by_power[power]});
+  }
+  return out;
+}
+
 LatencySummary LatencyRecorder::summary(double ns_per_unit) const {
   LatencySummary out;
   const Aggregate all = everything();
@@ -130,24 +155,7 @@ LatencySummary LatencyRecorder::summary(double ns_per_unit) const {
     }
     out.percentiles[i] = std::min(value, out.max_ns);
   }
-  // Power-of-two buckets [2^k, 2^(k+1)) (and one for 0), from the first to
-  // the last that holds anything, the empty ones between included, as bcc
-  // draws them.
-  std::array<std::int64_t, 65> by_power{};  // [0]: zero; [k + 1]: [2^k, 2^(k+1))
-  for (std::size_t bucket = 0; bucket < kBuckets; ++bucket) {
-    if (all.histogram[bucket] == 0) continue;
-    const std::int64_t bottom = ns(bucket_bottom(bucket));
-    const std::size_t power = bottom == 0 ? 0 : static_cast<std::size_t>(64 - __builtin_clzll(static_cast<std::uint64_t>(bottom)));
-    by_power[power] += all.histogram[bucket];
-  }
-  std::size_t first = 0;
-  while (by_power[first] == 0) ++first;
-  std::size_t last = by_power.size() - 1;
-  while (by_power[last] == 0) --last;
-  for (std::size_t power = first; power <= last; ++power) {
-    const std::int64_t top = power == 0 ? 0 : power >= 63 ? INT64_MAX : (std::int64_t{1} << power) - 1;
-    out.histogram.push_back({top, by_power[power]});
-  }
+  out.histogram = power_of_two_buckets(all.histogram, ns_per_unit);
   return out;
 }
 

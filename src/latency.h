@@ -96,6 +96,9 @@ class LatencyRecorder {
     void add(const Aggregate& other) noexcept;
   };
 
+  // The summary's histogram, from a non-empty fine one.
+  static std::vector<LatencyBucket> power_of_two_buckets(const std::vector<std::int64_t>& fine, double ns_per_unit);
+
   // A sample beyond the store.
   void spill(std::int64_t units) noexcept { spilled_.add(units); }
   // spilled_ with the kept samples added: every sample's figures.

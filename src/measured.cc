@@ -117,11 +117,74 @@ std::string row_labelled(std::string_view line, std::string_view row) {
                      line.substr(at + 12));
 }
 
+namespace {
+
+std::string regular_input_words(const MeasuredFacts& f) {
+  std::string words = fmt::format("reading '{}'", f.input_name);
+  if (f.input_direct) {
+    words += " with O_DIRECT, past the page cache";
+  } else if (f.input_residency_unknown) {
+    words += ", how much of it was in the page cache unknown (the kernel tells only the file's owner or a "
+             "user who may write it): maybe from memory";
+  } else if (f.input_resident) {
+    words += fmt::format(", {:.1f}% of the data read in the page cache before the run{}", *f.input_resident * 100,
+                         *f.input_resident >= 0.999   ? ": from memory, not from the disk"
+                         : *f.input_resident > 0.001 ? ": partly from memory"
+                                                     : "");
+  }
+  return words;
+}
+
+std::string input_words(const MeasuredFacts& f, std::string_view buffer, std::string_view fits) {
+  switch (f.input) {
+    case SideKind::kZero:
+      return fmt::format("the kernel zero-filling {}{}", buffer, fits);
+    case SideKind::kRandom:
+      return "the kernel's random generator, not a device";
+    case SideKind::kRegular:
+      return regular_input_words(f);
+    case SideKind::kBlock:
+      return f.input_direct
+                 ? fmt::format("reading the device '{}' with O_DIRECT: every read reached it", f.input_name)
+                 : fmt::format("reading the device '{}' through the page cache: reads may have come from memory "
+                               "(add iflag=direct)",
+                               f.input_name);
+    case SideKind::kPipe:
+      return "reading a pipe: the writer's pace as much as ours";
+    case SideKind::kNull:
+      return "reading /dev/null, which gives nothing";
+    default:
+      return fmt::format("reading '{}'", f.input_name);
+  }
+}
+
+std::string output_words(const MeasuredFacts& f) {
+  switch (f.output) {
+    case SideKind::kNull:
+      return "; writing to /dev/null, which discards";
+    case SideKind::kRegular:
+      return f.output_flushed ? fmt::format("; writing '{}' through to the device", f.output_name)
+                              : fmt::format("; writing '{}' into the page cache, not the device: add conv=fdatasync",
+                                            f.output_name);
+    case SideKind::kBlock:
+      return f.output_flushed
+                 ? fmt::format("; writing the device '{}' through to it", f.output_name)
+                 : fmt::format("; writing the device '{}' into the page cache: add oflag=direct or conv=fdatasync",
+                               f.output_name);
+    case SideKind::kPipe:
+      return "; writing a pipe: the reader's pace as much as ours";
+    default:
+      return std::string();
+  }
+}
+
+}  // namespace
+
 std::string measured_line(std::string_view program, const MeasuredFacts& f) {
-  std::string words;
   const std::string buffer = buffer_words(f.bs);
   const std::string fits =
       f.caches.empty() ? std::string() : fmt::format(", which fits in {}", cache_level_for(f.bs, f.caches));
+  std::string words;
   if (f.pattern) {
     words = fmt::format("data made by the generator in {}{} (its own rate is said above)", buffer, fits);
   } else if (f.input == SideKind::kZero && f.output == SideKind::kNull) {
@@ -130,66 +193,7 @@ std::string measured_line(std::string_view program, const MeasuredFacts& f) {
         "device, and /dev/null keeps nothing",
         buffer, fits);
   } else {
-    switch (f.input) {
-      case SideKind::kZero:
-        words = fmt::format("the kernel zero-filling {}{}", buffer, fits);
-        break;
-      case SideKind::kRandom:
-        words = "the kernel's random generator, not a device";
-        break;
-      case SideKind::kRegular:
-        words = fmt::format("reading '{}'", f.input_name);
-        if (f.input_direct) {
-          words += " with O_DIRECT, past the page cache";
-        } else if (f.input_residency_unknown) {
-          words += ", how much of it was in the page cache unknown (the kernel tells only the file's owner or a "
-                   "user who may write it): maybe from memory";
-        } else if (f.input_resident) {
-          words += fmt::format(", {:.1f}% of the data read in the page cache before the run{}",
-                               *f.input_resident * 100,
-                               *f.input_resident >= 0.999 ? ": from memory, not from the disk"
-                               : *f.input_resident > 0.001 ? ": partly from memory"
-                                                           : "");
-        }
-        break;
-      case SideKind::kBlock:
-        words = f.input_direct
-                    ? fmt::format("reading the device '{}' with O_DIRECT: every read reached it", f.input_name)
-                    : fmt::format("reading the device '{}' through the page cache: reads may have come from memory "
-                                  "(add iflag=direct)",
-                                  f.input_name);
-        break;
-      case SideKind::kPipe:
-        words = "reading a pipe: the writer's pace as much as ours";
-        break;
-      case SideKind::kNull:
-        words = "reading /dev/null, which gives nothing";
-        break;
-      default:
-        words = fmt::format("reading '{}'", f.input_name);
-        break;
-    }
-    switch (f.output) {
-      case SideKind::kNull:
-        words += "; writing to /dev/null, which discards";
-        break;
-      case SideKind::kRegular:
-        words += f.output_flushed ? fmt::format("; writing '{}' through to the device", f.output_name)
-                                  : fmt::format("; writing '{}' into the page cache, not the device: add conv=fdatasync",
-                                                f.output_name);
-        break;
-      case SideKind::kBlock:
-        words += f.output_flushed
-                     ? fmt::format("; writing the device '{}' through to it", f.output_name)
-                     : fmt::format("; writing the device '{}' into the page cache: add oflag=direct or conv=fdatasync",
-                                   f.output_name);
-        break;
-      case SideKind::kPipe:
-        words += "; writing a pipe: the reader's pace as much as ours";
-        break;
-      default:
-        break;
-    }
+    words = input_words(f, buffer, fits) + output_words(f);
   }
   return fmt::format("{}: measured: {}\n", program, words);
 }

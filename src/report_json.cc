@@ -315,6 +315,91 @@ std::string json_report(const JsonRun& run) {
   return text;
 }
 
+namespace {
+
+void put_sweep(json::Object& object, const Plan& plan) {
+  json::Object sweep = object.object("sweep");
+  if (plan.sweep_bs_auto) {
+    sweep.string("bs", "auto");
+  } else if (plan.sweep_bs.empty()) {
+    sweep.null("bs");
+  } else {
+    json::Array list = sweep.array("bs");
+    for (const std::int64_t bs : plan.sweep_bs) list.integer(bs);
+  }
+  if (plan.sweep_iodepth.empty()) {
+    sweep.null("iodepth");
+  } else {
+    json::Array list = sweep.array("iodepth");
+    for (const unsigned depth : plan.sweep_iodepth) list.integer(depth);
+  }
+}
+
+void put_plan(json::Object& document, const JsonSession& session) {
+  const Plan& plan = session.plan;
+  json::Object object = document.object("plan");
+  object.integer("repeat", plan.repeat).integer("warmup", plan.warmup);
+  put_sweep(object, plan);
+  put_integer_or_null(object, "size", plan.size);
+  if (!plan.pattern) {
+    object.null("pattern");
+    return;
+  }
+  json::Object pattern = object.object("pattern");
+  pattern.string("name", pattern_name(*plan.pattern));
+  if (session.generator_rate) {
+    pattern.decimal("generator_bytes_per_second", rounded(*session.generator_rate, 3));
+  } else {
+    pattern.null("generator_bytes_per_second");
+  }
+}
+
+void put_session_run(json::Object& run, const JsonSessionRun& source) {
+  put_run(run, source.run);
+  run.integer("bs", source.bs)
+      .integer("iodepth", source.iodepth)
+      .string("pass", source.pass)
+      .integer("repeat", source.repeat)
+      .boolean("warmup", source.warmup)
+      .boolean("counted", source.counted)
+      .string("cache", source.cache);
+  if (source.residency == nullptr) {
+    run.null("residency");
+  } else {
+    json::Object residency = run.object("residency");
+    put_residency(residency, "input", source.residency->input);
+    put_residency(residency, "output", source.residency->output);
+  }
+  if (source.pass == "write" && source.run.times.flushed) {
+    run.decimal("flush_user_seconds", seconds(source.run.times.flush_user_ns))
+        .decimal("flush_sys_seconds", seconds(source.run.times.flush_sys_ns));
+  } else if (source.pass == "write") {
+    run.null("flush_user_seconds").null("flush_sys_seconds");
+  }
+  if (source.drop_cache_ns) run.decimal("drop_cache_seconds", seconds(*source.drop_cache_ns));
+  if (source.seed) run.integer("seed", static_cast<std::int64_t>(*source.seed));
+  if (source.verify != nullptr) {
+    run.string("verify", source.verify->first_bad ? "mismatch" : "ok");
+    put_integer_or_null(run, "first_bad_offset", source.verify->first_bad);
+    run.decimal("verify_seconds", seconds(source.verify_ns));
+  }
+}
+
+void put_summary_row(json::Object& row, const JsonSessionRow& source) {
+  row.integer("bs", source.bs)
+      .integer("iodepth", source.iodepth)
+      .string("pass", source.pass)
+      .integer("runs", static_cast<std::int64_t>(source.summary.real.count))
+      .boolean("knee", source.knee);
+  put_figure(row.object("real"), source.summary.real, 9);
+  put_figure(row.object("user"), source.summary.user, 9);
+  put_figure(row.object("sys"), source.summary.sys, 9);
+  put_figure(row.object("bytes_per_second"), source.summary.bytes_per_second, 3);
+  if (source.latency != nullptr) put_latency(row.object("latency"), *source.latency);
+}
+
+}  // namespace
+
 std::string json_session_report(const JsonSession& session) {
   json::Writer out;
   {
@@ -324,88 +409,19 @@ std::string json_session_report(const JsonSession& session) {
         .string("version", session.version.empty() ? std::string_view(DDTIME_VERSION) : session.version)
         .boolean("complete", session.complete);
     if (!session.phase.empty()) document.string("phase", session.phase);
-    {
-      const Plan& plan = session.plan;
-      json::Object object = document.object("plan");
-      object.integer("repeat", plan.repeat).integer("warmup", plan.warmup);
-      {
-        json::Object sweep = object.object("sweep");
-        if (plan.sweep_bs_auto) {
-          sweep.string("bs", "auto");
-        } else if (plan.sweep_bs.empty()) {
-          sweep.null("bs");
-        } else {
-          json::Array list = sweep.array("bs");
-          for (const std::int64_t bs : plan.sweep_bs) list.integer(bs);
-        }
-        if (plan.sweep_iodepth.empty()) {
-          sweep.null("iodepth");
-        } else {
-          json::Array list = sweep.array("iodepth");
-          for (const unsigned depth : plan.sweep_iodepth) list.integer(depth);
-        }
-      }
-      put_integer_or_null(object, "size", plan.size);
-      if (!plan.pattern) {
-        object.null("pattern");
-      } else {
-        json::Object pattern = object.object("pattern");
-        pattern.string("name", pattern_name(*plan.pattern));
-        if (session.generator_rate) {
-          pattern.decimal("generator_bytes_per_second", rounded(*session.generator_rate, 3));
-        } else {
-          pattern.null("generator_bytes_per_second");
-        }
-      }
-    }
+    put_plan(document, session);
     {
       json::Array runs = document.array("runs");
       for (const JsonSessionRun& source : session.runs) {
         json::Object run = runs.object();
-        put_run(run, source.run);
-        run.integer("bs", source.bs)
-            .integer("iodepth", source.iodepth)
-            .string("pass", source.pass)
-            .integer("repeat", source.repeat)
-            .boolean("warmup", source.warmup)
-            .boolean("counted", source.counted)
-            .string("cache", source.cache);
-        if (source.residency == nullptr) {
-          run.null("residency");
-        } else {
-          json::Object residency = run.object("residency");
-          put_residency(residency, "input", source.residency->input);
-          put_residency(residency, "output", source.residency->output);
-        }
-        if (source.pass == "write" && source.run.times.flushed) {
-          run.decimal("flush_user_seconds", seconds(source.run.times.flush_user_ns))
-              .decimal("flush_sys_seconds", seconds(source.run.times.flush_sys_ns));
-        } else if (source.pass == "write") {
-          run.null("flush_user_seconds").null("flush_sys_seconds");
-        }
-        if (source.drop_cache_ns) run.decimal("drop_cache_seconds", seconds(*source.drop_cache_ns));
-        if (source.seed) run.integer("seed", static_cast<std::int64_t>(*source.seed));
-        if (source.verify != nullptr) {
-          run.string("verify", source.verify->first_bad ? "mismatch" : "ok");
-          put_integer_or_null(run, "first_bad_offset", source.verify->first_bad);
-          run.decimal("verify_seconds", seconds(source.verify_ns));
-        }
+        put_session_run(run, source);
       }
     }
     {
       json::Array rows = document.array("summary");
       for (const JsonSessionRow& source : session.rows) {
         json::Object row = rows.object();
-        row.integer("bs", source.bs)
-            .integer("iodepth", source.iodepth)
-            .string("pass", source.pass)
-            .integer("runs", static_cast<std::int64_t>(source.summary.real.count))
-            .boolean("knee", source.knee);
-        put_figure(row.object("real"), source.summary.real, 9);
-        put_figure(row.object("user"), source.summary.user, 9);
-        put_figure(row.object("sys"), source.summary.sys, 9);
-        put_figure(row.object("bytes_per_second"), source.summary.bytes_per_second, 3);
-        if (source.latency != nullptr) put_latency(row.object("latency"), *source.latency);
+        put_summary_row(row, source);
       }
     }
     put_integer_or_null(document, "exit_status", session.exit_status);
