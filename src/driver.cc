@@ -254,9 +254,9 @@ int Driver::run() {
 
 int Driver::run_single() {
   measured_ = measured_words(settings_);
-  Session session(os_, *this, window_, settings_, plan_);
-  run_settings_ = &session.settings();
-  const RunResult result = session.run();
+  Run run(os_, *this, window_, settings_, plan_);
+  run_settings_ = &run.settings();
+  const RunResult result = run.perform();
   switch (result.report) {
     case RunResult::Report::kNothing:
       return result.exit_status;

@@ -27,7 +27,7 @@
 #include "report_timing.h"
 #include "verify.h"
 #include "run_window.h"
-#include "session.h"
+#include "run.h"
 #include "settings.h"
 #include "timing.h"
 

@@ -11,7 +11,7 @@
 
 #include "aggregate.h"
 #include "report_session.h"
-#include "session.h"
+#include "run.h"
 #include "settings.h"
 
 namespace ddtime::driver_detail {

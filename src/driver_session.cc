@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The driver's sessions of runs: --repeat, --warmup, --sweep, --cache,
-// --pattern, --csv; each run a Session, its result kept, the rows
+// --pattern, --csv; each run a Run, its result kept, the rows
 // summarised and printed, the session's JSON and CSV.
 #include "driver.h"
 
@@ -362,15 +362,15 @@ Driver::SessionRun Driver::run_once(const Settings& settings, const Plan& plan, 
   const std::size_t said_before = diag_.history().size();
   std::optional<PatternOs> generated;
   if (pattern != nullptr) generated.emplace(os_, *pattern);
-  Session session(generated ? static_cast<Os&>(*generated) : os_, *this, window_, settings, plan, pattern);
-  run_settings_ = &session.settings();
-  RunResult result = session.run();
+  Run run(generated ? static_cast<Os&>(*generated) : os_, *this, window_, settings, plan, pattern);
+  run_settings_ = &run.settings();
+  RunResult result = run.perform();
   run_settings_ = nullptr;
   const std::vector<std::string>& said = diag_.history();
   return {row,
           warmup,
           index,
-          session.settings(),
+          run.settings(),
           std::move(result),
           {said.begin() + static_cast<std::ptrdiff_t>(std::min(said_before, said.size())), said.end()},
           {},

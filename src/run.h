@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// session — one run, in GNU dd's order: open the input, open the output
+// run — one run, in GNU dd's order: open the input, open the output
 // (cutting it at seek=), check direct-I/O alignment, catch signals, open
 // the measured window, copy through an engine, flush, advise the page
 // cache (nocache), close, and hand back a RunResult. It prints nothing and
@@ -51,15 +51,15 @@ struct RunResult {
   std::int64_t first_write = -1;
 };
 
-class Session {
+class Run {
  public:
   // settings: the run's operands; --direct resolves on a copy of them.
   // pattern: --pattern's generator, which os (a PatternOs) already answers
   // reads with; the queued engine fills its records from it.
-  Session(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan = {},
+  Run(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan = {},
           const PatternSource* pattern = nullptr) noexcept;
 
-  RunResult run();
+  RunResult perform();
 
   // The operands as the run uses them (--direct resolved to iflag= and
   // oflag=direct where the files take it), for reporting.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "session.h"
+#include "run.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -15,7 +15,7 @@
 
 namespace ddtime {
 
-Session::Session(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan,
+Run::Run(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan,
                  const PatternSource* pattern) noexcept
     : os_(os),
       events_(events),
@@ -26,7 +26,7 @@ Session::Session(Os& os, Events& events, RunWindow& window, const Settings& sett
       input_cache_(os, kInputFd, settings),
       output_cache_(os, kOutputFd, settings) {}
 
-bool Session::open_files() {
+bool Run::open_files() {
   if (int err = open_input(os_, settings_); err != 0) {
     events_.notice(settings_.input_file ? Notice::kOpenFailed : Notice::kSetFlagsFailed, Side::kInput, err, 0);
     return false;
@@ -48,7 +48,7 @@ bool Session::open_files() {
   return truncate_at_seek(os_, events_, settings_) == 0;
 }
 
-bool Session::check_direct_alignment(std::size_t& buffer_alignment) {
+bool Run::check_direct_alignment(std::size_t& buffer_alignment) {
   for (const Side side : {Side::kInput, Side::kOutput}) {
     if (!(side == Side::kInput ? settings_.iflag.direct : settings_.oflag.direct)) continue;
     const DirectIoNeeds needs = direct_io_needs_of(os_, side == Side::kInput ? kInputFd : kOutputFd);
@@ -66,7 +66,7 @@ bool Session::check_direct_alignment(std::size_t& buffer_alignment) {
   return true;
 }
 
-bool Session::allocate_output_blocks() {
+bool Run::allocate_output_blocks() {
   // The blocks the copy will write, from where its first write lands (the
   // file's end under O_APPEND), allocated with the file's size and bytes
   // left as they are: an interrupted copy, a short input or notrunc then
@@ -83,7 +83,7 @@ bool Session::allocate_output_blocks() {
   return false;
 }
 
-int Session::advise_page_cache(const CopyResult& copied) {
+int Run::advise_page_cache(const CopyResult& copied) {
   // count=0 with nocache is the documented way to drop a file's cache,
   // so only then is a failure an error.
   const bool count_zero = settings_.max_records == 0 && settings_.max_bytes == 0;
@@ -105,7 +105,7 @@ int Session::advise_page_cache(const CopyResult& copied) {
   return status;
 }
 
-RunResult Session::finish(RunResult result) {
+RunResult Run::finish(RunResult result) {
   // Signals first, so that the files are closed once (GNU's finish_up).
   if (result.ending != Ending::kInterrupted && signals::pending() && events_.handle_signals(result.stats)) {
     result.ending = Ending::kInterrupted;
@@ -121,7 +121,7 @@ RunResult Session::finish(RunResult result) {
   return result;
 }
 
-bool Session::set_up_queue(QueueSetup& queue, std::size_t alignment) {
+bool Run::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   if (!plan_.queued()) return true;
   // Reads go at their own offsets and come back in any order, which a
   // pipe, a terminal or a tape cannot take: then the copy is the sync
@@ -177,7 +177,7 @@ bool Session::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   return true;
 }
 
-void Session::release_queue() noexcept {
+void Run::release_queue() noexcept {
   // The ring first: its threads or the kernel may still hold the slots.
   // Released after the window closed (unmapping N blocks takes time) and
   // before anything is reported, so that the report's own pages and
@@ -187,7 +187,7 @@ void Session::release_queue() noexcept {
   slot_memory_ = AlignedBuffer();
 }
 
-void Session::describe_engine(RunResult& result) const {
+void Run::describe_engine(RunResult& result) const {
   result.engine = engine_;
   if (!ring_) return;
   const RingCounters counters = ring_->counters();
@@ -207,7 +207,7 @@ void Session::describe_engine(RunResult& result) const {
 // --latency: recorders sized from what the copy will move (a few million
 // samples at most kept exactly), and the clock's own cost; the copy's Os
 // and Events are then the taps'.
-void Session::tap_latency(LatencyTaps& taps) {
+void Run::tap_latency(LatencyTaps& taps) {
   constexpr std::int64_t kMostSamples = 2'000'000;
   const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
   const std::int64_t reads = bytes ? *bytes / settings_.ibs + 2 : kMostSamples;
@@ -225,7 +225,7 @@ void Session::tap_latency(LatencyTaps& taps) {
   taps.events.emplace(events_, *taps.calls);
 }
 
-RunResult Session::copy(std::size_t buffer_alignment) {
+RunResult Run::copy(std::size_t buffer_alignment) {
   QueueSetup queue;
   if (!set_up_queue(queue, buffer_alignment)) return ended_before_copy(1);
   RunStart start;
@@ -272,7 +272,7 @@ RunResult Session::copy(std::size_t buffer_alignment) {
 }
 
 // What the copy's ending owes: nothing more, the flush, the cache advice.
-RunResult Session::after_copy(const CopyResult& copied) {
+RunResult Run::after_copy(const CopyResult& copied) {
   RunResult result{copied.stats, {}, copied.exit_status, copied.ending, RunResult::Report::kSummary, {}};
   result.first_write = copied.first_write;
   describe_engine(result);
@@ -304,11 +304,11 @@ RunResult Session::after_copy(const CopyResult& copied) {
   return finish(result);
 }
 
-RunResult Session::ended_before_copy(int status) const {
+RunResult Run::ended_before_copy(int status) const {
   return {Stats{}, {}, status, Ending::kDie, RunResult::Report::kJsonOnly, {}};
 }
 
-RunResult Session::run() {
+RunResult Run::perform() {
   if (!open_files()) return ended_before_copy(1);
   std::size_t buffer_alignment = settings_.ext.align != 0 ? settings_.ext.align : page_size();
   if ((settings_.iflag.direct || settings_.oflag.direct) && !check_direct_alignment(buffer_alignment)) {
