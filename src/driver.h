@@ -24,7 +24,7 @@
 #include "report_files.h"
 #include "report_json.h"
 #include "report_session.h"
-#include "report_timing.h"
+#include "report_run.h"
 #include "verify.h"
 #include "run_window.h"
 #include "run.h"

@@ -4,7 +4,7 @@
 // IEC sizes and rounding, the \r-rewritten status=progress line, and
 // ddtime's --progress line, which shares its line state. (Stats, settings)
 // in, text out; never writes anything itself, and whether to print is the
-// caller's decision. ddtime's timing lines are report_timing's, the --json
+// caller's decision. ddtime's timing lines are report_run's, the --json
 // document report_json's. Every number is formatted without the locale:
 // '.' decimal point, no grouping.
 #pragma once

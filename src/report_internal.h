@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// report_internal — what report.cc, report_timing.cc and report_json.cc
+// report_internal — what report.cc, report_run.cc and report_json.cc
 // share: the exact arithmetic, so that all of them round and count the same
 // way, and the output buffer the text reports are built in. Private to the
 // report modules: other modules use their headers.

@@ -14,7 +14,7 @@
 #include "json.h"
 #include "pattern.h"
 #include "report_internal.h"
-#include "report_timing.h"
+#include "report_run.h"
 #include "symbols.h"
 #include "utf8.h"
 

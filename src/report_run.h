@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// report_timing — ddtime's own lines, printed before GNU's summary so that
+// report_run — ddtime's own lines, printed before GNU's summary so that
 // GNU's lines stay last: the engine that ran (with --iodepth or --engine),
 // real/user/sys/cpu with the copy/flush split, read/write time, the rate in
 // the units asked for, and what the durability flags mean. (Stats, times,

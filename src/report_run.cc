@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ddtime's own lines before GNU's summary, as report_timing.h specifies.
+// ddtime's own lines before GNU's summary, as report_run.h specifies.
 // GNU's rates come from report.cc (human_rate); this file adds fixed-point
 // seconds, percentages and the time per record.
-#include "report_timing.h"
+#include "report_run.h"
 
 #include <string.h>
 
