@@ -2,10 +2,10 @@
 #include "io.h"
 
 #include "buffer.h"
+#include "file_kind.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include <cerrno>
 #include <cstring>
@@ -80,7 +80,7 @@ bool can_take_direct(Os& os, const std::optional<std::string>& path, int fd) noe
   struct stat status {};
   IoResult result = path ? os.stat_path(path->c_str(), status) : os.fstat(fd, status);
   if (!result.ok()) return path.has_value() && result.err == ENOENT;
-  return S_ISREG(status.st_mode) || S_ISBLK(status.st_mode);
+  return is_positional(classify(status));
 }
 
 Positioning positioning_of(Os& os, int fd) noexcept {
@@ -90,17 +90,9 @@ Positioning positioning_of(Os& os, int fd) noexcept {
 }
 
 Positioning positioning_of(const struct stat& status) noexcept {
-  if (S_ISREG(status.st_mode) || S_ISBLK(status.st_mode)) return Positioning::kPositional;
-  // The memory devices, major 1: null 3, zero 5, full 7, random 8, urandom 9.
-  if (S_ISCHR(status.st_mode) && major(status.st_rdev) == 1) {
-    switch (minor(status.st_rdev)) {
-      case 3: case 5: case 7: case 8: case 9:
-        return Positioning::kOrderFree;
-      default:
-        break;
-    }
-  }
-  return Positioning::kInOrder;
+  const FileKind kind = classify(status);
+  if (is_positional(kind)) return Positioning::kPositional;
+  return is_order_free(kind) ? Positioning::kOrderFree : Positioning::kInOrder;
 }
 
 int close_side(Os& os, int fd) noexcept { return os.close(fd).err; }

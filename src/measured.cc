@@ -3,12 +3,13 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include <algorithm>
 #include <cerrno>
 
 #include <fmt/format.h>
+
+#include "file_kind.h"
 
 namespace ddtime {
 namespace {
@@ -86,28 +87,29 @@ std::string cache_level_for(std::int64_t bytes, const std::vector<CpuCache>& cac
   return "memory";
 }
 
+// The measured line's words need fewer kinds than FileKind has: /dev/full
+// reads as /dev/zero does, a socket is a pipe to it.
 SideKind side_kind_of(const struct stat& status) {
-  if (S_ISREG(status.st_mode)) return SideKind::kRegular;
-  if (S_ISBLK(status.st_mode)) return SideKind::kBlock;
-  if (S_ISFIFO(status.st_mode) || S_ISSOCK(status.st_mode)) return SideKind::kPipe;
-  if (S_ISCHR(status.st_mode)) {
-    if (major(status.st_rdev) == 1) {
-      switch (minor(status.st_rdev)) {
-        case 3:
-          return SideKind::kNull;
-        case 5:
-        case 7:
-          return SideKind::kZero;
-        case 8:
-        case 9:
-          return SideKind::kRandom;
-        default:
-          break;
-      }
-    }
-    return SideKind::kOtherCharacter;
+  switch (classify(status)) {
+    case FileKind::kRegular:
+      return SideKind::kRegular;
+    case FileKind::kBlock:
+      return SideKind::kBlock;
+    case FileKind::kPipe:
+    case FileKind::kSocket:
+      return SideKind::kPipe;
+    case FileKind::kNull:
+      return SideKind::kNull;
+    case FileKind::kZero:
+    case FileKind::kFull:
+      return SideKind::kZero;
+    case FileKind::kRandom:
+      return SideKind::kRandom;
+    case FileKind::kOtherCharacter:
+      return SideKind::kOtherCharacter;
+    default:
+      return SideKind::kUnknown;
   }
-  return SideKind::kUnknown;
 }
 
 std::string row_labelled(std::string_view line, std::string_view row) {
