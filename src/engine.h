@@ -3,7 +3,8 @@
 // CopyResult value out. An engine positions the files (skip=, seek=),
 // copies with GNU's record counting and ends the output; it never formats
 // text (everything worth saying goes to Events) and never ends the
-// process: a stop is an Ending. Today's engine is engine_sync.
+// process: a stop is an Ending. Two engines implement it, engine_sync and
+// engine_queued; engines.h holds run_copy(), which picks one.
 #pragma once
 
 #include <cstddef>

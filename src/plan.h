@@ -49,12 +49,12 @@ struct Plan {
   bool verify = false;       // --verify: compare what was read back (implies readback)
   bool preallocate = false;  // --preallocate: reserve the output and write its last block first
   CacheMode cache = CacheMode::kAsIs;
-  bool cache_given = false;
+  bool cache_given = false;  // --cache=, even as-is: residency is measured and shown
   std::optional<PatternSpec> pattern;   // --pattern=: a generator in place of if=
   bool force = false;                   // --force: write to a device that is mounted or in use
   bool latency = false;                 // --latency: every read and write timed
   bool csv = false;                     // --csv[=PATH]: one line per run
-  std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr  // --cache=, even as-is: residency is measured and shown
+  std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr
 
   static constexpr unsigned kMaxIodepth = 1024;
   static constexpr unsigned kMaxRuns = 100000;
@@ -72,10 +72,12 @@ struct Plan {
     return queued() || iodepth_given || engine_given || !sweep_iodepth.empty();
   }
 
-  // Whether the copy runs more than once: a session of runs, each a value
-  // the driver aggregates.
+  // Whether --sweep=bs= asks for rows of block sizes (a list, auto or memory).
   bool sweeps_bs() const noexcept { return !sweep_bs.empty() || sweep_bs_auto || sweep_bs_memory; }
 
+  // Whether the copy runs more than once, or as a session for another
+  // reason (--cache, --csv, --pattern): a session of runs, each a value the
+  // driver aggregates.
   bool session() const noexcept {
     return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || sweep_bs_auto || sweep_bs_memory || cache_given || csv ||
            pattern.has_value();

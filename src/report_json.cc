@@ -96,7 +96,6 @@ std::string_view status_name(StatusLevel level) {
   return "default";
 }
 
-// The names whose flag is set, in the order given.
 // The words in effect, in symbols.h's order (settings.h's declaration
 // order), from the same table the parser reads.
 void put_conv(json::Array list, const Conversions& conv) {
@@ -168,8 +167,7 @@ void put_times(json::Object object, const RunTimes& times) {
   object.decimal("user", seconds(times.user_ns)).decimal("sys", seconds(times.sys_ns));
 }
 
-// The same facts as the report's engine line: mean_in_flight and
-// system_calls_per_io are null for the sync engine, which does not count.
+// The signal that ended the run or the session, by name where it has one.
 void put_signal(json::Object& object, int signal) {
   if (signal == 0) {
     object.null("signal");
@@ -214,6 +212,8 @@ void put_residency(json::Object& object, std::string_view key, const std::option
   side.integer("pages", residency->pages);
 }
 
+// The same facts as the report's engine line: mean_in_flight and
+// system_calls_per_io are null for the sync engine, which does not count.
 void put_engine(json::Object object, const EngineUse& engine, const RunTimes& times) {
   object.string("name", engine.name).integer("depth", engine.depth);
   // The threads whose CPU the times hold: null where io_uring's kernel

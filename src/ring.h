@@ -82,7 +82,8 @@ RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> 
 // Whether this build has the io_uring ring at all.
 bool uring_built_in() noexcept;
 
-// depth threads, each making one pread or pwrite at a time.
-std::unique_ptr<Ring> open_thread_ring(unsigned depth);
+// depth threads, each making one pread or pwrite at a time; or, as
+// open_uring, the errno that refused them (EAGAIN: no more threads).
+RingOpened open_thread_ring(unsigned depth);
 
 }  // namespace ddtime

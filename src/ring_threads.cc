@@ -23,7 +23,6 @@
 #include <condition_variable>
 #include <fmt/format.h>
 #include <mutex>
-#include <system_error>
 #include <vector>
 
 namespace ddtime {
@@ -31,9 +30,11 @@ namespace {
 
 class ThreadRing final : public Ring {
  public:
-  explicit ThreadRing(unsigned depth) : depth_(depth), work_(depth), reaped_(depth) {
-    pending_.reserve(depth);
-    done_.reserve(depth);
+  explicit ThreadRing(unsigned depth) : depth_(depth), work_(depth), reaped_(depth) { pending_.reserve(depth); }
+
+  // The workers, or the errno that refused one (none is left running then).
+  int start() noexcept {
+    done_.reserve(depth_);
     // Workers must not take the copy's signals: block them while starting
     // the threads, which inherit the mask.
     sigset_t all;
@@ -41,13 +42,11 @@ class ThreadRing final : public Ring {
     sigfillset(&all);
     sigdelset(&all, SIGPIPE);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
-    workers_.reserve(depth);
+    workers_.reserve(depth_);
     const int failed = start_workers();
     pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    if (failed != 0) {
-      stop_workers();
-      throw std::system_error(failed, std::generic_category(), "cannot start the threads engine's threads");
-    }
+    if (failed != 0) stop_workers();
+    return failed;
   }
 
   ~ThreadRing() override { stop_workers(); }
@@ -185,6 +184,10 @@ class ThreadRing final : public Ring {
 
 }  // namespace
 
-std::unique_ptr<Ring> open_thread_ring(unsigned depth) { return std::make_unique<ThreadRing>(depth); }
+RingOpened open_thread_ring(unsigned depth) {
+  auto ring = std::make_unique<ThreadRing>(depth);
+  if (const int err = ring->start(); err != 0) return {nullptr, err};
+  return {std::move(ring), 0};
+}
 
 }  // namespace ddtime

@@ -170,7 +170,14 @@ bool Run::set_up_queue(QueueSetup& queue, std::size_t alignment) {
       engine_.fallback_err = opened.err;
     }
   }
-  if (!ring_) ring_ = open_thread_ring(plan_.iodepth);
+  if (!ring_) {
+    RingOpened threads = open_thread_ring(plan_.iodepth);
+    if (!threads.ring) {
+      events_.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, plan_.iodepth);
+      return false;
+    }
+    ring_ = std::move(threads.ring);
+  }
   queue.ring = ring_.get();
   queue.slots = slots_;
   queue.source = pattern_;

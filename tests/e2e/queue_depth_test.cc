@@ -581,4 +581,45 @@ INSTANTIATE_TEST_SUITE_P(Devices, QueueDepthOnLoop,
                          ParamName{});
 
 }  // namespace
+// The threads engine's workers under an address-space limit that leaves
+// room for the copy but not for 1024 thread stacks: a clean refusal that
+// names them, exit status 1 and a JSON document, not an exception caught
+// in main with nothing said under --json. (Not in the QueueDepth suite:
+// the ThreadSanitizer preset runs that, and no sanitizer starts under a
+// tight ulimit -v.)
+class ThreadsEngineUnderALimit : public DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "a sanitizer reserves more address space than any ulimit -v leaves";
+#endif
+  }
+  Result limited(std::vector<std::string> args) const {
+    Options o = opts(std::move(args));
+    o.run_under = {"/bin/bash", "-c", "ulimit -v 65536 && exec -a dd \"$0\" \"$@\""};
+    return dd(o);
+  }
+};
+
+TEST_F(ThreadsEngineUnderALimit, ThreadsThatCannotBeStartedAreNamedAndTheRunEndsWithStatusOne) {
+  const std::vector<std::string> copy{"if=/dev/zero", "of=/dev/null", "bs=512", "count=10", "--engine=threads"};
+  std::vector<std::string> few = copy;
+  few.push_back("--iodepth=2");
+  if (limited(few).status() != "exit 0") GTEST_SKIP() << "ddtime does not start under ulimit -v 65536 here";
+
+  std::vector<std::string> many = copy;
+  many.push_back("--iodepth=1024");
+  const Result text = limited(many);
+  EXPECT_STATUS(text, "exit 1");
+  EXPECT_NE(text.err.find("dd: cannot start the threads engine's 1024 threads: "), std::string::npos) << text.err;
+
+  many.push_back("--json");
+  const Result json = limited(many);
+  EXPECT_STATUS(json, "exit 1");
+  EXPECT_NE(json.err.find("cannot start the threads engine's 1024 threads"), std::string::npos) << json.err;
+  EXPECT_NE(json.err.find("\"exit_status\":1"), std::string::npos) << json.err;
+}
+
 }  // namespace ddtime::e2e

@@ -65,7 +65,7 @@ class RealRing : public ::testing::TestWithParam<RingKind> {
       if (!opened.ring) GTEST_SKIP() << "io_uring refused here: " << std::strerror(opened.err);
       ring_ = std::move(opened.ring);
     } else {
-      ring_ = open_thread_ring(kDepth);
+      ring_ = open_thread_ring(kDepth).ring;
     }
   }
 
