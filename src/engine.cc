@@ -3,11 +3,11 @@
 
 namespace ddtime {
 
-void end_before_copy(PositionEnd end, CopyResult& result) noexcept {
-  result.exit_status = end == PositionEnd::kStop ? 0 : 1;
-  result.ending = end == PositionEnd::kQuit  ? Ending::kQuit
-                  : end == PositionEnd::kDie ? Ending::kDie
-                                             : Ending::kInterrupted;
+void end_before_copy(Ending end, CopyResult& result) noexcept {
+  // A stop asked for by a signal is not a failure of its own: the signal
+  // decides how the process ends.
+  result.exit_status = end == Ending::kInterrupted ? 0 : 1;
+  result.ending = end;
 }
 
 }  // namespace ddtime

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 
+#include "ending.h"
 #include "events.h"
 #include "io.h"
 #include "io_position.h"
@@ -25,13 +26,6 @@
 
 namespace ddtime {
 
-// How the copy ended, in GNU's terms.
-enum class Ending {
-  kFinished,     // the copy returned: flush, drop caches, close, statistics
-  kQuit,         // stop now: flush, close, statistics, exit with the status
-  kDie,          // stop now: exit with the status, no statistics (GNU's die)
-  kInterrupted,  // a signal stopped it: close, statistics, then die by it
-};
 
 struct CopyResult {
   Stats stats;
@@ -98,8 +92,8 @@ class ProgressTicker {
 };
 
 // How a copy that did not get past skip= and seek= ends: GNU's quit(1) or
-// die(), or a stop. Requires: end is not PositionEnd::kDone.
-void end_before_copy(PositionEnd end, CopyResult& result) noexcept;
+// die(), or a stop. Requires: end is not Ending::kFinished.
+void end_before_copy(Ending end, CopyResult& result) noexcept;
 
 // What ran, for the report and the JSON: the engine, its depth and setup,
 // how full it was kept and what it cost in system calls, and, where the

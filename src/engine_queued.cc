@@ -119,8 +119,8 @@ QueuedCopy::QueuedCopy(const CopyJob& job)
       progress_ticker_(job.clock, job.events, job.start_ns) {}
 
 bool QueuedCopy::position() {
-  const PositionEnd end = position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
-  if (end != PositionEnd::kDone) {
+  const Ending end = position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
+  if (end != Ending::kFinished) {
     end_before_copy(end, result_);
     return false;
   }

@@ -356,9 +356,9 @@ void SyncCopy::copy_with(Sink& sink) {
 }
 
 bool SyncCopy::position() {
-  const PositionEnd end_of_step =
+  const Ending end_of_step =
       position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
-  if (end_of_step == PositionEnd::kDone) {
+  if (end_of_step == Ending::kFinished) {
     result_.first_write = first_write_offset(job_.os, settings_);
     return true;
   }

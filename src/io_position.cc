@@ -41,19 +41,19 @@ struct Gap {
 
 // GNU's skip() when lseek could not do it: a file that can seek at all is
 // not worth reading over; anything else is read over block by block.
-PositionEnd read_over(Os& os, Events& events, Reader& reader, Side side, int lseek_errno, std::int64_t blocksize,
+Ending read_over(Os& os, Events& events, Reader& reader, Side side, int lseek_errno, std::int64_t blocksize,
                       Gap& gap, InputOffset* offset, bool noerror, PositionBuffers& buffers) {
   const int fd = side == Side::kInput ? kInputFd : kOutputFd;
   if (os.lseek(fd, 0, SEEK_END).ok()) {
     events.notice(side == Side::kInput ? Notice::kCannotSkip : Notice::kCannotSeek, side,
                   lseek_errno != 0 ? lseek_errno : EOVERFLOW, 0);
-    return PositionEnd::kQuit;
+    return Ending::kQuit;
   }
   unsigned char* buffer = buffers.block_for(side);
-  if (buffer == nullptr) return PositionEnd::kDie;
+  if (buffer == nullptr) return Ending::kDie;
   do {
     IoResult got = reader.read_from(fd, buffer, gap.next(blocksize));
-    if (got.err == kStopRequested) return PositionEnd::kStop;
+    if (got.err == kStopRequested) return Ending::kInterrupted;
     if (!got.ok()) {
       if (side == Side::kInput) {
         events.notice(Notice::kReadError, Side::kInput, got.err, 0);
@@ -61,13 +61,13 @@ PositionEnd read_over(Os& os, Events& events, Reader& reader, Side side, int lse
       } else {
         events.notice(Notice::kCannotSeek, Side::kOutput, lseek_errno, 0);
       }
-      return PositionEnd::kQuit;
+      return Ending::kQuit;
     }
     if (got.n == 0) break;
     if (offset != nullptr) offset->advance(got.n);
     gap.step();
   } while (!gap.done());
-  return PositionEnd::kDone;
+  return Ending::kFinished;
 }
 
 }  // namespace
@@ -99,7 +99,7 @@ bool InputOffset::skip_bad_bytes(Os& os, Events& events, std::int64_t bad_bytes)
   return false;
 }
 
-PositionEnd skip_input(Os& os, Events& events, Reader& reader, InputOffset& offset, const Settings& settings,
+Ending skip_input(Os& os, Events& events, Reader& reader, InputOffset& offset, const Settings& settings,
                        PositionBuffers& buffers) {
   std::int64_t wanted = 0;
   const bool wanted_fits = multiply_add_fits(settings.skip_records, settings.ibs, settings.skip_bytes, wanted);
@@ -117,7 +117,7 @@ PositionEnd skip_input(Os& os, Events& events, Reader& reader, InputOffset& offs
     IoResult stat_result = os.fstat(kInputFd, status);
     if (!stat_result.ok()) {
       events.notice(Notice::kCannotFstat, Side::kInput, stat_result.err, 0);
-      return PositionEnd::kDie;
+      return Ending::kDie;
     }
     // Past the end of a regular file: count the whole records that are
     // missing and stand at the end, so that the warning below is given.
@@ -129,54 +129,54 @@ PositionEnd skip_input(Os& os, Events& events, Reader& reader, InputOffset& offs
     }
     offset.advance(moved_by);
   } else {
-    PositionEnd end = read_over(os, events, reader, Side::kInput, lseek_errno, settings.ibs, gap, &offset,
+    Ending end = read_over(os, events, reader, Side::kInput, lseek_errno, settings.ibs, gap, &offset,
                                 settings.conv.noerror, buffers);
-    if (end != PositionEnd::kDone) return end;
+    if (end != Ending::kFinished) return end;
   }
   // A file too short, a pipe with too little data, or short reads.
   if (gap.records != 0 || (offset.value() >= 0 && (!wanted_fits || wanted != offset.value() - offset_before))) {
     events.notice(Notice::kCannotSkipToOffset, Side::kInput, 0, 0);
   }
-  return PositionEnd::kDone;
+  return Ending::kFinished;
 }
 
-PositionEnd seek_output(Os& os, Events& events, Reader& reader, Writer& writer, const Settings& settings,
+Ending seek_output(Os& os, Events& events, Reader& reader, Writer& writer, const Settings& settings,
                         PositionBuffers& buffers) {
   std::int64_t wanted = 0;
   Gap gap{settings.seek_records, settings.seek_bytes};
   int lseek_errno = 0;
   if (multiply_add_fits(settings.seek_records, settings.obs, settings.seek_bytes, wanted)) {
     IoResult moved = os.lseek(kOutputFd, static_cast<off_t>(wanted), SEEK_CUR);
-    if (moved.ok()) return PositionEnd::kDone;
+    if (moved.ok()) return Ending::kFinished;
     lseek_errno = moved.err;
   }
-  PositionEnd end =
+  Ending end =
       read_over(os, events, reader, Side::kOutput, lseek_errno, settings.obs, gap, nullptr, false, buffers);
-  if (end != PositionEnd::kDone || gap.done()) return end;
+  if (end != Ending::kFinished || gap.done()) return end;
   // An output that could be read but not seeked: write zeros over the rest.
   unsigned char* zeros = buffers.block_for(Side::kOutput);
-  if (zeros == nullptr) return PositionEnd::kDie;
+  if (zeros == nullptr) return Ending::kDie;
   std::memset(zeros, 0, gap.next(settings.obs));
   do {
     const std::size_t size = gap.next(settings.obs);
     IoResult wrote = writer.write(zeros, size);
-    if (wrote.err == kStopRequested) return PositionEnd::kStop;
+    if (wrote.err == kStopRequested) return Ending::kInterrupted;
     if (static_cast<std::size_t>(wrote.n) != size) {
       events.notice(Notice::kBlockWriteError, Side::kOutput, wrote.err, 0);
-      return PositionEnd::kQuit;
+      return Ending::kQuit;
     }
     gap.step();
   } while (!gap.done());
-  return PositionEnd::kDone;
+  return Ending::kFinished;
 }
 
-PositionEnd position_files(Os& os, Events& events, Reader& reader, Writer& writer, InputOffset& offset,
+Ending position_files(Os& os, Events& events, Reader& reader, Writer& writer, InputOffset& offset,
                            const Settings& settings, PositionBuffers& buffers) {
-  PositionEnd end = PositionEnd::kDone;
+  Ending end = Ending::kFinished;
   if (settings.skip_records != 0 || settings.skip_bytes != 0) {
     end = skip_input(os, events, reader, offset, settings, buffers);
   }
-  if (end == PositionEnd::kDone && (settings.seek_records != 0 || settings.seek_bytes != 0)) {
+  if (end == Ending::kFinished && (settings.seek_records != 0 || settings.seek_bytes != 0)) {
     end = seek_output(os, events, reader, writer, settings, buffers);
   }
   return end;

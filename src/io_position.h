@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "ending.h"
 #include "events.h"
 #include "io.h"
 #include "os.h"
@@ -49,13 +50,7 @@ class InputOffset {
   int seek_errno_;
 };
 
-// How a positioning step ended.
-enum class PositionEnd {
-  kDone,
-  kQuit,  // GNU's quit(1): the message is out; flush, close, statistics
-  kDie,   // GNU's die(): the message is out; no statistics
-  kStop,  // a signal asked the run to stop
-};
+// A positioning step ends as a copy does (ending.h): kFinished goes on.
 
 // Room for one block when a step must read or write over what it cannot
 // seek: the input's ibs block for skip=, the output's obs block for seek=.
@@ -68,16 +63,16 @@ class PositionBuffers {
 
 // skip=: seeks past the records and bytes, or reads over them where the
 // input cannot seek, warning as GNU does when the input ends first.
-PositionEnd skip_input(Os& os, Events& events, Reader& reader, InputOffset& offset, const Settings& settings,
+Ending skip_input(Os& os, Events& events, Reader& reader, InputOffset& offset, const Settings& settings,
                        PositionBuffers& buffers);
 
 // seek=: seeks the output, or reads over it where it can be read but not
 // seeked and writes zeros over the rest, as GNU does.
-PositionEnd seek_output(Os& os, Events& events, Reader& reader, Writer& writer, const Settings& settings,
+Ending seek_output(Os& os, Events& events, Reader& reader, Writer& writer, const Settings& settings,
                         PositionBuffers& buffers);
 
 // skip= then seek=, as every engine starts a copy.
-PositionEnd position_files(Os& os, Events& events, Reader& reader, Writer& writer, InputOffset& offset,
+Ending position_files(Os& os, Events& events, Reader& reader, Writer& writer, InputOffset& offset,
                            const Settings& settings, PositionBuffers& buffers);
 
 // Where the copy's first write lands, once skip= and seek= are done: the

@@ -16,7 +16,7 @@
 namespace ddtime {
 
 Run::Run(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan,
-                 const PatternSource* pattern) noexcept
+         const PatternSource* pattern)
     : os_(os),
       events_(events),
       window_(window),
@@ -280,7 +280,10 @@ RunResult Run::copy(std::size_t buffer_alignment) {
 
 // What the copy's ending owes: nothing more, the flush, the cache advice.
 RunResult Run::after_copy(const CopyResult& copied) {
-  RunResult result{copied.stats, {}, copied.exit_status, copied.ending, RunResult::Report::kSummary, {}};
+  RunResult result{.stats = copied.stats,
+                   .exit_status = copied.exit_status,
+                   .ending = copied.ending,
+                   .report = RunResult::Report::kSummary};
   result.first_write = copied.first_write;
   describe_engine(result);
   switch (copied.ending) {
@@ -312,7 +315,7 @@ RunResult Run::after_copy(const CopyResult& copied) {
 }
 
 RunResult Run::ended_before_copy(int status) const {
-  return {Stats{}, {}, status, Ending::kDie, RunResult::Report::kJsonOnly, {}};
+  return {.exit_status = status, .ending = Ending::kDie, .report = RunResult::Report::kJsonOnly};
 }
 
 RunResult Run::perform() {

@@ -35,12 +35,12 @@ struct RunResult {
     kJsonOnly,  // no statistics, as GNU; --json still gets its object
     kNothing,   // GNU's die(): the message is all there is
   };
-  Stats stats;
-  RunTimes times;
+  Stats stats{};
+  RunTimes times{};
   int exit_status = 0;
   Ending ending = Ending::kFinished;
   Report report = Report::kSummary;
-  EngineUse engine;
+  EngineUse engine{};
   std::optional<LatencyReport> latency = std::nullopt;  // --latency
   // --latency's samples themselves (ticks) and their length in ns, for a
   // session to merge a row's runs.
@@ -57,7 +57,7 @@ class Run {
   // pattern: --pattern's generator, which os (a PatternOs) already answers
   // reads with; the queued engine fills its records from it.
   Run(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan = {},
-          const PatternSource* pattern = nullptr) noexcept;
+          const PatternSource* pattern = nullptr);  // copies settings and plan: may throw bad_alloc
 
   RunResult perform();
 

@@ -316,7 +316,7 @@ TEST(SkipInput, SeeksASeekableInputAndAllocatesNothing) {
   Sides sides(os, settings);
   InputOffset offset(probe_input_position(os));
   NoBuffers none;
-  EXPECT_EQ(skip_input(os, sides.events, sides.reader, offset, settings, none), PositionEnd::kDone);
+  EXPECT_EQ(skip_input(os, sides.events, sides.reader, offset, settings, none), Ending::kFinished);
   EXPECT_EQ(offset.value(), 1536);
   EXPECT_TRUE(sides.events.notices.empty());
 }
@@ -329,7 +329,7 @@ TEST(SkipInput, PastTheEndOfAFileStopsAtTheEndAndWarns) {
   Sides sides(os, settings);
   InputOffset offset(probe_input_position(os));
   NoBuffers none;
-  EXPECT_EQ(skip_input(os, sides.events, sides.reader, offset, settings, none), PositionEnd::kDone);
+  EXPECT_EQ(skip_input(os, sides.events, sides.reader, offset, settings, none), Ending::kFinished);
   EXPECT_EQ(offset.value(), 1000);
   EXPECT_TRUE(sides.events.heard(Notice::kCannotSkipToOffset));
 }
@@ -345,7 +345,7 @@ TEST(SkipInput, ReadsOverAPipeInIbsBlocks) {
   Sides sides(os, settings);
   InputOffset offset(probe_input_position(os));
   OneBlock block(512);
-  EXPECT_EQ(skip_input(os, sides.events, sides.reader, offset, settings, block), PositionEnd::kDone);
+  EXPECT_EQ(skip_input(os, sides.events, sides.reader, offset, settings, block), Ending::kFinished);
   EXPECT_EQ(os.count_calls("read 0 512"), 2u);
   EXPECT_TRUE(sides.events.notices.empty());
 }
@@ -359,7 +359,7 @@ TEST(SkipInput, APipeThatEndsEarlyWarns) {
   Sides sides(os, settings);
   InputOffset offset(probe_input_position(os));
   OneBlock block(512);
-  EXPECT_EQ(skip_input(os, sides.events, sides.reader, offset, settings, block), PositionEnd::kDone);
+  EXPECT_EQ(skip_input(os, sides.events, sides.reader, offset, settings, block), Ending::kFinished);
   EXPECT_TRUE(sides.events.heard(Notice::kCannotSkipToOffset));
 }
 
@@ -372,7 +372,7 @@ TEST(SkipInput, NoRoomForTheBlockDies) {
   Sides sides(os, settings);
   InputOffset offset(probe_input_position(os));
   NoBuffers none;
-  EXPECT_EQ(skip_input(os, sides.events, sides.reader, offset, settings, none), PositionEnd::kDie);
+  EXPECT_EQ(skip_input(os, sides.events, sides.reader, offset, settings, none), Ending::kDie);
 }
 
 TEST(SeekOutput, SeeksASeekableOutput) {
@@ -382,7 +382,7 @@ TEST(SeekOutput, SeeksASeekableOutput) {
   settings.seek_bytes = 10;
   Sides sides(os, settings);
   NoBuffers none;
-  EXPECT_EQ(seek_output(os, sides.events, sides.reader, sides.writer, settings, none), PositionEnd::kDone);
+  EXPECT_EQ(seek_output(os, sides.events, sides.reader, sides.writer, settings, none), Ending::kFinished);
   EXPECT_EQ(os.count_calls("lseek 1 1034"), 1u);
 }
 
