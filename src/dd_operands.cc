@@ -208,8 +208,6 @@ bool DdOperands::finish(bool csv_on_stderr) {
   settings.max_records = count.records;
   settings.max_bytes = count.bytes;
 
-  settings.warn_partial_read = settings.partial_read_matters();
-
   // Debian's patch: printed once the operands are known good, before any
   // file is opened, whatever status= says.
   if (settings.oflag.append && !conv.notrunc && !csv_on_stderr) {

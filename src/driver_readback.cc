@@ -50,7 +50,6 @@ Settings read_pass_settings(const Settings& settings, const Settings& written, s
   read.max_records = bytes / read.ibs;
   read.max_bytes = bytes % read.ibs;
   read.ext.count_from_size = false;
-  read.warn_partial_read = read.partial_read_matters();
   return read;
 }
 

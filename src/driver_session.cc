@@ -210,7 +210,6 @@ Settings Driver::row_settings(std::int64_t bs) const {
   if (sweep_bytes_) count_bytes(settings, *sweep_bytes_);
   // --pattern: a descriptor to have (its reads are the generator's).
   if (plan_.pattern) settings.input_file = std::string("/dev/zero");
-  settings.warn_partial_read = settings.partial_read_matters();
   return settings;
 }
 

@@ -196,7 +196,7 @@ Reader::Reader(Os& os, Events& events, const Stats& stats, const Settings& setti
       stats_(stats),
       fullblock_(settings.iflag.fullblock),
       direct_(settings.iflag.direct),
-      warn_partial_read_(settings.warn_partial_read),
+      warn_partial_read_(settings.partial_read_matters()),
       cache_(cache) {}
 
 IoResult Reader::retry_failed_read(int fd, unsigned char* buffer, std::size_t size, IoResult failed) {

@@ -207,7 +207,6 @@ std::optional<Job> resolve(Os& os, const Settings& settings, const Plan& plan, c
     job.settings.max_records = *job.plan.size / job.settings.ibs;
     job.settings.max_bytes = *job.plan.size % job.settings.ibs;
     job.settings.ext.count_from_size = true;
-    job.settings.warn_partial_read = job.settings.partial_read_matters();
   }
   job.input = job.plan.pattern ? FileKind::kZero : kind_of(os, job.settings.input_file, STDIN_FILENO);
   job.output = kind_of(os, job.settings.output_file, STDOUT_FILENO);

@@ -128,11 +128,6 @@ struct Settings {
     return cut == OutputCut::kWhole || (cut == OutputCut::kByOperands && seek_records == 0);
   }
 
-  // GNU warns about a partial read (and suggests iflag=fullblock) only when
-  // bs= is given without fullblock and skip, count or direct make block
-  // boundaries matter.
-  bool warn_partial_read = false;
-
   // The copy needs separate input and output buffers (GNU's C_TWOBUFS):
   // any conversion, or ibs/obs given instead of bs.
   bool two_buffers() const { return !bs_given || block_or_unblock_requested || converts(); }
@@ -145,8 +140,10 @@ struct Settings {
     return max_records == kNoLimit ? std::nullopt : in_bytes(max_records, ibs, max_bytes);
   }
 
-  // What warn_partial_read is set from, once the operands are known (and
-  // again for each row of a sweep, which changes bs= and count=).
+  // GNU warns about a partial read (and suggests iflag=fullblock) only when
+  // bs= is given without fullblock and skip, count or direct make block
+  // boundaries matter. Worked out where it is read, so that a sweep's row,
+  // which changes bs= and count=, cannot carry a stale answer.
   bool partial_read_matters() const {
     return !two_buffers() && !iflag.fullblock &&
            (skip_records != 0 || (max_records > 0 && max_records != kNoLimit) || iflag.direct || oflag.direct);

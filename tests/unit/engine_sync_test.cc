@@ -304,7 +304,7 @@ TEST(Engine, WarnsOnceAboutAPartialReadFollowedByMoreData) {
   os.on_read({Bytes(100), Bytes(100), Bytes(100)});
   Settings settings = block_size(512);
   settings.max_records = 3;
-  settings.warn_partial_read = true;
+  ASSERT_TRUE(settings.partial_read_matters());
   RecordingEvents events;
   copy(os, events, settings);
   ASSERT_EQ(events.notices.size(), 1u);

@@ -63,7 +63,7 @@ TEST(Operands, DefaultsToStandardStreamsAnd512ByteBlocks) {
   EXPECT_EQ(s.max_bytes, 0);
   EXPECT_EQ(s.status, StatusLevel::kDefault);
   EXPECT_TRUE(s.two_buffers());
-  EXPECT_FALSE(s.warn_partial_read);
+  EXPECT_FALSE(s.partial_read_matters());
 }
 
 TEST(Operands, ReadsFileNamesVerbatimIncludingEmptyOnes) {
@@ -408,7 +408,7 @@ TEST(Operands, WarnsAboutPartialReadsOnlyWhereGnuDoes) {
   auto warns = [](std::initializer_list<std::string_view> args) {
     const Parsed run = parse(args);
     EXPECT_TRUE(run.ran()) << run.err;
-    return run.settings().warn_partial_read;
+    return run.settings().partial_read_matters();
   };
   EXPECT_TRUE(warns({"bs=10", "count=3"}));
   EXPECT_TRUE(warns({"bs=10", "count=1"}));
