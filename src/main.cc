@@ -13,12 +13,12 @@
 #include <string>
 #include <string_view>
 
-#include "diag.h"
-#include "operands.h"
-#include "os.h"
-#include "driver.h"
-#include "report_json.h"
-#include "timing.h"
+#include "report/diag.h"
+#include "cli/operands.h"
+#include "system/os.h"
+#include "bench/driver.h"
+#include "report/report_json.h"
+#include "measure/timing.h"
 
 namespace {
 

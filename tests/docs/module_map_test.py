@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The module map in docs/architecture.md against the code (review P2).
 
-Every source file under src/ belongs to one row of the map: the row whose
-module is the file's stem, or the row that lists the file in its first
-column (`driver` (`driver.cc`, `driver_session.cc`)). Every `#include "x.h"`
-of ours must stay inside the module or name a module in the row's "may
-use" column (`all`; `—` for none; `report*` for every module whose name
-starts with report). And the modules, joined by what they include, form no
-cycle. A file without a row, an include the map does not allow, and a
-cycle are each reported with where they are.
+Every source file under src/ (in its layer folder) belongs to one row of
+the map: the row whose module is the file's stem, or the row that lists
+the file in its first column (`driver` (`driver.cc`, `driver_session.cc`)).
+Every `#include "folder/x.h"` of ours names the folder x.h is in, and must
+stay inside the module or name a module in the row's "may use" column
+(`all`; `—` for none; `report*` for every module whose name starts with
+report). And the modules, joined by what they include, form no cycle. A
+file without a row, an include without its folder, an include the map does
+not allow, and a cycle are each reported with where they are.
 
     module_map_test.py [REPO]
 
@@ -61,7 +62,7 @@ class Map:
         for source in sources:
             if source not in self.owner:
                 self.owner[source] = ""
-                self.errors.append(f"src/{source}: no row of the module map holds it")
+                self.errors.append(f"src: {source}: no row of the module map holds it")
 
     @staticmethod
     def _rows(text: str) -> List[Tuple[str, str]]:
@@ -117,7 +118,8 @@ def find_cycle(edges: Dict[str, Set[str]]) -> Optional[List[str]]:
 
 def check(repo: Path) -> List[str]:
     src = repo / "src"
-    sources = sorted(p.name for p in src.iterdir() if p.suffix in (".cc", ".h"))
+    paths = {p.name: p.relative_to(src).as_posix() for p in src.rglob("*") if p.suffix in (".cc", ".h")}
+    sources = sorted(paths)
     table = Map((repo / "docs" / "architecture.md").read_text(encoding="utf-8"), sources)
     errors = list(table.errors)
     edges: Dict[str, Set[str]] = {}
@@ -125,11 +127,15 @@ def check(repo: Path) -> List[str]:
         user = table.owner[source]
         if not user:
             continue
-        text = (src / source).read_text(encoding="utf-8")
+        text = (src / paths[source]).read_text(encoding="utf-8")
         for match in INCLUDE.finditer(text):
-            included = match.group(1)
+            written = match.group(1)
+            included = written.rsplit("/", 1)[-1]
             if included not in table.owner:
                 continue  # not one of ours (a generated or test header)
+            if written != paths[included]:
+                line = text.count("\n", 0, match.start()) + 1
+                errors.append(f"src/{paths[source]}:{line}: includes \"{written}\"; it is \"{paths[included]}\"")
             used = table.owner[included]
             if not used or used == user:
                 continue
@@ -137,7 +143,7 @@ def check(repo: Path) -> List[str]:
             if table.may_use.get(user, set()) is not None:
                 edges.setdefault(user, set()).add(used)
             if not table.allows(user, used):
-                errors.append(f"src/{source}:{line}: includes {included} ({used}), which the map's row for "
+                errors.append(f"src/{paths[source]}:{line}: includes {included} ({used}), which the map's row for "
                               f"'{user}' does not list under may use")
     cycle = find_cycle(edges)
     if cycle:

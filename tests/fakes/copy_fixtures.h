@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "settings.h"
-#include "timing.h"
+#include "model/settings.h"
+#include "measure/timing.h"
 
 namespace ddtime::testing {
 

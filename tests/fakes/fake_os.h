@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "os.h"
+#include "system/os.h"
 
 namespace ddtime::testing {
 

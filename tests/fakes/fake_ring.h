@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "fakes/fake_os.h"
-#include "ring.h"
+#include "system/ring.h"
 
 namespace ddtime::testing {
 

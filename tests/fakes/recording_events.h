@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "events.h"
-#include "signals.h"
+#include "model/events.h"
+#include "system/signals.h"
 
 namespace ddtime::testing {
 

@@ -4,7 +4,7 @@
 and random operand lists are given to /bin/dd and to ddtime (through its dd
 link, so both run as "dd"), reading /dev/null and writing /dev/null; the two
 must agree on stdout, stderr and exit status. Not run in CI (two processes
-per case); run it after touching src/number.cc or src/operands.cc:
+per case); run it after touching src/model/number.cc or src/cli/operands.cc:
 
     python3 tests/fuzz/differential.py build/release/tests/bin/dd [numbers|operands] [CASES] [SEED]
 

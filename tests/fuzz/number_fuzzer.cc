@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// libFuzzer target for the size grammar (src/number.h): any byte string is a
+// libFuzzer target for the size grammar (src/model/number.h): any byte string is a
 // candidate operand value. Beyond "no crash, no UB, no leak" it checks the
 // promises number.h makes about its verdicts.
 #include <cstddef>
@@ -8,7 +8,7 @@
 #include <limits>
 #include <string_view>
 
-#include "number.h"
+#include "model/number.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// libFuzzer target for the operand parser (src/operands.h): the input is an
+// libFuzzer target for the operand parser (src/cli/operands.h): the input is an
 // argv vector, its arguments separated by NUL bytes. parse_operands must turn
 // every vector into settings, a --help/--version text or a complaint, never
 // a crash, an escaped exception, undefined behaviour or a leak.
@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "diag.h"
-#include "operands.h"
+#include "report/diag.h"
+#include "cli/operands.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // Past a few KiB nothing new is reached, only time is spent.

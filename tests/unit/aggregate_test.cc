@@ -2,7 +2,7 @@
 // The statistics of repeated runs against values worked out by hand: the
 // order-statistic interval of the median (binomial tables), mean and sample
 // standard deviation, and the median-absolute-deviation outlier rule.
-#include "aggregate.h"
+#include "measure/aggregate.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // The command line as Boost.ProgramOptions rows: the getopt_long style
 // parser, the rows a command line wants, apply() through a row's value type
 // and notifier, and --help generated from the rows.
-#include "command_line.h"
+#include "cli/command_line.h"
 
 #include <cstdlib>
 #include <initializer_list>

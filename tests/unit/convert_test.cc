@@ -2,7 +2,7 @@
 // Tests for convert: the translate tables against GNU dd 9.1 for every byte
 // value, and the stream conversions (swab, block, unblock, sync padding,
 // output blocking) against what GNU dd pipelines produce.
-#include "convert.h"
+#include "dd/convert.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // quote() through "dd bs=VALUE", quote_always() through "dd if=NAME" (failed
 // to open ...), quote_if_needed() through "dd if=FIFO skip=1" (NAME: cannot
 // skip to specified offset), each in C.UTF-8 and in LC_ALL=C.
-#include "diag.h"
+#include "report/diag.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // One invocation end to end over a scripted OS, through the driver and its
 // session: the order of flush, close and summary, the wording of runtime
 // errors, and the exit status.
-#include "driver.h"
+#include "bench/driver.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 // bytes, a partial final block, an error mid-copy (and what was written
 // ahead of it), a short write, an output that takes writes in order only,
 // and a stop asked for by a signal.
-#include "engine_queued.h"
+#include "dd/engine_queued.h"
 
 #include <gtest/gtest.h>
 
@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "buffer.h"
+#include "system/buffer.h"
 #include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 #include "fakes/fake_ring.h"
 #include "fakes/recording_events.h"
-#include "signals.h"
+#include "system/signals.h"
 
 namespace ddtime {
 namespace {

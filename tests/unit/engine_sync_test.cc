@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The copy loop against a scripted OS: record counting, short reads and
 // writes, EINTR, errors mid-copy, sparse output, skip and count in bytes.
-#include "engine_sync.h"
+#include "dd/engine_sync.h"
 
-#include "buffer.h"
+#include "system/buffer.h"
 
 #include <gtest/gtest.h>
 

@@ -4,10 +4,10 @@
 // O_DIRECT tail, a stop asked for by a signal, skip= and seek= by seeking
 // and by reading over a pipe, the truncations, the flush, and the cache
 // advice nocache and the O_DIRECT tail make, call for call as GNU dd 9.1.
-#include "io.h"
+#include "dd/io.h"
 
-#include "io_position.h"
-#include "signals.h"
+#include "dd/io_position.h"
+#include "system/signals.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The JSON writer: syntax placed by the writer, never by its callers.
 // Expected texts are written out by hand from RFC 8259.
-#include "json.h"
+#include "report/json.h"
 
 #include <cstdint>
 #include <limits>

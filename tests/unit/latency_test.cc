@@ -3,7 +3,7 @@
 // percentiles against a sorted reference on random data (exact from the
 // raw store, within 1% from the histogram beyond it), the n/a and
 // never-above-max rules, merging, and the power-of-two display buckets.
-#include "latency.h"
+#include "measure/latency.h"
 
 #include <gtest/gtest.h>
 

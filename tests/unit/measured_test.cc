@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The "measured:" line's words for each case the issue names, and the CPU
 // caches read from a fake sysfs root.
-#include "measured.h"
+#include "measure/measured.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Expectations learned by running GNU dd 9.1 (skip=N iflag=skip_bytes under
 // strace shows the value it parsed).
-#include "number.h"
+#include "model/number.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "operands.h"
+#include "cli/operands.h"
 
 namespace ddtime {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Expected messages, their order and exit paths are what GNU dd 9.1 (Debian)
 // printed for the same command lines, in C.UTF-8 unless the test says C.
-#include "operands.h"
+#include "cli/operands.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 // reaches the wrapped Os as it was called, and its answer comes back as it
 // was given. (PosixOs itself is the real system calls, left to the e2e and
 // fault tests.)
-#include "os.h"
+#include "system/os.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -2,7 +2,7 @@
 // --pattern's generator: the names it takes, bytes that depend only on the
 // seed and the offset (so pieces made in any order join up, and --verify
 // can make them again), no block twice, and stamp's sector layout.
-#include "pattern.h"
+#include "measure/pattern.h"
 
 #include <gtest/gtest.h>
 

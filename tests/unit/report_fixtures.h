@@ -8,10 +8,10 @@
 #include <limits>
 #include <optional>
 
-#include "report_json.h"
-#include "run_times.h"
-#include "settings.h"
-#include "stats.h"
+#include "report/report_json.h"
+#include "model/run_times.h"
+#include "model/settings.h"
+#include "model/stats.h"
 
 namespace ddtime::report_fixtures {
 

@@ -2,7 +2,7 @@
 // The --json document and json_quote. The expected figures were worked out
 // by hand or with exact fractions, not copied from the output; every
 // document is also read back with the strict reader in tests/support.
-#include "report_json.h"
+#include "report/report_json.h"
 
 #include <csignal>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // ddtime's own reports: the timing lines and --progress (--json is in
 // report_json_test.cc). The expected figures were worked out by hand or with exact fractions, not
 // copied from the output; GNU's SI rounding is pinned in report_test.cc.
-#include "report_run.h"
+#include "report/report_run.h"
 
 #include <cerrno>
 #include <cmath>
@@ -19,7 +19,7 @@
 
 #include <gtest/gtest.h>
 
-#include "report.h"  // Reporter::extended_progress
+#include "report/report.h"  // Reporter::extended_progress
 #include "unit/report_fixtures.h"
 
 namespace ddtime {

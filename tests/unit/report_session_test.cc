@@ -2,7 +2,7 @@
 // The session's lines as a user reads them: one line per run, the
 // statistics block in UTF-8 and in ASCII, and the sweep table with its
 // bars and its best row.
-#include "report_session.h"
+#include "report/report_session.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // through LD_PRELOAD by a shim returning chosen times, so that
 // "N bytes in D ns" below means: dd's first clock read returned T and its
 // last T + D.
-#include "report.h"
+#include "report/report.h"
 
 #include <cstdint>
 #include <limits>

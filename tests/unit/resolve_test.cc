@@ -2,7 +2,7 @@
 // resolve over a scripted OS whose paths are whatever a test says they
 // are: the checks that refuse before anything is written, what a Job
 // carries to the runs, and the one claim on a block-device output.
-#include "resolve.h"
+#include "bench/resolve.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "diag.h"
+#include "report/diag.h"
 #include "fakes/fake_os.h"
 
 namespace ddtime {

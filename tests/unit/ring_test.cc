@@ -4,7 +4,7 @@
 // in flight at their own offsets come back, in some order, with their
 // tags; writes land where they were aimed; a pipe is read at its own
 // position; errors come back as -errno.
-#include "ring.h"
+#include "system/ring.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
 // One run over a scripted OS, without the driver: what Run::perform()
 // hands back (the bytes, the ending, what it owes the user) and what it
 // asks of the OS in which order, for the endings GNU dd distinguishes.
-#include "run.h"
+#include "bench/run.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // The CPU time of the report's window: exact in total, split as the kernel
 // splits it; TimedOs, which counts the ticks of reads and writes only; and
 // LatencyOs, which times each read and write, chained or alone.
-#include "run_window.h"
-#include "timing.h"
+#include "measure/run_window.h"
+#include "measure/timing.h"
 
 #include <unistd.h>
 

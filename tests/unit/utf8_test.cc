@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // decode_utf8 against RFC 3629's table of well-formed sequences.
-#include "utf8.h"
+#include "model/utf8.h"
 
 #include <string_view>
 

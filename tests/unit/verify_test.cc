@@ -2,7 +2,7 @@
 // --verify's comparison on real files: equal bytes, the first differing
 // byte named by its offset in the output, a block from elsewhere, an
 // output that ends early, and zeros as the expected side.
-#include "verify.h"
+#include "measure/verify.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

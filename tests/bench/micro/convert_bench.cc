@@ -10,8 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "convert.h"
-#include "settings.h"
+#include "dd/convert.h"
+#include "model/settings.h"
 
 namespace ddtime {
 namespace {

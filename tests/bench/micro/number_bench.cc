@@ -7,7 +7,7 @@
 #include <array>
 #include <string_view>
 
-#include "number.h"
+#include "model/number.h"
 
 namespace ddtime {
 namespace {

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "diag.h"
-#include "operands.h"
+#include "report/diag.h"
+#include "cli/operands.h"
 
 namespace ddtime {
 namespace {

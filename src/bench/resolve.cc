@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bench/resolve.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "dd/io.h"
+#include "report/report_files.h"
+
+namespace ddtime {
+namespace {
+
+constexpr const char* kCpuCaches = "/sys/devices/system/cpu/cpu0/cache";
+
+FileKind kind_of(Os& os, const std::optional<std::string>& path, int fd) {
+  struct stat status {};
+  if (!path) return os.fstat(fd, status).ok() ? classify(status) : FileKind::kUnknown;
+  const IoResult found = os.stat_path(path->c_str(), status);
+  if (!found.ok()) return found.err == ENOENT ? FileKind::kAbsent : FileKind::kUnknown;
+  return classify(status);
+}
+
+// What a regular file or block device holds; nullopt for anything else.
+std::optional<std::int64_t> size_of(Os& os, const std::string& path, FileKind kind) {
+  struct stat status {};
+  if (kind == FileKind::kRegular && os.stat_path(path.c_str(), status).ok()) return status.st_size;
+  if (kind != FileKind::kBlock) return std::nullopt;
+  const IoResult opened = os.open(path.c_str(), O_RDONLY | O_CLOEXEC, 0);
+  if (!opened.ok()) return std::nullopt;
+  const IoResult size = os.block_device_size(static_cast<int>(opened.n));
+  os.close(static_cast<int>(opened.n));
+  return size.ok() ? std::optional<std::int64_t>(size.n) : std::nullopt;
+}
+
+// The memory-bandwidth measurement people use dd for, done properly: every
+// row the same bytes, from a buffer in L1 to four times the last-level
+// cache, and no row's block larger than what every row moves.
+void expand_memory_sweep(Os& os, Job& job) {
+  job.caches = read_cpu_caches(os, kCpuCaches);
+  const std::int64_t last_level = job.caches.empty() ? std::int64_t{16} << 20 : job.caches.back().bytes;
+  job.settings.input_file = std::string("/dev/zero");
+  job.settings.output_file = std::string("/dev/null");
+  if (!job.plan.size && job.settings.max_records == kNoLimit) {
+    job.plan.size = std::max<std::int64_t>(std::int64_t{1} << 30, 16 * 4 * last_level);
+  }
+  const std::int64_t moved = job.plan.size ? *job.plan.size : job.settings.count_in_bytes().value_or(INT64_MAX);
+  for (std::int64_t bs = 4096; bs <= 4 * last_level && bs <= moved; bs *= 2) job.plan.sweep_bs.push_back(bs);
+}
+
+// --direct: O_DIRECT on each side that can take it.
+void resolve_direct(Job& job) {
+  if (!job.settings.ext.direct) return;
+  if (job.settings.input_file && can_take_direct(job.input)) job.settings.iflag.direct = true;
+  if (job.settings.output_file && can_take_direct(job.output)) job.settings.oflag.direct = true;
+  job.settings.ext.direct = false;  // done: the flags say it from here on
+}
+
+// The operands' own range: count= in bytes, else what a file or device
+// holds past skip=.
+std::optional<std::int64_t> range_bytes(Os& os, const Job& job) {
+  if (const std::optional<std::int64_t> counted = job.settings.count_in_bytes()) return counted;
+  if (job.plan.pattern || !job.settings.input_file) return std::nullopt;
+  const std::optional<std::int64_t> size = size_of(os, *job.settings.input_file, job.input);
+  const std::optional<std::int64_t> skipped = job.settings.skip_offset();
+  if (!size || !skipped) return std::nullopt;
+  return *size > *skipped ? *size - *skipped : 0;
+}
+
+// A session opens each side again for every run.
+bool check_rerunnable(const Job& job, const Messages& messages) {
+  const std::string asked = session_words(job.plan);
+  for (const Side side : {Side::kInput, Side::kOutput}) {
+    if (side == Side::kInput && job.plan.pattern) continue;  // the generator gives its bytes again and again
+    const std::optional<std::string>& file = side == Side::kInput ? job.settings.input_file : job.settings.output_file;
+    const FileKind kind = side == Side::kInput ? job.input : job.output;
+    if (!file) {
+      // Each run closes its side as dd does; a standard stream has no
+      // name to open again.
+      messages.cannot_repeat(asked, side, {});
+      return false;
+    }
+    if (can_reopen(kind)) continue;
+    messages.cannot_repeat(asked, side,
+                           kind == FileKind::kPipe     ? "a pipe"
+                           : kind == FileKind::kSocket ? "a socket"
+                                                       : "a character device that gives each read once");
+    return false;
+  }
+  return true;
+}
+
+bool check_readback(const Job& job, const Messages& messages) {
+  if (!is_positional(job.output) && job.output != FileKind::kAbsent && job.output != FileKind::kUnknown) {
+    messages.readback_needs_file(*job.settings.output_file);
+    return false;
+  }
+  if (job.plan.verify && !job.plan.pattern && !(job.settings.input_file && reads_again_alike(job.input))) {
+    messages.verify_needs_replay();
+    return false;
+  }
+  return true;
+}
+
+// --preallocate reserves a file's blocks for the range the copy writes.
+bool check_preallocate(const Job& job, const Messages& messages) {
+  if (!job.bytes) {
+    messages.preallocate_needs_size();
+    return false;
+  }
+  if (job.output != FileKind::kRegular && job.output != FileKind::kAbsent) {
+    messages.preallocate_needs_file(job.settings.output_file.value_or(std::string()));
+    return false;
+  }
+  return true;
+}
+
+// The write modes claim a block-device output: refused when it is
+// mounted or claimed, unless --force. The claim is one descriptor held to
+// the end, not an O_EXCL open per run: a run's io_uring lets go of its
+// files only when the kernel tears the ring down, after the run, and the
+// next run's own claim would then meet EBUSY from its predecessor.
+bool claim_output_device(Os& os, Job& job, const Messages& messages) {
+  if (job.output != FileKind::kBlock || job.plan.force) return true;
+  const std::string& path = *job.settings.output_file;
+  const IoResult claimed = os.open(path.c_str(), O_WRONLY | O_EXCL | O_CLOEXEC, 0);
+  if (!claimed.ok() && claimed.err == EBUSY) {
+    messages.device_in_use(job.plan.readback ? "--readback" : session_words(job.plan), path);
+    return false;
+  }
+  // Any other failure is the run's to report, when it opens the device.
+  if (claimed.ok()) job.device_claim = static_cast<int>(claimed.n);
+  return true;
+}
+
+// As ddtime, an operand the device's direct I/O would refuse is refused
+// now, before the output is opened (and cut). An output not there yet
+// tells nothing until the run creates it.
+bool check_alignment(Os& os, const Job& job, const Messages& messages) {
+  if (!job.settings.ext.actionable_errors) return true;
+  for (const Side side : {Side::kInput, Side::kOutput}) {
+    const bool input = side == Side::kInput;
+    const std::optional<std::string>& file = input ? job.settings.input_file : job.settings.output_file;
+    if (!(input ? job.settings.iflag.direct : job.settings.oflag.direct) || !file ||
+        !is_positional(input ? job.input : job.output)) {
+      continue;
+    }
+    const IoResult opened = os.open(file->c_str(), O_RDONLY | O_CLOEXEC, 0);
+    if (!opened.ok()) continue;  // the run says why it cannot open it
+    const DirectIoNeeds needs = os.direct_io_needs(static_cast<int>(opened.n));
+    os.close(static_cast<int>(opened.n));
+    if (const std::optional<AlignmentProblem> problem = alignment_problem(job.settings, side, needs)) {
+      messages.alignment(*problem);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool check_sweep_has_an_end(Job& job, const Messages& messages) {
+  if (!job.plan.sweeps_bs()) return true;
+  // Every row moves the same bytes: --size, else count= in the command
+  // line's blocks, else the whole input, which must then have an end.
+  if (job.plan.size) {
+    job.sweep_bytes = job.plan.size;
+  } else if (const std::optional<std::int64_t> counted = job.settings.count_in_bytes()) {
+    job.sweep_bytes = counted;
+  } else if (job.plan.pattern || !is_positional(job.input)) {
+    messages.sweep_needs_size();
+    return false;
+  }
+  return true;
+}
+
+bool check_modes(Os& os, Job& job, const Messages& messages) {
+  if (job.plan.readback && !check_readback(job, messages)) return false;
+  if (job.plan.session() && !job.plan.readback && !check_rerunnable(job, messages)) return false;
+  if (!check_sweep_has_an_end(job, messages)) return false;
+  if (job.plan.preallocate && !check_preallocate(job, messages)) return false;
+  if ((job.plan.session() || job.plan.readback) && !claim_output_device(os, job, messages)) return false;
+  return check_alignment(os, job, messages);
+}
+
+}  // namespace
+
+std::string session_words(const Plan& plan) {
+  if (plan.repeat > 1) return fmt::format("--repeat={}", plan.repeat);
+  if (plan.warmup > 0) return fmt::format("--warmup={}", plan.warmup);
+  if (plan.sweeps_bs() || !plan.sweep_iodepth.empty()) return "--sweep";
+  if (plan.pattern) return "--pattern";
+  if (plan.cache_given) return "--cache";
+  return "--csv";
+}
+
+std::optional<Job> resolve(Os& os, const Settings& settings, const Plan& plan, const Messages& messages) {
+  Job job;
+  job.settings = settings;
+  job.plan = plan;
+  if (job.plan.sweep_bs_memory) expand_memory_sweep(os, job);
+  if (job.plan.size) {
+    // --size is count= in bytes, for every pass of every mode.
+    job.settings.max_records = *job.plan.size / job.settings.ibs;
+    job.settings.max_bytes = *job.plan.size % job.settings.ibs;
+    job.settings.ext.count_from_size = true;
+  }
+  job.input = job.plan.pattern ? FileKind::kZero : kind_of(os, job.settings.input_file, STDIN_FILENO);
+  job.output = kind_of(os, job.settings.output_file, STDOUT_FILENO);
+  resolve_direct(job);
+  job.bytes = range_bytes(os, job);
+  if (const std::optional<ReportPathProblem> problem =
+          check_report_paths(os, job.settings, requested_reports(job.settings, job.plan))) {
+    messages.report_path_refused(*problem);
+    return std::nullopt;
+  }
+  if (!check_modes(os, job, messages)) return std::nullopt;
+  return job;
+}
+
+}  // namespace ddtime

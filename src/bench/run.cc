@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bench/run.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "system/buffer.h"
+#include "dd/engines.h"
+#include "dd/io.h"
+#include "dd/io_position.h"
+#include "system/signals.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+namespace ddtime {
+
+Run::Run(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan,
+         const PatternSource* pattern)
+    : os_(os),
+      events_(events),
+      window_(window),
+      settings_(settings),
+      plan_(plan),
+      pattern_(pattern),
+      input_cache_(os, kInputFd, settings),
+      output_cache_(os, kOutputFd, settings) {}
+
+bool Run::open_files() {
+  if (int err = open_input(os_, settings_); err != 0) {
+    events_.notice(settings_.input_file ? Notice::kOpenFailed : Notice::kSetFlagsFailed, Side::kInput, err, 0);
+    return false;
+  }
+  input_position_ = probe_input_position(os_);
+  std::int64_t seek_size = 0;
+  if (settings_.output_file && !settings_.conv.notrunc &&
+      !multiply_add_fits(settings_.seek_records, settings_.obs, settings_.seek_bytes, seek_size)) {
+    events_.notice(Notice::kSeekTooLargeToTruncate, Side::kOutput, 0, settings_.seek_records);
+    return false;
+  }
+  // Whether the run makes the output: a refusal must not leave it behind.
+  struct stat status {};
+  output_created_ = settings_.output_file && os_.stat_path(settings_.output_file->c_str(), status).err == ENOENT;
+  if (int err = open_output(os_, settings_); err != 0) {
+    events_.notice(settings_.output_file ? Notice::kOpenFailed : Notice::kSetFlagsFailed, Side::kOutput, err, 0);
+    return false;
+  }
+  return truncate_at_seek(os_, events_, settings_) == 0;
+}
+
+bool Run::check_direct_alignment(std::size_t& buffer_alignment) {
+  for (const Side side : {Side::kInput, Side::kOutput}) {
+    if (!(side == Side::kInput ? settings_.iflag.direct : settings_.oflag.direct)) continue;
+    const DirectIoNeeds needs = direct_io_needs_of(os_, side == Side::kInput ? kInputFd : kOutputFd);
+    if (settings_.ext.align == 0 && needs.memory_alignment > buffer_alignment) {
+      buffer_alignment = needs.memory_alignment;
+    }
+    // Only a requirement the kernel stated is worth refusing over; as dd,
+    // the kernel's EINVAL speaks, exactly as with GNU.
+    if (!settings_.ext.actionable_errors) continue;
+    if (const std::optional<AlignmentProblem> problem = alignment_problem(settings_, side, needs)) {
+      events_.alignment_refused(*problem);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Run::allocate_output_blocks() {
+  // The blocks the copy will write, from where its first write lands (the
+  // file's end under O_APPEND), allocated with the file's size and bytes
+  // left as they are: an interrupted copy, a short input or notrunc then
+  // leave exactly what the copy without it would (issue 19's third rule).
+  struct stat status {};
+  if (!os_.fstat(kOutputFd, status).ok() || !S_ISREG(status.st_mode)) return true;
+  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
+  const std::optional<std::int64_t> seek = settings_.seek_offset();
+  if (!bytes || *bytes == 0 || !seek) return true;
+  const std::int64_t start = settings_.oflag.append ? static_cast<std::int64_t>(status.st_size) : *seek;
+  const IoResult allocated = os_.allocate_blocks(kOutputFd, static_cast<off_t>(start), static_cast<off_t>(*bytes));
+  if (allocated.ok()) return true;
+  events_.notice(Notice::kPreallocateFailed, Side::kOutput, allocated.err, 0);
+  return false;
+}
+
+int Run::advise_page_cache(const CopyResult& copied) {
+  // count=0 with nocache is the documented way to drop a file's cache,
+  // so only then is a failure an error.
+  const bool count_zero = settings_.max_records == 0 && settings_.max_bytes == 0;
+  int status = 0;
+  if (input_cache_.enabled() || input_cache_.reaches_end_of_file()) {
+    int err = input_cache_.finish(copied.input_offset);
+    if (err != 0 && count_zero) {
+      events_.notice(Notice::kCacheDropFailed, Side::kInput, err, 0);
+      status = 1;
+    }
+  }
+  if (output_cache_.enabled() || output_cache_.reaches_end_of_file()) {
+    int err = output_cache_.finish(-1);
+    if (err != 0 && count_zero) {
+      events_.notice(Notice::kCacheDropFailed, Side::kOutput, err, 0);
+      status = 1;
+    }
+  }
+  return status;
+}
+
+RunResult Run::finish(RunResult result) {
+  // Signals first, so that the files are closed once (GNU's finish_up).
+  if (result.ending != Ending::kInterrupted && signals::pending() && events_.handle_signals(result.stats)) {
+    result.ending = Ending::kInterrupted;
+  }
+  for (Side side : {Side::kInput, Side::kOutput}) {
+    if (int err = close_side(os_, side == Side::kInput ? kInputFd : kOutputFd); err != 0) {
+      // GNU dies here: no statistics.
+      events_.notice(Notice::kCloseFailed, side, err, 0);
+      return {result.stats, {}, 1, Ending::kDie, RunResult::Report::kNothing, {}};
+    }
+  }
+  result.times = window_.measure();
+  return result;
+}
+
+bool Run::set_up_queue(QueueSetup& queue, std::size_t alignment) {
+  if (!plan_.queued()) return true;
+  // Reads go at their own offsets and come back in any order, which a
+  // pipe, a terminal or a tape cannot take: then the copy is the sync
+  // engine's, and the report says why.
+  const Positioning input = positioning_of(os_, kInputFd);
+  if (!input_position_.seekable || input == Positioning::kInOrder) {
+    engine_.fallback =
+        input_position_.seekable ? EngineUse::Fallback::kInputReadInOrder : EngineUse::Fallback::kInputCannotSeek;
+    return true;
+  }
+  queue.refill_short_reads = input == Positioning::kOrderFree;
+  // Writes go at their own offsets only to a regular file or a block
+  // device, and as they come to /dev/null, where order cannot show;
+  // anything else (a pipe, a tape) takes them in record order, one at a
+  // time, as O_APPEND does.
+  // O_APPEND sends a regular file's writes to its end, so they go in
+  // order at the file's own position; a block device has no end to append
+  // at, and GNU's writes land one after another from where it stands.
+  IoResult flags = os_.get_status_flags(kOutputFd);
+  const Positioning output = positioning_of(os_, kOutputFd);
+  struct stat status {};
+  const bool block_device = os_.fstat(kOutputFd, status).ok() && S_ISBLK(status.st_mode);
+  queue.positional_output = output == Positioning::kPositional && os_.lseek(kOutputFd, 0, SEEK_CUR).ok() &&
+                            flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
+  queue.order_free_output = output == Positioning::kOrderFree;
+  // One allocation for every slot, each starting on the alignment: one
+  // mapping, so no page of allocator bookkeeping per slot in the RSS.
+  const auto ibs = static_cast<std::size_t>(settings_.ibs);
+  const std::size_t stride = (ibs + alignment - 1) / alignment * alignment;
+  std::size_t total = 0;
+  if (stride < ibs || __builtin_mul_overflow(stride, std::size_t{plan_.iodepth}, &total) ||
+      !slot_memory_.allocate(total, alignment)) {
+    events_.notice(Notice::kQueueBuffersExhausted, Side::kInput, 0, plan_.iodepth);
+    return false;
+  }
+  for (unsigned i = 0; i < plan_.iodepth; ++i) slots_.push_back(slot_memory_.span().subspan(i * stride, ibs));
+  if (plan_.engine != EngineChoice::kThreads) {
+    RingOpened opened = open_uring(plan_.iodepth, slots_);
+    if (opened.ring) {
+      ring_ = std::move(opened.ring);
+    } else if (plan_.engine == EngineChoice::kIoUring) {
+      events_.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
+      return false;
+    } else {
+      engine_.fallback = EngineUse::Fallback::kUringRefused;
+      engine_.fallback_err = opened.err;
+    }
+  }
+  if (!ring_) {
+    RingOpened threads = open_thread_ring(plan_.iodepth);
+    if (!threads.ring) {
+      events_.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, plan_.iodepth);
+      return false;
+    }
+    ring_ = std::move(threads.ring);
+  }
+  queue.ring = ring_.get();
+  queue.slots = slots_;
+  queue.source = pattern_;
+  return true;
+}
+
+void Run::release_queue() noexcept {
+  // The ring first: its threads or the kernel may still hold the slots.
+  // Released after the window closed (unmapping N blocks takes time) and
+  // before anything is reported, so that the report's own pages and
+  // allocations do not add to the copy's peak memory.
+  ring_.reset();
+  slots_.clear();
+  slot_memory_ = AlignedBuffer();
+}
+
+void Run::describe_engine(RunResult& result) const {
+  result.engine = engine_;
+  if (!ring_) return;
+  const RingCounters counters = ring_->counters();
+  result.engine.name = ring_->name();
+  result.engine.depth = ring_->depth();
+  result.engine.setup = ring_->setup();
+  if (counters.submissions != 0) {
+    result.engine.mean_in_flight =
+        static_cast<double>(counters.in_flight_sum) / static_cast<double>(counters.submissions);
+  }
+  if (counters.requests != 0) {
+    result.engine.system_calls_per_io =
+        static_cast<double>(counters.system_calls) / static_cast<double>(counters.requests);
+  }
+}
+
+// --latency: recorders sized from what the copy will move (a few million
+// samples at most kept exactly), and the clock's own cost; the copy's Os
+// and Events are then the taps'.
+void Run::tap_latency(LatencyTaps& taps) {
+  constexpr std::int64_t kMostSamples = 2'000'000;
+  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
+  const std::int64_t reads = bytes ? *bytes / settings_.ibs + 2 : kMostSamples;
+  const std::int64_t writes = bytes ? *bytes / settings_.obs + 2 : kMostSamples;
+  latency_ = std::make_shared<LatencyRecorders>(static_cast<std::size_t>(std::min(reads, kMostSamples)),
+                                                static_cast<std::size_t>(std::min(writes, kMostSamples)));
+  reading_cost_ticks_ = reading_cost(read_ticks);
+  calibration_start_ns_ = window_.now_ns();
+  calibration_start_ticks_ = read_ticks();
+  // Chained where nothing but record keeping comes between one call and
+  // the next (the straight copy), see LatencyOs.
+  const bool chained = !settings_.two_buffers() && !settings_.conv.sync && !settings_.conv.sparse &&
+                       !settings_.ext.progress && settings_.status != StatusLevel::kProgress;
+  taps.calls.emplace(os_, *latency_, chained);
+  taps.events.emplace(events_, *taps.calls);
+}
+
+RunResult Run::copy(std::size_t buffer_alignment) {
+  QueueSetup queue;
+  if (!set_up_queue(queue, buffer_alignment)) return ended_before_copy(1);
+  RunStart start;
+  if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
+  events_.starting(start);
+  // POSIX lets SIGUSR1 keep its default (terminating) action when
+  // POSIXLY_CORRECT is set; GNU dd honours that.
+  signals::install_as_gnu();
+
+  LatencyTaps taps;
+  if (plan_.latency) tap_latency(taps);
+  Os* base = taps.calls ? static_cast<Os*>(&*taps.calls) : &os_;
+  Events* events = taps.events ? static_cast<Events*>(&*taps.events) : &events_;
+  TimedOs timed(*base);
+  // A queued engine's reads and writes are in flight together, in the
+  // ring, not in calls this Os could time: not measured, rather than 0.
+  const bool split = settings_.ext.split_times && queue.ring == nullptr;
+  window_.start(split ? &timed : nullptr);
+  // The CPU a window may hold: the threads engine's workers count with the
+  // copy's thread; io_uring's kernel workers are bounded by the CPUs alone.
+  if (ring_) window_.set_threads(ring_->worker_threads() > 0 ? ring_->worker_threads() + 1 : 0);
+  const CopyJob job{split ? static_cast<Os&>(timed) : *base,
+                    *events,
+                    window_.clock(),
+                    settings_,
+                    buffer_alignment,
+                    input_position_,
+                    input_cache_,
+                    output_cache_,
+                    window_.start_ns(),
+                    queue,
+                    queue.ring != nullptr ? latency_.get() : nullptr};
+  const CopyResult copied = run_copy(job);
+  window_.copy_ended();
+  if (ring_) {
+    latency_definition_ = kLatencyQueued;
+  } else if (taps.calls && taps.calls->chained()) {
+    latency_definition_ = kLatencyChained;
+    if (taps.calls->gaps_sampled() > 0) {
+      latency_gap_ticks_ = static_cast<double>(taps.calls->gap_ticks()) / static_cast<double>(taps.calls->gaps_sampled());
+    }
+  }
+  return after_copy(copied);
+}
+
+// What the copy's ending owes: nothing more, the flush, the cache advice.
+RunResult Run::after_copy(const CopyResult& copied) {
+  RunResult result{.stats = copied.stats,
+                   .exit_status = copied.exit_status,
+                   .ending = copied.ending,
+                   .report = RunResult::Report::kSummary};
+  result.first_write = copied.first_write;
+  describe_engine(result);
+  switch (copied.ending) {
+    case Ending::kDie:
+      result.report = RunResult::Report::kNothing;
+      return result;
+    case Ending::kInterrupted:
+      return finish(result);
+    case Ending::kQuit:
+    case Ending::kFinished:
+      break;
+  }
+  // GNU 9.1 flushes on its way out of a quit too; a flush that fails there
+  // ends the run with no statistics.
+  if (flush_wanted(settings_.conv, copied.output_needs_fsync)) {
+    window_.flush_starting();
+    const int synced = flush_output(os_, events_, settings_.conv, copied.output_needs_fsync);
+    window_.flush_finished();
+    if (synced != 0) {
+      result.exit_status = synced;
+      if (copied.ending == Ending::kQuit) {
+        result.report = RunResult::Report::kJsonOnly;
+        return result;
+      }
+    }
+  }
+  if (copied.ending == Ending::kFinished && advise_page_cache(copied) != 0) result.exit_status = 1;
+  return finish(result);
+}
+
+RunResult Run::ended_before_copy(int status) const {
+  return {.exit_status = status, .ending = Ending::kDie, .report = RunResult::Report::kJsonOnly};
+}
+
+RunResult Run::perform() {
+  if (!open_files()) return ended_before_copy(1);
+  std::size_t buffer_alignment = settings_.ext.align != 0 ? settings_.ext.align : page_size();
+  if ((settings_.iflag.direct || settings_.oflag.direct) && !check_direct_alignment(buffer_alignment)) {
+    // An output the kernel's needs were unknown of until it existed: a
+    // refused command creates nothing.
+    if (output_created_) os_.remove_file(settings_.output_file->c_str());
+    return ended_before_copy(1);
+  }
+  if (plan_.preallocate && !allocate_output_blocks()) return ended_before_copy(1);
+  RunResult result = copy(buffer_alignment);
+  release_queue();
+  // Summarised after the window closed: sorting the samples is no part of
+  // the copy.
+  if (latency_) {
+    // Ticks to nanoseconds by the whole run's ticks against its clock.
+    const std::int64_t ns = window_.now_ns() - calibration_start_ns_;
+    const std::uint64_t ticks = read_ticks() - calibration_start_ticks_;
+    const double ns_per_tick = ticks > 0 && ns > 0 ? static_cast<double>(ns) / static_cast<double>(ticks) : 1.0;
+    result.latency = LatencyReport{latency_definition_, reading_cost_ticks_ * ns_per_tick,
+                                   latency_gap_ticks_ ? std::optional(*latency_gap_ticks_ * ns_per_tick) : std::nullopt,
+                                   latency_->reads.summary(ns_per_tick), latency_->writes.summary(ns_per_tick)};
+    result.latency_samples = latency_;
+    result.latency_ns_per_tick = ns_per_tick;
+  }
+  return result;
+}
+
+}  // namespace ddtime

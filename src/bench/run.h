@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// run — one run, in GNU dd's order: open the input, open the output
+// (cutting it at seek=), check direct-I/O alignment, catch signals, open
+// the measured window, copy through an engine, flush, advise the page
+// cache (nocache), close, and hand back a RunResult. It prints nothing and
+// never ends the process: what happened travels as Events and as the
+// result, and the driver decides what is said and how the process ends.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "dd/engine.h"
+#include "measure/latency.h"
+#include "model/events.h"
+#include "system/buffer.h"
+#include "system/os.h"
+#include "measure/pattern.h"
+#include "model/plan.h"
+#include "system/ring.h"
+#include "measure/run_window.h"
+#include "model/settings.h"
+#include "model/stats.h"
+#include "measure/timing.h"
+
+namespace ddtime {
+
+struct RunResult {
+  // What the run owes the user on its way out.
+  enum class Report {
+    kSummary,   // GNU's statistics (and, as ddtime, the report and JSON)
+    kJsonOnly,  // no statistics, as GNU; --json still gets its object
+    kNothing,   // GNU's die(): the message is all there is
+  };
+  Stats stats{};
+  RunTimes times{};
+  int exit_status = 0;
+  Ending ending = Ending::kFinished;
+  Report report = Report::kSummary;
+  EngineUse engine{};
+  std::optional<LatencyReport> latency = std::nullopt;  // --latency
+  // --latency's samples themselves (ticks) and their length in ns, for a
+  // session to merge a row's runs.
+  std::shared_ptr<const LatencyRecorders> latency_samples = nullptr;
+  double latency_ns_per_tick = 1.0;
+  // Where the first write landed in the output (-1: unknown): where
+  // --readback reads the bytes back from.
+  std::int64_t first_write = -1;
+};
+
+class Run {
+ public:
+  // settings: the run's operands; --direct resolves on a copy of them.
+  // pattern: --pattern's generator, which os (a PatternOs) already answers
+  // reads with; the queued engine fills its records from it.
+  Run(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan = {},
+          const PatternSource* pattern = nullptr);  // copies settings and plan: may throw bad_alloc
+
+  RunResult perform();
+
+  // The operands as the run uses them (--direct resolved to iflag= and
+  // oflag=direct where the files take it), for reporting.
+  const Settings& settings() const noexcept { return settings_; }
+
+ private:
+  bool open_files();
+  // --preallocate: the blocks of the range the copy writes, before the
+  // window opens. False when they could not be had (reported).
+  bool allocate_output_blocks();
+  // The buffer alignment direct I/O needs; false when an operand would be
+  // refused (the problem is reported).
+  bool check_direct_alignment(std::size_t& buffer_alignment);
+  RunResult copy(std::size_t buffer_alignment);
+  // --latency's decorators over the Os and the Events, for one copy.
+  struct LatencyTaps {
+    std::optional<LatencyOs> calls;
+    std::optional<ChainBreakingEvents> events;
+  };
+  void tap_latency(LatencyTaps& taps);
+  RunResult after_copy(const CopyResult& copied);
+  // Signals that arrived late, then GNU's cleanup: close both sides.
+  RunResult finish(RunResult result);
+  int advise_page_cache(const CopyResult& copied);
+  RunResult ended_before_copy(int status) const;
+  // For a queued run: the slots and the ring, set up before the window
+  // opens; false when the engine asked for cannot be had (reported).
+  bool set_up_queue(QueueSetup& queue, std::size_t alignment);
+  // After the copy: the ring closed and the slots freed.
+  void release_queue() noexcept;
+  void describe_engine(RunResult& result) const;
+
+  Os& os_;
+  Events& events_;
+  RunWindow& window_;
+  Settings settings_;
+  Plan plan_;
+  const PatternSource* pattern_;
+  InputPosition input_position_;
+  bool output_created_ = false;  // of= was not there before this run opened it
+  CacheAdvice input_cache_;
+  CacheAdvice output_cache_;
+  // Declared before the ring, so that the ring (and what the kernel still
+  // holds of the buffers) goes first.
+  AlignedBuffer slot_memory_;  // the queued engine's slots, back to back
+  std::vector<std::span<unsigned char>> slots_;
+  std::unique_ptr<Ring> ring_;
+  EngineUse engine_;
+  std::shared_ptr<LatencyRecorders> latency_;  // --latency, sized before the window opens
+  double reading_cost_ticks_ = 0;  // --latency: one read_ticks(), in ticks
+  // --latency: what a duration is (LatencyReport::definition) and, for
+  // chained calls, the mean work between them that was sampled, in ticks.
+  const char* latency_definition_ = kLatencyPerCall;
+  std::optional<double> latency_gap_ticks_;
+  std::int64_t calibration_start_ns_ = 0;
+  std::uint64_t calibration_start_ticks_ = 0;
+};
+
+}  // namespace ddtime

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/operands.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "cli/command_line.h"
+#include "cli/dd_operands.h"
+#include "cli/options.h"
+
+namespace ddtime {
+namespace {
+
+// Invoked as dd, ddtime adds nothing unless an extension asks for it (a
+// report option named outright: --units, --split-times, --latency);
+// invoked under any other name the timing report is on unless --gnu.
+void resolve_extensions(Invocation invocation, const Plan& plan, Extensions& ext) {
+  const bool as_dd = invocation == Invocation::kDd;
+  ext.timing_report = !ext.gnu && (!as_dd || ext.units.has_value() || ext.split_times || plan.latency);
+  ext.actionable_errors = !ext.gnu && !as_dd;
+}
+
+std::string version_text() {
+  return "ddtime " DDTIME_VERSION
+         "\n"
+         "Written by the ddtime authors; free software with no warranty.\n";
+}
+
+// "invalid argument 'X' for '--name'", the line that says what the option
+// takes, and GNU's pointer to --help.
+void invalid_argument(const po::option& option, const BadArgument& bad, const Diag& diag) {
+  const std::string argument = option.value.empty() ? std::string() : option.value.front();
+  diag.error(0, fmt::format("invalid argument {} for {}", diag.quote(argument),
+                            diag.quote(fmt::format("--{}", option.string_key))));
+  if (!bad.hint.empty()) diag.raw(fmt::format("{}\n", bad.hint));
+  diag.try_help();
+}
+
+// getopt reads every option before dd looks at a single operand, and the
+// first option that means anything ends the run.
+std::optional<ParseOutcome::Action> ending_option(const CommandLine& line, const Diag& diag,
+                                                  std::string& stdout_text) {
+  for (const po::option& option : line.options) {
+    if (option.string_key == kOptionError) {
+      diag.error(0, option.value.front());
+      diag.try_help();
+      return ParseOutcome::Action::kFail;
+    }
+    if (option.string_key == "help") {
+      // Every row, described for the text alone.
+      Settings settings;
+      Plan plan;
+      const RowsWanted all = RowsWanted::all();
+      const DdOperands operands(diag, settings, all);
+      const DdtimeOptions extensions(settings.ext, plan, all);
+      stdout_text = help_text(diag.program(), operands.rows(), gnu_options(all), extensions.rows());
+      return ParseOutcome::Action::kPrintAndExit;
+    }
+    if (option.string_key == "version") {
+      stdout_text = version_text();
+      return ParseOutcome::Action::kPrintAndExit;
+    }
+  }
+  return std::nullopt;
+}
+
+// Every option in order, then every operand in order; the first complaint
+// ends the parse. False when one was said.
+bool apply_all(const CommandLine& line, DdOperands& operands, const DdtimeOptions& extensions, const Diag& diag) {
+  for (const po::option& option : line.options) {
+    try {
+      apply(extensions.rows(), option);
+    } catch (const BadArgument& bad) {
+      invalid_argument(option, bad, diag);
+      return false;
+    }
+  }
+  try {
+    for (const po::option& operand : line.operands) {
+      if (operand.string_key == kUnknownOperand) operands.unrecognized(operand.value.front());
+      apply(operands.rows(), operand);
+    }
+  } catch (const Refused&) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+OperandParser::OperandParser(int argc, const char* const* argv, const Diag& diag, Invocation invocation)
+    : diag_(diag), invocation_(invocation) {
+  const RowsWanted wanted(argc, argv);
+  operands_ = std::make_unique<DdOperands>(diag, outcome_.settings, wanted);
+  extensions_ = std::make_unique<DdtimeOptions>(outcome_.settings.ext, outcome_.plan, wanted);
+  line_ = std::make_unique<CommandLine>(
+      split_command_line(argc, argv, operands_->rows(), gnu_options(wanted), extensions_->rows()));
+}
+
+OperandParser::~OperandParser() = default;
+
+bool OperandParser::json_replaces_text() const {
+  bool replaces = false;
+  for (const po::option& option : line_->options) {
+    if (option.string_key == "json") replaces = option.value.empty();
+  }
+  return replaces;
+}
+
+ParseOutcome OperandParser::parse() {
+  if (const auto ended = ending_option(*line_, diag_, outcome_.stdout_text)) {
+    outcome_.action = *ended;
+    return std::move(outcome_);
+  }
+  if (!apply_all(*line_, *operands_, *extensions_, diag_)) {
+    outcome_.action = ParseOutcome::Action::kFail;
+    return std::move(outcome_);
+  }
+  const bool csv_on_stderr = outcome_.plan.csv && !outcome_.plan.csv_path;
+  outcome_.action = operands_->finish(csv_on_stderr) && check_plan(outcome_.settings, outcome_.plan, diag_)
+                        ? ParseOutcome::Action::kRun
+                        : ParseOutcome::Action::kFail;
+  resolve_extensions(invocation_, outcome_.plan, outcome_.settings.ext);
+  return std::move(outcome_);
+}
+
+ParseOutcome parse_operands(int argc, const char* const* argv, const Diag& diag, Invocation invocation) {
+  return OperandParser(argc, argv, diag, invocation).parse();
+}
+
+}  // namespace ddtime

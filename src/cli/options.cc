@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/options.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "measure/pattern.h"
+#include "model/symbols.h"
+
+namespace ddtime {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Value checks the rows' notifiers share. Each throws BadArgument with the
+// line that tells the user what the option takes.
+
+// A count of runs: --repeat from 1, --warmup from 0.
+unsigned runs(const DdNumber& number, unsigned least) {
+  if (number.parsed.verdict != NumberVerdict::kOk || number.parsed.value < least ||
+      number.parsed.value > Plan::kMaxRuns) {
+    throw BadArgument{fmt::format("The count must be a whole number from {} to {}.", least, Plan::kMaxRuns)};
+  }
+  return static_cast<unsigned>(number.parsed.value);
+}
+
+unsigned depth(const DdNumber& number) {
+  const ParsedNumber& n = number.parsed;
+  if (n.verdict == NumberVerdict::kOverflow || (n.verdict == NumberVerdict::kOk && n.value > Plan::kMaxIodepth)) {
+    // 4k is a whole number, dd's way: only too large.
+    throw BadArgument{n.verdict == NumberVerdict::kOk ? fmt::format("{} is more than 1024, the deepest queue.", n.value)
+                                                      : std::string("The depth is more than 1024, the deepest queue.")};
+  }
+  if (n.verdict != NumberVerdict::kOk || n.value < 1) {
+    throw BadArgument{"The depth must be a whole number from 1 to 1024."};
+  }
+  return static_cast<unsigned>(n.value);
+}
+
+std::size_t alignment(const DdNumber& number) {
+  const ParsedNumber& n = number.parsed;
+  // posix_memalign takes nothing below the size of a pointer.
+  if (n.verdict != NumberVerdict::kOk || n.value < 8 || (n.value & (n.value - 1)) != 0 ||
+      n.value > (std::int64_t{1} << 30)) {
+    throw BadArgument{"The alignment must be a power of two from 8 to 1G."};
+  }
+  return static_cast<std::size_t>(n.value);
+}
+
+// "--json=" with nothing after it: a script's unset variable, which would
+// otherwise send the report to stderr in place of all its text.
+std::optional<std::string> report_path(const OptionalText& value, std::string_view option) {
+  if (value.text && value.text->empty()) {
+    throw BadArgument{fmt::format(
+        "A PATH names the file the report goes to; --{} alone puts it on standard error in place of the text.",
+        option)};
+  }
+  return value.text;
+}
+
+template <typename Table>
+auto symbol(const Table& table, std::string_view word, std::string_view valid) {
+  const auto* match = find_symbol(table, word);
+  if (match == nullptr) throw BadArgument{fmt::format("Valid arguments are: {}", valid)};
+  return match;
+}
+
+// A sweep's LIST: values with dd's number syntax, separated by commas,
+// where "A..B" stands for A, 2A, 4A ... up to B, each in [least, most],
+// each once (4k and 4096 are one setting). A value out of range, a
+// repeat or a range that runs backwards throws with what is wrong; any
+// other mistake in the list's form throws form_hint.
+class SweepList {
+ public:
+  SweepList(std::int64_t least, std::int64_t most, std::string_view too_large, std::string_view form_hint)
+      : least_(least), most_(most), too_large_(too_large), form_hint_(form_hint) {}
+
+  std::vector<std::int64_t> parse(std::string_view list) {
+    while (true) {
+      const std::size_t comma = list.find(',');
+      const std::string_view item = list.substr(0, comma);
+      if (const std::size_t dots = item.find(".."); dots != std::string_view::npos) {
+        const std::int64_t from = value_of(item.substr(0, dots));
+        const std::int64_t to = value_of(item.substr(dots + 2));
+        if (to < from) throw BadArgument{fmt::format("{} runs backwards: the first size is the smaller.", item)};
+        for (std::int64_t v = from; v <= to; v *= 2) {
+          add(v, item);
+          if (v > most_ / 2) break;
+        }
+      } else {
+        add(value_of(item), item);
+      }
+      if (comma == std::string_view::npos) return values_;
+      list.remove_prefix(comma + 1);
+    }
+  }
+
+ private:
+  std::int64_t value_of(std::string_view text) const {
+    const ParsedNumber number = parse_number(text);
+    if (number.verdict == NumberVerdict::kOverflow || (number.verdict == NumberVerdict::kOk && number.value > most_)) {
+      throw BadArgument{fmt::format("{} is more than {}.", text, too_large_)};
+    }
+    if (number.verdict != NumberVerdict::kOk || number.value < least_) throw BadArgument{std::string(form_hint_)};
+    return number.value;
+  }
+
+  void add(std::int64_t value, std::string_view text) {
+    const auto seen = std::find(values_.begin(), values_.end(), value);
+    if (seen != values_.end()) {
+      throw BadArgument{fmt::format("{} is in the list twice ({} and {}): each setting runs once.", value,
+                                    texts_[static_cast<std::size_t>(seen - values_.begin())], text)};
+    }
+    values_.push_back(value);
+    texts_.push_back(text);
+  }
+
+  std::int64_t least_;
+  std::int64_t most_;
+  std::string_view too_large_;
+  std::string_view form_hint_;
+  std::vector<std::int64_t> values_;
+  std::vector<std::string_view> texts_;  // what named each value
+};
+
+void sweep(std::string_view argument, Plan& plan) {
+  constexpr std::string_view kBs = "bs=";
+  constexpr std::string_view kDepth = "iodepth=";
+  if (argument == "bs=auto" || argument == "bs=memory") {
+    plan.sweep_bs_auto = argument == "bs=auto";
+    plan.sweep_bs_memory = !plan.sweep_bs_auto;
+    plan.sweep_bs.clear();
+  } else if (argument.starts_with(kBs)) {
+    plan.sweep_bs_auto = plan.sweep_bs_memory = false;
+    plan.sweep_bs = SweepList(1, std::int64_t{1} << 40, "1T, the largest block size a sweep takes",
+                              "A block size list is like 4k,64k,1M or 4k..64M, or auto, or memory.")
+                        .parse(argument.substr(kBs.size()));
+  } else if (argument.starts_with(kDepth)) {
+    const std::vector<std::int64_t> depths = SweepList(1, Plan::kMaxIodepth, "1024, the deepest queue",
+                                                       "A depth list is like 1,4,32 or 1..32, each from 1 to 1024.")
+                                                 .parse(argument.substr(kDepth.size()));
+    plan.sweep_iodepth.assign(depths.begin(), depths.end());
+  } else {
+    throw BadArgument{"Valid arguments are: bs=LIST, iodepth=LIST"};
+  }
+}
+
+template <typename T, typename Store>
+po::typed_value<T>* row(Store store, const char* value_name = "") {
+  po::typed_value<T>* value = po::value<T>()->notifier(std::move(store));
+  if constexpr (std::is_same_v<T, Switch>) {
+    value->zero_tokens();
+  } else if constexpr (std::is_same_v<T, OptionalText>) {
+    value->implicit_value(OptionalText{}, "");
+  }
+  return *value_name != '\0' ? value->value_name(value_name) : value;
+}
+
+}  // namespace
+
+DdtimeOptions::DdtimeOptions(Extensions& ext, Plan& plan, const RowsWanted& wanted) : ext_(ext), plan_(plan) {
+  if (!wanted.names_options()) return;
+  describe_reports(wanted);
+  describe_io(wanted);
+  describe_sessions(wanted);
+}
+
+void DdtimeOptions::describe_reports(const RowsWanted& wanted) {
+  auto add = [&](const char* name, po::value_semantic* value, const char* words) {
+    add_row(rows_, wanted, name, value, words);
+  };
+  add("gnu", row<Switch>([this](Switch) { ext_.gnu = true; }), "print only what GNU dd would print (no timing report)");
+  add("json",
+      row<OptionalText>(
+          [this](const OptionalText& v) {
+            ext_.json_path = report_path(v, "json");
+            ext_.json = true;
+          },
+          "PATH"),
+      "write one JSON object describing the run to PATH, or to standard error "
+      "in place of all other text when no PATH is given");
+  add("units",
+      row<Text>(
+          [this](const Text& v) { ext_.units = symbol(kUnitSymbols, v.text, "si, iec, both, bytes, all")->units; },
+          "UNITS"),
+      "rates in the timing report: si, iec, both, bytes or all");
+  add("split-times", row<Switch>([this](Switch) { ext_.split_times = true; }),
+      "measure the time spent in read and in write calls separately");
+}
+
+void DdtimeOptions::describe_io(const RowsWanted& wanted) {
+  auto add = [&](const char* name, po::value_semantic* value, const char* words) {
+    add_row(rows_, wanted, name, value, words);
+  };
+  add("align", row<DdNumber>([this](const DdNumber& v) { ext_.align = alignment(v); }, "N"),
+      "align buffers to N bytes (a power of two) instead of what the files need");
+  add("direct", row<Switch>([this](Switch) { ext_.direct = true; }),
+      "iflag=direct and oflag=direct on each side that is not a character device");
+  add("progress", row<Switch>([this](Switch) { ext_.progress = true; }),
+      "show percentage, rate and time left when the total is known");
+  add("iodepth",
+      row<DdNumber>(
+          [this](const DdNumber& v) {
+            plan_.iodepth = depth(v);
+            plan_.iodepth_given = true;
+          },
+          "N"),
+      "keep up to N reads and writes in flight (1 to 1024; 1: one at a time, as dd)");
+  add("engine",
+      row<Text>(
+          [this](const Text& v) {
+            plan_.engine = symbol(kEngineSymbols, v.text, "auto, io_uring, threads, sync")->engine;
+            plan_.engine_given = true;
+          },
+          "ENGINE"),
+      "what moves the bytes: auto, io_uring, threads or sync");
+}
+
+void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
+  auto add = [&](const char* name, po::value_semantic* value, const char* words) {
+    add_row(rows_, wanted, name, value, words);
+  };
+  add("repeat", row<DdNumber>([this](const DdNumber& v) { plan_.repeat = runs(v, 1); }, "N"),
+      "run the copy N times, reopening the files, and give the statistics of the runs");
+  add("warmup", row<DdNumber>([this](const DdNumber& v) { plan_.warmup = runs(v, 0); }, "M"),
+      "run the copy M times first, unmeasured");
+  add("sweep", row<Text>([this](const Text& v) { sweep(v.text, plan_); }, "KEY=LIST"),
+      "one row per setting: bs= or iodepth= a list (4k,64k,1M) or powers of two (4k..64M); bs=auto; bs=memory");
+  add("readback", row<Switch>([this](Switch) { plan_.readback = true; }),
+      "write, flush and drop the output's cached pages, then read it back: each timed apart");
+  add("verify", row<Switch>([this](Switch) { plan_.verify = plan_.readback = true; }),
+      "compare the bytes read back with those written (implies --readback)");
+  add("preallocate", row<Switch>([this](Switch) { plan_.preallocate = true; }),
+      "reserve the whole output and write its last block before the timed copy");
+  add("pattern",
+      row<Text>(
+          [this](const Text& v) {
+            PatternSpec spec;
+            if (!parse_pattern(v.text, spec)) throw BadArgument{"Valid arguments are: zero, ones, 0xHH, random, stamp"};
+            plan_.pattern = spec;
+          },
+          "WHAT"),
+      "copy generated bytes instead of if=: zero, ones, 0xHH, random or stamp");
+  add("latency", row<Switch>([this](Switch) { plan_.latency = true; }),
+      "time every read and write: percentiles and a histogram per side");
+  add("force", row<Switch>([this](Switch) { plan_.force = true; }),
+      "let a session write to a block device that is mounted or in use");
+  add("csv",
+      row<OptionalText>(
+          [this](const OptionalText& v) {
+            plan_.csv_path = report_path(v, "csv");
+            plan_.csv = true;
+          },
+          "PATH"),
+      "one CSV line per run, to PATH, or to standard error in place of all other text");
+  add("cache",
+      row<Text>(
+          [this](const Text& v) {
+            plan_.cache = symbol(kCacheSymbols, v.text, "as-is, cold, cold-system, warm")->mode;
+            plan_.cache_given = true;
+          },
+          "STATE"),
+      "before each run: cold, cold-system, warm or as-is; shows what was cached");
+  add("size",
+      row<DdNumber>(
+          [this](const DdNumber& v) {
+            if (v.parsed.verdict != NumberVerdict::kOk || v.parsed.value < 1) {
+              throw BadArgument{"The size is a number of bytes, as for count= with count_bytes."};
+            }
+            plan_.size = v.parsed.value;
+          },
+          "BYTES"),
+      "what each run copies, whatever its block size (in place of count=)");
+}
+
+po::options_description gnu_options(const RowsWanted& wanted) {
+  po::options_description rows("Options");
+  // What they do is the parse's to decide: each ends it.
+  add_row(rows, wanted, "help", row<Switch>([](Switch) {}), "show this help, then exit");
+  add_row(rows, wanted, "version", row<Switch>([](Switch) {}), "show the version, then exit");
+  return rows;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// What the options refuse, in the order they are checked: {what was asked,
+// what it refuses, why}. The first that applies is the one said.
+
+struct Conflict {
+  bool (*asked)(const Settings&, const Plan&);
+  bool (*refused)(const Settings&, const Plan&);
+  const char* why;
+};
+
+bool reads_input_flags(const Settings& s) { return s.iflag.direct || s.iflag.nocache || s.iflag.dsync || s.iflag.sync; }
+
+// clang-format off
+constexpr Conflict kConflicts[] = {
+    {[](const Settings&, const Plan& p) { return p.sweep_bs_memory; },
+     [](const Settings& s, const Plan& p) { return s.input_file || s.output_file || p.pattern; },
+     "--sweep=bs=memory copies /dev/zero to /dev/null; it takes no if=, of= or --pattern"},
+    {[](const Settings&, const Plan& p) { return p.sweep_bs_auto; },
+     [](const Settings&, const Plan& p) { return !p.sweep_iodepth.empty(); },
+     "--sweep=bs=auto searches one block size at a time; it does not combine with --sweep=iodepth"},
+    {[](const Settings&, const Plan& p) { return p.readback; },
+     [](const Settings&, const Plan& p) {
+       return p.repeat > 1 || p.warmup > 0 || p.sweeps_bs() || !p.sweep_iodepth.empty();
+     },
+     "--readback runs its passes once; it does not combine with --repeat, --warmup or --sweep"},
+    {[](const Settings&, const Plan& p) { return p.csv && !p.csv_path; },
+     [](const Settings& s, const Plan&) { return s.ext.json && !s.ext.json_path; },
+     "--csv and --json cannot both take the place of the text on standard error: give one a PATH"},
+    {[](const Settings&, const Plan& p) { return p.pattern.has_value(); },
+     [](const Settings& s, const Plan&) { return s.input_file.has_value(); },
+     "--pattern takes the place of the input: it does not combine with if="},
+    {[](const Settings&, const Plan& p) { return p.pattern.has_value(); },
+     [](const Settings& s, const Plan&) { return s.skip_records != 0 || s.skip_bytes != 0; },
+     "--pattern takes the place of the input: it does not combine with skip="},
+    {[](const Settings&, const Plan& p) { return p.pattern.has_value(); },
+     [](const Settings& s, const Plan&) { return reads_input_flags(s); },
+     "--pattern takes the place of the input: it does not combine with iflag="},
+    {[](const Settings&, const Plan& p) { return p.readback; },
+     [](const Settings& s, const Plan&) { return !s.output_file; },
+     "--readback reads the output back: name it with of="},
+    {[](const Settings&, const Plan& p) { return p.verify; },
+     [](const Settings& s, const Plan&) { return s.converts(); },
+     "--verify compares the bytes written with the input's, which a conversion changes"},
+    {[](const Settings&, const Plan& p) { return p.size.has_value(); },
+     [](const Settings& s, const Plan&) { return s.max_records != kNoLimit; },
+     "--size does not combine with count=: each says how much to copy"},
+};
+// clang-format on
+
+// The queued engine copies bs= blocks straight, each record on its own:
+// what depends on reading strictly one record after another, or on
+// changing the bytes, is refused here, before any file is opened, naming
+// the operand. (An input that cannot seek is found only once it is open:
+// it runs at depth 1, and the report says so.) A depth sweep is held to
+// what its deepest row needs.
+bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) {
+  Plan plan = given;
+  const bool depth_sweep = !given.sweep_iodepth.empty();
+  if (depth_sweep) {
+    plan.iodepth = *std::max_element(given.sweep_iodepth.begin(), given.sweep_iodepth.end());
+    plan.iodepth_given = true;
+  }
+  const std::string depth_name =
+      depth_sweep ? std::string("--sweep=iodepth") : fmt::format("--iodepth={}", plan.iodepth);
+  if (plan.engine == EngineChoice::kSync && plan.iodepth > 1) {
+    diag.error(0, fmt::format("--engine=sync keeps one I/O in flight; it does not combine with {}", depth_name));
+    return false;
+  }
+  if (!plan.queued()) return true;
+  const std::string asked =
+      plan.iodepth_given ? depth_name
+                         : fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring ? "io_uring" : "threads");
+  auto refuse = [&](std::string_view operand) {
+    diag.error(0, fmt::format("{} does not combine with {}", asked, operand));
+    return false;
+  };
+  for (const ConversionSymbol& symbol : kConversionSymbols) {
+    const bool refused = symbol.flag != &Conversions::excl && symbol.flag != &Conversions::nocreat &&
+                         symbol.flag != &Conversions::notrunc && symbol.flag != &Conversions::fdatasync &&
+                         symbol.flag != &Conversions::fsync;
+    if (refused && settings.conv.*symbol.flag) return refuse(fmt::format("conv={}", symbol.name.view()));
+  }
+  if (settings.iflag.nocache) return refuse("iflag=nocache");
+  if (settings.oflag.nocache) return refuse("oflag=nocache");
+  // conv=block or unblock without cbs= does nothing to the bytes, yet GNU
+  // copies through two buffers then.
+  if (settings.block_or_unblock_requested) return refuse("conv=block or conv=unblock");
+  // ibs=obs without bs= reblocks, which on a file that can seek (the only
+  // kind read at depth) changes nothing: only short reads could differ.
+  if (settings.ibs != settings.obs) {
+    diag.error(0, fmt::format("{} needs bs=, not ibs= and obs=", asked));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool check_plan(const Settings& settings, const Plan& plan, const Diag& diag) {
+  for (const Conflict& conflict : kConflicts) {
+    if (conflict.asked(settings, plan) && conflict.refused(settings, plan)) {
+      diag.error(0, conflict.why);
+      return false;
+    }
+  }
+  return check_queue(settings, plan, diag);
+}
+
+}  // namespace ddtime

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// engine — the one entry point every copy engine shares: a CopyJob in, a
+// CopyResult value out. An engine positions the files (skip=, seek=),
+// copies with GNU's record counting and ends the output; it never formats
+// text (everything worth saying goes to Events) and never ends the
+// process: a stop is an Ending. Two engines implement it, engine_sync and
+// engine_queued; engines.h holds run_copy(), which picks one.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "model/ending.h"
+#include "model/events.h"
+#include "dd/io.h"
+#include "dd/io_position.h"
+#include "measure/latency.h"
+#include "system/os.h"
+#include "measure/pattern.h"
+#include "system/ring.h"
+#include "model/settings.h"
+#include "model/stats.h"
+#include "measure/timing.h"
+
+namespace ddtime {
+
+
+struct CopyResult {
+  Stats stats;
+  int exit_status = 0;
+  Ending ending = Ending::kFinished;
+  bool output_needs_fsync = false;  // the O_DIRECT tail went through the page cache
+  std::int64_t input_offset = -1;   // where the input stands, for cache advice; -1: cannot seek
+  std::int64_t first_write = -1;    // where the copy's first write landed (first_write_offset); -1: unknown
+};
+
+// For the queued engine, set up before the measured window opens: the ring
+// and its buffers, one bs-sized slot per I/O in flight.
+struct QueueSetup {
+  Ring* ring = nullptr;  // null: the sync engine
+  std::span<const std::span<unsigned char>> slots;
+  bool positional_output = true;  // false: writes in order at the file's own position
+  // Not positional, but order is unobservable (/dev/null): writes go out
+  // as their reads complete, at the file's own position.
+  bool order_free_output = false;
+  // The input is /dev/zero or another memory device, which io_uring may cut
+  // short when its own work is pending: a short read is read on, not the end.
+  bool refill_short_reads = false;
+  // --pattern: the generator fills each record in place of a read.
+  const PatternSource* source = nullptr;
+};
+
+// Everything an engine needs, decided before the first read.
+// Requires: fd 0 and fd 1 are the opened input and output; alignment is a
+// power of two.
+struct CopyJob {
+  Os& os;
+  Events& events;
+  Clock& clock;
+  const Settings& settings;
+  std::size_t alignment;
+  InputPosition input_position;  // as probed when the input was opened
+  CacheAdvice& input_cache;
+  CacheAdvice& output_cache;
+  std::int64_t start_ns;  // when the measured window began (progress counts from it)
+  QueueSetup queue = {};
+  // --latency with a queued engine: each request timed from its queueing to
+  // the reaping of its completion (the sync engine's calls are timed by a
+  // LatencyOs in os).
+  LatencyRecorders* latency = nullptr;
+};
+
+// status=progress and --progress: one update for each second of the
+// window, checked between records.
+class ProgressTicker {
+ public:
+  ProgressTicker(Clock& clock, Events& events, std::int64_t start_ns) noexcept
+      : clock_(clock), events_(events), next_ns_(start_ns + kNanosecondsPerSecond) {}
+  void poll(const Stats& stats) {
+    const std::int64_t now = clock_.now_ns();
+    if (next_ns_ > now) return;
+    events_.progress(stats, now);
+    next_ns_ += kNanosecondsPerSecond;
+  }
+
+ private:
+  Clock& clock_;
+  Events& events_;
+  std::int64_t next_ns_;
+};
+
+// How a copy that did not get past skip= and seek= ends: GNU's quit(1) or
+// die(), or a stop. Requires: end is not Ending::kFinished.
+void end_before_copy(Ending end, CopyResult& result) noexcept;
+
+// What ran, for the report and the JSON: the engine, its depth and setup,
+// how full it was kept and what it cost in system calls, and, where the
+// engine asked for could not be had, why.
+struct EngineUse {
+  const char* name = "sync";
+  unsigned depth = 1;
+  std::string setup;              // "registered buffers, single issuer", "8 threads"
+  double mean_in_flight = 1;
+  double system_calls_per_io = 0;  // 0: not measured (the sync engine)
+  // Why not what was asked for (the report words it).
+  enum class Fallback { kNone, kInputCannotSeek, kInputReadInOrder, kUringRefused };
+  Fallback fallback = Fallback::kNone;
+  int fallback_err = 0;  // kUringRefused: io_uring_setup's errno
+};
+
+}  // namespace ddtime

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dd/engine_sync.h"
+
+#include <cstring>
+#include <optional>
+#include <span>
+
+#include "system/buffer.h"
+#include "dd/convert.h"
+#include "dd/io_position.h"
+
+namespace ddtime {
+namespace {
+
+// The state of one copy. The loop is a template over the sink, so that
+// the strategy costs nothing per block: no switch, no virtual call.
+class SyncCopy final : private PositionBuffers, private BlockSink {
+ public:
+  explicit SyncCopy(const CopyJob& job);
+  CopyResult run();
+
+ private:
+  enum class Strategy { kStraight, kReblock, kConvert };
+  // What read_record() produced.
+  enum class Read {
+    kRecord,   // a record of `length` bytes, counted
+    kDropped,  // a failed read that conv=noerror leaves out
+    kEnd,      // end of input, or a read error that ends the copy
+    kStop,     // a signal stopped the run
+  };
+
+  class StraightSink;
+  class ReblockSink;
+  class ConvertSink;
+
+  // What read_record() needs to know, fixed for the run: the loop keeps
+  // it in registers rather than reloading it through settings_ after
+  // every system call.
+  struct ReadRules {
+    bool sync;
+    bool noerror;
+    unsigned char pad;
+    std::int64_t ibs;
+    std::int64_t max_records;
+    std::size_t max_bytes;
+  };
+
+  template <typename Sink>
+  void copy_with(Sink& sink);
+  [[gnu::always_inline]] inline Read read_record(const ReadRules& rules, unsigned char* record,
+                                                 std::int64_t& length);
+  Read after_failed_read(const ReadRules& rules, int err, std::int64_t& length);
+  bool position();
+  // Writes the bytes left for the final partial output block.
+  bool write_final_block(std::span<const unsigned char> pending);
+  bool write_full_block(std::span<const unsigned char> block) override;
+  unsigned char* block_for(Side side) override;
+  bool ensure_input_buffer();
+  bool ensure_output_buffer();
+  void end(int status, Ending ending) {
+    result_.exit_status = status;
+    result_.ending = ending;
+    done_ = true;
+  }
+
+  const CopyJob& job_;
+  const Settings& settings_;
+  Events& events_;
+  Strategy strategy_;
+  CopyResult result_;
+  Stats& stats_ = result_.stats;
+  Reader reader_;
+  Writer writer_;
+  InputOffset input_offset_;
+  Converter converter_;
+  std::size_t ibs_;
+  std::size_t obs_;
+  AlignedBuffer input_buffer_;        // straight: the only buffer; reblock: obs+ibs
+  AlignedBuffer output_buffer_;       // convert: obs bytes
+  AlignedBuffer positioning_buffer_;  // reblock: one side's block, for skip/seek over a pipe
+  std::int64_t partial_read_bytes_ = 0;  // GNU's partread
+  ProgressTicker progress_ticker_;
+  bool progress_;
+  bool done_ = false;  // result_ holds how the copy ended
+};
+
+SyncCopy::SyncCopy(const CopyJob& job)
+    : job_(job),
+      settings_(job.settings),
+      events_(job.events),
+      strategy_(!settings_.two_buffers() ? Strategy::kStraight
+                : settings_.converts()       ? Strategy::kConvert
+                                             : Strategy::kReblock),
+      reader_(job.os, job.events, result_.stats, job.settings, job.input_cache),
+      writer_(job.os, job.events, result_.stats, job.settings, job.output_cache),
+      input_offset_(job.input_position),
+      converter_(settings_.conv, settings_.cbs),
+      ibs_(static_cast<std::size_t>(settings_.ibs)),
+      obs_(static_cast<std::size_t>(settings_.obs)),
+      progress_ticker_(job.clock, job.events, job.start_ns),
+      progress_(settings_.status == StatusLevel::kProgress || settings_.ext.progress) {}
+
+// --- buffers ---
+
+bool SyncCopy::ensure_input_buffer() {
+  if (!input_buffer_.empty()) return true;
+  // Reblocking reads straight into the output buffer at its fill point, so
+  // that buffer needs room for one more input record.
+  const std::size_t size = strategy_ == Strategy::kReblock ? obs_ + ibs_ : ibs_;
+  if (input_buffer_.allocate(size, job_.alignment)) return true;
+  if (strategy_ == Strategy::kReblock && obs_ > ibs_) {
+    events_.notice(Notice::kOutputBufferExhausted, Side::kOutput, 0, settings_.obs);
+  } else {
+    events_.notice(Notice::kInputBufferExhausted, Side::kInput, 0, settings_.ibs);
+  }
+  return false;
+}
+
+bool SyncCopy::ensure_output_buffer() {
+  if (strategy_ != Strategy::kConvert) return ensure_input_buffer();
+  if (!output_buffer_.empty()) return true;
+  if (output_buffer_.allocate(obs_, job_.alignment)) return true;
+  events_.notice(Notice::kOutputBufferExhausted, Side::kOutput, 0, settings_.obs);
+  return false;
+}
+
+unsigned char* SyncCopy::block_for(Side side) {
+  // Reading over skip= takes an ibs buffer and seek= an obs one, as in GNU:
+  // a skip must not fail for want of the memory a huge obs= would need.
+  // Only reblocking's buffer is larger than one side's block.
+  if (strategy_ != Strategy::kReblock) {
+    if (side == Side::kInput) return ensure_input_buffer() ? input_buffer_.data() : nullptr;
+    if (!ensure_output_buffer()) return nullptr;
+    return strategy_ == Strategy::kConvert ? output_buffer_.data() : input_buffer_.data();
+  }
+  const std::size_t size = side == Side::kInput ? ibs_ : obs_;
+  if (positioning_buffer_.size() == size || positioning_buffer_.allocate(size, job_.alignment)) {
+    return positioning_buffer_.data();
+  }
+  if (side == Side::kInput) {
+    events_.notice(Notice::kInputBufferExhausted, Side::kInput, 0, settings_.ibs);
+  } else {
+    events_.notice(Notice::kOutputBufferExhausted, Side::kOutput, 0, settings_.obs);
+  }
+  return nullptr;
+}
+
+// --- writing ---
+
+bool SyncCopy::write_full_block(std::span<const unsigned char> block) {
+  IoResult wrote = writer_.write(block.data(), block.size());
+  if (wrote.err == kStopRequested) {
+    end(0, Ending::kInterrupted);
+    return false;
+  }
+  stats_.bytes_out += wrote.n;
+  if (static_cast<std::size_t>(wrote.n) != block.size()) {
+    events_.notice(Notice::kBlockWriteError, Side::kOutput, wrote.err, 0);
+    if (wrote.n != 0) ++stats_.partial_records_out;
+    end(1, Ending::kQuit);
+    return false;
+  }
+  ++stats_.full_records_out;
+  return true;
+}
+
+bool SyncCopy::write_final_block(std::span<const unsigned char> pending) {
+  if (pending.empty()) return true;
+  IoResult wrote = writer_.write(pending.data(), pending.size());
+  if (wrote.err == kStopRequested) {
+    end(0, Ending::kInterrupted);
+    return false;
+  }
+  stats_.bytes_out += wrote.n;
+  if (wrote.n != 0) ++stats_.partial_records_out;
+  if (static_cast<std::size_t>(wrote.n) == pending.size()) return true;
+  events_.notice(Notice::kWriteError, Side::kOutput, wrote.err, 0);
+  end(1, Ending::kFinished);
+  return false;
+}
+
+// --- the sinks: what happens to each record ---
+
+// bs= without conversions: each record is written as it was read.
+class SyncCopy::StraightSink {
+ public:
+  explicit StraightSink(SyncCopy& copy) : copy_(copy) {}
+  unsigned char* record_area() { return copy_.input_buffer_.data(); }
+  bool put(unsigned char* record, std::int64_t length) {
+    IoResult wrote = copy_.writer_.write(record, static_cast<std::size_t>(length));
+    if (wrote.err == kStopRequested) {
+      copy_.end(0, Ending::kInterrupted);
+      return false;
+    }
+    copy_.stats_.bytes_out += wrote.n;
+    if (wrote.n != length) {
+      copy_.events_.notice(Notice::kWriteError, Side::kOutput, wrote.err, 0);
+      copy_.end(1, Ending::kFinished);
+      return false;
+    }
+    if (length == copy_.settings_.ibs) {
+      ++copy_.stats_.full_records_out;
+    } else {
+      ++copy_.stats_.partial_records_out;
+    }
+    return true;
+  }
+  bool finish() { return true; }
+
+ private:
+  SyncCopy& copy_;
+};
+
+// ibs= and obs= differ: records gather in one buffer, which is written out
+// in obs blocks; only the tail that did not make a block moves.
+class SyncCopy::ReblockSink {
+ public:
+  explicit ReblockSink(SyncCopy& copy) : copy_(copy) {}
+  unsigned char* record_area() { return copy_.input_buffer_.data() + fill_; }
+  bool put(unsigned char*, std::int64_t length) {
+    fill_ += static_cast<std::size_t>(length);
+    unsigned char* base = copy_.input_buffer_.data();
+    std::size_t start = 0;
+    while (fill_ - start >= copy_.obs_) {
+      if (!copy_.write_full_block({base + start, copy_.obs_})) return false;
+      start += copy_.obs_;
+    }
+    if (start != 0) {
+      std::memmove(base, base + start, fill_ - start);
+      fill_ -= start;
+    }
+    return true;
+  }
+  bool finish() { return copy_.write_final_block({copy_.input_buffer_.data(), fill_}); }
+
+ private:
+  SyncCopy& copy_;
+  std::size_t fill_ = 0;  // bytes waiting in the buffer
+};
+
+// Conversions: records are translated in place, then converted into the
+// obs-sized output buffer, which writes itself out as it fills.
+class SyncCopy::ConvertSink {
+ public:
+  explicit ConvertSink(SyncCopy& copy)
+      : copy_(copy), blocker_(copy.output_buffer_.span(), static_cast<BlockSink&>(copy)) {}
+  unsigned char* record_area() { return copy_.input_buffer_.data(); }
+  bool put(unsigned char* record, std::int64_t length) {
+    std::span<unsigned char> bytes(record, static_cast<std::size_t>(length));
+    if (copy_.converter_.translates()) copy_.converter_.translate(bytes);
+    const bool ok = copy_.converter_.convert(bytes, blocker_);
+    copy_.stats_.truncated_records = copy_.converter_.truncated_records();
+    return ok || fail();
+  }
+  bool finish() {
+    const bool ok = copy_.converter_.finish(blocker_);
+    copy_.stats_.truncated_records = copy_.converter_.truncated_records();
+    if (!ok) return fail();
+    return copy_.write_final_block(blocker_.pending());
+  }
+
+ private:
+  // A failed full-block write has ended the copy already (write_full_block).
+  bool fail() {
+    if (!copy_.done_) copy_.end(1, Ending::kQuit);
+    return false;
+  }
+
+  SyncCopy& copy_;
+  OutputBlocker blocker_;
+};
+
+// --- the loop ---
+
+SyncCopy::Read SyncCopy::read_record(const ReadRules& rules, unsigned char* record, std::int64_t& length) {
+  const std::int64_t records_in = stats_.full_records_in + stats_.partial_records_in;
+  // With noerror,sync a failed read leaves zeros (or spaces) behind what
+  // was read, so the block is padded before the read, not after.
+  if (rules.sync && rules.noerror) std::memset(record, rules.pad, ibs_);
+  // A count in bytes ends with one short record for the leftover bytes.
+  const std::size_t want = records_in >= rules.max_records ? rules.max_bytes : ibs_;
+  IoResult got = reader_.read(record, want);
+  length = got.n;
+  if (got.n > 0) [[likely]] {
+    input_offset_.advance(got.n);
+    stats_.bytes_in += got.n;
+    reader_.cache().transferred(got.n, input_offset_.for_cache());
+  } else if (got.ok()) {
+    // At end of input the final advice reaches to end of file; on the
+    // output only when it is being rewritten, not under notrunc.
+    if (reader_.cache().enabled()) reader_.cache().reach_end_of_file();
+    if (writer_.cache().enabled() && !settings_.conv.notrunc) writer_.cache().reach_end_of_file();
+    return Read::kEnd;
+  } else {
+    const Read failed = after_failed_read(rules, got.err, length);
+    if (failed != Read::kRecord) return failed;
+  }
+  if (length < rules.ibs) {
+    ++stats_.partial_records_in;
+    partial_read_bytes_ = length;
+    if (rules.sync) {
+      if (!rules.noerror) std::memset(record + length, rules.pad, static_cast<std::size_t>(rules.ibs - length));
+      length = rules.ibs;
+    }
+  } else {
+    ++stats_.full_records_in;
+    partial_read_bytes_ = 0;
+  }
+  return Read::kRecord;
+}
+
+// A read that failed: a stop, the end of the copy, or (conv=noerror) a
+// record left out or, under sync, an empty record to be padded.
+SyncCopy::Read SyncCopy::after_failed_read(const ReadRules& rules, int err, std::int64_t& length) {
+  if (err == kStopRequested) return Read::kStop;
+  events_.notice(Notice::kReadError, Side::kInput, err, 0);
+  if (!rules.noerror) {
+    result_.exit_status = 1;
+    return Read::kEnd;
+  }
+  events_.show_stats(stats_);
+  if (!input_offset_.skip_bad_bytes(job_.os, events_, rules.ibs - partial_read_bytes_)) {
+    result_.exit_status = 1;
+    input_offset_.stop_seeking();
+  }
+  // Only a read that failed at a record boundary becomes a padded record.
+  if (!(rules.sync && partial_read_bytes_ == 0)) return Read::kDropped;
+  length = 0;
+  return Read::kRecord;
+}
+
+template <typename Sink>
+void SyncCopy::copy_with(Sink& sink) {
+  const ReadRules rules{settings_.conv.sync,
+                        settings_.conv.noerror,
+                        strategy_ == Strategy::kConvert ? converter_.sync_pad_byte() : static_cast<unsigned char>(0),
+                        settings_.ibs,
+                        settings_.max_records,
+                        static_cast<std::size_t>(settings_.max_bytes)};
+  const bool progress = progress_;
+  const std::int64_t record_limit =
+      settings_.max_bytes != 0 && rules.max_records < kNoLimit ? rules.max_records + 1 : rules.max_records;
+  while (true) {
+    if (progress) progress_ticker_.poll(stats_);
+    if (stats_.full_records_in + stats_.partial_records_in >= record_limit) break;
+    unsigned char* record = sink.record_area();
+    std::int64_t length = 0;
+    const Read read = read_record(rules, record, length);
+    if (read == Read::kStop) return end(0, Ending::kInterrupted);
+    if (read == Read::kEnd) break;
+    if (read == Read::kDropped) continue;
+    if (!sink.put(record, length)) return;
+  }
+  if (!sink.finish()) return;
+  if (writer_.final_op_was_seek() && extend_to_final_seek(job_.os, events_) != 0) result_.exit_status = 1;
+}
+
+bool SyncCopy::position() {
+  const Ending end_of_step =
+      position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
+  if (end_of_step == Ending::kFinished) {
+    result_.first_write = first_write_offset(job_.os, settings_);
+    return true;
+  }
+  end_before_copy(end_of_step, result_);
+  done_ = true;
+  return false;
+}
+
+CopyResult SyncCopy::run() {
+  const bool count_zero = settings_.max_records == 0 && settings_.max_bytes == 0;
+  if (position() && !count_zero) {
+    positioning_buffer_ = AlignedBuffer();  // the copy's own buffers replace it
+    if (!ensure_input_buffer() || !ensure_output_buffer()) {
+      end(1, Ending::kDie);
+    } else if (strategy_ == Strategy::kStraight) {
+      StraightSink sink(*this);
+      copy_with(sink);
+    } else if (strategy_ == Strategy::kReblock) {
+      ReblockSink sink(*this);
+      copy_with(sink);
+    } else {
+      ConvertSink sink(*this);
+      copy_with(sink);
+    }
+  }
+  result_.output_needs_fsync = writer_.needs_fsync();
+  result_.input_offset = input_offset_.for_cache();
+  return result_;
+}
+
+}  // namespace
+
+CopyResult run_sync_copy(const CopyJob& job) { return SyncCopy(job).run(); }
+
+}  // namespace ddtime

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// pattern — --pattern's generated source in place of if=: zeros, ones, one
+// byte, random bytes, or stamped sectors. Every byte is a function of the
+// run's seed and its offset in the stream, so blocks can be made in any
+// order (a queued engine fills them as it goes), are never the same twice
+// (a compressing or deduplicating device cannot cheat) and can be made
+// again for --verify. No system calls.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "system/os.h"
+#include "model/plan.h"
+
+namespace ddtime {
+
+
+// "zero", "ones", "0xHH" (two hex digits), "random", "stamp"; false for
+// anything else.
+bool parse_pattern(std::string_view text, PatternSpec& spec) noexcept;
+std::string pattern_name(const PatternSpec& spec);  // "zero", "ones", "0x5a", "random", "stamp"
+
+class PatternSource {
+ public:
+  // base: where the stream's byte 0 lands in the output (seek=), which
+  // stamp writes into each sector.
+  PatternSource(const PatternSpec& spec, std::uint64_t seed, std::int64_t base) noexcept
+      : spec_(spec), seed_(seed), base_(base) {}
+
+  // Bytes [offset, offset + length) of the stream.
+  void fill(unsigned char* buffer, std::size_t length, std::int64_t offset) const noexcept;
+
+  const PatternSpec& spec() const noexcept { return spec_; }
+  std::uint64_t seed() const noexcept { return seed_; }
+
+  // stamp's sector: its first 8 bytes are the sector's output offset and
+  // the next 8 the seed (little-endian), the rest random.
+  static constexpr std::size_t kSector = 512;
+
+ private:
+  PatternSpec spec_;
+  std::uint64_t seed_;
+  std::int64_t base_;
+};
+
+// The Os a run with --pattern copies through: its input descriptor is
+// /dev/zero, opened only to have one, and every read of it is answered by
+// the generator, in stream order, with no system call. Everything else
+// goes to the wrapped Os.
+class PatternOs final : public OsWrapper {
+ public:
+  PatternOs(Os& target, const PatternSource& source) noexcept : OsWrapper(target), source_(source) {}
+  IoResult read(int fd, void* buffer, std::size_t length) noexcept override;
+
+ private:
+  const PatternSource& source_;
+  std::int64_t position_ = 0;
+};
+
+// What the generator makes per second on this core, filling a 1 MiB buffer
+// for about a fiftieth of a second: said before the run, so that no one
+// takes the generator's speed for the device's.
+// stop() is asked between blocks: true ends the measurement at once
+// (a SIGINT), the rate of what was made so far returned.
+double measure_generator_rate(const PatternSource& source, const std::function<bool()>& stop = {});
+
+}  // namespace ddtime

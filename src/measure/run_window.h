@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// run_window — the measured window of one run, GNU's: from just before
+// skip= (files open) to the statistics, flush and close included. Holds the
+// readings taken at its start and turns them into RunTimes at any moment,
+// for the end of the run and for a SIGUSR1 snapshot alike. Part of timing.
+#pragma once
+
+#include <cstdint>
+
+#include "measure/timing.h"
+
+namespace ddtime {
+
+class RunWindow {
+ public:
+  // cpu: whether RunTimes will carry CPU times. As dd, nothing reads the
+  // CPU clocks: two system calls GNU does not make.
+  RunWindow(Clock& clock, bool cpu) noexcept : clock_(clock), cpu_(cpu) {}
+
+  // timed: the TimedOs counting read and write ticks (--split-times), or
+  // nullptr.
+  void start(const TimedOs* timed) noexcept;
+  std::int64_t start_ns() const noexcept { return start_ns_; }
+  std::int64_t now_ns() noexcept { return clock_.now_ns(); }
+  Clock& clock() noexcept { return clock_; }
+  void copy_ended() noexcept { copy_end_ns_ = clock_.now_ns(); }
+  // The flush after the copy, timed apart: its clock time and, when CPU
+  // times are read, its own user and sys time.
+  void flush_starting() noexcept;
+  void flush_finished() noexcept;
+
+  // How many threads the copy runs on (the threads engine's workers and
+  // the copy's own), which bounds the CPU time a window can hold; 0 when
+  // the kernel's own workers may join in (io_uring), so only the CPUs bound
+  // it. Back to 1 at each start().
+  void set_threads(unsigned threads) noexcept { threads_ = threads; }
+  unsigned threads() const noexcept { return threads_; }
+
+  // The window up to now. CPU times are read next to the clock, before any
+  // formatting, and inside the clock's readings, so that the CPU time
+  // covers no more than the real time does.
+  RunTimes measure() noexcept;
+
+ private:
+  Clock& clock_;
+  bool cpu_;
+  const TimedOs* timed_ = nullptr;
+  unsigned threads_ = 1;
+  std::int64_t start_ns_ = 0;
+  std::int64_t copy_end_ns_ = -1;
+  std::int64_t flush_ns_ = 0;
+  bool flushed_ = false;
+  std::int64_t flush_start_ns_ = 0;
+  CpuTimes cpu_at_flush_;
+  CpuSplit flush_cpu_;
+  CpuTimes cpu_at_start_;
+  std::uint64_t ticks_at_start_ = 0;
+};
+
+}  // namespace ddtime

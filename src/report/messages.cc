@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "report/messages.h"
+
+#include "report/report.h"
+
+namespace ddtime {
+
+Messages::Messages(const Diag& diag, const Settings& settings) : diag_(diag), settings_(settings) {}
+
+void Messages::notice(Notice what, Side side, int err, std::int64_t value) const {
+  if (!transfer_notice(what, side, err, value)) position_or_setup_notice(what, side, err, value);
+}
+
+// Reading, writing, flushing and cache advice.
+bool Messages::transfer_notice(Notice what, Side side, int err, std::int64_t value) const {
+  // status=none silences GNU's warnings, never its errors.
+  const bool quiet = settings_.status == StatusLevel::kNone;
+  const std::string& name = name_of(side);
+  switch (what) {
+    case Notice::kPartialRead:
+      if (!quiet) {
+        diag_.error(0, "warning: partial read ({} {}); suggest iflag=fullblock", value, value == 1 ? "byte" : "bytes");
+      }
+      break;
+    case Notice::kReadError:
+      if (!settings_.conv.noerror || !quiet) diag_.error(err, "error reading {}", diag_.quote_always(name));
+      break;
+    case Notice::kWriteError:
+      diag_.error(err, "error writing {}", diag_.quote_always(name));
+      break;
+    case Notice::kBlockWriteError:
+      diag_.error(err, "writing to {}", diag_.quote_always(name));
+      break;
+    case Notice::kFdatasyncFailed:
+      diag_.error(err, "fdatasync failed for {}", diag_.quote_always(name));
+      break;
+    case Notice::kFsyncFailed:
+      diag_.error(err, "fsync failed for {}", diag_.quote_always(name));
+      break;
+    case Notice::kDirectOffFailed:
+      if (!quiet) diag_.error(err, "failed to turn off O_DIRECT: {}", diag_.quote_if_needed(name));
+      break;
+    case Notice::kCacheDropFailed:
+      diag_.error(err, "failed to discard cache for: {}", diag_.quote_if_needed(name));
+      break;
+    case Notice::kInputBufferExhausted:
+      diag_.error(0, "memory exhausted by input buffer of size {} bytes ({}){}", value, human_size(value, false),
+                  aligned_words());
+      break;
+    case Notice::kOutputBufferExhausted:
+      diag_.error(0, "memory exhausted by output buffer of size {} bytes ({}){}", value, human_size(value, false),
+                  aligned_words());
+      break;
+    case Notice::kQueueBuffersExhausted:
+      diag_.error(0, "memory exhausted by {} buffers of {} bytes ({}) each, one per I/O of --iodepth={}{}", value,
+                  settings_.ibs, human_size(settings_.ibs, false), value, aligned_words());
+      break;
+    default:
+      return false;
+  }
+  return true;
+}
+
+// Opening, positioning, truncating and closing.
+void Messages::position_or_setup_notice(Notice what, Side side, int err, std::int64_t value) const {
+  const bool quiet = settings_.status == StatusLevel::kNone;
+  const std::string& name = name_of(side);
+  switch (what) {
+    case Notice::kCannotSkipToOffset:
+      if (!quiet) diag_.error(0, "{}: cannot skip to specified offset", diag_.quote_if_needed(name));
+      break;
+    case Notice::kCannotSkip:
+      diag_.error(err, "{}: cannot skip", diag_.quote_if_needed(name));
+      break;
+    case Notice::kCannotSeek:
+      diag_.error(err, "{}: cannot seek", diag_.quote_if_needed(name));
+      break;
+    case Notice::kCannotFstat:
+      diag_.error(err, "cannot fstat {}", diag_.quote_always(name));
+      break;
+    case Notice::kTruncateFailed:
+      diag_.error(err, "failed to truncate to {} bytes in output file {}", value, diag_.quote_always(name));
+      break;
+    case Notice::kOffsetOverflow:
+      diag_.error(0, "offset overflow while reading file {}", diag_.quote_always(name));
+      break;
+    case Notice::kInvalidOffsetAfterRead:
+      if (!quiet) diag_.error(0, "warning: invalid file offset after failed read");
+      break;
+    case Notice::kKernelBugWorkaround:
+      diag_.error(0, "cannot work around kernel bug after all");
+      break;
+    case Notice::kOpenFailed:
+      diag_.error(err, "failed to open {}", diag_.quote_always(name));
+      break;
+    case Notice::kSetFlagsFailed:
+      diag_.error(err, "setting flags for {}", diag_.quote_always(name));
+      break;
+    case Notice::kSeekTooLargeToTruncate:
+      diag_.error(0, "offset too large: cannot truncate to a length of seek={} ({}-byte) blocks", value,
+                  settings_.obs);
+      break;
+    case Notice::kCloseFailed:
+      diag_.error(err, "closing {} file {}", side == Side::kInput ? "input" : "output", diag_.quote_always(name));
+      break;
+    case Notice::kUringUnavailable:
+      diag_.error(err, "--engine=io_uring: cannot set up io_uring");
+      break;
+    case Notice::kThreadsUnavailable:
+      diag_.error(err, fmt::format("cannot start the threads engine's {} threads", value));
+      break;
+    case Notice::kPreallocateFailed:
+      preallocate_failed(name, err);
+      break;
+    default:  // worded by transfer_notice
+      break;
+  }
+}
+
+std::string Messages::aligned_words() const {
+  // Only --align is worth naming: GNU's own alignment never fails alone.
+  if (settings_.ext.align == 0) return {};
+  const auto align = static_cast<std::int64_t>(settings_.ext.align);
+  return fmt::format(", aligned to {} bytes ({}) as --align asks", align, human_size(align, false));
+}
+
+void Messages::alignment(const AlignmentProblem& problem) const {
+  const std::string& name = name_of(problem.side);
+  const char* what = problem.logical_block_size ? "logical block size" : "direct I/O alignment";
+  switch (problem.kind) {
+    case AlignmentProblem::Kind::kBlockSize:
+      diag_.error(0, "{}={} is not a multiple of {}'s {} {}; use {}={} or a multiple", problem.operand, problem.value,
+                  name, what, problem.block, problem.operand, problem.block);
+      break;
+    case AlignmentProblem::Kind::kCountBytes:
+      diag_.error(0, "{} leaves a last read of {} {}, which is not a multiple of {}'s {} {}", problem.operand,
+                  problem.value, problem.value == 1 ? "byte" : "bytes", name, what, problem.block);
+      break;
+    case AlignmentProblem::Kind::kStartOffset:
+      diag_.error(0, "{} would start at byte {}, which is not a multiple of {}'s {} {}", problem.operand,
+                  problem.value, name, what, problem.block);
+      break;
+  }
+}
+
+void Messages::json_report_failed(const std::string& path, int err) const {
+  diag_.error(err, "failed to write the JSON report to {}", diag_.quote_always(path));
+}
+
+void Messages::csv_report_failed(const std::string& path, int err) const {
+  diag_.error(err, "failed to write the CSV report to {}", diag_.quote_always(path));
+}
+
+void Messages::cannot_repeat(std::string_view asked, Side side, std::string_view kind) const {
+  const bool input = side == Side::kInput;
+  const std::optional<std::string>& file = input ? settings_.input_file : settings_.output_file;
+  if (!file) {
+    diag_.error(0, "{} cannot {} standard {} again; name the file with {}", asked, input ? "read" : "write",
+                input ? "input" : "output", input ? "if=" : "of=");
+    return;
+  }
+  diag_.error(0, "{} cannot {} {} again: it is {}", asked, input ? "read" : "write", diag_.quote(*file), kind);
+}
+
+void Messages::cache_failed(std::string_view mode, int err, std::string_view doing, const std::string& path) const {
+  diag_.error(err, "--cache={}: cannot {} {}", mode, doing, diag_.quote(path));
+}
+
+void Messages::readback_needs_file(const std::string& path) const {
+  diag_.error(0, "--readback reads the output back: {} is not a regular file or a block device", diag_.quote(path));
+}
+
+void Messages::verify_needs_replay() const {
+  diag_.error(0,
+              "--verify compares with the input read again: it needs if= a file, a block device, /dev/zero or "
+              "/dev/full");
+}
+
+void Messages::verify_read_failed(const std::string& path, int err) const {
+  diag_.error(err, "--verify: error reading {}", diag_.quote(path));
+}
+
+void Messages::verify_mismatch(const std::string& path, std::int64_t offset) const {
+  // Followed by GNU's summary: no "bytes" here, which scripts grep for.
+  diag_.error(0, "--verify: what was read back differs from what was written, first at offset {} of {}", offset,
+              diag_.quote(path));
+}
+
+void Messages::device_in_use(std::string_view asked, const std::string& path) const {
+  diag_.error(0, "{} would write to {}, which is mounted or in use; --force writes to it anyway", asked,
+              diag_.quote(path));
+}
+
+void Messages::preallocate_needs_size() const {
+  diag_.error(0, "--preallocate needs the size of the copy: give count=, --size, or an input file or device");
+}
+
+void Messages::report_path_refused(const ReportPathProblem& problem) const {
+  using Kind = ReportPathProblem::Kind;
+  const char* option = problem.format == ReportFormat::kJson ? "--json" : "--csv";
+  const std::string path = diag_.quote(problem.path);
+  switch (problem.kind) {
+    case Kind::kDirectory:
+      diag_.error(0, "{}: {} is a directory, not a file the report can go to", option, path);
+      break;
+    case Kind::kSameAsInput:
+      diag_.error(0, "{} and if= name the same file {}: the report would overwrite the input", option, path);
+      break;
+    case Kind::kSameAsOutput:
+      diag_.error(0, "{} and of= name the same file {}: the report would overwrite the copy", option, path);
+      break;
+    case Kind::kSameAsOther:
+      diag_.error(0, "--json and --csv name the same file {}: one report would overwrite the other", path);
+      break;
+    case Kind::kCannotOpen:
+      diag_.error(problem.err, "{}: cannot open {}", option, path);
+      break;
+  }
+}
+
+void Messages::preallocate_needs_file(const std::string& path) const {
+  diag_.error(0, "--preallocate reserves the blocks of a regular file, which {} is not", diag_.quote(path));
+}
+
+void Messages::preallocate_failed(const std::string& path, int err) const {
+  diag_.error(err, "--preallocate: cannot reserve {}", diag_.quote(path));
+}
+
+void Messages::sweep_needs_size() const {
+  diag_.error(0, "every row of a sweep moves the same bytes, and the input has no end: give --size=BYTES or count=");
+}
+
+}  // namespace ddtime

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// messages — the words for everything a run reports: each Notice in GNU dd
+// 9.1's wording, with its quoting rules and the status=none rules for what
+// is a warning, and ddtime's own wording for the checks it adds (direct-I/O
+// alignment, the JSON report file). Formats through diag; never touches a
+// file itself.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "report/diag.h"
+#include "model/events.h"
+#include "report/report_files.h"
+#include "model/settings.h"
+
+namespace ddtime {
+
+class Messages {
+ public:
+  Messages(const Diag& diag, const Settings& settings);
+
+  // The settings' own names, read when a message is worded: the driver's
+  // settings may be resolved (--sweep=bs=memory names its files) after
+  // this is made.
+  std::string name_of(Side side) const {
+    const std::optional<std::string>& file = side == Side::kInput ? settings_.input_file : settings_.output_file;
+    return file ? *file : side == Side::kInput ? "standard input" : "standard output";
+  }
+
+  void notice(Notice what, Side side, int err, std::int64_t value) const;
+  void alignment(const AlignmentProblem& problem) const;
+  void json_report_failed(const std::string& path, int err) const;
+  void csv_report_failed(const std::string& path, int err) const;
+  // A session (--repeat, --warmup, --sweep) opens each file again for every
+  // run: asked names the option, kind what the side is when it has a name
+  // ("a pipe"); a side without a name is standard input or output.
+  void cannot_repeat(std::string_view asked, Side side, std::string_view kind) const;
+  // --cache= could not set the page cache up: what it was doing, on what.
+  void cache_failed(std::string_view mode, int err, std::string_view doing, const std::string& path) const;
+  // --readback and --verify.
+  void readback_needs_file(const std::string& path) const;
+  void verify_needs_replay() const;
+  void verify_read_failed(const std::string& path, int err) const;
+  void verify_mismatch(const std::string& path, std::int64_t offset) const;
+  // A session's writes to a block device that is mounted or claimed.
+  void device_in_use(std::string_view asked, const std::string& path) const;
+  // --json=PATH or --csv=PATH that cannot be had.
+  void report_path_refused(const ReportPathProblem& problem) const;
+  // --preallocate.
+  void preallocate_needs_size() const;
+  void preallocate_needs_file(const std::string& path) const;
+  void preallocate_failed(const std::string& path, int err) const;
+  // A sweep's rows must move the same bytes, and the input has no end.
+  void sweep_needs_size() const;
+
+ private:
+  // False when `what` is not one of its notices.
+  bool transfer_notice(Notice what, Side side, int err, std::int64_t value) const;
+  void position_or_setup_notice(Notice what, Side side, int err, std::int64_t value) const;
+  // ", aligned to N bytes (...) as --align asks" when --align was given.
+  std::string aligned_words() const;
+
+  const Diag& diag_;
+  const Settings& settings_;
+};
+
+}  // namespace ddtime

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// report_files — --json=PATH and --csv=PATH are outputs like of=. Before
+// anything is opened for writing, each path is checked: not a directory,
+// not the same file as if=, of= or the other report (the same device and
+// inode, or for a name that is not there yet the same resolved directory
+// and name). Then all of them are opened together (created when absent),
+// or none is left behind, before the first run; the finished report is
+// written at the end. Through os only; the words are messages'.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "system/os.h"
+#include "model/plan.h"
+#include "model/settings.h"
+
+namespace ddtime {
+
+enum class ReportFormat { kJson, kCsv };
+
+// Why a report path cannot be had.
+struct ReportPathProblem {
+  enum class Kind {
+    kDirectory,     // the path is a directory
+    kSameAsInput,   // the same file as if=
+    kSameAsOutput,  // the same file as of=
+    kSameAsOther,   // --json and --csv name one file
+    kCannotOpen,    // open(2) refused it: err says why
+  };
+  Kind kind = Kind::kCannotOpen;
+  ReportFormat format = ReportFormat::kJson;
+  std::string path;
+  int err = 0;
+};
+
+// The reports asked for on the command line, each with its path, or none
+// (the report replaces the text on standard error).
+struct ReportRequest {
+  ReportFormat format;
+  std::optional<std::string> path;
+};
+std::vector<ReportRequest> requested_reports(const Settings& settings, const Plan& plan);
+
+// The first problem with the paths, without opening anything for writing.
+std::optional<ReportPathProblem> check_report_paths(Os& os, const Settings& settings,
+                                                    const std::vector<ReportRequest>& reports);
+
+// The reports' destinations, open from before the first run to the end.
+class ReportFiles {
+ public:
+  explicit ReportFiles(Os& os) noexcept : os_(os) {}
+  ~ReportFiles();
+  ReportFiles(const ReportFiles&) = delete;
+  ReportFiles& operator=(const ReportFiles&) = delete;
+
+  // Opens every path (O_CREAT without O_TRUNC, then emptied as of= is),
+  // or, when one cannot be opened, none: what it created it removes
+  // again, and the problem is returned.
+  std::optional<ReportPathProblem> open(const std::vector<ReportRequest>& reports);
+
+  // Where format goes: nullopt when it was not asked for.
+  bool wanted(ReportFormat format) const noexcept;
+  // To its file, or (no path) to standard error. Returns errno, or 0.
+  int write(ReportFormat format, std::string_view text) noexcept;
+  // The path of format's file; nullopt for standard error.
+  std::optional<std::string> path(ReportFormat format) const;
+
+ private:
+  struct Open {
+    ReportFormat format;
+    std::optional<std::string> path;
+    int fd = -1;
+  };
+  Os& os_;
+  std::vector<Open> open_;
+};
+
+}  // namespace ddtime

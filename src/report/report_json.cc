@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The --json schema (report_json.h) on the json writer: this file chooses
+// the keys, their order and the rounding; json.cc places every quote,
+// colon, comma and bracket.
+#include "report/report_json.h"
+
+#include <csignal>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "report/json.h"
+#include "measure/pattern.h"
+#include "report/report_internal.h"
+#include "report/report_run.h"
+#include "model/symbols.h"
+#include "model/utf8.h"
+
+namespace ddtime {
+namespace {
+
+using report_internal::non_negative;
+using report_internal::records_in;
+using report_internal::round_half_even;
+using report_internal::Wide;
+
+constexpr Wide kNanos = 1'000'000'000;
+
+// Exact seconds from nanoseconds: 0.081300000, -1.000000000.
+json::Decimal seconds(std::int64_t ns) {
+  if (ns < 0) return {static_cast<Wide>(-(ns + 1)) + 1, 9, true};  // INT64_MIN too
+  return {static_cast<Wide>(ns), 9};
+}
+
+// count/real_ns per second, rounded half to even to 3 decimals like the
+// figures beside it; null when no time has passed.
+void put_per_second(json::Object& rates, std::string_view key, Wide count, std::int64_t real_ns) {
+  if (real_ns <= 0) {
+    rates.null(key);
+  } else {
+    rates.decimal(key, {round_half_even(count * kNanos * 1000, static_cast<Wide>(real_ns)), 3});
+  }
+}
+
+void put_integer_or_null(json::Object& object, std::string_view key, std::optional<std::int64_t> value) {
+  if (value) {
+    object.integer(key, *value);
+  } else {
+    object.null(key);
+  }
+}
+
+void put_string_or_null(json::Object& object, std::string_view key, const std::optional<std::string>& value) {
+  if (value) {
+    object.string(key, *value);
+  } else {
+    object.null(key);
+  }
+}
+
+// Names as <signal.h> spells them; the numbers differ between systems.
+std::optional<std::string_view> signal_name(int signal) {
+  // The name as characters, not a string_view: a table of pointers would
+  // need relocating, a page the loader writes at every start.
+  struct Named {
+    int number;
+    char name[10];
+  };
+  static constexpr Named kSignals[] = {
+      {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"},
+      {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"},
+      {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"}, {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+      {SIGCHLD, "SIGCHLD"}, {SIGCONT, "SIGCONT"}, {SIGSTOP, "SIGSTOP"}, {SIGTSTP, "SIGTSTP"}, {SIGTTIN, "SIGTTIN"},
+      {SIGTTOU, "SIGTTOU"}, {SIGURG, "SIGURG"},   {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGVTALRM, "SIGVTALRM"},
+      {SIGPROF, "SIGPROF"}, {SIGSYS, "SIGSYS"},
+  };
+  for (const Named& named : kSignals) {
+    if (named.number == signal) return std::string_view(named.name);
+  }
+  return std::nullopt;
+}
+
+std::string_view status_name(StatusLevel level) {
+  switch (level) {
+    case StatusLevel::kNone:
+      return "none";
+    case StatusLevel::kNoxfer:
+      return "noxfer";
+    case StatusLevel::kProgress:
+      return "progress";
+    case StatusLevel::kDefault:
+      break;
+  }
+  return "default";
+}
+
+// The words in effect, in symbols.h's order (settings.h's declaration
+// order), from the same table the parser reads.
+void put_conv(json::Array list, const Conversions& conv) {
+  for (const ConversionSymbol& symbol : kConversionSymbols) {
+    if (conv.*symbol.flag) list.string(symbol.name.view());
+  }
+}
+
+void put_flags(json::Array list, const IoFlags& flags) {
+  for (const FlagSymbol& symbol : kFlagSymbols) {
+    if (flags.*symbol.flag) list.string(symbol.name.view());
+  }
+}
+
+// A file name that is not valid UTF-8 cannot travel in a JSON string as
+// it is: its bytes, in hex, follow the name (which has U+FFFD for them).
+void put_name(json::Object& operands, std::string_view key, std::string_view hex_key,
+              const std::optional<std::string>& name) {
+  put_string_or_null(operands, key, name);
+  if (!name || valid_utf8(*name)) return;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(name->size() * 2);
+  for (const char c : *name) {
+    const auto byte = static_cast<unsigned char>(c);
+    hex.push_back(kHex[byte >> 4]);
+    hex.push_back(kHex[byte & 15]);
+  }
+  operands.string(hex_key, hex);
+}
+
+void put_operands(json::Object operands, const Settings& settings) {
+  put_name(operands, "if", "if_hex", settings.input_file);
+  put_name(operands, "of", "of_hex", settings.output_file);
+  operands.integer("ibs", settings.ibs).integer("obs", settings.obs).integer("cbs", settings.cbs);
+  operands.object("skip").integer("records", settings.skip_records).integer("bytes", settings.skip_bytes);
+  operands.object("seek").integer("records", settings.seek_records).integer("bytes", settings.seek_bytes);
+  {
+    json::Object count = operands.object("count");
+    put_integer_or_null(count, "records",
+                 settings.max_records == kNoLimit ? std::nullopt : std::optional<std::int64_t>(settings.max_records));
+    count.integer("bytes", settings.max_bytes);
+  }
+  put_conv(operands.array("conv"), settings.conv);
+  put_flags(operands.array("iflag"), settings.iflag);
+  put_flags(operands.array("oflag"), settings.oflag);
+  operands.string("status", status_name(settings.status));
+}
+
+void put_times(json::Object object, const RunTimes& times) {
+  // What was not measured is null, never 0: the whole window when it never
+  // opened, the flush when none followed the copy, read and write unless
+  // --split-times timed them.
+  if (!times.measured) {
+    for (const char* key : {"real", "copy", "flush", "read", "write", "user", "sys"}) object.null(key);
+    return;
+  }
+  object.decimal("real", seconds(times.real_ns)).decimal("copy", seconds(times.copy_ns));
+  if (times.flushed) {
+    object.decimal("flush", seconds(times.flush_ns));
+  } else {
+    object.null("flush");
+  }
+  if (times.split) {
+    object.decimal("read", seconds(times.read_ns)).decimal("write", seconds(times.write_ns));
+  } else {
+    object.null("read").null("write");
+  }
+  object.decimal("user", seconds(times.user_ns)).decimal("sys", seconds(times.sys_ns));
+}
+
+// The signal that ended the run or the session, by name where it has one.
+void put_signal(json::Object& object, int signal) {
+  if (signal == 0) {
+    object.null("signal");
+  } else if (auto name = signal_name(signal)) {
+    object.string("signal", *name);
+  } else {
+    object.string("signal", std::to_string(signal));
+  }
+}
+
+// A non-negative figure rounded half up to decimals places (seconds: 9,
+// rates: 3); the figures are means and medians, not counts, so exact
+// decimal rounding buys nothing here.
+json::Decimal rounded(double value, int decimals) {
+  double scaled = value < 0 ? 0 : value;
+  for (int i = 0; i < decimals; ++i) scaled *= 10;
+  return {static_cast<Wide>(scaled + 0.5), decimals};
+}
+
+void put_figure(json::Object figure, const Figure& source, int decimals) {
+  figure.decimal("min", rounded(source.min, decimals)).decimal("median", rounded(source.median, decimals));
+  if (source.median_low) {
+    json::Array interval = figure.array("median_ci95");
+    interval.decimal(rounded(*source.median_low, decimals)).decimal(rounded(*source.median_high, decimals));
+  } else {
+    figure.null("median_ci95");
+  }
+  figure.decimal("mean", rounded(source.mean, decimals))
+      .decimal("sd", rounded(source.sd, decimals))
+      .decimal("max", rounded(source.max, decimals));
+  json::Array outliers = figure.array("outliers");
+  for (const std::size_t index : source.outliers) outliers.integer(static_cast<std::int64_t>(index) + 1);
+}
+
+void put_residency(json::Object& object, std::string_view key, const std::optional<Residency>& residency) {
+  if (!residency) {
+    object.null(key);
+    return;
+  }
+  json::Object side = object.object(key);
+  put_integer_or_null(side, "resident_pages", residency->resident);
+  side.integer("pages", residency->pages);
+}
+
+// The same facts as the report's engine line: mean_in_flight and
+// system_calls_per_io are null for the sync engine, which does not count.
+void put_engine(json::Object object, const EngineUse& engine, const RunTimes& times) {
+  object.string("name", engine.name).integer("depth", engine.depth);
+  // The threads whose CPU the times hold: null where io_uring's kernel
+  // workers may have added theirs.
+  put_integer_or_null(object, "threads",
+                      times.threads == 0 ? std::nullopt : std::optional<std::int64_t>(times.threads));
+  if (engine.setup.empty()) {
+    object.null("setup");
+  } else {
+    object.string("setup", engine.setup);
+  }
+  if (engine.system_calls_per_io > 0) {
+    object.decimal("mean_in_flight", {static_cast<Wide>(engine.mean_in_flight * 1000 + 0.5), 3})
+        .decimal("system_calls_per_io", {static_cast<Wide>(engine.system_calls_per_io * 1000 + 0.5), 3});
+  } else {
+    object.null("mean_in_flight").null("system_calls_per_io");
+  }
+  if (const std::string why = engine_fallback(engine); why.empty()) {
+    object.null("fallback");
+  } else {
+    object.string("fallback", why);
+  }
+}
+
+void put_latency_side(json::Object side, const LatencySummary& summary) {
+  side.integer("count", summary.count)
+      .integer("min_ns", summary.min_ns)
+      .decimal("mean_ns", rounded(summary.mean_ns, 1))
+      .decimal("sd_ns", rounded(summary.sd_ns, 1))
+      .integer("max_ns", summary.max_ns);
+  {
+    static constexpr std::string_view kKeys[] = {"50", "90", "99", "99.9", "99.99"};
+    json::Object percentiles = side.object("percentiles_ns");
+    for (std::size_t i = 0; i < summary.percentiles.size(); ++i) {
+      put_integer_or_null(percentiles, kKeys[i], summary.percentiles[i]);
+    }
+  }
+  json::Array histogram = side.array("histogram");
+  for (const LatencyBucket& bucket : summary.histogram) {
+    histogram.object().integer("le_ns", bucket.le_ns).integer("count", bucket.count);
+  }
+}
+
+void put_latency(json::Object object, const LatencyReport& latency) {
+  object.decimal("clock_cost_ns", rounded(latency.clock_cost_ns, 1))
+      .string("definition", latency.definition)
+      .boolean("exact", latency.read.exact && latency.write.exact);
+  // Chained durations hold the work between calls: how long it took.
+  if (std::string_view(latency.definition) == kLatencyChained) {
+    if (latency.between_calls_ns) {
+      object.decimal("between_calls_ns", rounded(*latency.between_calls_ns, 1));
+    } else {
+      object.null("between_calls_ns");
+    }
+  }
+  put_latency_side(object.object("read"), latency.read);
+  put_latency_side(object.object("write"), latency.write);
+}
+
+void put_run(json::Object& run, const JsonRun& source) {
+  const Stats& stats = source.stats;
+  run.string("tool", "ddtime")
+      .string("version", source.version.empty() ? std::string_view(DDTIME_VERSION) : source.version)
+      .boolean("complete", source.complete);
+  if (!source.phase.empty()) run.string("phase", source.phase);
+  put_operands(run.object("operands"), source.settings);
+  run.object("records_in").integer("full", stats.full_records_in).integer("partial", stats.partial_records_in);
+  run.object("records_out").integer("full", stats.full_records_out).integer("partial", stats.partial_records_out);
+  run.integer("truncated_records", stats.truncated_records)
+      .integer("bytes_in", stats.bytes_in)
+      .integer("bytes_out", stats.bytes_out);
+  put_times(run.object("times"), source.times);
+  {
+    json::Object rates = run.object("rates");
+    const std::int64_t real_ns = source.times.measured ? source.times.real_ns : 0;
+    put_per_second(rates, "bytes_per_second", non_negative(stats.bytes_out), real_ns);
+    put_per_second(rates, "records_per_second", records_in(stats), real_ns);
+  }
+  put_integer_or_null(run, "exit_status", source.exit_status);
+  put_signal(run, source.signal);
+  {
+    json::Array errors = run.array("errors");
+    for (const std::string& error : source.errors) errors.string(error);
+  }
+  if (source.engine != nullptr) put_engine(run.object("engine"), *source.engine, source.times);
+  if (source.latency != nullptr) put_latency(run.object("latency"), *source.latency);
+}
+
+}  // namespace
+
+std::string json_report(const JsonRun& run) {
+  json::Writer out;
+  {
+    json::Object object = out.object();
+    put_run(object, run);
+  }
+  std::string text = out.text();
+  text.push_back('\n');
+  return text;
+}
+
+namespace {
+
+void put_sweep(json::Object& object, const Plan& plan) {
+  json::Object sweep = object.object("sweep");
+  if (plan.sweep_bs_auto) {
+    sweep.string("bs", "auto");
+  } else if (plan.sweep_bs.empty()) {
+    sweep.null("bs");
+  } else {
+    json::Array list = sweep.array("bs");
+    for (const std::int64_t bs : plan.sweep_bs) list.integer(bs);
+  }
+  if (plan.sweep_iodepth.empty()) {
+    sweep.null("iodepth");
+  } else {
+    json::Array list = sweep.array("iodepth");
+    for (const unsigned depth : plan.sweep_iodepth) list.integer(depth);
+  }
+}
+
+void put_plan(json::Object& document, const JsonSession& session) {
+  const Plan& plan = session.plan;
+  json::Object object = document.object("plan");
+  object.integer("repeat", plan.repeat).integer("warmup", plan.warmup);
+  put_sweep(object, plan);
+  put_integer_or_null(object, "size", plan.size);
+  if (!plan.pattern) {
+    object.null("pattern");
+    return;
+  }
+  json::Object pattern = object.object("pattern");
+  pattern.string("name", pattern_name(*plan.pattern));
+  if (session.generator_rate) {
+    pattern.decimal("generator_bytes_per_second", rounded(*session.generator_rate, 3));
+  } else {
+    pattern.null("generator_bytes_per_second");
+  }
+}
+
+void put_session_run(json::Object& run, const JsonSessionRun& source) {
+  put_run(run, source.run);
+  run.integer("bs", source.bs)
+      .integer("iodepth", source.iodepth)
+      .string("pass", source.pass)
+      .integer("repeat", source.repeat)
+      .boolean("warmup", source.warmup)
+      .boolean("counted", source.counted)
+      .string("cache", source.cache);
+  if (source.residency == nullptr) {
+    run.null("residency");
+  } else {
+    json::Object residency = run.object("residency");
+    put_residency(residency, "input", source.residency->input);
+    put_residency(residency, "output", source.residency->output);
+  }
+  if (source.pass == "write" && source.run.times.flushed) {
+    run.decimal("flush_user_seconds", seconds(source.run.times.flush_user_ns))
+        .decimal("flush_sys_seconds", seconds(source.run.times.flush_sys_ns));
+  } else if (source.pass == "write") {
+    run.null("flush_user_seconds").null("flush_sys_seconds");
+  }
+  if (source.drop_cache_ns) run.decimal("drop_cache_seconds", seconds(*source.drop_cache_ns));
+  if (source.seed) run.integer("seed", static_cast<std::int64_t>(*source.seed));
+  if (source.verify != nullptr) {
+    run.string("verify", source.verify->first_bad ? "mismatch" : "ok");
+    put_integer_or_null(run, "first_bad_offset", source.verify->first_bad);
+    run.decimal("verify_seconds", seconds(source.verify_ns));
+  }
+}
+
+void put_summary_row(json::Object& row, const JsonSessionRow& source) {
+  row.integer("bs", source.bs)
+      .integer("iodepth", source.iodepth)
+      .string("pass", source.pass)
+      .integer("runs", static_cast<std::int64_t>(source.summary.real.count))
+      .boolean("knee", source.knee);
+  put_figure(row.object("real"), source.summary.real, 9);
+  put_figure(row.object("user"), source.summary.user, 9);
+  put_figure(row.object("sys"), source.summary.sys, 9);
+  put_figure(row.object("bytes_per_second"), source.summary.bytes_per_second, 3);
+  if (source.latency != nullptr) put_latency(row.object("latency"), *source.latency);
+}
+
+}  // namespace
+
+std::string json_session_report(const JsonSession& session) {
+  json::Writer out;
+  {
+    json::Object document = out.object();
+    document.integer("schema", 1)
+        .string("tool", "ddtime")
+        .string("version", session.version.empty() ? std::string_view(DDTIME_VERSION) : session.version)
+        .boolean("complete", session.complete);
+    if (!session.phase.empty()) document.string("phase", session.phase);
+    put_plan(document, session);
+    {
+      json::Array runs = document.array("runs");
+      for (const JsonSessionRun& source : session.runs) {
+        json::Object run = runs.object();
+        put_session_run(run, source);
+      }
+    }
+    {
+      json::Array rows = document.array("summary");
+      for (const JsonSessionRow& source : session.rows) {
+        json::Object row = rows.object();
+        put_summary_row(row, source);
+      }
+    }
+    put_integer_or_null(document, "exit_status", session.exit_status);
+    put_signal(document, session.signal);
+  }
+  std::string text = out.text();
+  text.push_back('\n');
+  return text;
+}
+
+std::string json_refusal(std::span<const std::string> errors, std::string_view version) {
+  json::Writer out;
+  {
+    json::Object object = out.object();
+    object.string("tool", "ddtime")
+        .string("version", version.empty() ? std::string_view(DDTIME_VERSION) : version)
+        .boolean("complete", false)
+        .boolean("refused", true)
+        .integer("exit_status", 1)
+        .null("signal");
+    json::Array list = object.array("errors");
+    for (const std::string& error : errors) list.string(error);
+  }
+  std::string text = out.text();
+  text.push_back('\n');
+  return text;
+}
+
+std::string json_quote(std::string_view text) {
+  json::Writer out;
+  out.string(text);
+  return out.text();
+}
+
+}  // namespace ddtime

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The io_uring ring. Only what liburing 2.3 (Debian 12) has is used.
+#include "system/ring.h"
+
+#include <cerrno>
+#include <vector>
+
+#if DDTIME_WITH_URING
+#include <liburing.h>
+#include <sys/uio.h>
+#endif
+
+namespace ddtime {
+
+#if DDTIME_WITH_URING
+namespace {
+
+class UringRing final : public Ring {
+ public:
+  UringRing(unsigned depth, unsigned flags) : depth_(depth), flags_(flags), reaped_(depth) {}
+  ~UringRing() override {
+    if (initialised_) io_uring_queue_exit(&ring_);
+  }
+
+  // Returns 0 or -errno from io_uring_setup.
+  int init() {
+    io_uring_params params{};
+    params.flags = flags_ | IORING_SETUP_CQSIZE;
+    params.cq_entries = depth_;
+    const int result = io_uring_queue_init_params(depth_, &ring_, &params);
+    initialised_ = result == 0;
+    return result;
+  }
+
+  // Registered buffers spare the kernel mapping each one per request; the
+  // kernel charges them to RLIMIT_MEMLOCK, so this may be refused.
+  void register_buffers(std::span<const std::span<unsigned char>> buffers) {
+    std::vector<iovec> iovecs;
+    iovecs.reserve(buffers.size());
+    for (std::span<unsigned char> buffer : buffers) iovecs.push_back({buffer.data(), buffer.size()});
+    registered_ = !iovecs.empty() &&
+                  io_uring_register_buffers(&ring_, iovecs.data(), static_cast<unsigned>(iovecs.size())) == 0;
+  }
+
+  const char* name() const noexcept override { return "io_uring"; }
+  unsigned depth() const noexcept override { return depth_; }
+  unsigned worker_threads() const noexcept override { return 0; }
+
+  std::string setup() const override {
+    std::string words = registered_ ? "registered buffers" : "plain buffers";
+    if (flags_ & IORING_SETUP_SINGLE_ISSUER) words += ", single issuer";
+    if (flags_ & IORING_SETUP_COOP_TASKRUN) words += ", cooperative task run";
+    if (flags_ & IORING_SETUP_DEFER_TASKRUN) words += ", deferred task run";
+    return words;
+  }
+
+  void queue(const RingRequest& request) noexcept override {
+    io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+    // Never null: the caller keeps queued + in flight within the depth,
+    // and the submission queue holds depth entries.
+    const auto offset = static_cast<__u64>(request.offset);
+    const auto length = static_cast<unsigned>(request.length);
+    const bool fixed = registered_ && request.buffer_index >= 0;
+    if (request.kind == RingRequest::Kind::kRead) {
+      if (fixed) {
+        io_uring_prep_read_fixed(sqe, request.fd, request.buffer, length, offset, request.buffer_index);
+      } else {
+        io_uring_prep_read(sqe, request.fd, request.buffer, length, offset);
+      }
+    } else if (fixed) {
+      io_uring_prep_write_fixed(sqe, request.fd, request.buffer, length, offset, request.buffer_index);
+    } else {
+      io_uring_prep_write(sqe, request.fd, request.buffer, length, offset);
+    }
+    io_uring_sqe_set_data64(sqe, request.tag);
+    ++queued_;
+    ++counters_.requests;
+  }
+
+  int submit_and_wait(unsigned wait_for) noexcept override {
+    reaped_count_ = 0;
+    in_flight_ += queued_;
+    counters_.in_flight_sum += in_flight_;
+    ++counters_.submissions;
+    // One system call submits the batch and waits; none at all when there
+    // is nothing to submit and enough has completed already.
+    if (queued_ != 0 || io_uring_cq_ready(&ring_) < wait_for) {
+      ++counters_.system_calls;
+      const int result = io_uring_submit_and_wait(&ring_, wait_for);
+      queued_ = 0;
+      if (result < 0 && result != -EINTR && result != -EAGAIN && result != -EBUSY) return -result;
+    }
+    io_uring_cqe* cqe = nullptr;
+    unsigned head = 0;
+    unsigned seen = 0;
+    io_uring_for_each_cqe(&ring_, head, cqe) {
+      if (seen == reaped_.size()) break;
+      reaped_[seen++] = RingCompletion{io_uring_cqe_get_data64(cqe), cqe->res};
+    }
+    io_uring_cq_advance(&ring_, seen);
+    reaped_count_ = seen;
+    in_flight_ -= seen;
+    return seen < wait_for ? EINTR : 0;
+  }
+
+  std::span<const RingCompletion> completions() const noexcept override {
+    return {reaped_.data(), reaped_count_};
+  }
+  RingCounters counters() const noexcept override { return counters_; }
+
+ private:
+  io_uring ring_{};
+  unsigned depth_;
+  unsigned flags_;
+  bool initialised_ = false;
+  bool registered_ = false;
+  unsigned queued_ = 0;
+  unsigned in_flight_ = 0;
+  std::vector<RingCompletion> reaped_;
+  std::size_t reaped_count_ = 0;
+  RingCounters counters_;
+};
+
+}  // namespace
+
+bool uring_built_in() noexcept { return true; }
+
+RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> buffers) {
+  // Each flag needs a newer kernel than the one before it; a kernel that
+  // does not know one answers EINVAL, and the ring is set up without it.
+  const unsigned tries[] = {
+      IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+      IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
+      IORING_SETUP_COOP_TASKRUN,
+      0,
+  };
+  int err = ENOSYS;
+  for (unsigned flags : tries) {
+    auto ring = std::make_unique<UringRing>(depth, flags);
+    const int result = ring->init();
+    if (result == 0) {
+      ring->register_buffers(buffers);
+      return {std::move(ring), 0};
+    }
+    err = -result;
+    if (err != EINVAL) break;
+  }
+  return {nullptr, err};
+}
+
+#else
+
+bool uring_built_in() noexcept { return false; }
+
+RingOpened open_uring(unsigned, std::span<const std::span<unsigned char>>) { return {nullptr, ENOSYS}; }
+
+#endif
+
+}  // namespace ddtime
