@@ -9,19 +9,17 @@
 #include <cerrno>
 #include <string>
 
+#include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 
 namespace ddtime {
 namespace {
 
+using testing::block_size;
 using testing::Bytes;
 using testing::Fail;
 using testing::FakeOs;
-
-class StoppedClock final : public Clock {
- public:
-  std::int64_t now_ns() noexcept override { return 1'000'000'000; }
-};
+using StoppedClock = testing::FixedClock;
 
 struct Outcome {
   int status;
@@ -35,13 +33,6 @@ Outcome invoke(FakeOs& os, const Settings& settings) {
   Driver driver(os, clock, diag, settings);
   int status = driver.run();
   return {status, captured};
-}
-
-Settings block_size(std::int64_t bs) {
-  Settings settings;
-  settings.ibs = settings.obs = bs;
-  settings.bs_given = true;
-  return settings;
 }
 
 // The clock does not move, so the bytes line always says this.

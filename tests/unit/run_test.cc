@@ -10,28 +10,19 @@
 #include <cerrno>
 #include <string>
 
+#include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 #include "fakes/recording_events.h"
 
 namespace ddtime {
 namespace {
 
+using testing::block_size;
 using testing::Bytes;
 using testing::Fail;
 using testing::FakeOs;
+using testing::FixedClock;
 using testing::RecordingEvents;
-
-class StoppedClock final : public Clock {
- public:
-  std::int64_t now_ns() noexcept override { return 1'000'000'000; }
-};
-
-Settings block_size(std::int64_t bs) {
-  Settings settings;
-  settings.ibs = settings.obs = bs;
-  settings.bs_given = true;
-  return settings;
-}
 
 struct Performed {
   RunResult result;
@@ -40,7 +31,7 @@ struct Performed {
 
 Performed perform(FakeOs& os, const Settings& settings, const Plan& plan = {}) {
   Performed out;
-  StoppedClock clock;
+  FixedClock clock;
   RunWindow window(clock, false);
   Run run(os, out.events, window, settings, plan);
   out.result = run.perform();
