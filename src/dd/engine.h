@@ -16,15 +16,17 @@
 #include "model/events.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
-#include "measure/latency.h"
 #include "system/os.h"
-#include "measure/pattern.h"
 #include "system/ring.h"
 #include "model/settings.h"
 #include "model/stats.h"
 #include "measure/timing.h"
 
 namespace ddtime {
+
+// Only pointed to here: the queued engine, which uses them, includes them.
+struct LatencyRecorders;
+class PatternSource;
 
 
 struct CopyResult {

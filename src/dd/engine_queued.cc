@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "dd/io_position.h"
+#include "measure/latency.h"
+#include "measure/pattern.h"
 #include "system/signals.h"
 
 namespace ddtime {
