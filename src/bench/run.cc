@@ -121,6 +121,46 @@ RunResult Run::finish(RunResult result) {
   return result;
 }
 
+// One allocation for every slot, each starting on the alignment: one
+// mapping, so no page of allocator bookkeeping per slot in the RSS.
+bool Run::allocate_slots(std::size_t alignment) {
+  const auto ibs = static_cast<std::size_t>(settings_.ibs);
+  const std::size_t stride = (ibs + alignment - 1) / alignment * alignment;
+  std::size_t total = 0;
+  if (stride < ibs || __builtin_mul_overflow(stride, std::size_t{plan_.iodepth}, &total) ||
+      !slot_memory_.allocate(total, alignment)) {
+    events_.notice(Notice::kQueueBuffersExhausted, Side::kInput, 0, plan_.iodepth);
+    return false;
+  }
+  for (unsigned i = 0; i < plan_.iodepth; ++i) slots_.push_back(slot_memory_.span().subspan(i * stride, ibs));
+  return true;
+}
+
+// io_uring unless the threads engine is asked for; the threads engine when
+// io_uring is refused and was not asked for by name (the report says why).
+bool Run::open_ring() {
+  if (plan_.engine != EngineChoice::kThreads) {
+    RingOpened opened = open_uring(plan_.iodepth, slots_);
+    if (opened.ring) {
+      ring_ = std::move(opened.ring);
+    } else if (plan_.engine == EngineChoice::kIoUring) {
+      events_.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
+      return false;
+    } else {
+      engine_.fallback = EngineUse::Fallback::kUringRefused;
+      engine_.fallback_err = opened.err;
+    }
+  }
+  if (ring_) return true;
+  RingOpened threads = open_thread_ring(plan_.iodepth);
+  if (!threads.ring) {
+    events_.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, plan_.iodepth);
+    return false;
+  }
+  ring_ = std::move(threads.ring);
+  return true;
+}
+
 bool Run::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   if (!plan_.queued()) return true;
   // Reads go at their own offsets and come back in any order, which a
@@ -147,37 +187,7 @@ bool Run::set_up_queue(QueueSetup& queue, std::size_t alignment) {
   queue.positional_output = output == Positioning::kPositional && os_.lseek(kOutputFd, 0, SEEK_CUR).ok() &&
                             flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
   queue.order_free_output = output == Positioning::kOrderFree;
-  // One allocation for every slot, each starting on the alignment: one
-  // mapping, so no page of allocator bookkeeping per slot in the RSS.
-  const auto ibs = static_cast<std::size_t>(settings_.ibs);
-  const std::size_t stride = (ibs + alignment - 1) / alignment * alignment;
-  std::size_t total = 0;
-  if (stride < ibs || __builtin_mul_overflow(stride, std::size_t{plan_.iodepth}, &total) ||
-      !slot_memory_.allocate(total, alignment)) {
-    events_.notice(Notice::kQueueBuffersExhausted, Side::kInput, 0, plan_.iodepth);
-    return false;
-  }
-  for (unsigned i = 0; i < plan_.iodepth; ++i) slots_.push_back(slot_memory_.span().subspan(i * stride, ibs));
-  if (plan_.engine != EngineChoice::kThreads) {
-    RingOpened opened = open_uring(plan_.iodepth, slots_);
-    if (opened.ring) {
-      ring_ = std::move(opened.ring);
-    } else if (plan_.engine == EngineChoice::kIoUring) {
-      events_.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
-      return false;
-    } else {
-      engine_.fallback = EngineUse::Fallback::kUringRefused;
-      engine_.fallback_err = opened.err;
-    }
-  }
-  if (!ring_) {
-    RingOpened threads = open_thread_ring(plan_.iodepth);
-    if (!threads.ring) {
-      events_.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, plan_.iodepth);
-      return false;
-    }
-    ring_ = std::move(threads.ring);
-  }
+  if (!allocate_slots(alignment) || !open_ring()) return false;
   queue.ring = ring_.get();
   queue.slots = slots_;
   queue.source = pattern_;

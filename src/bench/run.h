@@ -88,6 +88,8 @@ class Run {
   // For a queued run: the slots and the ring, set up before the window
   // opens; false when the engine asked for cannot be had (reported).
   bool set_up_queue(QueueSetup& queue, std::size_t alignment);
+  bool allocate_slots(std::size_t alignment);
+  bool open_ring();
   // After the copy: the ring closed and the slots freed.
   void release_queue() noexcept;
   void describe_engine(RunResult& result) const;
