@@ -86,7 +86,8 @@ class FakeOs final : public Os {
     }
     std::size_t available = input.size() - std::min(input.size(), input_position_);
     std::size_t n = std::min(limit, available);
-    std::memcpy(buffer, input.data() + input_position_, n);
+    // An empty input has no data(): memcpy takes no null pointer, even for 0 bytes.
+    if (n > 0) std::memcpy(buffer, input.data() + input_position_, n);
     input_position_ += n;
     return {static_cast<ssize_t>(n), 0};
   }
@@ -107,7 +108,7 @@ class FakeOs final : public Os {
       n = std::min(n, step.bytes);
     }
     if (output.size() < output_position_ + n) output.resize(output_position_ + n);
-    std::memcpy(output.data() + output_position_, buffer, n);
+    if (n > 0) std::memcpy(output.data() + output_position_, buffer, n);
     output_position_ += n;
     return {static_cast<ssize_t>(n), 0};
   }
