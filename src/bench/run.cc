@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "system/buffer.h"
+#include "dd/engine_queued.h"
 #include "dd/engines.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
@@ -114,103 +115,33 @@ RunResult Run::finish(RunResult result) {
     if (int err = close_side(os_, side == Side::kInput ? kInputFd : kOutputFd); err != 0) {
       // GNU dies here: no statistics.
       events_.notice(Notice::kCloseFailed, side, err, 0);
-      return {result.stats, {}, 1, Ending::kDie, RunResult::Report::kNothing, {}};
+      return {.stats = result.stats, .exit_status = 1, .ending = Ending::kDie, .report = RunResult::Report::kNothing};
     }
   }
   result.times = window_.measure();
   return result;
 }
 
-// One allocation for every slot, each starting on the alignment: one
-// mapping, so no page of allocator bookkeeping per slot in the RSS.
-bool Run::allocate_slots(std::size_t alignment) {
-  const auto ibs = static_cast<std::size_t>(settings_.ibs);
-  const std::size_t stride = (ibs + alignment - 1) / alignment * alignment;
-  std::size_t total = 0;
-  if (stride < ibs || __builtin_mul_overflow(stride, std::size_t{plan_.iodepth}, &total) ||
-      !slot_memory_.allocate(total, alignment)) {
-    events_.notice(Notice::kQueueBuffersExhausted, Side::kInput, 0, plan_.iodepth);
-    return false;
-  }
-  for (unsigned i = 0; i < plan_.iodepth; ++i) slots_.push_back(slot_memory_.span().subspan(i * stride, ibs));
-  return true;
-}
-
-// io_uring unless the threads engine is asked for; the threads engine when
-// io_uring is refused and was not asked for by name (the report says why).
-bool Run::open_ring() {
-  if (plan_.engine != EngineChoice::kThreads) {
-    RingOpened opened = open_uring(plan_.iodepth, slots_);
-    if (opened.ring) {
-      ring_ = std::move(opened.ring);
-    } else if (plan_.engine == EngineChoice::kIoUring) {
-      events_.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
-      return false;
-    } else {
-      engine_.fallback = EngineUse::Fallback::kUringRefused;
-      engine_.fallback_err = opened.err;
-    }
-  }
-  if (ring_) return true;
-  RingOpened threads = open_thread_ring(plan_.iodepth);
-  if (!threads.ring) {
-    events_.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, plan_.iodepth);
-    return false;
-  }
-  ring_ = std::move(threads.ring);
-  return true;
-}
-
 bool Run::set_up_queue(QueueSetup& queue, std::size_t alignment) {
-  if (!plan_.queued()) return true;
-  // Reads go at their own offsets and come back in any order, which a
-  // pipe, a terminal or a tape cannot take: then the copy is the sync
-  // engine's, and the report says why.
-  const Positioning input = positioning_of(os_, kInputFd);
-  if (!input_position_.seekable || input == Positioning::kInOrder) {
-    engine_.fallback =
-        input_position_.seekable ? EngineUse::Fallback::kInputReadInOrder : EngineUse::Fallback::kInputCannotSeek;
-    return true;
-  }
-  queue.refill_short_reads = input == Positioning::kOrderFree;
-  // Writes go at their own offsets only to a regular file or a block
-  // device, and as they come to /dev/null, where order cannot show;
-  // anything else (a pipe, a tape) takes them in record order, one at a
-  // time, as O_APPEND does.
-  // O_APPEND sends a regular file's writes to its end, so they go in
-  // order at the file's own position; a block device has no end to append
-  // at, and GNU's writes land one after another from where it stands.
-  IoResult flags = os_.get_status_flags(kOutputFd);
-  const Positioning output = positioning_of(os_, kOutputFd);
-  struct stat status {};
-  const bool block_device = os_.fstat(kOutputFd, status).ok() && S_ISBLK(status.st_mode);
-  queue.positional_output = output == Positioning::kPositional && os_.lseek(kOutputFd, 0, SEEK_CUR).ok() &&
-                            flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
-  queue.order_free_output = output == Positioning::kOrderFree;
-  if (!allocate_slots(alignment) || !open_ring()) return false;
-  queue.ring = ring_.get();
-  queue.slots = slots_;
-  queue.source = pattern_;
-  return true;
+  const QueueResources::Request request{os_, events_, settings_, plan_, input_position_.seekable, alignment, pattern_};
+  return queue_.set_up(request, engine_, queue);
 }
 
 void Run::release_queue() noexcept {
-  // The ring first: its threads or the kernel may still hold the slots.
   // Released after the window closed (unmapping N blocks takes time) and
   // before anything is reported, so that the report's own pages and
   // allocations do not add to the copy's peak memory.
-  ring_.reset();
-  slots_.clear();
-  slot_memory_ = AlignedBuffer();
+  queue_.release();
 }
 
 void Run::describe_engine(RunResult& result) const {
   result.engine = engine_;
-  if (!ring_) return;
-  const RingCounters counters = ring_->counters();
-  result.engine.name = ring_->name();
-  result.engine.depth = ring_->depth();
-  result.engine.setup = ring_->setup();
+  Ring* const ring = queue_.ring();
+  if (ring == nullptr) return;
+  const RingCounters counters = ring->counters();
+  result.engine.name = ring->name();
+  result.engine.depth = ring->depth();
+  result.engine.setup = ring->setup();
   if (counters.submissions != 0) {
     result.engine.mean_in_flight =
         static_cast<double>(counters.in_flight_sum) / static_cast<double>(counters.submissions);
@@ -263,7 +194,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   window_.start(split ? &timed : nullptr);
   // The CPU a window may hold: the threads engine's workers count with the
   // copy's thread; io_uring's kernel workers are bounded by the CPUs alone.
-  if (ring_) window_.set_threads(ring_->worker_threads() > 0 ? ring_->worker_threads() + 1 : 0);
+  if (Ring* const ring = queue_.ring()) window_.set_threads(ring->worker_threads() > 0 ? ring->worker_threads() + 1 : 0);
   const CopyJob job{split ? static_cast<Os&>(timed) : *base,
                     *events,
                     window_.clock(),
@@ -277,7 +208,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
                     queue.ring != nullptr ? latency_.get() : nullptr};
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
-  if (ring_) {
+  if (queue_.ring() != nullptr) {
     latency_definition_ = kLatencyQueued;
   } else if (taps.calls && taps.calls->chained()) {
     latency_definition_ = kLatencyChained;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dd/engine.h"
+#include "dd/engine_queued.h"
 #include "measure/latency.h"
 #include "model/events.h"
 #include "system/buffer.h"
@@ -88,8 +89,7 @@ class Run {
   // For a queued run: the slots and the ring, set up before the window
   // opens; false when the engine asked for cannot be had (reported).
   bool set_up_queue(QueueSetup& queue, std::size_t alignment);
-  bool allocate_slots(std::size_t alignment);
-  bool open_ring();
+
   // After the copy: the ring closed and the slots freed.
   void release_queue() noexcept;
   void describe_engine(RunResult& result) const;
@@ -106,9 +106,7 @@ class Run {
   CacheAdvice output_cache_;
   // Declared before the ring, so that the ring (and what the kernel still
   // holds of the buffers) goes first.
-  AlignedBuffer slot_memory_;  // the queued engine's slots, back to back
-  std::vector<std::span<unsigned char>> slots_;
-  std::unique_ptr<Ring> ring_;
+  QueueResources queue_;  // the queued engine's slots and ring
   EngineUse engine_;
   std::shared_ptr<LatencyRecorders> latency_;  // --latency, sized before the window opens
   double reading_cost_ticks_ = 0;  // --latency: one read_ticks(), in ticks

@@ -389,4 +389,84 @@ CopyResult QueuedCopy::run() {
 
 CopyResult run_queued_copy(const CopyJob& job) { return QueuedCopy(job).run(); }
 
+// One allocation for every slot, each starting on the alignment: one
+// mapping, so no page of allocator bookkeeping per slot in the RSS.
+bool QueueResources::allocate_slots(const Request& request) {
+  const std::size_t alignment = request.alignment;
+  const auto ibs = static_cast<std::size_t>(request.settings.ibs);
+  const std::size_t stride = (ibs + alignment - 1) / alignment * alignment;
+  std::size_t total = 0;
+  if (stride < ibs || __builtin_mul_overflow(stride, std::size_t{request.plan.iodepth}, &total) ||
+      !slot_memory_.allocate(total, alignment)) {
+    request.events.notice(Notice::kQueueBuffersExhausted, Side::kInput, 0, request.plan.iodepth);
+    return false;
+  }
+  for (unsigned i = 0; i < request.plan.iodepth; ++i) slots_.push_back(slot_memory_.span().subspan(i * stride, ibs));
+  return true;
+}
+
+// io_uring unless the threads engine is asked for; the threads engine when
+// io_uring is refused and was not asked for by name (the report says why).
+bool QueueResources::open_ring(const Request& request, EngineUse& engine) {
+  if (request.plan.engine != EngineChoice::kThreads) {
+    RingOpened opened = open_uring(request.plan.iodepth, slots_);
+    if (opened.ring) {
+      ring_ = std::move(opened.ring);
+    } else if (request.plan.engine == EngineChoice::kIoUring) {
+      request.events.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
+      return false;
+    } else {
+      engine.fallback = EngineUse::Fallback::kUringRefused;
+      engine.fallback_err = opened.err;
+    }
+  }
+  if (ring_) return true;
+  RingOpened threads = open_thread_ring(request.plan.iodepth);
+  if (!threads.ring) {
+    request.events.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, request.plan.iodepth);
+    return false;
+  }
+  ring_ = std::move(threads.ring);
+  return true;
+}
+
+bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetup& queue) {
+  if (!request.plan.queued()) return true;
+  // Reads go at their own offsets and come back in any order, which a
+  // pipe, a terminal or a tape cannot take: then the copy is the sync
+  // engine's, and the report says why.
+  const Positioning input = positioning_of(request.os, kInputFd);
+  if (!request.input_seekable || input == Positioning::kInOrder) {
+    engine.fallback =
+        request.input_seekable ? EngineUse::Fallback::kInputReadInOrder : EngineUse::Fallback::kInputCannotSeek;
+    return true;
+  }
+  queue.refill_short_reads = input == Positioning::kOrderFree;
+  // Writes go at their own offsets only to a regular file or a block
+  // device, and as they come to /dev/null, where order cannot show;
+  // anything else (a pipe, a tape) takes them in record order, one at a
+  // time, as O_APPEND does.
+  // O_APPEND sends a regular file's writes to its end, so they go in
+  // order at the file's own position; a block device has no end to append
+  // at, and GNU's writes land one after another from where it stands.
+  IoResult flags = request.os.get_status_flags(kOutputFd);
+  const Positioning output = positioning_of(request.os, kOutputFd);
+  struct stat status {};
+  const bool block_device = request.os.fstat(kOutputFd, status).ok() && S_ISBLK(status.st_mode);
+  queue.positional_output = output == Positioning::kPositional && request.os.lseek(kOutputFd, 0, SEEK_CUR).ok() &&
+                            flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
+  queue.order_free_output = output == Positioning::kOrderFree;
+  if (!allocate_slots(request) || !open_ring(request, engine)) return false;
+  queue.ring = ring_.get();
+  queue.slots = slots_;
+  queue.source = request.pattern;
+  return true;
+}
+
+void QueueResources::release() noexcept {
+  ring_.reset();
+  slots_.clear();
+  slot_memory_ = AlignedBuffer();
+}
+
 }  // namespace ddtime

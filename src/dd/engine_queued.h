@@ -10,9 +10,47 @@
 // The final partial block goes through io's Writer, as in the sync engine.
 #pragma once
 
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
 #include "dd/engine.h"
+#include "model/plan.h"
+#include "system/buffer.h"
 
 namespace ddtime {
+
+// The queued engine's resources for one run: its slots (one allocation,
+// each slot starting on the alignment) and its ring. Set up before the
+// measured window opens, released after it closes.
+class QueueResources {
+ public:
+  struct Request {
+    Os& os;
+    Events& events;
+    const Settings& settings;
+    const Plan& plan;
+    bool input_seekable;
+    std::size_t alignment;
+    const PatternSource* pattern;
+  };
+  // false: the run ends here (a notice said why). true with queue.ring
+  // null: the sync engine copies (engine.fallback says why, when a queue
+  // was asked for).
+  bool set_up(const Request& request, EngineUse& engine, QueueSetup& queue);
+  Ring* ring() const noexcept { return ring_.get(); }
+  // The ring first: its threads or the kernel may still hold the slots.
+  void release() noexcept;
+
+ private:
+  bool allocate_slots(const Request& request);
+  bool open_ring(const Request& request, EngineUse& engine);
+
+  AlignedBuffer slot_memory_;  // the slots, back to back
+  std::vector<std::span<unsigned char>> slots_;
+  std::unique_ptr<Ring> ring_;
+};
 
 // Requires: job.queue.ring and job.queue.slots set, the input seekable, the
 // settings a straight copy (no conversion, sync, noerror, sparse, nocache).
