@@ -1006,7 +1006,7 @@ DDTIME_ENV = dict(ENV, **{k: v for k, v in os.environ.items()
 
 
 def run_ddtime(case: Case, binary: str, directory: Path, scratch_dir: Path, timeout: float,
-               early_floor: float, start_lag: float, device: Optional[str]) -> DdtimeRun:
+               early_floor: float, start_lag: float, handler_bound: float, device: Optional[str]) -> DdtimeRun:
     args = [case.program] + render(case, device or "$DEV")
     out_path = scratch_dir / "stdout"
     err_path = scratch_dir / "stderr"
@@ -1047,6 +1047,14 @@ def run_ddtime(case: Case, binary: str, directory: Path, scratch_dir: Path, time
             if remaining > 0:
                 time.sleep(remaining)
             number = getattr(signal, "SIG" + name)
+            # A binary slow to start (a sanitizer's build, a loaded machine)
+            # has its handlers in later than GNU dd: the signal waits for
+            # them, up to a bound well past the binary's own measured
+            # start-up; handlers still missing then are a defect.
+            while time.monotonic() - start < handler_bound:
+                caught, _ = signal_mask(process.pid)
+                if caught & (1 << (number - 1)) or poller.poll(1):
+                    break
             caught, _ = signal_mask(process.pid)
             fds = open_fd_count(process.pid)
             os.kill(process.pid, number)
@@ -1976,6 +1984,7 @@ class Harness:
         self.work = Path(tempfile.mkdtemp(prefix="ddtime-combo-io."))
         self.early_floor = 0.0
         self.start_lag = 0.0  # how much later than GNU dd the binary under test has its handlers in
+        self.handler_bound = 0.25  # a signal waits for the handlers this long after exec at most
         # Invoked as dd through a real link named dd, as the packages install it.
         (self.work / "bin").mkdir()
         self.dd_link = self.work / "bin" / "dd"
@@ -2007,7 +2016,7 @@ class Harness:
         started = time.monotonic()
         binary = str(self.dd_link) if case.program == "dd" else self.o.ddtime
         run = run_ddtime(case, binary, case_dir, self.work, self.o.timeout, self.early_floor,
-                         self.start_lag, device)
+                         self.start_lag, self.handler_bound, device)
         elapsed = time.monotonic() - started
         after = snapshot(case_dir)
         device_data = self.scratch.read_device() if on_device else None
@@ -2228,6 +2237,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         own_floor = handler_delay(o.ddtime)
         harness.early_floor = max(0.003, 4 * max(gnu_floor, own_floor))
         harness.start_lag = max(0.0, 2 * own_floor - gnu_floor) if own_floor > 2 * gnu_floor else 0.0
+        harness.handler_bound = max(0.25, 8 * max(gnu_floor, own_floor))
         log(f"file system: {scratch.kind} at {scratch.mnt}; GNU dd catches SIGUSR1 {gnu_floor * 1000:.1f} ms after "
             f"exec, ddtime {own_floor * 1000:.1f} ms; signals \"at the start\" go "
             f"{harness.early_floor * 1000:.1f}-{(harness.early_floor + 0.01) * 1000:.1f} ms in"
