@@ -122,11 +122,6 @@ RunResult Run::finish(RunResult result) {
   return result;
 }
 
-bool Run::set_up_queue(QueueSetup& queue, std::size_t alignment) {
-  const QueueResources::Request request{os_, events_, settings_, plan_, input_position_.seekable, alignment, pattern_};
-  return queue_.set_up(request, engine_, queue);
-}
-
 void Run::release_queue() noexcept {
   // Released after the window closed (unmapping N blocks takes time) and
   // before anything is reported, so that the report's own pages and
@@ -175,7 +170,9 @@ void Run::tap_latency(LatencyTaps& taps) {
 
 RunResult Run::copy(std::size_t buffer_alignment) {
   QueueSetup queue;
-  if (!set_up_queue(queue, buffer_alignment)) return ended_before_copy(1);
+  const QueueResources::Request request{
+      os_, events_, settings_, plan_, input_position_.seekable, buffer_alignment, pattern_};
+  if (!queue_.set_up(request, engine_, queue)) return ended_before_copy(1);
   RunStart start;
   if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
   events_.starting(start);

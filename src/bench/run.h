@@ -88,7 +88,6 @@ class Run {
   RunResult ended_before_copy(int status) const;
   // For a queued run: the slots and the ring, set up before the window
   // opens; false when the engine asked for cannot be had (reported).
-  bool set_up_queue(QueueSetup& queue, std::size_t alignment);
 
   // After the copy: the ring closed and the slots freed.
   void release_queue() noexcept;

@@ -57,11 +57,9 @@ void DdOperands::describe(const RowsWanted& wanted) {
   auto sized = [this](Range range) {
     return po::value<DdNumber>()->notifier([this, range](const DdNumber& v) { number(v, range); });
   };
-  const Range block{1, kMaxBlockSize, nullptr, nullptr};
-  Range ibs = block, obs = block, bs = block;
-  ibs.target = &sizes_.ibs;
-  obs.target = &sizes_.obs;
-  bs.target = &sizes_.bs;
+  const Range ibs{1, kMaxBlockSize, &sizes_.ibs, nullptr};
+  const Range obs{1, kMaxBlockSize, &sizes_.obs, nullptr};
+  const Range bs{1, kMaxBlockSize, &sizes_.bs, nullptr};
   const Range cbs{1, kInt64Max, &settings_.cbs, nullptr};
   const Range skip{0, kInt64Max, &sizes_.skip, &sizes_.skip_in_bytes};
   const Range seek{0, kInt64Max, &sizes_.seek, &sizes_.seek_in_bytes};
@@ -99,22 +97,21 @@ void DdOperands::describe(const RowsWanted& wanted) {
 
 void DdOperands::unrecognized(std::string_view token) const {
   if (const std::size_t equals = token.find('='); equals != std::string_view::npos) {
-    const Range nothing{0, kInt64Max, nullptr, nullptr};
-    DdNumber value;
-    value.parsed = parse_number(token.substr(equals + 1));
-    if (value.parsed.zero_multiplier) number(value, nothing);
+    warn_if_zero_multiplier(parse_number(token.substr(equals + 1)));
   }
   diag_.error(0, fmt::format("unrecognized operand {}", diag_.quote(token)));
   diag_.try_help();
   throw Refused{};
 }
 
+void DdOperands::warn_if_zero_multiplier(const ParsedNumber& number) const {
+  if (!number.zero_multiplier) return;
+  diag_.error(0, fmt::format("warning: {} is a zero multiplier; use {} if that is intended", diag_.quote("0x"),
+                             diag_.quote("00x")));
+}
+
 void DdOperands::number(const DdNumber& number, const Range& range) const {
-  if (number.parsed.zero_multiplier) {
-    diag_.error(0, fmt::format("warning: {} is a zero multiplier; use {} if that is intended", diag_.quote("0x"),
-                               diag_.quote("00x")));
-  }
-  if (range.target == nullptr) return;
+  warn_if_zero_multiplier(number.parsed);
   NumberVerdict verdict = number.parsed.verdict;
   if (number.parsed.value < range.minimum) {
     verdict = NumberVerdict::kInvalid;

@@ -56,6 +56,7 @@ class DdOperands {
   };
 
   void describe(const RowsWanted& wanted);
+  void warn_if_zero_multiplier(const ParsedNumber& number) const;
   void number(const DdNumber& number, const Range& range) const;
   void conversions(std::string_view list);
   void flags(std::string_view list, IoFlags& flags, std::string_view what);

@@ -17,6 +17,11 @@ std::int64_t nearest_rank(std::int64_t per_ten_thousand, std::int64_t n) {
   return std::max<std::int64_t>(rank, 1);
 }
 
+// Ticks (or whatever unit was recorded) to nanoseconds, rounded.
+std::int64_t to_ns(std::int64_t units, double ns_per_unit) {
+  return static_cast<std::int64_t>(static_cast<double>(units) * ns_per_unit + 0.5);
+}
+
 std::int64_t bucket_bottom(std::size_t bucket) {
   if (bucket < LatencyRecorder::kSubBuckets) return static_cast<std::int64_t>(bucket);
   const std::size_t exponent = (bucket - LatencyRecorder::kSubBuckets) / LatencyRecorder::kSubBuckets + 6;
@@ -91,7 +96,7 @@ std::vector<LatencyBucket> LatencyRecorder::power_of_two_buckets(const std::vect
   std::array<std::int64_t, 65> by_power{};  // [0]: zero; [k + 1]: [2^k, 2^(k+1))
   for (std::size_t bucket = 0; bucket < kBuckets; ++bucket) {
     if (fine[bucket] == 0) continue;
-    const auto bottom = static_cast<std::int64_t>(static_cast<double>(bucket_bottom(bucket)) * ns_per_unit + 0.5);
+    const std::int64_t bottom = to_ns(bucket_bottom(bucket), ns_per_unit);
     const std::size_t power =
         bottom == 0 ? 0 : static_cast<std::size_t>(64 - __builtin_clzll(static_cast<std::uint64_t>(bottom)));
     by_power[power] += fine[bucket];
@@ -113,9 +118,7 @@ LatencySummary LatencyRecorder::summary(double ns_per_unit) const {
   const Aggregate all = everything();
   out.count = all.count;
   if (all.count == 0) return out;
-  auto ns = [ns_per_unit](std::int64_t units) {
-    return static_cast<std::int64_t>(static_cast<double>(units) * ns_per_unit + 0.5);
-  };
+  auto ns = [ns_per_unit](std::int64_t units) { return to_ns(units, ns_per_unit); };
   out.min_ns = ns(all.min);
   out.max_ns = ns(all.max);
   const long double n = static_cast<long double>(all.count);

@@ -1006,7 +1006,7 @@ DDTIME_ENV = dict(ENV, **{k: v for k, v in os.environ.items()
 
 
 def run_ddtime(case: Case, binary: str, directory: Path, scratch_dir: Path, timeout: float,
-               early_floor: float, start_lag: float, handler_bound: float, device: Optional[str]) -> DdtimeRun:
+               early_floor: float, handler_bound: float, device: Optional[str]) -> DdtimeRun:
     args = [case.program] + render(case, device or "$DEV")
     out_path = scratch_dir / "stdout"
     err_path = scratch_dir / "stderr"
@@ -1027,8 +1027,6 @@ def run_ddtime(case: Case, binary: str, directory: Path, scratch_dir: Path, time
         for name, delay, marker in case.signals:
             if delay < 0:  # right at the start: a few ms, well after GNU dd's handlers would be in
                 delay = early_floor + (-delay) * 0.010
-            elif marker is None:
-                delay += start_lag  # a slow-starting build is as far into its work later
             base = start
             if marker is not None:
                 pattern = re.compile(marker, re.M)
@@ -1094,9 +1092,9 @@ def caught_names(mask: int) -> str:
 
 def handler_delay(binary: str) -> float:
     """How long a dd takes from exec to catching SIGUSR1 here: signals
-    "right at the start" are sent a few times later than the slower of GNU
-    dd and the binary under test (a sanitizer build starts slowly; dying of
-    a signal sent before any handler could be in place is no defect)."""
+    "right at the start" are sent a few times later than GNU dd's, and a
+    signal waits for the handlers of a binary that starts slower (a
+    sanitizer's build) up to several times its own."""
     worst = 0.0
     for _ in range(5):
         process = subprocess.Popen(["dd", "if=/dev/zero", "of=/dev/null", "count=100000000"],
@@ -1983,7 +1981,6 @@ class Harness:
         self.scratch = scratch
         self.work = Path(tempfile.mkdtemp(prefix="ddtime-combo-io."))
         self.early_floor = 0.0
-        self.start_lag = 0.0  # how much later than GNU dd the binary under test has its handlers in
         self.handler_bound = 0.25  # a signal waits for the handlers this long after exec at most
         # Invoked as dd through a real link named dd, as the packages install it.
         (self.work / "bin").mkdir()
@@ -2016,7 +2013,7 @@ class Harness:
         started = time.monotonic()
         binary = str(self.dd_link) if case.program == "dd" else self.o.ddtime
         run = run_ddtime(case, binary, case_dir, self.work, self.o.timeout, self.early_floor,
-                         self.start_lag, self.handler_bound, device)
+                         self.handler_bound, device)
         elapsed = time.monotonic() - started
         after = snapshot(case_dir)
         device_data = self.scratch.read_device() if on_device else None
@@ -2058,8 +2055,7 @@ class Harness:
             parts = []
             last = 0.0
             for name, delay, marker in case.signals:
-                d = (self.early_floor + (-delay) * 0.010 if delay < 0
-                     else delay + (self.start_lag if marker is None else 0.0))
+                d = self.early_floor + (-delay) * 0.010 if delay < 0 else delay
                 if marker is not None:
                     parts.append(f"until grep -Eq {shlex.quote(marker)} err; do sleep 0.001; done; "
                                  f"sleep {d:.3f}; kill -{name} $!")
@@ -2235,13 +2231,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         harness = Harness(o, scratch)
         gnu_floor = handler_delay(o.gnu)
         own_floor = handler_delay(o.ddtime)
-        harness.early_floor = max(0.003, 4 * max(gnu_floor, own_floor))
-        harness.start_lag = max(0.0, 2 * own_floor - gnu_floor) if own_floor > 2 * gnu_floor else 0.0
+        harness.early_floor = max(0.003, 4 * gnu_floor)
         harness.handler_bound = max(0.25, 8 * max(gnu_floor, own_floor))
         log(f"file system: {scratch.kind} at {scratch.mnt}; GNU dd catches SIGUSR1 {gnu_floor * 1000:.1f} ms after "
             f"exec, ddtime {own_floor * 1000:.1f} ms; signals \"at the start\" go "
-            f"{harness.early_floor * 1000:.1f}-{(harness.early_floor + 0.01) * 1000:.1f} ms in"
-            + (f", the others {harness.start_lag * 1000:.1f} ms later than drawn" if harness.start_lag else ""))
+            f"{harness.early_floor * 1000:.1f}-{(harness.early_floor + 0.01) * 1000:.1f} ms in; a signal waits for "
+            f"the handlers up to {harness.handler_bound * 1000:.0f} ms in")
         for n in numbers:
             if o.time_budget is not None and time.monotonic() - started > o.time_budget:
                 log(f"time budget of {o.time_budget:.0f} s reached: {ran} of {len(numbers)} cases ran")
