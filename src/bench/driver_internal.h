@@ -7,11 +7,6 @@
 #include <cstdint>
 #include <string>
 
-#include <fmt/format.h>
-
-#include "measure/aggregate.h"
-#include "report/report_session.h"
-#include "bench/run.h"
 #include "model/settings.h"
 
 namespace ddtime::driver_detail {
@@ -24,14 +19,5 @@ void count_bytes(Settings& settings, std::int64_t bytes) noexcept;
 
 // skip= or seek= counted again in blocks of a new size.
 void reblock(std::int64_t& records, std::int64_t& bytes, std::int64_t old_size, std::int64_t new_size) noexcept;
-
-// "bs=64k depth 4": which row of a sweep a line is about.
-template <typename Row>
-std::string setting_words(const Row& row) {
-  return fmt::format("bs={} depth {}", bs_text(row.bs), row.depth);
-}
-
-// One run's figures for the statistics: seconds and bytes out per second.
-RunFigures figures_of(const RunResult& result);
 
 }  // namespace ddtime::driver_detail

@@ -174,6 +174,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
       os_, events_, settings_, plan_, input_position_.seekable, buffer_alignment, pattern_};
   if (!queue_.set_up(request, engine_, queue)) return ended_before_copy(1);
   RunStart start;
+  start.settings = &settings_;
   if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
   events_.starting(start);
   // POSIX lets SIGUSR1 keep its default (terminating) action when

@@ -20,6 +20,7 @@
 #include "system/buffer.h"
 #include "system/os.h"
 #include "measure/pattern.h"
+#include "measure/record.h"
 #include "model/plan.h"
 #include "system/ring.h"
 #include "measure/run_window.h"
@@ -28,29 +29,6 @@
 #include "measure/timing.h"
 
 namespace ddtime {
-
-struct RunResult {
-  // What the run owes the user on its way out.
-  enum class Report {
-    kSummary,   // GNU's statistics (and, as ddtime, the report and JSON)
-    kJsonOnly,  // no statistics, as GNU; --json still gets its object
-    kNothing,   // GNU's die(): the message is all there is
-  };
-  Stats stats{};
-  RunTimes times{};
-  int exit_status = 0;
-  Ending ending = Ending::kFinished;
-  Report report = Report::kSummary;
-  EngineUse engine{};
-  std::optional<LatencyReport> latency = std::nullopt;  // --latency
-  // --latency's samples themselves (ticks) and their length in ns, for a
-  // session to merge a row's runs.
-  std::shared_ptr<const LatencyRecorders> latency_samples = nullptr;
-  double latency_ns_per_tick = 1.0;
-  // Where the first write landed in the output (-1: unknown): where
-  // --readback reads the bytes back from.
-  std::int64_t first_write = -1;
-};
 
 class Run {
  public:

@@ -56,9 +56,14 @@ struct AlignmentProblem {
   std::int64_t value;       // the size, the count in bytes, or the offset
 };
 
+struct Settings;
+
 // What a run knows as its measured window opens.
 struct RunStart {
   std::optional<std::int64_t> expected_bytes;  // for --progress; nullopt: unknown
+  // The operands as the run resolved them (--direct per side), for the
+  // call only: whoever reports the run keeps a copy, never a pointer.
+  const Settings* settings = nullptr;
 };
 
 class Events {

@@ -273,11 +273,12 @@ void put_latency(json::Object object, const LatencyReport& latency) {
   put_latency_side(object.object("write"), latency.write);
 }
 
-void put_run(json::Object& run, const JsonRun& source) {
-  const Stats& stats = source.stats;
+void put_run(json::Object& run, const RunRecord& source, std::string_view version) {
+  const Stats& stats = source.result.stats;
+  const RunTimes& times = source.result.times;
   run.string("tool", "ddtime")
-      .string("version", source.version.empty() ? std::string_view(DDTIME_VERSION) : source.version)
-      .boolean("complete", source.complete);
+      .string("version", version.empty() ? std::string_view(DDTIME_VERSION) : version)
+      .boolean("complete", source.complete());
   if (!source.phase.empty()) run.string("phase", source.phase);
   put_operands(run.object("operands"), source.settings);
   run.object("records_in").integer("full", stats.full_records_in).integer("partial", stats.partial_records_in);
@@ -285,30 +286,30 @@ void put_run(json::Object& run, const JsonRun& source) {
   run.integer("truncated_records", stats.truncated_records)
       .integer("bytes_in", stats.bytes_in)
       .integer("bytes_out", stats.bytes_out);
-  put_times(run.object("times"), source.times);
+  put_times(run.object("times"), times);
   {
     json::Object rates = run.object("rates");
-    const std::int64_t real_ns = source.times.measured ? source.times.real_ns : 0;
+    const std::int64_t real_ns = times.measured ? times.real_ns : 0;
     put_per_second(rates, "bytes_per_second", non_negative(stats.bytes_out), real_ns);
     put_per_second(rates, "records_per_second", records_in(stats), real_ns);
   }
-  put_integer_or_null(run, "exit_status", source.exit_status);
-  put_signal(run, source.signal);
+  put_integer_or_null(run, "exit_status", source.exit_status());
+  put_signal(run, source.complete() ? 0 : source.signal);
   {
     json::Array errors = run.array("errors");
     for (const std::string& error : source.errors) errors.string(error);
   }
-  if (source.engine != nullptr) put_engine(run.object("engine"), *source.engine, source.times);
-  if (source.latency != nullptr) put_latency(run.object("latency"), *source.latency);
+  if (source.shows_engine) put_engine(run.object("engine"), source.result.engine, times);
+  if (source.result.latency) put_latency(run.object("latency"), *source.result.latency);
 }
 
 }  // namespace
 
-std::string json_report(const JsonRun& run) {
+std::string json_report(const RunRecord& run, std::string_view version) {
   json::Writer out;
   {
     json::Object object = out.object();
-    put_run(object, run);
+    put_run(object, run, version);
   }
   std::string text = out.text();
   text.push_back('\n');
@@ -335,7 +336,7 @@ void put_sweep(json::Object& object, const Plan& plan) {
   }
 }
 
-void put_plan(json::Object& document, const JsonSession& session) {
+void put_plan(json::Object& document, const SessionRecord& session) {
   const Plan& plan = session.plan;
   json::Object object = document.object("plan");
   object.integer("repeat", plan.repeat).integer("warmup", plan.warmup);
@@ -354,72 +355,76 @@ void put_plan(json::Object& document, const JsonSession& session) {
   }
 }
 
-void put_session_run(json::Object& run, const JsonSessionRun& source) {
-  put_run(run, source.run);
-  run.integer("bs", source.bs)
-      .integer("iodepth", source.iodepth)
-      .string("pass", source.pass)
-      .integer("repeat", source.repeat)
+void put_session_run(json::Object& run, const RunRecord& source, std::string_view version) {
+  put_run(run, source, version);
+  const RunTimes& times = source.result.times;
+  run.integer("bs", source.settings.ibs)
+      .integer("iodepth", source.depth)
+      .string("pass", pass_name(source.pass))
+      .integer("repeat", source.index)
       .boolean("warmup", source.warmup)
-      .boolean("counted", source.counted)
-      .string("cache", source.cache);
-  if (source.residency == nullptr) {
+      .boolean("counted", source.counted())
+      .string("cache", cache_mode_name(source.cache));
+  if (!source.residency) {
     run.null("residency");
   } else {
     json::Object residency = run.object("residency");
     put_residency(residency, "input", source.residency->input);
     put_residency(residency, "output", source.residency->output);
   }
-  if (source.pass == "write" && source.run.times.flushed) {
-    run.decimal("flush_user_seconds", seconds(source.run.times.flush_user_ns))
-        .decimal("flush_sys_seconds", seconds(source.run.times.flush_sys_ns));
-  } else if (source.pass == "write") {
+  if (source.pass == Pass::kWrite && times.flushed) {
+    run.decimal("flush_user_seconds", seconds(times.flush_user_ns))
+        .decimal("flush_sys_seconds", seconds(times.flush_sys_ns));
+  } else if (source.pass == Pass::kWrite) {
     run.null("flush_user_seconds").null("flush_sys_seconds");
   }
   if (source.drop_cache_ns) run.decimal("drop_cache_seconds", seconds(*source.drop_cache_ns));
   if (source.seed) run.integer("seed", static_cast<std::int64_t>(*source.seed));
-  if (source.verify != nullptr) {
+  if (source.verify) {
     run.string("verify", source.verify->first_bad ? "mismatch" : "ok");
     put_integer_or_null(run, "first_bad_offset", source.verify->first_bad);
     run.decimal("verify_seconds", seconds(source.verify_ns));
   }
 }
 
-void put_summary_row(json::Object& row, const JsonSessionRow& source) {
+void put_summary_row(json::Object& row, const RowRecord& source) {
+  const RowSummary& summary = *source.summary;
   row.integer("bs", source.bs)
-      .integer("iodepth", source.iodepth)
-      .string("pass", source.pass)
-      .integer("runs", static_cast<std::int64_t>(source.summary.real.count))
+      .integer("iodepth", source.depth)
+      .string("pass", pass_name(source.pass))
+      .integer("runs", static_cast<std::int64_t>(summary.real.count))
       .boolean("knee", source.knee);
-  put_figure(row.object("real"), source.summary.real, 9);
-  put_figure(row.object("user"), source.summary.user, 9);
-  put_figure(row.object("sys"), source.summary.sys, 9);
-  put_figure(row.object("bytes_per_second"), source.summary.bytes_per_second, 3);
-  if (source.latency != nullptr) put_latency(row.object("latency"), *source.latency);
+  put_figure(row.object("real"), summary.real, 9);
+  put_figure(row.object("user"), summary.user, 9);
+  put_figure(row.object("sys"), summary.sys, 9);
+  put_figure(row.object("bytes_per_second"), summary.bytes_per_second, 3);
+  if (source.latency) put_latency(row.object("latency"), *source.latency);
 }
 
 }  // namespace
 
-std::string json_session_report(const JsonSession& session) {
+std::string json_session_report(const SessionRecord& session, std::string_view version) {
   json::Writer out;
   {
     json::Object document = out.object();
     document.integer("schema", 1)
         .string("tool", "ddtime")
-        .string("version", session.version.empty() ? std::string_view(DDTIME_VERSION) : session.version)
+        .string("version", version.empty() ? std::string_view(DDTIME_VERSION) : version)
         .boolean("complete", session.complete);
     if (!session.phase.empty()) document.string("phase", session.phase);
     put_plan(document, session);
     {
       json::Array runs = document.array("runs");
-      for (const JsonSessionRun& source : session.runs) {
+      for (const RunRecord& source : session.runs) {
         json::Object run = runs.object();
-        put_session_run(run, source);
+        put_session_run(run, source, version);
       }
     }
     {
+      // A snapshot lists the runs so far and no summary.
       json::Array rows = document.array("summary");
-      for (const JsonSessionRow& source : session.rows) {
+      for (const RowRecord& source : session.rows) {
+        if (!session.complete || !source.summary) continue;
         json::Object row = rows.object();
         put_summary_row(row, source);
       }

@@ -10,33 +10,13 @@
 #include <string>
 #include <string_view>
 
-#include "measure/aggregate.h"
-#include "measure/cache_state.h"
-#include "dd/engine.h"
-#include "measure/latency.h"
-#include "model/plan.h"
-#include "model/run_times.h"
-#include "model/settings.h"
-#include "measure/verify.h"
-#include "model/stats.h"
+#include "measure/record.h"
 
 namespace ddtime {
 
-// One run as a JSON object on one line, '\n'-terminated (--json).
-struct JsonRun {
-  const Settings& settings;
-  const Stats& stats;
-  const RunTimes& times;
-  bool complete = true;             // false: a SIGUSR1 snapshot mid-copy
-  std::optional<int> exit_status;   // absent when not complete or killed
-  int signal = 0;                   // the signal ending the run, or 0
-  std::span<const std::string> errors;  // every diagnostic line, without prefix
-  std::string_view version;
-  const EngineUse* engine = nullptr;    // what ran, with --iodepth or --engine
-  const LatencyReport* latency = nullptr;  // --latency
-  std::string_view phase = {};  // a snapshot outside the copy: what was going on
-};
-
+// One run as a JSON object on one line, '\n'-terminated (--json), from
+// its record: complete is false for a SIGUSR1 snapshot (pass kSnapshot) or
+// a run stopped by a signal; the engine is there when the record shows it.
 // The --json schema, one object on one line (keys always in this order):
 //
 //   {"tool":"ddtime","version":"0.1.0","complete":true,"phase":"..."|absent,
@@ -75,7 +55,7 @@ struct JsonRun {
 //   is not UTF-8 still gives valid JSON, with U+FFFD for each byte that is
 //   not; operands then add "if_hex" (after "if") or "of_hex" (after "of"):
 //   the name's bytes in lower-case hex, present only for such a name.
-// - version: run.version, or the build's version when empty.
+// - version: the version given, or the build's version when empty.
 // - With --latency, a last key "latency":
 //     {"clock_cost_ns":24.1,"definition":"system call"|"system call, from
 //      the end of the one before"|"submit to reap","between_calls_ns":21.5
@@ -85,7 +65,7 @@ struct JsonRun {
 //        "histogram":[{"le_ns":8191,"count":3000},...]},"write":{...}}
 //   A percentile the count cannot support is null; exact is false when
 //   the percentiles came from the histogram.
-std::string json_report(const JsonRun& run);
+std::string json_report(const RunRecord& run, std::string_view version = {});
 
 // A session of runs (--repeat, --warmup, --sweep) as one document:
 //
@@ -124,41 +104,7 @@ std::string json_report(const JsonRun& run);
 //   the rows; seconds with 9 decimals, bytes_per_second with 3; the
 //   outliers are the 1-based numbers of the measured runs the MAD rule
 //   flags; median_ci95 is null below 6 runs.
-struct JsonSessionRun {
-  JsonRun run;
-  std::int64_t bs = 0;
-  unsigned iodepth = 1;
-  unsigned repeat = 1;
-  bool warmup = false;
-  bool counted = true;  // a sample of the summary: it ended without an error or a signal
-  std::string_view cache = "as-is";
-  const CacheState* residency = nullptr;  // with --cache: what was resident as the run began
-  std::string_view pass = "copy";         // "write" and "read" for --readback
-  std::optional<std::int64_t> drop_cache_ns = std::nullopt;  // the read pass: the drop before it
-  const VerifyOutcome* verify = nullptr;      // the read pass with --verify
-  std::int64_t verify_ns = 0;
-  std::optional<std::uint64_t> seed = std::nullopt;  // --pattern: the generator's seed for the run
-};
-struct JsonSessionRow {
-  std::int64_t bs = 0;
-  unsigned iodepth = 1;
-  RowSummary summary;
-  std::string_view pass = "copy";
-  bool knee = false;  // --sweep=bs=auto's knee
-  const LatencyReport* latency = nullptr;  // --latency: the row's runs merged
-};
-struct JsonSession {
-  const Plan& plan;
-  std::span<const JsonSessionRun> runs;
-  std::span<const JsonSessionRow> rows;
-  std::optional<int> exit_status;  // absent when killed by a signal
-  int signal = 0;
-  std::string_view version;
-  std::optional<double> generator_rate = std::nullopt;  // --pattern: bytes per second
-  bool complete = true;    // false: a SIGUSR1 snapshot, the runs so far
-  std::string_view phase = {};  // a snapshot: what was going on
-};
-std::string json_session_report(const JsonSession& session);
+std::string json_session_report(const SessionRecord& session, std::string_view version = {});
 
 // A command refused before anything ran (a bad option, a conflict, a
 // report path that aliases a data file), with --json on standard error,

@@ -138,6 +138,10 @@ std::string bs_text(std::int64_t bs) {
   return fmt::format("{}", bs);
 }
 
+std::string setting_words(std::int64_t bs, unsigned depth) {
+  return fmt::format("bs={} depth {}", bs_text(bs), depth);
+}
+
 std::string iec_rate(double bytes_per_second) {
   const std::size_t unit = iec_unit(bytes_per_second);
   return fmt::format("{:.2f} {}", in_unit(bytes_per_second, unit), kIecUnits[unit]);
@@ -287,20 +291,20 @@ std::string knee_line(std::string_view program, std::int64_t bs, bool spread) {
                      spread ? " (and under the run-to-run spread)" : "");
 }
 
-std::string session_csv(std::span<const CsvRun> runs, bool header) {
+std::string session_csv(std::span<const RunRecord> runs, bool header) {
   Buffer out;
   if (header) {
     put(out, "bs,iodepth,pass,repeat,warmup,cache,bytes,records,real_s,user_s,sys_s,cpu_percent,bytes_per_second,iops,"
              "exit_status\n");
   }
-  for (const CsvRun& run : runs) {
-    const RunFigures& f = run.figures;
+  for (const RunRecord& run : runs) {
+    const RunFigures f = run.figures();
     const double cpu = f.real > 0 ? (f.user + f.sys) / f.real * 100 : 0;
-    const double iops = f.real > 0 ? static_cast<double>(run.records) / f.real : 0;
-    put(out, "{},{},{},{},{},{},{},{},{:.9f},{:.9f},{:.9f},{:.1f},{:.3f},{:.3f},", run.bs, run.depth, run.pass,
-        run.repeat, run.warmup ? "true" : "false", run.cache, run.bytes, run.records, f.real, f.user, f.sys, cpu,
-        f.bytes_per_second, iops);
-    if (run.exit_status) put(out, "{}", *run.exit_status);
+    const double iops = f.real > 0 ? static_cast<double>(run.records_in()) / f.real : 0;
+    put(out, "{},{},{},{},{},{},{},{},{:.9f},{:.9f},{:.9f},{:.1f},{:.3f},{:.3f},", run.settings.ibs, run.depth,
+        pass_name(run.pass), run.index, run.warmup ? "true" : "false", cache_mode_name(run.cache),
+        run.result.stats.bytes_out, run.records_in(), f.real, f.user, f.sys, cpu, f.bytes_per_second, iops);
+    if (const std::optional<int> status = run.exit_status()) put(out, "{}", *status);
     put(out, "\n");
   }
   return text_of(out);
@@ -334,22 +338,25 @@ std::string cache_line(std::string_view program, std::string_view setting, Cache
   return text_of(out);
 }
 
-std::string sweep_table(std::string_view program, std::span<const SweepRow> rows, bool utf8, RateUnits units) {
+std::string sweep_table(std::string_view program, std::span<const RowRecord> rows, bool utf8, RateUnits units) {
   // An SI rate only when --units asks for one: GNU's summary carries it,
   // and a script's grep for one SI rate must find one.
   const bool si = units == RateUnits::kSi || units == RateUnits::kBoth || units == RateUnits::kAll;
   Buffer out;
   double best = 0;
-  for (const SweepRow& row : rows) best = std::max(best, row.summary.bytes_per_second.median);
-  const bool fits = std::any_of(rows.begin(), rows.end(), [](const SweepRow& row) { return !row.fits.empty(); });
+  for (const RowRecord& row : rows) {
+    if (row.summary) best = std::max(best, row.summary->bytes_per_second.median);
+  }
+  const bool fits = std::any_of(rows.begin(), rows.end(), [](const RowRecord& row) { return !row.fits.empty(); });
   put(out, "{}: {:>6} ", program, "bs");
   if (fits) put(out, "{:<6} ", "fits");
   // "moved", not "bytes": no line before GNU's summary says that word.
   put(out, "{:>5} {:>12} {:>9} {:>9} {:>9} {:>6} ", "depth", "moved", "real", "user", "sys", "cpu%");
   if (si) put(out, "{:>9} ", "MB/s");
   put(out, "{:>9} {:>9}  {}\n", "MiB/s", "IOPS", "rate");
-  for (const SweepRow& row : rows) {
-    const RowSummary& s = row.summary;
+  for (const RowRecord& row : rows) {
+    if (!row.summary) continue;  // no counted run: nothing to show
+    const RowSummary& s = *row.summary;
     const double real = s.real.median;
     const double rate = s.bytes_per_second.median;
     const double cpu = real > 0 ? (s.user.median + s.sys.median) / real * 100 : 0;

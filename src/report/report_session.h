@@ -13,6 +13,7 @@
 
 #include "measure/aggregate.h"
 #include "measure/cache_state.h"
+#include "measure/record.h"
 #include "model/run_times.h"
 #include "model/settings.h"
 #include "measure/verify.h"
@@ -104,53 +105,30 @@ std::string phase_line(std::string_view program, std::string_view phase);
 std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second,
                            RateUnits units = RateUnits::kIecAndBytes);
 
-// One run for --csv.
-struct CsvRun {
-  std::int64_t bs = 0;
-  unsigned depth = 1;
-  std::string_view pass = "copy";
-  unsigned repeat = 1;
-  bool warmup = false;
-  std::string_view cache = "as-is";
-  std::int64_t bytes = 0;    // bytes out
-  std::int64_t records = 0;  // input records, full and partial
-  RunFigures figures;
-  std::optional<int> exit_status;
-};
-
 // The header line and one line per run:
 //   bs,iodepth,pass,repeat,warmup,cache,bytes,records,real_s,user_s,sys_s,cpu_percent,bytes_per_second,iops,exit_status
 //   65536,1,copy,1,false,as-is,1048576,16,0.001200000,0.000000000,0.001100000,91.7,873813333.333,13333.333,0
 // Seconds with 9 decimals, rates with 3, cpu with 1; exit_status empty
 // when a signal ended the run.
 // header: false for lines that continue a table already begun.
-std::string session_csv(std::span<const CsvRun> runs, bool header = true);
+std::string session_csv(std::span<const RunRecord> runs, bool header = true);
 
 // A block size as a sweep names it: "4k", "1M", "1000".
 std::string bs_text(std::int64_t bs);
 
+// "bs=64k depth 4": which row of a sweep a line is about.
+std::string setting_words(std::int64_t bs, unsigned depth);
+
 // A rate in IEC units with two decimals: "2.00 GiB/s", "512.00 B/s".
 std::string iec_rate(double bytes_per_second);
 
-// One row of a sweep: its setting, the bytes each run moved, and its
-// figures (the medians of its runs, or its one run).
-struct SweepRow {
-  std::int64_t bs = 0;
-  unsigned depth = 1;
-  std::int64_t bytes = 0;
-  std::int64_t records = 0;  // input records of one run, for IOPS
-  RowSummary summary;
-  bool knee = false;  // --sweep=bs=auto: where doubling stopped paying
-  std::string fits = {};  // --sweep=bs=memory: the cache level the buffer fits in ("L2", "memory")
-};
-
-// The sweep table, one row per setting: bs, depth, bytes, real, user, sys,
+// The sweep table, one row per setting with counted runs: bs, depth, bytes, real, user, sys,
 // cpu%, MB/s, MiB/s, IOPS (medians when rows have several runs) and a bar
 // of the rate, the best rate marked with "*best" (and, for
 // --sweep=bs=memory, a "fits" column after bs). utf8: the bar in Unicode
 // eighth blocks, else in '#'.
 // units: an MB/s column (SI) only with --units=si, both or all.
-std::string sweep_table(std::string_view program, std::span<const SweepRow> rows, bool utf8,
+std::string sweep_table(std::string_view program, std::span<const RowRecord> rows, bool utf8,
                         RateUnits units = RateUnits::kIecAndBytes);
 
 }  // namespace ddtime

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,12 @@ class FakeOs final : public Os {
   DirectIoNeeds direct_needs;          // what direct_io_needs() answers
   std::int64_t device_size = -1;       // block_device_size(): -1 means ENOTTY
   std::vector<std::string> calls;  // "read 0 512", "write 1 512", ...
+  // Names for the two files, so that a session can open them again for
+  // every run: opening input_name reopens fd 0's bytes from their start,
+  // opening output_name fd 1's (emptied under O_TRUNC); stat_path knows
+  // both as regular files. Any other name is not there.
+  std::optional<std::string> input_name;
+  std::optional<std::string> output_name;
 
   void on_read(std::vector<Step> steps) { reads_.insert(reads_.end(), steps.begin(), steps.end()); }
   void on_write(std::vector<Step> steps) { writes_.insert(writes_.end(), steps.begin(), steps.end()); }
@@ -63,15 +70,25 @@ class FakeOs final : public Os {
     }));
   }
 
-  IoResult open(const char* path, int, mode_t) noexcept override {
+  IoResult open(const char* path, int flags, mode_t) noexcept override {
     calls.push_back(std::string("open ") + path);
+    if (input_name && *input_name == path) return {kInputHandle, 0};
+    if (output_name && *output_name == path) {
+      if ((flags & O_TRUNC) != 0) output.clear();
+      return {kOutputHandle, 0};
+    }
     return {-1, ENOENT};
   }
   IoResult close(int fd) noexcept override {
     calls.push_back("close " + std::to_string(fd));
     return {0, 0};
   }
-  IoResult dup2(int, int to) noexcept override { return {to, 0}; }
+  IoResult dup2(int from, int to) noexcept override {
+    // A name opened again starts at its beginning.
+    if (from == kInputHandle && to == 0) input_position_ = 0;
+    if (from == kOutputHandle && to == 1) output_position_ = 0;
+    return {to, 0};
+  }
 
   IoResult read(int fd, void* buffer, std::size_t length) noexcept override {
     calls.push_back("read " + std::to_string(fd) + " " + std::to_string(length));
@@ -131,6 +148,7 @@ class FakeOs final : public Os {
     bool regular = fd == 0 ? input_seekable : output_is_regular;
     status.st_mode = regular ? S_IFREG | 0644 : S_IFIFO | 0600;
     status.st_size = static_cast<off_t>(fd == 0 ? input.size() : output.size());
+    status.st_ino = fd == 0 ? 1 : 2;  // two files, as stat_path knows them
     return {0, 0};
   }
 
@@ -163,7 +181,12 @@ class FakeOs final : public Os {
   IoResult stat_path(const char* path, struct stat& status) noexcept override {
     calls.push_back(std::string("stat ") + path);
     status = {};
-    return {-1, ENOENT};
+    const bool is_input = input_name && *input_name == path;
+    if (!is_input && !(output_name && *output_name == path)) return {-1, ENOENT};
+    status.st_mode = S_IFREG | 0644;
+    status.st_size = static_cast<off_t>(is_input ? input.size() : output.size());
+    status.st_ino = is_input ? 1 : 2;
+    return {0, 0};
   }
   IoResult reserve(int fd, off_t offset, off_t length) noexcept override {
     calls.push_back("reserve " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length));
@@ -198,6 +221,8 @@ class FakeOs final : public Os {
   }
 
  private:
+  static constexpr int kInputHandle = 100;   // what open(input_name) returns
+  static constexpr int kOutputHandle = 101;  // what open(output_name) returns
   std::deque<Step> reads_;
   std::deque<Step> writes_;
   std::size_t input_position_ = 0;

@@ -43,8 +43,17 @@ inline RunTimes timed(std::int64_t real, std::int64_t user = 0, std::int64_t sys
 }
 
 // A finished run with no errors, every other field at its default.
-inline JsonRun plain_run(const Settings& settings, const Stats& stats, const RunTimes& times) {
-  return JsonRun{settings, stats, times, true, std::nullopt, 0, {}, {}};
+inline RunRecord plain_run(const Settings& settings, const Stats& stats, const RunTimes& times) {
+  RunRecord run{.settings = settings, .result = {.stats = stats, .times = times}, .errors = {}};
+  return run;
+}
+
+// A run a signal stopped: not complete, no exit status.
+inline RunRecord stopped_run(const Settings& settings, const Stats& stats, const RunTimes& times, int signal) {
+  RunRecord run = plain_run(settings, stats, times);
+  run.result.ending = Ending::kInterrupted;
+  run.signal = signal;
+  return run;
 }
 
 }  // namespace ddtime::report_fixtures

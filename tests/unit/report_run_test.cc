@@ -443,7 +443,7 @@ TEST(TimingReport, IgnoresTheGlobalLocale) {
   const Settings settings;
   const Stats stats = copied(4096, 0, 4 * kGiB);
   const RunTimes times = timed(81'300'000, 1, 2);
-  const JsonRun run = plain_run(settings, stats, times);
+  const RunRecord run = plain_run(settings, stats, times);
   const std::string json = json_report(run);
   std::locale::global(previous);
   EXPECT_EQ(before, after);

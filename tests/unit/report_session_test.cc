@@ -111,15 +111,17 @@ TEST(SessionStatistics, BelowSixRunsTheIntervalIsNotAvailable) {
   EXPECT_NE(text.find("ddtime: real  1.0000 s  1.5000 s  n/a "), std::string::npos) << text;
 }
 
-std::vector<SweepRow> two_rows() {
+std::vector<RowRecord> two_rows() {
   const std::vector<RunFigures> slow{{2.0, 0.5, 1.0, 50e6}};
   const std::vector<RunFigures> fast{{1.0, 0.2, 0.6, 100e6}};
-  return {{4096, 1, 100000000, 24415, summarise_runs(slow), false},
-          {1 << 20, 4, 100000000, 96, summarise_runs(fast), true}};
+  return {{.bs = 4096, .depth = 1, .summary = summarise_runs(slow), .bytes = 100000000, .records = 24415},
+          {.bs = 1 << 20, .depth = 4, .knee = true, .summary = summarise_runs(fast), .bytes = 100000000, .records = 96}};
 }
 
 TEST(SweepTable, HasARowPerSettingWithBarsScaledToTheBest) {
-  const std::vector<SweepRow> rows = two_rows();
+  std::vector<RowRecord> rows = two_rows();
+  // A row without a counted run has nothing to show.
+  rows.insert(rows.begin() + 1, RowRecord{.bs = 65536, .depth = 1});
   EXPECT_EQ(sweep_table("ddtime", rows, false, RateUnits::kSi),
             "ddtime:     bs depth        moved      real      user       sys   cpu%      MB/s     MiB/s      IOPS  rate\n"
             "ddtime:     4k     1    100000000  2.0000 s  0.5000 s  1.0000 s   75.0      50.0      47.7     12208  "
@@ -153,8 +155,8 @@ TEST(BsText, NamesGigabytesToo) {
 }
 
 TEST(SweepTable, DrawsUnicodeEighthsInUtf8) {
-  std::vector<SweepRow> rows = two_rows();
-  rows[0].summary.bytes_per_second.median = 100e6 * (10.0 / 30 + 1.0 / 240);  // 10 columns and one eighth
+  std::vector<RowRecord> rows = two_rows();
+  rows[0].summary->bytes_per_second.median = 100e6 * (10.0 / 30 + 1.0 / 240);  // 10 columns and one eighth
   const std::string text = sweep_table("ddtime", rows, true);
   std::string ten;
   for (int i = 0; i < 10; ++i) ten += "\u2588";

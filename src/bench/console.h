@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// console — everything the user sees of a run, a session or a read-back,
+// and where the reports go: it implements Events (GNU's messages, progress,
+// the statistics on SIGUSR1, SIGINT heard), words the measured line, prints
+// ddtime's lines and GNU's summary from the records, and delivers CSV and
+// JSON to their targets, opened once as (format, target) pairs. It keeps
+// no run's state but a copy of the running run's settings, handed over in
+// the run's start event; what runs and when is the driver's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "measure/cache_state.h"
+#include "measure/measured.h"
+#include "measure/record.h"
+#include "measure/run_window.h"
+#include "measure/verify.h"
+#include "model/events.h"
+#include "model/plan.h"
+#include "model/settings.h"
+#include "report/diag.h"
+#include "report/messages.h"
+#include "report/report.h"
+#include "report/report_files.h"
+#include "system/os.h"
+
+namespace ddtime {
+
+class Console final : public Events {
+ public:
+  // settings and plan: the command line's, until resolved() replaces them.
+  Console(Os& os, Diag& diag, RunWindow& window, const Settings& settings, const Plan& plan, bool stderr_is_terminal);
+
+  // Before anything else: JSON on stderr replaces every line of text,
+  // refusals included, so diag is muted from here.
+  void begin();
+  const Messages& messages() const noexcept { return messages_; }
+  // What every run is reported against once resolve has decided it, and
+  // the reports' targets, open until finished().
+  void resolved(const Settings& settings, const Plan& plan, std::vector<CpuCache> caches, ReportFiles& reports);
+  void finished() noexcept { reports_ = nullptr; }
+  // A command refused before anything ran: with --json on standard error
+  // its refusal document there. Returns the exit status, 1.
+  int refused();
+
+  // Before each run: its settings, whose names its messages use, and in a
+  // session or a read-back which run it is, said with a SIGUSR1 snapshot.
+  void run_begins(const Settings& settings, std::string label = {});
+  void run_ends() { running_.clear(); }
+
+  void notice(Notice what, Side side, int err, std::int64_t value) override;
+  void alignment_refused(const AlignmentProblem& problem) override;
+  void starting(const RunStart& start) override;
+  void show_stats(const Stats& stats) override;
+  bool handle_signals(const Stats& stats) override;
+  void progress(const Stats& stats, std::int64_t now_ns) override;
+
+  // The SIGINT heard (0: none): the driver stops, reports, and dies by it.
+  int interrupt() const noexcept { return interrupt_; }
+  // Between runs and passes, a signal that arrived: SIGUSR1 says what is
+  // going on (phase; so_far: the session's runs, null before a single run)
+  // and carries on; true for SIGINT.
+  bool interrupted_in(std::string_view phase, const SessionRecord* so_far);
+
+  // What the coming run will measure, in plain words (the input's
+  // residency among the facts); empty as dd or without the text report.
+  std::string measured_words(const Settings& settings);
+  // Whether a session prints ddtime's lines.
+  bool session_text() const {
+    return settings_.ext.timing_report && settings_.status != StatusLevel::kNone && !machine_output_on_stderr();
+  }
+
+  // One plain run's end (or its stop by a signal): ddtime's report, GNU's
+  // summary, the JSON. Returns nonzero when a report could not be written.
+  int run_ended(const RunRecord& run);
+  // A run GNU would end without statistics: --json still gets its object.
+  void run_ended_without_summary(const RunRecord& run);
+
+  // A session's or a read-back's steps, as they happen.
+  void generator_measured(double bytes_per_second);
+  void cache_prepared(std::string_view setting, const CacheState& state);
+  void cache_failed(CacheMode mode, const CacheFailure& failure);
+  // A finished run of a session: its CSV line on stderr at once, then as
+  // dd GNU's lines, as ddtime its line.
+  void session_run_ended(const SessionRecord& session, const RunRecord& run);
+  void pass_ended(const RunRecord& pass);
+  void cache_dropped(std::int64_t ns);
+  void read_buffered(const std::string& path, std::int64_t bytes, std::int64_t where, std::int64_t alignment);
+  void verified(const VerifyOutcome& outcome, std::int64_t ns);
+  // The end of a session or read-back (session.exit_status, or a signal):
+  // the statistics, the table, GNU's lines last, CSV and JSON. Returns the
+  // exit status, 1 when a report could not be written.
+  int session_ended(const SessionRecord& session);
+
+ private:
+  // ddtime's lines, GNU's summary and the JSON of a run or a snapshot.
+  int present(const RunRecord& run);
+  void print_rows(const SessionRecord& session);
+  void print_session_end(const SessionRecord& session);
+  void print_readback_end(const SessionRecord& session);
+  int deliver_json(const std::string& json, bool final);
+  int deliver_csv(const std::string& csv);
+  void stream_csv(const RunRecord& run);
+  std::string csv_table(std::span<const RunRecord> runs);
+  std::string csv_snapshot(const Stats& stats, const RunTimes& times);
+  void phase_snapshot(std::string_view phase, const SessionRecord* so_far);
+  std::string phase_json(std::string_view phase, const SessionRecord* so_far) const;
+  RunRecord snapshot_of(const Stats& stats, const RunTimes& times) const;
+  // JSON or CSV in place of the text on stderr: diag is muted, no text.
+  bool machine_output_on_stderr() const {
+    return (settings_.ext.json && !settings_.ext.json_path) || (plan_.csv && !plan_.csv_path);
+  }
+  RateUnits rate_units() const noexcept { return settings_.ext.units.value_or(RateUnits::kIecAndBytes); }
+
+  Os& os_;
+  Diag& diag_;
+  RunWindow& window_;
+  Settings settings_;      // the command line's, then as resolved
+  Plan plan_;
+  Settings run_settings_;  // the running (or last) run's, as its start event gave them
+  Messages messages_;      // names its files from run_settings_
+  Reporter reporter_;
+  bool stderr_is_terminal_;
+  std::vector<CpuCache> caches_;             // --sweep=bs=memory: the CPU's data caches
+  ReportFiles* reports_ = nullptr;           // open from resolved() to finished()
+  bool json_on_stderr_ = false;              // --json with no PATH: JSON replaces the text
+  std::optional<std::int64_t> total_bytes_;  // for --progress
+  std::string running_;                      // which run of a session is running, for SIGUSR1
+  int interrupt_ = 0;                        // the signal that stopped the run
+  std::int64_t begun_ns_ = 0;                // when begin() was called, on the window's clock
+  bool csv_header_sent_ = false;             // --csv on stderr: the header goes once
+  std::size_t csv_rows_sent_ = 0;            // --csv on stderr: lines streamed so far
+};
+
+}  // namespace ddtime

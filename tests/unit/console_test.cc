@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The console: whose names its messages use, and what a session's end says
+// from the records alone.
+#include "bench/console.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <string>
+
+#include "fakes/copy_fixtures.h"
+#include "fakes/fake_os.h"
+
+namespace ddtime {
+namespace {
+
+using testing::FakeOs;
+using testing::FixedClock;
+
+Settings reading(const char* input) {
+  Settings settings;
+  settings.input_file = input;
+  settings.output_file = "out";
+  return settings;
+}
+
+struct Seen {
+  FakeOs os;
+  FixedClock clock;
+  RunWindow window{clock, false};
+  std::string text;
+  Diag diag{"ddtime", false, [this](std::string_view said) { text.append(said); }};
+};
+
+TEST(Console, MessagesNameTheFilesOfTheRunThatIsRunning) {
+  Seen seen;
+  Console console(seen.os, seen.diag, seen.window, reading("asked"), Plan{}, false);
+  console.notice(Notice::kReadError, Side::kInput, EIO, 0);
+  console.run_begins(reading("written"));  // a read-back's read pass reads of=
+  console.notice(Notice::kReadError, Side::kInput, EIO, 0);
+  EXPECT_EQ(seen.text,
+            "ddtime: error reading 'asked': Input/output error\n"
+            "ddtime: error reading 'written': Input/output error\n");
+}
+
+TEST(Console, TheStartEventsSettingsAreTheRunsFromThenOn) {
+  Seen seen;
+  Console console(seen.os, seen.diag, seen.window, reading("asked"), Plan{}, false);
+  const Settings resolved = reading("resolved");
+  console.starting(RunStart{.expected_bytes = std::nullopt, .settings = &resolved});
+  console.notice(Notice::kReadError, Side::kInput, EIO, 0);
+  EXPECT_EQ(seen.text, "ddtime: error reading 'resolved': Input/output error\n");
+}
+
+RunRecord finished_run(std::size_t row, std::int64_t records) {
+  RunRecord run;
+  run.settings.ibs = run.settings.obs = 512;
+  run.row = row;
+  run.result.stats.full_records_in = run.result.stats.full_records_out = records;
+  run.result.stats.bytes_in = run.result.stats.bytes_out = records * 512;
+  run.result.times.real_ns = 1'000'000;
+  run.measured = "ddtime: measured: the page cache\n";
+  return run;
+}
+
+TEST(Console, ASessionEndsWithTheTableThenGnusLinesOfItsLastRun) {
+  Seen seen;
+  Settings settings = reading("in");
+  settings.ext.timing_report = true;
+  Plan plan;
+  plan.sweep_bs = {512, 1024};
+  Console console(seen.os, seen.diag, seen.window, settings, plan, false);
+  SessionRecord session{.plan = plan, .exit_status = 0};
+  session.rows = {RowRecord{.bs = 512, .setting = "bs=512 depth 1"}, RowRecord{.bs = 1024, .setting = "bs=1k depth 1"}};
+  session.runs = {finished_run(0, 8), finished_run(1, 3)};
+  summarise_rows(session);
+  EXPECT_EQ(console.session_ended(session), 0);
+  const std::string gnu_last = "3+0 records in\n3+0 records out\n";
+  EXPECT_NE(seen.text.find("ddtime:     bs depth"), std::string::npos) << seen.text;
+  EXPECT_NE(seen.text.find("ddtime: measured (bs=1k depth 1, the row of GNU's lines below): the page cache\n" + gnu_last), std::string::npos)
+      << seen.text;
+  EXPECT_LT(seen.text.find("ddtime:     bs depth"), seen.text.find(gnu_last));
+}
+
+TEST(Console, ASessionsStatusIsOneWhenItWasStoppedAndHasNoneOfItsOwn) {
+  Seen seen;
+  Console console(seen.os, seen.diag, seen.window, reading("in"), Plan{}, false);
+  SessionRecord session;
+  session.signal = 2;
+  EXPECT_EQ(console.session_ended(session), 1);
+}
+
+}  // namespace
+}  // namespace ddtime
