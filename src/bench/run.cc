@@ -147,27 +147,6 @@ void Run::describe_engine(RunResult& result) const {
   }
 }
 
-// --latency: recorders sized from what the copy will move (a few million
-// samples at most kept exactly), and the clock's own cost; the copy's Os
-// and Events are then the taps'.
-void Run::tap_latency(LatencyTaps& taps) {
-  constexpr std::int64_t kMostSamples = 2'000'000;
-  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
-  const std::int64_t reads = bytes ? *bytes / settings_.ibs + 2 : kMostSamples;
-  const std::int64_t writes = bytes ? *bytes / settings_.obs + 2 : kMostSamples;
-  latency_ = std::make_shared<LatencyRecorders>(static_cast<std::size_t>(std::min(reads, kMostSamples)),
-                                                static_cast<std::size_t>(std::min(writes, kMostSamples)));
-  reading_cost_ticks_ = reading_cost(read_ticks);
-  calibration_start_ns_ = window_.now_ns();
-  calibration_start_ticks_ = read_ticks();
-  // Chained where nothing but record keeping comes between one call and
-  // the next (the straight copy), see LatencyOs.
-  const bool chained = !settings_.two_buffers() && !settings_.conv.sync && !settings_.conv.sparse &&
-                       !settings_.ext.progress && settings_.status != StatusLevel::kProgress;
-  taps.calls.emplace(os_, *latency_, chained);
-  taps.events.emplace(events_, *taps.calls);
-}
-
 RunResult Run::copy(std::size_t buffer_alignment) {
   QueueSetup queue;
   const QueueResources::Request request{
@@ -181,10 +160,9 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   // POSIXLY_CORRECT is set; GNU dd honours that.
   signals::install_as_gnu();
 
-  LatencyTaps taps;
-  if (plan_.latency) tap_latency(taps);
-  Os* base = taps.calls ? static_cast<Os*>(&*taps.calls) : &os_;
-  Events* events = taps.events ? static_cast<Events*>(&*taps.events) : &events_;
+  if (plan_.latency) latency_.emplace(os_, events_, window_.clock(), settings_, expected_input_bytes(os_, settings_));
+  Os* base = latency_ ? &latency_->os() : &os_;
+  Events* events = latency_ ? &latency_->events() : &events_;
   TimedOs timed(*base);
   // A queued engine's reads and writes are in flight together, in the
   // ring, not in calls this Os could time: not measured, rather than 0.
@@ -203,17 +181,10 @@ RunResult Run::copy(std::size_t buffer_alignment) {
                     output_cache_,
                     window_.start_ns(),
                     queue,
-                    queue.ring != nullptr ? latency_.get() : nullptr};
+                    queue.ring != nullptr && latency_ ? &latency_->recorders() : nullptr};
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
-  if (queue_.ring() != nullptr) {
-    latency_definition_ = kLatencyQueued;
-  } else if (taps.calls && taps.calls->chained()) {
-    latency_definition_ = kLatencyChained;
-    if (taps.calls->gaps_sampled() > 0) {
-      latency_gap_ticks_ = static_cast<double>(taps.calls->gap_ticks()) / static_cast<double>(taps.calls->gaps_sampled());
-    }
-  }
+  if (latency_) latency_->copy_ended(queue_.ring() != nullptr);
   return after_copy(copied);
 }
 
@@ -271,17 +242,7 @@ RunResult Run::perform() {
   release_queue();
   // Summarised after the window closed: sorting the samples is no part of
   // the copy.
-  if (latency_) {
-    // Ticks to nanoseconds by the whole run's ticks against its clock.
-    const std::int64_t ns = window_.now_ns() - calibration_start_ns_;
-    const std::uint64_t ticks = read_ticks() - calibration_start_ticks_;
-    const double ns_per_tick = ticks > 0 && ns > 0 ? static_cast<double>(ns) / static_cast<double>(ticks) : 1.0;
-    result.latency = LatencyReport{latency_definition_, reading_cost_ticks_ * ns_per_tick,
-                                   latency_gap_ticks_ ? std::optional(*latency_gap_ticks_ * ns_per_tick) : std::nullopt,
-                                   latency_->reads.summary(ns_per_tick), latency_->writes.summary(ns_per_tick)};
-    result.latency_samples = latency_;
-    result.latency_ns_per_tick = ns_per_tick;
-  }
+  if (latency_) latency_->report(result);
   return result;
 }
 

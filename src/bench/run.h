@@ -15,7 +15,7 @@
 
 #include "dd/engine.h"
 #include "dd/engine_queued.h"
-#include "measure/latency.h"
+#include "measure/latency_probe.h"
 #include "model/events.h"
 #include "system/buffer.h"
 #include "system/os.h"
@@ -53,12 +53,6 @@ class Run {
   // refused (the problem is reported).
   bool check_direct_alignment(std::size_t& buffer_alignment);
   RunResult copy(std::size_t buffer_alignment);
-  // --latency's decorators over the Os and the Events, for one copy.
-  struct LatencyTaps {
-    std::optional<LatencyOs> calls;
-    std::optional<ChainBreakingEvents> events;
-  };
-  void tap_latency(LatencyTaps& taps);
   RunResult after_copy(const CopyResult& copied);
   // Signals that arrived late, then GNU's cleanup: close both sides.
   RunResult finish(RunResult result);
@@ -85,14 +79,7 @@ class Run {
   // holds of the buffers) goes first.
   QueueResources queue_;  // the queued engine's slots and ring
   EngineUse engine_;
-  std::shared_ptr<LatencyRecorders> latency_;  // --latency, sized before the window opens
-  double reading_cost_ticks_ = 0;  // --latency: one read_ticks(), in ticks
-  // --latency: what a duration is (LatencyReport::definition) and, for
-  // chained calls, the mean work between them that was sampled, in ticks.
-  const char* latency_definition_ = kLatencyPerCall;
-  std::optional<double> latency_gap_ticks_;
-  std::int64_t calibration_start_ns_ = 0;
-  std::uint64_t calibration_start_ticks_ = 0;
+  std::optional<LatencyProbe> latency_;  // --latency, set up before the window opens
 };
 
 }  // namespace ddtime

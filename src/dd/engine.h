@@ -26,7 +26,6 @@ namespace ddtime {
 
 // Only pointed to here: the queued engine, which uses them, includes them.
 struct LatencyRecorders;
-class PatternSource;
 
 
 struct CopyResult {
@@ -50,8 +49,9 @@ struct QueueSetup {
   // The input is /dev/zero or another memory device, which io_uring may cut
   // short when its own work is pending: a short read is read on, not the end.
   bool refill_short_reads = false;
-  // --pattern: the generator fills each record in place of a read.
-  const PatternSource* source = nullptr;
+  // --pattern: the ring answers the input's reads from the generator
+  // (PatternRing); they fetch nothing and are not timed.
+  bool generated_input = false;
 };
 
 // Everything an engine needs, decided before the first read.

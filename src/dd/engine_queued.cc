@@ -56,7 +56,7 @@ class QueuedCopy final : private PositionBuffers {
   void queue_write(std::int64_t record);
   void queue_sequential_write();
   // reaped_ticks: when the batch holding it was reaped (read_ticks), for
-  // --latency; -1 for a record the generator made, which no request fetched.
+  // --latency.
   void on_completion(const RingCompletion& completion, std::int64_t reaped_ticks);
   void retire_in_order();
   // The final partial record, through the Writer as in the sync engine.
@@ -174,15 +174,6 @@ void QueuedCopy::queue_reads() {
 
 void QueuedCopy::queue_read(std::int64_t record) {
   Slot& s = slot(record);
-  if (job_.queue.source != nullptr) {
-    // Generated, not read: the record is whole at once, and its write
-    // (if it can go at once) is queued like any other.
-    job_.queue.source->fill(buffer(record) + s.got, s.want - static_cast<std::size_t>(s.got),
-                            record * ibs_ + s.got);
-    ++in_flight_;
-    on_completion({static_cast<std::uint64_t>(record), static_cast<std::int64_t>(s.want) - s.got}, -1);
-    return;
-  }
   if (latency_ != nullptr) s.queued_ticks = read_ticks();
   ring_.queue({static_cast<std::uint64_t>(record), RingRequest::Kind::kRead, kInputFd, buffer(record) + s.got,
                s.want - static_cast<std::size_t>(s.got), input_base_ + record * ibs_ + s.got, buffer_index(record)});
@@ -215,8 +206,9 @@ void QueuedCopy::on_completion(const RingCompletion& completion, std::int64_t re
   const auto record = static_cast<std::int64_t>(completion.tag & ~kWriteBit);
   Slot& s = slot(record);
   // A read past the end of the input fetches nothing and is not counted,
-  // as in the sync engine.
-  if (latency_ != nullptr && reaped_ticks >= 0 && ((completion.tag & kWriteBit) != 0 || completion.result != 0)) {
+  // as in the sync engine; nor is a read the generator answered.
+  const bool timed = (completion.tag & kWriteBit) != 0 || (completion.result != 0 && !job_.queue.generated_input);
+  if (latency_ != nullptr && timed) {
     ((completion.tag & kWriteBit) != 0 ? latency_->writes : latency_->reads)
         .record(reaped_ticks - static_cast<std::int64_t>(s.queued_ticks));
   }
@@ -351,8 +343,8 @@ CopyResult QueuedCopy::run() {
     queue_reads();
     queue_sequential_write();
     if (in_flight_ == 0) {
-      // Records the generator made complete with no request in flight:
-      // they are counted here, or a final partial one would be lost.
+      // Nothing in flight: what is complete is counted here, or a final
+      // partial record would be lost.
       const std::int64_t retired_before = next_retire_;
       retire_in_order();
       if (next_retire_ != retired_before) continue;
@@ -457,9 +449,12 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
                             flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
   queue.order_free_output = output == Positioning::kOrderFree;
   if (!allocate_slots(request) || !open_ring(request, engine)) return false;
+  // --pattern: the generator answers the input's reads, as PatternOs
+  // does for the sync engine.
+  if (request.pattern != nullptr) ring_ = std::make_unique<PatternRing>(std::move(ring_), *request.pattern);
   queue.ring = ring_.get();
   queue.slots = slots_;
-  queue.source = request.pattern;
+  queue.generated_input = request.pattern != nullptr;
   return true;
 }
 

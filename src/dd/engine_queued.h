@@ -21,6 +21,8 @@
 
 namespace ddtime {
 
+class PatternSource;
+
 // The queued engine's resources for one run: its slots (one allocation,
 // each slot starting on the alignment) and its ring. Set up before the
 // measured window opens, released after it closes.

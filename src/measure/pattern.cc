@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "dd/io.h"
@@ -148,6 +150,49 @@ IoResult PatternOs::read(int fd, void* buffer, std::size_t length) noexcept {
   source_.fill(static_cast<unsigned char*>(buffer), length, position_);
   position_ += static_cast<std::int64_t>(length);
   return {static_cast<ssize_t>(length), 0};
+}
+
+PatternRing::PatternRing(std::unique_ptr<Ring> inner, const PatternSource& source)
+    : inner_(std::move(inner)), source_(source) {
+  // At most depth requests are queued and in flight together: a batch
+  // holds at most that many of each kind.
+  made_.reserve(inner_->depth());
+  reaped_.reserve(std::size_t{2} * inner_->depth());
+}
+
+void PatternRing::queue(const RingRequest& request) noexcept {
+  if (request.kind != RingRequest::Kind::kRead || request.fd != kInputFd) {
+    inner_->queue(request);
+    ++inner_queued_;
+    ++inner_in_flight_;
+    return;
+  }
+  const std::int64_t offset = request.offset >= 0 ? request.offset : position_;
+  source_.fill(request.buffer, request.length, offset);
+  position_ = offset + static_cast<std::int64_t>(request.length);
+  made_.push_back({request.tag, static_cast<std::int64_t>(request.length)});
+}
+
+int PatternRing::submit_and_wait(unsigned wait_for) noexcept {
+  reaped_.assign(made_.begin(), made_.end());
+  made_.clear();
+  // Wait on the inner ring only for what the generated reads do not
+  // already answer, and for no more than it holds.
+  const auto made = static_cast<unsigned>(reaped_.size());
+  const unsigned wait_inner = std::min(wait_for > made ? wait_for - made : 0u, inner_in_flight_);
+  if (inner_queued_ == 0 && wait_inner == 0) return 0;
+  if (const int err = inner_->submit_and_wait(wait_inner); err != 0) {
+    // Nothing is lost: the generated reads come back with the next batch.
+    made_.assign(reaped_.begin(), reaped_.end());
+    reaped_.clear();
+    return err;
+  }
+  inner_queued_ = 0;
+  for (const RingCompletion& completion : inner_->completions()) {
+    reaped_.push_back(completion);
+    --inner_in_flight_;
+  }
+  return 0;
 }
 
 double measure_generator_rate(const PatternSource& source, const std::function<bool()>& stop) {

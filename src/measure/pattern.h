@@ -10,11 +10,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "system/os.h"
 #include "model/plan.h"
+#include "system/ring.h"
 
 namespace ddtime {
 
@@ -59,6 +63,37 @@ class PatternOs final : public OsWrapper {
  private:
   const PatternSource& source_;
   std::int64_t position_ = 0;
+};
+
+// The ring a queued run with --pattern copies through, as PatternOs is
+// the sync engine's Os: a read of the input descriptor (/dev/zero, opened
+// only to have one) is answered by the generator as it is queued, with no
+// system call, and comes back with the next batch the wrapped ring reaps;
+// everything else goes to the wrapped ring. skip= is refused with
+// --pattern, so a read's offset is the stream's. No allocation per I/O:
+// the batches are sized to the depth when it is made.
+class PatternRing final : public Ring {
+ public:
+  PatternRing(std::unique_ptr<Ring> inner, const PatternSource& source);
+
+  const char* name() const noexcept override { return inner_->name(); }
+  unsigned depth() const noexcept override { return inner_->depth(); }
+  unsigned worker_threads() const noexcept override { return inner_->worker_threads(); }
+  std::string setup() const override { return inner_->setup(); }
+  RingCounters counters() const noexcept override { return inner_->counters(); }
+
+  void queue(const RingRequest& request) noexcept override;
+  int submit_and_wait(unsigned wait_for) noexcept override;
+  std::span<const RingCompletion> completions() const noexcept override { return reaped_; }
+
+ private:
+  std::unique_ptr<Ring> inner_;
+  const PatternSource& source_;
+  std::vector<RingCompletion> made_;    // generated reads since the last batch
+  std::vector<RingCompletion> reaped_;  // the last batch: generated, then the inner ring's
+  unsigned inner_queued_ = 0;           // requests the inner ring has not submitted yet
+  unsigned inner_in_flight_ = 0;        // requests the inner ring holds, submitted or not
+  std::int64_t position_ = 0;           // a read at no offset: where the stream stands
 };
 
 // What the generator makes per second on this core, filling a 1 MiB buffer

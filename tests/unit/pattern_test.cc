@@ -6,10 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "fakes/fake_ring.h"
 
 namespace ddtime {
 namespace {
@@ -112,6 +116,94 @@ TEST(PatternOs, AnswersReadsOfTheInputInStreamOrder) {
   std::vector<unsigned char> joined = first;
   joined.insert(joined.end(), second.begin(), second.end());
   EXPECT_TRUE(joined == made(source, 1000, 0));
+}
+
+PatternSource random_source() {
+  PatternSpec spec;
+  parse_pattern("random", spec);
+  return PatternSource(spec, 9, 0);
+}
+
+TEST(PatternRing, AnswersTheInputsReadsFromTheGeneratorWithNoRequestToTheRingBelow) {
+  testing::FakeOs os;
+  auto inner = std::make_unique<testing::FakeRing>(os, 4);
+  testing::FakeRing& below = *inner;
+  const PatternSource source = random_source();
+  PatternRing ring(std::move(inner), source);
+  std::vector<unsigned char> buffer(512);
+  ring.queue({7, RingRequest::Kind::kRead, 0, buffer.data(), buffer.size(), 4096, -1});
+  ASSERT_EQ(ring.submit_and_wait(1), 0);
+  ASSERT_EQ(ring.completions().size(), 1u);
+  EXPECT_EQ(ring.completions()[0].tag, 7u);
+  EXPECT_EQ(ring.completions()[0].result, 512);
+  EXPECT_TRUE(buffer == made(source, 512, 4096)) << "the stream's bytes at the read's offset";
+  EXPECT_TRUE(below.log.empty());
+  EXPECT_EQ(ring.counters().requests, 0u) << "no system call was asked for";
+}
+
+TEST(PatternRing, PassesWritesBelowAndReapsThemInTheSameBatchAsGeneratedReads) {
+  testing::FakeOs os;
+  auto inner = std::make_unique<testing::FakeRing>(os, 4);
+  testing::FakeRing& below = *inner;
+  const PatternSource source = random_source();
+  PatternRing ring(std::move(inner), source);
+  std::vector<unsigned char> read(512);
+  std::vector<unsigned char> written(512, 'w');
+  ring.queue({1, RingRequest::Kind::kRead, 0, read.data(), read.size(), 0, -1});
+  ring.queue({2, RingRequest::Kind::kWrite, 1, written.data(), written.size(), 0, -1});
+  ASSERT_EQ(ring.submit_and_wait(2), 0);
+  ASSERT_EQ(ring.completions().size(), 2u);
+  EXPECT_EQ(ring.completions()[0].tag, 1u);
+  EXPECT_EQ(ring.completions()[1].tag, 2u);
+  EXPECT_EQ(below.log, std::vector<std::string>{"write 1 @0 512"});
+  EXPECT_EQ(os.output, written);
+}
+
+// A ring whose first wait is cut short by a signal.
+class InterruptedOnce final : public Ring {
+ public:
+  const char* name() const noexcept override { return "interrupted"; }
+  unsigned depth() const noexcept override { return 4; }
+  unsigned worker_threads() const noexcept override { return 0; }
+  std::string setup() const override { return {}; }
+  void queue(const RingRequest& request) noexcept override { pending_.push_back({request.tag, 1}); }
+  int submit_and_wait(unsigned) noexcept override {
+    reaped_.clear();
+    if (waits_++ == 0) return EINTR;
+    reaped_.swap(pending_);
+    return 0;
+  }
+  std::span<const RingCompletion> completions() const noexcept override { return reaped_; }
+  RingCounters counters() const noexcept override { return {}; }
+
+ private:
+  int waits_ = 0;
+  std::vector<RingCompletion> pending_;
+  std::vector<RingCompletion> reaped_;
+};
+
+TEST(PatternRing, AGeneratedReadIsNotLostWhenTheWaitBelowIsInterrupted) {
+  const PatternSource source = random_source();
+  PatternRing ring(std::make_unique<InterruptedOnce>(), source);
+  std::vector<unsigned char> read(64);
+  std::vector<unsigned char> written(64);
+  ring.queue({1, RingRequest::Kind::kRead, 0, read.data(), read.size(), 0, -1});
+  ring.queue({2, RingRequest::Kind::kWrite, 1, written.data(), written.size(), 0, -1});
+  EXPECT_EQ(ring.submit_and_wait(2), EINTR);
+  ASSERT_EQ(ring.submit_and_wait(2), 0);
+  ASSERT_EQ(ring.completions().size(), 2u);
+  EXPECT_EQ(ring.completions()[0].tag, 1u);
+  EXPECT_EQ(ring.completions()[1].tag, 2u);
+}
+
+TEST(PatternRing, DoesNotWaitBelowWhenTheGeneratedReadsAnswerTheWait) {
+  const PatternSource source = random_source();
+  auto inner = std::make_unique<InterruptedOnce>();
+  PatternRing ring(std::move(inner), source);
+  std::vector<unsigned char> read(64);
+  ring.queue({1, RingRequest::Kind::kRead, 0, read.data(), read.size(), 0, -1});
+  EXPECT_EQ(ring.submit_and_wait(1), 0) << "the ring below, which would say EINTR, was not asked";
+  EXPECT_EQ(ring.completions().size(), 1u);
 }
 
 }  // namespace
