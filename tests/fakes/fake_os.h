@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <algorithm>
 #include <climits>
@@ -16,8 +17,10 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "system/os.h"
@@ -49,15 +52,21 @@ class FakeOs final : public Os {
   int ftruncate_error = 0;
   int reserve_error = 0;
   ssize_t resident = 0;  // what resident_pages() answers
+  int resident_error = 0;  // or the errno it fails with
   DirectIoNeeds direct_needs;          // what direct_io_needs() answers
   std::int64_t device_size = -1;       // block_device_size(): -1 means ENOTTY
   std::vector<std::string> calls;  // "read 0 512", "write 1 512", ...
   // Names for the two files, so that a session can open them again for
-  // every run: opening input_name reopens fd 0's bytes from their start,
-  // opening output_name fd 1's (emptied under O_TRUNC); stat_path knows
-  // both as regular files. Any other name is not there.
+  // every run and a read-back can read the output: opening input_name
+  // gives a new descriptor on the input's bytes, output_name on the
+  // output's (emptied under O_TRUNC), each at offset 0; dup2 moves one onto
+  // fd 0 or 1; stat_path knows both as regular files. Any other name is
+  // not there.
   std::optional<std::string> input_name;
   std::optional<std::string> output_name;
+  // A disk that lies: reading the output's byte at this offset gives it
+  // with its bits flipped.
+  std::optional<std::size_t> output_reads_wrong_at;
 
   void on_read(std::vector<Step> steps) { reads_.insert(reads_.end(), steps.begin(), steps.end()); }
   void on_write(std::vector<Step> steps) { writes_.insert(writes_.end(), steps.begin(), steps.end()); }
@@ -72,27 +81,32 @@ class FakeOs final : public Os {
 
   IoResult open(const char* path, int flags, mode_t) noexcept override {
     calls.push_back(std::string("open ") + path);
-    if (input_name && *input_name == path) return {kInputHandle, 0};
-    if (output_name && *output_name == path) {
-      if ((flags & O_TRUNC) != 0) output.clear();
-      return {kOutputHandle, 0};
+    if (std::string_view(path) == "/dev/null") {
+      open_[next_fd_] = {File::kNull, 0, true, true};
+      return {next_fd_++, 0};
     }
-    return {-1, ENOENT};
+    const bool is_input = input_name && *input_name == path;
+    if (!is_input && !(output_name && *output_name == path)) return {-1, ENOENT};
+    if (!is_input && (flags & O_TRUNC) != 0) output.clear();
+    const int fd = next_fd_++;
+    const int access = flags & O_ACCMODE;
+    open_[fd] = {is_input ? File::kInput : File::kOutput, 0, access != O_WRONLY, access != O_RDONLY};
+    return {fd, 0};
   }
   IoResult close(int fd) noexcept override {
     calls.push_back("close " + std::to_string(fd));
+    if (fd >= kFirstNamedFd) open_.erase(fd);
     return {0, 0};
   }
   IoResult dup2(int from, int to) noexcept override {
-    // A name opened again starts at its beginning.
-    if (from == kInputHandle && to == 0) input_position_ = 0;
-    if (from == kOutputHandle && to == 1) output_position_ = 0;
+    if (const auto found = open_.find(from); found != open_.end()) open_[to] = found->second;
     return {to, 0};
   }
 
   IoResult read(int fd, void* buffer, std::size_t length) noexcept override {
     calls.push_back("read " + std::to_string(fd) + " " + std::to_string(length));
-    if (fd != 0) return {-1, EBADF};
+    const auto found = open_.find(fd);
+    if (found == open_.end() || !found->second.readable) return {-1, EBADF};
     std::size_t limit = length;
     if (!reads_.empty()) {
       Step step = reads_.front();
@@ -101,11 +115,17 @@ class FakeOs final : public Os {
       if (step.kind == Step::Kind::kEof) return {0, 0};
       limit = std::min(limit, step.bytes);
     }
-    std::size_t available = input.size() - std::min(input.size(), input_position_);
+    const std::vector<unsigned char>& bytes = contents(found->second.file);
+    std::size_t& position = found->second.position;
+    std::size_t available = bytes.size() - std::min(bytes.size(), position);
     std::size_t n = std::min(limit, available);
     // An empty input has no data(): memcpy takes no null pointer, even for 0 bytes.
-    if (n > 0) std::memcpy(buffer, input.data() + input_position_, n);
-    input_position_ += n;
+    if (n > 0) std::memcpy(buffer, bytes.data() + position, n);
+    if (found->second.file == File::kOutput && output_reads_wrong_at && *output_reads_wrong_at >= position &&
+        *output_reads_wrong_at < position + n) {
+      static_cast<unsigned char*>(buffer)[*output_reads_wrong_at - position] ^= 0xff;
+    }
+    position += n;
     return {static_cast<ssize_t>(n), 0};
   }
 
@@ -115,7 +135,8 @@ class FakeOs final : public Os {
       stderr_written.append(static_cast<const char*>(buffer), length);
       return {static_cast<ssize_t>(length), 0};
     }
-    if (fd != 1) return {-1, EBADF};
+    const auto found = open_.find(fd);
+    if (found == open_.end() || !found->second.writable) return {-1, EBADF};
     std::size_t n = length;
     if (!writes_.empty()) {
       Step step = writes_.front();
@@ -124,18 +145,23 @@ class FakeOs final : public Os {
       if (step.kind == Step::Kind::kEof) return {0, 0};
       n = std::min(n, step.bytes);
     }
-    if (output.size() < output_position_ + n) output.resize(output_position_ + n);
-    if (n > 0) std::memcpy(output.data() + output_position_, buffer, n);
-    output_position_ += n;
+    if (found->second.file == File::kNull) return {static_cast<ssize_t>(n), 0};
+    std::vector<unsigned char>& bytes = contents(found->second.file);
+    std::size_t& position = found->second.position;
+    if (bytes.size() < position + n) bytes.resize(position + n);
+    if (n > 0) std::memcpy(bytes.data() + position, buffer, n);
+    position += n;
     return {static_cast<ssize_t>(n), 0};
   }
 
   IoResult lseek(int fd, off_t offset, int whence) noexcept override {
     calls.push_back("lseek " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(whence));
-    bool seekable = fd == 0 ? input_seekable : output_seekable;
-    if (!seekable) return {-1, ESPIPE};
-    std::size_t& position = fd == 0 ? input_position_ : output_position_;
-    std::size_t size = fd == 0 ? input.size() : output.size();
+    const auto found = open_.find(fd);
+    if (found == open_.end()) return {-1, EBADF};
+    const bool input_file = found->second.file == File::kInput;
+    if (!(input_file ? input_seekable : output_seekable)) return {-1, ESPIPE};
+    std::size_t& position = found->second.position;
+    const std::size_t size = contents(found->second.file).size();
     off_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? static_cast<off_t>(position) : static_cast<off_t>(size);
     off_t target = base + offset;
     if (target < 0) return {-1, EINVAL};
@@ -145,17 +171,26 @@ class FakeOs final : public Os {
 
   IoResult fstat(int fd, struct stat& status) noexcept override {
     status = {};
-    bool regular = fd == 0 ? input_seekable : output_is_regular;
+    const auto found = open_.find(fd);
+    if (found != open_.end() && found->second.file == File::kNull) {
+      status.st_mode = S_IFCHR | 0666;
+      status.st_rdev = makedev(1, 3);
+      return {0, 0};
+    }
+    const bool input_file = found != open_.end() ? found->second.file == File::kInput : fd == 0;
+    bool regular = input_file ? input_seekable : output_is_regular;
     status.st_mode = regular ? S_IFREG | 0644 : S_IFIFO | 0600;
-    status.st_size = static_cast<off_t>(fd == 0 ? input.size() : output.size());
-    status.st_ino = fd == 0 ? 1 : 2;  // two files, as stat_path knows them
+    status.st_size = static_cast<off_t>(input_file ? input.size() : output.size());
+    status.st_ino = input_file ? 1 : 2;  // two files, as stat_path knows them
     return {0, 0};
   }
 
   IoResult ftruncate(int fd, off_t length) noexcept override {
     calls.push_back("ftruncate " + std::to_string(fd) + " " + std::to_string(length));
     if (ftruncate_error != 0) return {-1, ftruncate_error};
-    if (fd == 1) output.resize(static_cast<std::size_t>(length));
+    if (const auto found = open_.find(fd); found != open_.end() && found->second.file == File::kOutput) {
+      output.resize(static_cast<std::size_t>(length));
+    }
     return {0, 0};
   }
 
@@ -181,6 +216,10 @@ class FakeOs final : public Os {
   IoResult stat_path(const char* path, struct stat& status) noexcept override {
     calls.push_back(std::string("stat ") + path);
     status = {};
+    if (std::string_view(path) == "/dev/null") {
+      open_[next_fd_] = {File::kNull, 0, true, true};
+      return {next_fd_++, 0};
+    }
     const bool is_input = input_name && *input_name == path;
     if (!is_input && !(output_name && *output_name == path)) return {-1, ENOENT};
     status.st_mode = S_IFREG | 0644;
@@ -197,7 +236,7 @@ class FakeOs final : public Os {
   }
   IoResult resident_pages(int fd, off_t offset, off_t length) noexcept override {
     calls.push_back("resident " + std::to_string(fd) + " " + std::to_string(offset) + " " + std::to_string(length));
-    return {resident, 0};
+    return resident_error != 0 ? IoResult{-1, resident_error} : IoResult{resident, 0};
   }
   IoResult flush_device_cache(int fd) noexcept override {
     calls.push_back("flushbuf " + std::to_string(fd));
@@ -221,12 +260,26 @@ class FakeOs final : public Os {
   }
 
  private:
-  static constexpr int kInputHandle = 100;   // what open(input_name) returns
-  static constexpr int kOutputHandle = 101;  // what open(output_name) returns
+  enum class File { kInput, kOutput, kNull };
+  struct Open {
+    File file;
+    std::size_t position = 0;
+    bool readable = true;
+    bool writable = false;
+  };
+  // /dev/null reads as empty and keeps nothing written to it.
+  std::vector<unsigned char>& contents(File file) noexcept {
+    null_.clear();
+    return file == File::kInput ? input : file == File::kOutput ? output : null_;
+  }
+  std::vector<unsigned char> null_;
+
+  static constexpr int kFirstNamedFd = 100;  // open() hands these out, one per call
+  // As a shell hands them over: the input to read, the output to write.
+  std::map<int, Open> open_{{0, {File::kInput, 0, true, false}}, {1, {File::kOutput, 0, false, true}}};
+  int next_fd_ = kFirstNamedFd;
   std::deque<Step> reads_;
   std::deque<Step> writes_;
-  std::size_t input_position_ = 0;
-  std::size_t output_position_ = 0;
   int status_flags_ = O_WRONLY;
 };
 

@@ -182,5 +182,54 @@ TEST(Scheduler, ASessionThatCannotOpenItsInputAgainIsRefusedBeforeAnyRun) {
   EXPECT_NE(outcome.text.find("--repeat=2"), std::string::npos) << outcome.text;
 }
 
+Plan read_back(bool verify) {
+  Plan plan;
+  plan.readback = true;
+  plan.verify = verify;
+  return plan;
+}
+
+TEST(Readback, WritesDropsReadsBackAndVerifiesTheBytesWhereTheyWent) {
+  FakeOs os = named_files();
+  const Outcome outcome = invoke(os, with_json(copy_in_to_out()), read_back(true));
+  EXPECT_EQ(outcome.status, 0);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_GE(os.count_calls("fdatasync"), 2u) << "the write pass flushed, and the drop wrote back first";
+  EXPECT_GE(os.count_calls("fadvise"), 2u) << "dropped before the read pass and again before verify";
+  const Json json = parse_json(os.stderr_written);
+  ASSERT_EQ(json["runs"].size(), 2u);
+  EXPECT_EQ(json["runs"][0]["pass"].string(), "write");
+  EXPECT_EQ(json["runs"][1]["pass"].string(), "read");
+  EXPECT_EQ(json["runs"][1]["operands"]["if"].string(), "out");
+  EXPECT_EQ(json["runs"][1]["bytes_in"].integer(), 4096);
+  EXPECT_EQ(json["runs"][1]["verify"].string(), "ok");
+  ASSERT_EQ(json["summary"].size(), 2u) << "each pass summarised on its own";
+  EXPECT_EQ(json["summary"][1]["pass"].string(), "read");
+}
+
+TEST(Readback, ADiskThatLiesIsAMismatchAtTheFirstBadByte) {
+  FakeOs os = named_files();
+  os.output_reads_wrong_at = 1000;
+  const Outcome outcome = invoke(os, with_json(copy_in_to_out()), read_back(true));
+  EXPECT_EQ(outcome.status, 1);
+  const Json json = parse_json(os.stderr_written);
+  ASSERT_EQ(json["runs"].size(), 2u);
+  EXPECT_EQ(json["runs"][1]["verify"].string(), "mismatch");
+  EXPECT_EQ(json["runs"][1]["first_bad_offset"].integer(), 1000);
+  EXPECT_EQ(json["exit_status"].integer(), 1);
+}
+
+TEST(Readback, AReadErrorInTheReadPassNamesTheFileThatPassReads) {
+  FakeOs os = named_files();
+  // The write pass's eight reads and its end of file, then the read pass's first.
+  os.on_read(std::vector<Step>(9, Bytes(512)));
+  os.on_read({Fail(EIO)});
+  const Outcome outcome = invoke(os, copy_in_to_out(), read_back(false));
+  EXPECT_EQ(outcome.status, 1);
+  EXPECT_NE(outcome.text.find("ddtime: error reading 'out': Input/output error\n"), std::string::npos)
+      << outcome.text;
+  EXPECT_EQ(outcome.text.find("'in'"), std::string::npos) << outcome.text;
+}
+
 }  // namespace
 }  // namespace ddtime
