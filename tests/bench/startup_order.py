@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes src/startup_hot.ld, the linker script that puts the code every
+"""Writes packaging/startup_hot.ld, the linker script that puts the code every
 short run executes first in ddtime's text segment (issue 10).
 
 The kernel maps a page of a program's text by faulting in the aligned
@@ -208,8 +208,8 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--ddtime", action="append",
                         help="a built binary, its link map next to it as BINARY.map; may be repeated "
                              "(default build/release/ddtime)")
-    parser.add_argument("--output", default=str(REPO_ROOT / "src" / "startup_hot.ld"),
-                        help="where the script goes (default src/startup_hot.ld)")
+    parser.add_argument("--output", default=str(REPO_ROOT / "packaging" / "startup_hot.ld"),
+                        help="where the script goes (default packaging/startup_hot.ld)")
     args = parser.parse_args(argv)
     binaries = [Path(os.path.realpath(path))
                 for path in args.ddtime or [str(REPO_ROOT / "build" / "release" / "ddtime")]]

@@ -5,7 +5,7 @@
 #   linkage_test.sh BINARY MODE OWN_ARCHIVE [ordered]
 #
 # MODE is DDTIME_LINK's value; OWN_ARCHIVE the library of ddtime's own
-# objects; ordered when the build applies src/startup_hot.ld, whose section
+# objects; ordered when the build applies packaging/startup_hot.ld, whose section
 # must then hold the entry point and main.
 #
 # Unless MODE is static, glibc must be a shared library: readelf lists
@@ -60,11 +60,11 @@ if [ "$mode" != shared ] && nm "$binary" 2>/dev/null | grep -q ' T __cxa_demangl
   fail "__cxa_demangle is linked: libstdc++'s verbose terminate handler was not replaced"
 fi
 
-# The start-up path first in the text (src/startup_hot.ld): its output
+# The start-up path first in the text (packaging/startup_hot.ld): its output
 # section exists and holds _start and main, so the script took effect.
 if [ $ordered = yes ]; then
   section=$(LC_ALL=C readelf -SW "$binary" | sed -n 's/.*\] \.text\.startup_first *PROGBITS *\([0-9a-f]*\) [0-9a-f]* \([0-9a-f]*\) .*/\1 \2/p')
-  [ -n "$section" ] || fail "no .text.startup_first section: src/startup_hot.ld was not applied"
+  [ -n "$section" ] || fail "no .text.startup_first section: packaging/startup_hot.ld was not applied"
   set -- $section
   start=$((0x$1)); end=$((0x$1 + 0x$2))
   for symbol in _start main; do
