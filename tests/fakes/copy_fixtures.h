@@ -30,4 +30,12 @@ inline Settings block_size(std::int64_t bs) {
   return settings;
 }
 
+// if=in of=out bs=BS: the two files FakeOs knows by name (named_files).
+inline Settings in_to_out(std::int64_t bs) {
+  Settings settings = block_size(bs);
+  settings.input_file = "in";
+  settings.output_file = "out";
+  return settings;
+}
+
 }  // namespace ddtime::testing

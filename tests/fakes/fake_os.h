@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "system/os.h"
@@ -282,5 +283,16 @@ class FakeOs final : public Os {
   std::deque<Step> writes_;
   int status_flags_ = O_WRONLY;
 };
+
+// A FakeOs whose input is a file named "in" holding input, and whose
+// output a file named "out" holding output.
+inline FakeOs named_files(std::vector<unsigned char> input, std::vector<unsigned char> output = {}) {
+  FakeOs os;
+  os.input = std::move(input);
+  os.output = std::move(output);
+  os.input_name = "in";
+  os.output_name = "out";
+  return os;
+}
 
 }  // namespace ddtime::testing

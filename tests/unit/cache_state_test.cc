@@ -22,21 +22,9 @@ using testing::block_size;
 using testing::FakeOs;
 
 // Two 64 KiB files, "in" and "out", copied in bs=4k records.
-FakeOs two_files() {
-  FakeOs os;
-  os.input = testing::pattern(65536);
-  os.output.assign(65536, 'o');
-  os.input_name = "in";
-  os.output_name = "out";
-  return os;
-}
+FakeOs two_files() { return testing::named_files(testing::pattern(65536), std::vector<unsigned char>(65536, 'o')); }
 
-Settings in_to_out() {
-  Settings settings = block_size(4096);
-  settings.input_file = "in";
-  settings.output_file = "out";
-  return settings;
-}
+Settings in_to_out() { return testing::in_to_out(4096); }
 
 // The calls made, from the first that starts with `from`.
 std::size_t position_of(const FakeOs& os, const std::string& call) {

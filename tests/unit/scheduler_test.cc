@@ -29,20 +29,9 @@ using testing::FakeOs;
 using testing::FixedClock;
 
 // A 4096-byte file "in" copied to "out" in bs=512 records.
-FakeOs named_files() {
-  FakeOs os;
-  os.input = testing::pattern(4096);
-  os.input_name = "in";
-  os.output_name = "out";
-  return os;
-}
+FakeOs named_files() { return testing::named_files(testing::pattern(4096)); }
 
-Settings copy_in_to_out() {
-  Settings settings = block_size(512);
-  settings.input_file = "in";
-  settings.output_file = "out";
-  return settings;
-}
+Settings copy_in_to_out() { return testing::in_to_out(512); }
 
 struct Outcome {
   int status;
