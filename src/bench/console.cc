@@ -121,6 +121,7 @@ int Console::present(const RunRecord& run) {
   // read dd's result with tail -1, awk 'END{print}' or a grep for one rate.
   if (settings.ext.timing_report && settings.status != StatusLevel::kNone) {
     text = reporter_.end_progress_line();
+    if (result.random) text += random_line(diag_.program(), *result.random, result.stats, result.times, settings.ibs);
     if (run.shows_engine) text += engine_line(diag_.program(), result.engine);
     text += timing_report(diag_.program(), result.stats, result.times, settings);
     if (result.latency) text += latency_report(diag_.program(), *result.latency, diag_.utf8_quotes());

@@ -76,6 +76,11 @@ int Driver::run() {
   // warm-up, cache drop, preallocation, the passes) happens with the
   // handlers in place: a SIGUSR1 then never kills, and a SIGINT is heard.
   if (asked_plan_.session() || asked_plan_.readback || asked_plan_.preallocate) signals::install_as_gnu();
+  // --random without a seed: one drawn now, so that resolve's Job holds
+  // the order every run of it repeats.
+  if (asked_plan_.random && !asked_plan_.random_seed) {
+    asked_plan_.random_seed = (static_cast<std::uint64_t>(window_.now_ns()) * 0x9e3779b97f4a7c15ULL) >> 1;
+  }
   std::optional<Job> job = resolve(os_, asked_, asked_plan_, console_.messages());
   if (!job) return console_.refused();
   job_ = std::make_unique<const Job>(std::move(*job));

@@ -177,7 +177,28 @@ bool check_sweep_has_an_end(Job& job, const Messages& messages) {
   return true;
 }
 
+// --random: both sides take reads and writes at offsets of their own (a
+// file, a device, or a memory device where any order will do), and the
+// range has an end to draw the order over.
+bool check_random(const Job& job, const Messages& messages) {
+  for (const Side side : {Side::kInput, Side::kOutput}) {
+    const FileKind kind = side == Side::kInput ? job.input : job.output;
+    if (is_positional(kind) || is_order_free(kind) || kind == FileKind::kAbsent || kind == FileKind::kUnknown) continue;
+    messages.random_cannot_place(side, kind == FileKind::kPipe     ? "a pipe"
+                                       : kind == FileKind::kSocket ? "a socket"
+                                       : kind == FileKind::kDirectory ? "a directory"
+                                                                   : "a character device that takes each transfer in turn");
+    return false;
+  }
+  if (!job.bytes) {
+    messages.random_needs_range();
+    return false;
+  }
+  return true;
+}
+
 bool check_modes(Os& os, Job& job, const Messages& messages) {
+  if (job.plan.random && !check_random(job, messages)) return false;
   if (job.plan.readback && !check_readback(job, messages)) return false;
   if (job.plan.session() && !job.plan.readback && !check_rerunnable(job, messages)) return false;
   if (!check_sweep_has_an_end(job, messages)) return false;

@@ -152,6 +152,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   const QueueResources::Request request{
       os_, events_, settings_, plan_, input_position_.seekable, buffer_alignment, pattern_};
   if (!queue_.set_up(request, engine_, queue)) return ended_before_copy(1);
+  if (plan_.random && !place_randomly(queue)) return ended_before_copy(1);
   RunStart start;
   start.settings = &settings_;
   if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
@@ -188,6 +189,26 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   return after_copy(copied);
 }
 
+// --random: the range's whole blocks in the order the seed draws, and
+// what the report says of it. The records past them are read where dd
+// reads them: a partial last block, then the end of the input, exactly as
+// the sequential copy meets them (a whole-block read that comes back
+// short, as O_DIRECT needs). resolve has refused what cannot take it; an
+// input the queue still cannot read at offsets is GNU's "cannot seek".
+bool Run::place_randomly(QueueSetup& queue) {
+  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
+  if (queue.ring == nullptr || !bytes) {
+    events_.notice(Notice::kCannotSeek, Side::kInput, ESPIPE, 0);
+    return false;
+  }
+  const std::int64_t blocks = *bytes / settings_.ibs;
+  const std::uint64_t seed = plan_.random_seed.value_or(0);
+  queue.order = BlockOrder(blocks, seed);
+  random_ = RandomAccess{seed, settings_.skip_offset().value_or(0), settings_.seek_offset().value_or(0), *bytes,
+                         blocks};
+  return true;
+}
+
 // What the copy's ending owes: nothing more, the flush, the cache advice.
 RunResult Run::after_copy(const CopyResult& copied) {
   RunResult result{.stats = copied.stats,
@@ -195,6 +216,7 @@ RunResult Run::after_copy(const CopyResult& copied) {
                    .ending = copied.ending,
                    .report = RunResult::Report::kSummary};
   result.first_write = copied.first_write;
+  result.random = random_;
   describe_engine(result);
   switch (copied.ending) {
     case Ending::kDie:

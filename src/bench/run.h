@@ -53,6 +53,7 @@ class Run {
   // refused (the problem is reported).
   bool check_direct_alignment(std::size_t& buffer_alignment);
   RunResult copy(std::size_t buffer_alignment);
+  bool place_randomly(QueueSetup& queue);
   RunResult after_copy(const CopyResult& copied);
   // Signals that arrived late, then GNU's cleanup: close both sides.
   RunResult finish(RunResult result);
@@ -80,6 +81,7 @@ class Run {
   QueueResources queue_;  // the queued engine's slots and ring
   EngineUse engine_;
   std::optional<LatencyProbe> latency_;  // --latency, set up before the window opens
+  std::optional<RandomAccess> random_;   // --random: the order's seed and range
 };
 
 }  // namespace ddtime

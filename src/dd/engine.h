@@ -14,6 +14,7 @@
 
 #include "model/ending.h"
 #include "model/events.h"
+#include "dd/block_order.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
 #include "system/os.h"
@@ -52,6 +53,8 @@ struct QueueSetup {
   // --pattern: the ring answers the input's reads from the generator
   // (PatternRing); they fetch nothing and are not timed.
   bool generated_input = false;
+  // Which block each record goes to: in turn, or --random's permutation.
+  BlockOrder order{};
 };
 
 // Everything an engine needs, decided before the first read.

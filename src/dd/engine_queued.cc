@@ -40,6 +40,9 @@ class QueuedCopy final : private PositionBuffers {
   };
 
   Slot& slot(std::int64_t record) { return slots_[static_cast<std::size_t>(record) % slots_.size()]; }
+  // Where record's block starts, from the range's start: in turn, or
+  // where --random's order sends it.
+  std::int64_t block_offset(std::int64_t record) const noexcept { return job_.queue.order.block_of(record) * ibs_; }
   unsigned char* buffer(std::int64_t record) {
     return job_.queue.slots[static_cast<std::size_t>(record) % slots_.size()].data();
   }
@@ -176,7 +179,8 @@ void QueuedCopy::queue_read(std::int64_t record) {
   Slot& s = slot(record);
   if (latency_ != nullptr) s.queued_ticks = read_ticks();
   ring_.queue({static_cast<std::uint64_t>(record), RingRequest::Kind::kRead, kInputFd, buffer(record) + s.got,
-               s.want - static_cast<std::size_t>(s.got), input_base_ + record * ibs_ + s.got, buffer_index(record)});
+               s.want - static_cast<std::size_t>(s.got), input_base_ + block_offset(record) + s.got,
+               buffer_index(record)});
   ++in_flight_;
 }
 
@@ -184,7 +188,8 @@ void QueuedCopy::queue_write(std::int64_t record) {
   Slot& s = slot(record);
   s.state = Slot::State::kWriting;
   const auto length = static_cast<std::size_t>(s.got) - s.written;
-  const std::int64_t offset = positional_output_ ? output_base_ + record * ibs_ + static_cast<std::int64_t>(s.written) : -1;
+  const std::int64_t offset =
+      positional_output_ ? output_base_ + block_offset(record) + static_cast<std::int64_t>(s.written) : -1;
   if (latency_ != nullptr) s.queued_ticks = read_ticks();
   ring_.queue({static_cast<std::uint64_t>(record) | kWriteBit, RingRequest::Kind::kWrite, kOutputFd,
                buffer(record) + s.written, length, offset, buffer_index(record)});
@@ -234,7 +239,8 @@ void QueuedCopy::on_completion(const RingCompletion& completion, std::int64_t re
     return;
   }
   s.written += static_cast<std::size_t>(completion.result);
-  const std::int64_t end = (positional_output_ ? output_base_ + record * ibs_ : 0) + static_cast<std::int64_t>(s.written);
+  const std::int64_t end =
+      (positional_output_ ? output_base_ + block_offset(record) : 0) + static_cast<std::int64_t>(s.written);
   if (end > written_end_) written_end_ = end;
   if (s.written < static_cast<std::size_t>(s.got)) {
     queue_write(record);  // a short write: the rest, as the sync engine would

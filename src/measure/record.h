@@ -28,6 +28,15 @@
 
 namespace ddtime {
 
+// --random: the order's seed and the range it was drawn over.
+struct RandomAccess {
+  std::uint64_t seed = 0;
+  std::int64_t input_offset = 0;   // where the range starts in the input (skip=)
+  std::int64_t output_offset = 0;  // and in the output (seek=)
+  std::int64_t bytes = 0;          // its length
+  std::int64_t blocks = 0;         // its whole blocks, each visited once; a partial one comes last
+};
+
 // What one run hands back: its counters, times and ending.
 struct RunResult {
   // What the run owes the user on its way out.
@@ -50,6 +59,7 @@ struct RunResult {
   // Where the first write landed in the output (-1: unknown): where
   // --readback reads the bytes back from.
   std::int64_t first_write = -1;
+  std::optional<RandomAccess> random = std::nullopt;  // --random
 };
 
 // Which pass of its mode a run was: a plain or session copy, --readback's

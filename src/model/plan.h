@@ -53,6 +53,8 @@ struct Plan {
   std::optional<PatternSpec> pattern;   // --pattern=: a generator in place of if=
   bool force = false;                   // --force: write to a device that is mounted or in use
   bool latency = false;                 // --latency: every read and write timed
+  bool random = false;                  // --random[=SEED]: the range's blocks in a random order
+  std::optional<std::uint64_t> random_seed;  // its seed: given, or drawn before resolve
   bool csv = false;                     // --csv[=PATH]: one line per run
   std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr
 
@@ -60,10 +62,11 @@ struct Plan {
   static constexpr unsigned kMaxRuns = 100000;
 
   // Whether the queued engine is asked for: more than one I/O in flight,
-  // or a queued engine named outright (io_uring or threads at depth 1, to
-  // compare with sync).
+  // a queued engine named outright (io_uring or threads at depth 1, to
+  // compare with sync), or --random, whose reads and writes go at offsets
+  // of their own.
   bool queued() const noexcept {
-    return engine != EngineChoice::kSync && (iodepth > 1 || engine != EngineChoice::kAuto);
+    return engine != EngineChoice::kSync && (iodepth > 1 || engine != EngineChoice::kAuto || random);
   }
 
   // Whether the report has an engine line and the JSON an engine object:

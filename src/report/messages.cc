@@ -226,6 +226,16 @@ void Messages::preallocate_failed(const std::string& path, int err) const {
   diag_.error(err, "--preallocate: cannot reserve {}", diag_.quote(path));
 }
 
+void Messages::random_cannot_place(Side side, std::string_view kind) const {
+  const bool input = side == Side::kInput;
+  diag_.error(0, "--random {} each block at its own offset, which {} cannot take: it is {}", input ? "reads" : "writes",
+              diag_.quote(name_of(side)), kind);
+}
+
+void Messages::random_needs_range() const {
+  diag_.error(0, "--random draws its order over a range with an end, and the input has none: give --size=BYTES or count=");
+}
+
 void Messages::sweep_needs_size() const {
   diag_.error(0, "every row of a sweep moves the same bytes, and the input has no end: give --size=BYTES or count=");
 }

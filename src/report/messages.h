@@ -54,6 +54,10 @@ class Messages {
   void preallocate_failed(const std::string& path, int err) const;
   // A sweep's rows must move the same bytes, and the input has no end.
   void sweep_needs_size() const;
+  // --random: a side whose blocks cannot be reached at offsets of their
+  // own (kind: "a pipe"), or a range with no end to draw the order over.
+  void random_cannot_place(Side side, std::string_view kind) const;
+  void random_needs_range() const;
 
  private:
   // False when `what` is not one of its notices.

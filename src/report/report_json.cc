@@ -301,6 +301,14 @@ void put_run(json::Object& run, const RunRecord& source, std::string_view versio
   }
   if (source.shows_engine) put_engine(run.object("engine"), source.result.engine, times);
   if (source.result.latency) put_latency(run.object("latency"), *source.result.latency);
+  if (const std::optional<RandomAccess>& random = source.result.random) {
+    run.string("access", "random").integer("order_seed", static_cast<std::int64_t>(random->seed));
+    run.object("range")
+        .integer("input_offset", random->input_offset)
+        .integer("output_offset", random->output_offset)
+        .integer("bytes", random->bytes)
+        .integer("blocks", random->blocks);
+  }
 }
 
 }  // namespace

@@ -319,6 +319,17 @@ std::string engine_fallback(const EngineUse& engine) {
   return {};
 }
 
+std::string random_line(std::string_view program, const RandomAccess& access, const Stats& stats,
+                        const RunTimes& times, std::int64_t bs) {
+  const std::int64_t records = stats.full_records_in + stats.partial_records_in;
+  const double iops = times.real_ns > 0 ? static_cast<double>(records) * 1e9 / static_cast<double>(times.real_ns) : 0;
+  std::string range = fmt::format("{} blocks of {} B", access.blocks, bs);
+  if (access.bytes % bs != 0) range += fmt::format(" and a last one of {} B", access.bytes % bs);
+  range += fmt::format(" ({}) from offset {}", human_size(access.bytes, false), access.input_offset);
+  if (access.output_offset != access.input_offset) range += fmt::format(", written from {}", access.output_offset);
+  return fmt::format("{}: random order: {:.0f} IOPS, {}, each once; seed {}\n", program, iops, range, access.seed);
+}
+
 std::string engine_line(std::string_view program, const EngineUse& engine) {
   Buffer out;
   append_format(out, "{}: engine {}, depth {}", program, engine.name, engine.depth);

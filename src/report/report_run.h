@@ -11,6 +11,7 @@
 
 #include "dd/engine.h"
 #include "measure/latency.h"
+#include "measure/record.h"
 #include "model/run_times.h"
 #include "model/settings.h"
 #include "model/stats.h"
@@ -66,6 +67,14 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
 //   ddtime: engine threads, depth 8 (mean 7.9 in flight), 8 threads; io_uring refused: Operation not permitted
 //   ddtime: engine sync, depth 1; the input cannot seek, so it is read one record at a time
 std::string engine_line(std::string_view program, const EngineUse& engine);
+
+// --random, first among ddtime's lines: I/Os per second (records over
+// real time; each record one read and one write), then the range and the
+// order's seed.
+//   ddtime: random order: 57100 IOPS, 256 blocks of 4096 B (1.0 MiB) from offset 0, each once; seed 5
+//   ddtime: random order: 890 IOPS, 3 blocks of 4096 B and a last one of 100 B (12 KiB) from offset 8192, written from 0, each once; seed 7
+std::string random_line(std::string_view program, const RandomAccess& access, const Stats& stats,
+                        const RunTimes& times, std::int64_t bs);
 
 // --latency: a line saying what was timed and how the percentiles were
 // found, a line per side, then a power-of-two histogram per side drawn as

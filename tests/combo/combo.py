@@ -7,7 +7,7 @@ count, skip, seek, conv=notrunc/fdatasync, oflag=append, direct I/O,
 fullblock, count_bytes, skip_bytes, seek_bytes) with ddtime's options
 (--size, --repeat, --warmup, --sweep, --readback, --verify, --preallocate,
 --pattern, --iodepth, --engine, --json, --csv, --cache, --latency,
---split-times, --units, --progress), including report paths that alias the
+--split-times, --units, --progress, --random), including report paths that alias the
 data files on purpose, runs each in a fresh directory of a small file
 system made here (a loop-mounted ext4 image, else a size-limited tmpfs) and
 checks the invariants of issue 19:
@@ -26,7 +26,9 @@ checks the invariants of issue 19:
   outside-range        nothing is written outside the range GNU dd writes
   pattern-bytes        --pattern's bytes (0xHH exactly, stamp sectors)
   interrupted-output   after SIGINT every byte of of= is the copy's or the
-                       old one, and nothing lies beyond the copy's range
+                       old one (or, under --random, a hole past the old
+                       end: a block not written yet), and nothing lies
+                       beyond the copy's range
   status-equals-gnu    a copy that ran exits as GNU dd's does
   summary-equals-gnu   the records and bytes lines (and GNU's messages) are
                        GNU's; invoked as dd, only extensions add lines
@@ -41,7 +43,9 @@ checks the invariants of issue 19:
   usr1-prints          SIGUSR1 prints the statistics so far
   signal-int           SIGINT ends the process by SIGINT within the bound
   option-dropped       an option that was accepted shows its effect (rule 7):
-                       --split-times, --latency, --cache, --engine, --units
+                       --split-times, --latency, --cache, --engine, --units,
+                       --random (its line and the JSON's access; of= must
+                       still end as GNU's sequential copy leaves it)
   figures              a figure that was not measured is null, never 0
 
 Some cases write to a block device of the test's own ($DEV: a loop device
@@ -352,6 +356,8 @@ def generate(seed: int, number: int) -> Case:
         ext["cache"] = "cold-system" if roll < 0.03 else "as-is" if roll < 0.2 else "cold" if roll < 0.6 else "warm"
     if rng.random() < 0.15:
         ext["latency"] = True
+    if rng.random() < 0.12:
+        ext["random"] = True if rng.random() < 0.5 else rng.randint(0, 1 << 40)
     if rng.random() < 0.15:
         ext["split_times"] = True
     if rng.random() < 0.15:
@@ -1522,6 +1528,10 @@ class Checker:
                     v = got[k]
                     if (k < len(full) and full[k] == v) or (k < len(original) and original[k] == v) or in_ranges(k, wild):
                         continue
+                    # --random writes its blocks out of order: one not yet
+                    # written, past the old file's end, is a hole.
+                    if "random" in self.case.ext and v == 0 and k >= len(original):
+                        continue
                     bad = k
                     break
                 if bad is not None:
@@ -1896,6 +1906,9 @@ class Checker:
                 dropped(f"--cache={ext['cache']}", "cache line")
             if "engine" in ext and not any(l.startswith("engine ") for l in own):
                 dropped(f"--engine={ext['engine']}", "engine line")
+            if ("random" in ext and self.case.program == "ddtime" and mode == "in a single run"
+                    and not any(l.startswith("random order: ") for l in own)):
+                dropped("--random", "random order line")
             units = ext.get("units")
             forbidden = {"si": r"iB/s", "iec": r"\d [kMGTPE]B/s", "bytes": r"\d [kMGTPE]i?B/s"}.get(units)
             if forbidden:
@@ -1913,6 +1926,11 @@ class Checker:
                 option = f"--engine={ext['engine']}" if "engine" in ext else f"--iodepth={ext['iodepth']}"
                 self.fail("option-dropped", f"{option}: JSON has no engine key",
                           f"{option} given; the README says a last key engine says what ran")
+        if self.json_docs and "random" in ext:
+            runs = self.copy_runs(self.json_docs[-1])
+            if runs and not all(r.get("access") == "random" and "range" in r for r in runs):
+                self.fail("option-dropped", "--random: JSON has no access or range",
+                          "--random given; every run's object says \"access\":\"random\" and its range")
         if self.json_docs and ext.get("split_times"):
             for r in self.copy_runs(self.json_docs[-1]):
                 times = r.get("times", {})

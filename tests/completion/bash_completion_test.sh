@@ -108,11 +108,12 @@ expect "ddtime if=disk\\ images/" "disk images/a.img disk images/b.img"
 expect "ddtime bs=1M if=no" "notes.txt"
 
 # The --long options and their values.
-expect "ddtime --" "--align= --cache= --csv --csv= --direct --engine= --force --gnu --help --iodepth= --json --json= --latency --pattern= --preallocate --progress --readback --repeat= --size= --split-times --sweep= --units= --verify --version --warmup="
+expect "ddtime --" "--align= --cache= --csv --csv= --direct --engine= --force --gnu --help --iodepth= --json --json= --latency --pattern= --preallocate --progress --random --random= --readback --repeat= --size= --split-times --sweep= --units= --verify --version --warmup="
 expect "ddtime --cache=c" "cold cold-system"
 expect "ddtime --c" "--cache= --csv --csv="
 expect "ddtime --pattern=" "ones random stamp zero"
 expect "ddtime --re" "--readback --repeat="
+expect "ddtime --ra" "--random --random="
 expect "ddtime --s" "--size= --split-times --sweep="
 expect "ddtime --sw" "--sweep="
 expect "ddtime --sweep=" "bs= iodepth="

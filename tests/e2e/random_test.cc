@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --random: the range's blocks in a random order, a copy still a copy. For
+// the operands the queued engine takes, of= ends byte for byte as the
+// sequential copy (and so GNU dd) leaves it, with the same records lines
+// and status, at depths 1 and 8 and with io_uring and the thread pool;
+// every block is written once (stamp written at random, verified in
+// order); the report leads with the IOPS and names the seed, the JSON
+// says access, seed and range; and what cannot be reached at offsets, or
+// has no end, is refused before anything is opened for writing.
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "e2e/harness.h"
+#include "e2e/loop_device.h"
+#include "support/json.h"
+
+namespace ddtime::e2e {
+namespace {
+
+using support::Json;
+using support::parse_json;
+
+constexpr std::size_t kFileSize = 1048576 + 12345;  // ends in a partial block at every bs used
+
+struct CopyCase {
+  const char* name;
+  std::vector<std::string> operands;  // besides if= and of=
+  bool notrunc_target = false;        // of= starts as other bytes, not empty
+};
+
+const CopyCase kCases[] = {
+    {"Bs4kEndsShort", {"bs=4096"}},
+    {"SkipAndCountInBlocks", {"bs=64K", "skip=3", "count=7"}},
+    {"SeekIntoAnExistingFileUnderNotrunc", {"bs=4096", "seek=9", "count=20", "conv=notrunc"}, true},
+    {"SkipAndCountInBytes", {"bs=4096", "iflag=skip_bytes,count_bytes", "skip=1000", "count=50000"}},
+    {"SeekInBytes", {"bs=512", "oflag=seek_bytes", "seek=777"}},
+    {"CountPastTheEnd", {"bs=16K", "count=1000"}},
+    {"Fdatasync", {"bs=64K", "conv=fdatasync"}},
+    {"DirectBothWithSeekAndCount", {"bs=4096", "iflag=direct", "oflag=direct", "seek=3", "count=33"}},
+    {"DirectInputToTheEnd", {"bs=4096", "iflag=direct"}},
+};
+
+class Random : public DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+    write_file("in", pattern(kFileSize, 11));
+  }
+
+  struct Copy {
+    Result result;
+    std::string output;
+  };
+  Copy copy(const CopyCase& c, const std::vector<std::string>& extra) {
+    write_file("out", c.notrunc_target ? pattern(kFileSize, 3) : std::string());
+    std::vector<std::string> args{"if=in", "of=out"};
+    args.insert(args.end(), c.operands.begin(), c.operands.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return {dd(args), read_file("out")};
+  }
+
+  // A refusal: exit 1, the words, no of= created.
+  void expect_refused(const std::vector<std::string>& args, const std::string& words) {
+    ::unlink((dir() / "new").c_str());
+    const Result r = ddtime(args);
+    EXPECT_STATUS(r, "exit 1");
+    EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("records in"), std::string::npos) << "refused before the copy: " << r.err;
+    struct stat status {};
+    EXPECT_NE(::stat((dir() / "new").c_str(), &status), 0) << "of= was created";
+  }
+};
+
+TEST_F(Random, ACopyEndsAsTheSequentialCopyAtEveryDepthAndEngine) {
+  for (const CopyCase& c : kCases) {
+    const Copy in_turn = copy(c, {});
+    ASSERT_STATUS(in_turn.result, "exit 0") << c.name;
+    for (const char* engine : {"--engine=io_uring", "--engine=threads"}) {
+      for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
+        SCOPED_TRACE(std::string(c.name) + " " + engine + " " + depth);
+        const Copy random = copy(c, {"--random=7", engine, depth});
+        EXPECT_EQ(random.result.status(), in_turn.result.status()) << random.result;
+        EXPECT_EQ(random.result.err_masked(), in_turn.result.err_masked());
+        EXPECT_TRUE(random.output == in_turn.output)
+            << "output differs: " << random.output.size() << " against " << in_turn.output.size() << " bytes";
+      }
+    }
+  }
+}
+
+TEST_F(Random, ReadsEachBlockAtItsOwnOffsetNotInTurn) {
+  constexpr const char* kStrace = "/usr/bin/strace";
+  if (::access(kStrace, X_OK) != 0) GTEST_SKIP() << "needs strace (" << kStrace << ")";
+  // The threads engine: its reads are pread64 calls strace can see.
+  Options o = opts({"if=in", "of=/dev/null", "bs=4096", "count=64", "--random=3", "--engine=threads"});
+  o.run_under = {kStrace, "-f", "-qq", "-e", "trace=pread64", "-o", "trace", "--"};
+  const Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  const std::string trace = read_file("trace");
+  std::vector<long> offsets;
+  const std::regex read_at(R"(pread64\(0, .*, 4096, (\d+)\) = 4096)");
+  for (std::sregex_iterator it(trace.begin(), trace.end(), read_at), end; it != end; ++it) {
+    offsets.push_back(std::stol((*it)[1]));
+  }
+  ASSERT_EQ(offsets.size(), 64u) << trace.substr(0, 2000);
+  std::vector<long> sorted = offsets;
+  std::sort(sorted.begin(), sorted.end());
+  for (long i = 0; i < 64; ++i) EXPECT_EQ(sorted[static_cast<std::size_t>(i)], i * 4096) << "each block once";
+  EXPECT_NE(offsets, sorted) << "the blocks were read in turn";
+}
+
+TEST_F(Random, EveryBlockLandsWhereItBelongsAsAVerifiedStampShows) {
+  for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
+    const Result r = ddtime({"of=out", "bs=4096", "--size=1000000", "--pattern=stamp", "--random", "--verify", depth});
+    EXPECT_STATUS(r, "exit 0");
+    EXPECT_NE(r.err.find("verify: ok"), std::string::npos) << r.err;
+    EXPECT_EQ(read_file("out").size(), 1000000u);
+  }
+}
+
+TEST_F(Random, TheReportLeadsWithIopsAndNamesTheSeed) {
+  const Result r = ddtime({"if=in", "of=/dev/null", "bs=4096", "skip=2", "count=10", "--random=42"});
+  ASSERT_STATUS(r, "exit 0");
+  const std::regex first(R"(^ddtime: random order: \d+ IOPS, 10 blocks of 4096 B \(40 KiB\) from offset 8192, )"
+                         R"(written from 0, each once; seed 42\n)");
+  EXPECT_TRUE(std::regex_search(r.err, first)) << r.err;
+}
+
+TEST_F(Random, TheJsonSaysAccessSeedAndRange) {
+  const Result r = ddtime({"if=in", "of=out", "bs=64K", "--random=9", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json json = parse_json(r.err);
+  EXPECT_EQ(json["access"].string(), "random");
+  EXPECT_EQ(json["order_seed"].integer(), 9);
+  EXPECT_EQ(json["range"]["input_offset"].integer(), 0);
+  EXPECT_EQ(json["range"]["bytes"].integer(), static_cast<std::int64_t>(kFileSize));
+  EXPECT_EQ(json["range"]["blocks"].integer(), static_cast<std::int64_t>(kFileSize / 65536));
+}
+
+TEST_F(Random, WithoutASeedOneIsDrawnAndSaid) {
+  const Result r = ddtime({"if=in", "of=/dev/null", "bs=4096", "--random"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(each once; seed \d+\n)"))) << r.err;
+}
+
+TEST_F(Random, WhatCannotTakeItIsRefusedBeforeAnythingIsWritten) {
+  expect_refused({"of=new", "bs=4k", "--pattern=random", "--random"},
+                 "--random draws its order over a range with an end, and the input has none: give --size=BYTES or count=");
+  expect_refused({"if=in", "of=new", "bs=4k", "--random", "--engine=sync"}, "does not combine with --engine=sync");
+  expect_refused({"if=in", "of=new", "bs=4k", "--random", "oflag=append"}, "does not combine with oflag=append");
+  expect_refused({"if=in", "of=new", "bs=4k", "--random", "conv=ucase"}, "--random does not combine with conv=ucase");
+  expect_refused({"if=in", "of=new", "bs=4k", "--random", "conv=sync"}, "--random does not combine with conv=sync");
+  expect_refused({"if=in", "of=new", "bs=4k", "--random", "conv=noerror"},
+                 "--random does not combine with conv=noerror");
+  expect_refused({"if=in", "of=new", "ibs=4k", "obs=8k", "--random"}, "--random needs bs=, not ibs= and obs=");
+  expect_refused({"if=in", "of=new", "bs=4k", "--random=-1"}, "invalid argument");
+  ASSERT_EQ(::mkfifo((dir() / "fifo").c_str(), 0600), 0);
+  expect_refused({"if=fifo", "of=new", "bs=4k", "count=1", "--random"},
+                 "--random reads each block at its own offset, which ‘fifo’ cannot take: it is a pipe");
+}
+
+}  // namespace
+}  // namespace ddtime
