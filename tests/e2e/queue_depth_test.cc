@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "e2e/copy_cases.h"
 #include "e2e/harness.h"
 #include "e2e/loop_device.h"
 #include "support/json.h"
@@ -26,7 +27,6 @@ namespace {
 using support::Json;
 using support::parse_json;
 
-constexpr std::size_t kFileSize = 1048576 + 12345;  // ends in a partial block at every bs used
 
 struct Engine {
   const char* name;
@@ -34,12 +34,6 @@ struct Engine {
 };
 const Engine kEngines[] = {{"IoUring", "--engine=io_uring"}, {"Threads", "--engine=threads"}};
 const unsigned kDepths[] = {1, 2, 8, 32};
-
-struct CopyCase {
-  const char* name;
-  std::vector<std::string> operands;  // besides if= and of=
-  bool notrunc_target = false;        // of= starts as a copy of the input, not empty
-};
 
 const CopyCase kCases[] = {
     {"Bs4k", {"bs=4096"}},
@@ -61,29 +55,12 @@ const CopyCase kCases[] = {
     {"DirectIntoAnExistingFileUnderNotrunc", {"bs=4096", "oflag=direct", "seek=200", "conv=notrunc"}, true},
 };
 
-class QueueDepth : public DdTest {
+class QueueDepth : public CopyCaseTest {
  protected:
   void SetUp() override {
-    DdTest::SetUp();
+    CopyCaseTest::SetUp();
     SKIP_IF_ANOTHER_DD();
-    input_ = pattern(kFileSize, 11);
-    write_file("in", input_);
   }
-
-  struct Copy {
-    Result result;
-    std::string output;
-  };
-  Copy copy(const CopyCase& c, const std::vector<std::string>& extra) {
-    write_file("out", c.notrunc_target ? pattern(kFileSize, 3) : std::string());
-    std::vector<std::string> args{"if=in", "of=out"};
-    args.insert(args.end(), c.operands.begin(), c.operands.end());
-    args.insert(args.end(), extra.begin(), extra.end());
-    Copy done{dd(args), read_file("out")};
-    return done;
-  }
-
-  std::string input_;
 };
 
 TEST_F(QueueDepth, EveryDepthAndEngineGivesTheSyncEnginesResults) {

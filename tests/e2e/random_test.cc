@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "e2e/copy_cases.h"
 #include "e2e/harness.h"
-#include "e2e/loop_device.h"
 #include "support/json.h"
 
 namespace ddtime::e2e {
@@ -26,13 +26,7 @@ namespace {
 using support::Json;
 using support::parse_json;
 
-constexpr std::size_t kFileSize = 1048576 + 12345;  // ends in a partial block at every bs used
-
-struct CopyCase {
-  const char* name;
-  std::vector<std::string> operands;  // besides if= and of=
-  bool notrunc_target = false;        // of= starts as other bytes, not empty
-};
+constexpr std::size_t kFileSize = kCopyFileSize;
 
 const CopyCase kCases[] = {
     {"Bs4kEndsShort", {"bs=4096"}},
@@ -46,24 +40,11 @@ const CopyCase kCases[] = {
     {"DirectInputToTheEnd", {"bs=4096", "iflag=direct"}},
 };
 
-class Random : public DdTest {
+class Random : public CopyCaseTest {
  protected:
   void SetUp() override {
-    DdTest::SetUp();
+    CopyCaseTest::SetUp();
     SKIP_IF_ANOTHER_DD();
-    write_file("in", pattern(kFileSize, 11));
-  }
-
-  struct Copy {
-    Result result;
-    std::string output;
-  };
-  Copy copy(const CopyCase& c, const std::vector<std::string>& extra) {
-    write_file("out", c.notrunc_target ? pattern(kFileSize, 3) : std::string());
-    std::vector<std::string> args{"if=in", "of=out"};
-    args.insert(args.end(), c.operands.begin(), c.operands.end());
-    args.insert(args.end(), extra.begin(), extra.end());
-    return {dd(args), read_file("out")};
   }
 
   // A refusal: exit 1, the words, no of= created.
