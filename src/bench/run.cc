@@ -161,7 +161,9 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   // POSIXLY_CORRECT is set; GNU dd honours that.
   signals::install_as_gnu();
 
-  if (plan_.latency) latency_.emplace(os_, events_, window_.clock(), settings_, expected_input_bytes(os_, settings_));
+  if (plan_.latency) {
+    latency_.emplace(os_, events_, window_.clock(), settings_, expected_input_bytes(os_, settings_), plan_.random);
+  }
   Os* base = latency_ ? &latency_->os() : &os_;
   Events* events = latency_ ? &latency_->events() : &events_;
   TimedOs timed(*base);
@@ -189,7 +191,8 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   return after_copy(copied);
 }
 
-// --random: the range's whole blocks in the order the seed draws, and
+// --random: the range's whole blocks in the order the seed draws (for the
+// queued engine, or the sync engine with --engine=sync), and
 // what the report says of it. The records past them are read where dd
 // reads them: a partial last block, then the end of the input, exactly as
 // the sequential copy meets them (a whole-block read that comes back
@@ -197,7 +200,8 @@ RunResult Run::copy(std::size_t buffer_alignment) {
 // input the queue still cannot read at offsets is GNU's "cannot seek".
 bool Run::place_randomly(QueueSetup& queue) {
   const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
-  if (queue.ring == nullptr || !bytes) {
+  // Without a ring only --engine=sync may copy: by lseek before each record.
+  if ((queue.ring == nullptr && plan_.engine != EngineChoice::kSync) || !bytes) {
     events_.notice(Notice::kCannotSeek, Side::kInput, ESPIPE, 0);
     return false;
   }

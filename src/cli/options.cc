@@ -356,9 +356,6 @@ constexpr Conflict kConflicts[] = {
      [](const Settings& s, const Plan&) { return s.max_records != kNoLimit; },
      "--size does not combine with count=: each says how much to copy"},
     {[](const Settings&, const Plan& p) { return p.random; },
-     [](const Settings&, const Plan& p) { return p.engine == EngineChoice::kSync; },
-     "--random reads and writes each block at its own offset, through a queue: it does not combine with --engine=sync"},
-    {[](const Settings&, const Plan& p) { return p.random; },
      [](const Settings& s, const Plan&) { return s.oflag.append; },
      "--random writes each block in its place: it does not combine with oflag=append"},
 };
@@ -383,11 +380,12 @@ bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) 
     diag.error(0, fmt::format("--engine=sync keeps one I/O in flight; it does not combine with {}", depth_name));
     return false;
   }
-  if (!plan.queued()) return true;
+  // --random copies blocks as they are, with either engine.
+  if (!plan.queued() && !plan.random) return true;
   const std::string asked =
-      plan.iodepth_given   ? depth_name
-      : plan.engine != EngineChoice::kAuto ? fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring ? "io_uring" : "threads")
-                          : std::string("--random");
+      plan.random          ? std::string("--random")
+      : plan.iodepth_given ? depth_name
+                           : fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring ? "io_uring" : "threads");
   auto refuse = [&](std::string_view operand) {
     diag.error(0, fmt::format("{} does not combine with {}", asked, operand));
     return false;

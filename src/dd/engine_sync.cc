@@ -2,6 +2,7 @@
 #include "dd/engine_sync.h"
 
 #include <cstring>
+#include <tuple>
 #include <optional>
 #include <span>
 
@@ -47,6 +48,12 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
 
   template <typename Sink>
   void copy_with(Sink& sink);
+  // --random: the straight copy, each record's block found with lseek on
+  // both sides first (job_.queue.order), then read and written as dd does.
+  void copy_randomly(StraightSink& sink);
+  // Both sides at the start of record's block; false when a seek failed
+  // (said, and the copy ended).
+  bool place(std::int64_t record, std::int64_t input_base, std::int64_t output_base);
   [[gnu::always_inline]] inline Read read_record(const ReadRules& rules, unsigned char* record,
                                                  std::int64_t& length);
   Read after_failed_read(const ReadRules& rules, int err, std::int64_t& length);
@@ -355,6 +362,45 @@ void SyncCopy::copy_with(Sink& sink) {
   if (writer_.final_op_was_seek() && extend_to_final_seek(job_.os, events_) != 0) result_.exit_status = 1;
 }
 
+bool SyncCopy::place(std::int64_t record, std::int64_t input_base, std::int64_t output_base) {
+  const std::int64_t offset = job_.queue.order.block_of(record) * settings_.ibs;
+  for (const auto& [fd, base, side] : {std::tuple{kInputFd, input_base, Side::kInput},
+                                       std::tuple{kOutputFd, output_base, Side::kOutput}}) {
+    if (const IoResult moved = job_.os.lseek(fd, static_cast<off_t>(base + offset), SEEK_SET); !moved.ok()) {
+      events_.notice(Notice::kCannotSeek, side, moved.err, 0);
+      end(1, Ending::kFinished);
+      return false;
+    }
+  }
+  return true;
+}
+
+void SyncCopy::copy_randomly(StraightSink& sink) {
+  const ReadRules rules{false, false, 0, settings_.ibs, settings_.max_records,
+                        static_cast<std::size_t>(settings_.max_bytes)};
+  const std::int64_t record_limit =
+      settings_.max_bytes != 0 && rules.max_records < kNoLimit ? rules.max_records + 1 : rules.max_records;
+  // Where record 0's block starts on each side: skip= and seek= applied.
+  const IoResult input_base = job_.os.lseek(kInputFd, 0, SEEK_CUR);
+  const IoResult output_base = job_.os.lseek(kOutputFd, 0, SEEK_CUR);
+  if (!input_base.ok() || !output_base.ok()) {
+    events_.notice(Notice::kCannotSeek, input_base.ok() ? Side::kOutput : Side::kInput,
+                   input_base.ok() ? output_base.err : input_base.err, 0);
+    return end(1, Ending::kFinished);
+  }
+  while (true) {
+    if (progress_) progress_ticker_.poll(stats_);
+    const std::int64_t records = stats_.full_records_in + stats_.partial_records_in;
+    if (records >= record_limit) break;
+    if (!place(records, input_base.n, output_base.n)) return;
+    std::int64_t length = 0;
+    const Read read = read_record(rules, sink.record_area(), length);
+    if (read == Read::kStop) return end(0, Ending::kInterrupted);
+    if (read == Read::kEnd) break;
+    if (!sink.put(sink.record_area(), length)) return;
+  }
+}
+
 bool SyncCopy::position() {
   const Ending end_of_step =
       position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
@@ -373,6 +419,9 @@ CopyResult SyncCopy::run() {
     positioning_buffer_ = AlignedBuffer();  // the copy's own buffers replace it
     if (!ensure_input_buffer() || !ensure_output_buffer()) {
       end(1, Ending::kDie);
+    } else if (strategy_ == Strategy::kStraight && job_.queue.order.random()) {
+      StraightSink sink(*this);
+      copy_randomly(sink);
     } else if (strategy_ == Strategy::kStraight) {
       StraightSink sink(*this);
       copy_with(sink);

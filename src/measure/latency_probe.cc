@@ -23,10 +23,10 @@ bool latency_chains(const Settings& settings) noexcept {
 }
 
 LatencyProbe::LatencyProbe(Os& os, Events& events, Clock& clock, const Settings& settings,
-                           std::optional<std::int64_t> expected_bytes)
+                           std::optional<std::int64_t> expected_bytes, bool seeks_each_record)
     : clock_(clock),
       recorders_(sized_recorders(settings, expected_bytes)),
-      calls_(os, *recorders_, latency_chains(settings)),
+      calls_(os, *recorders_, latency_chains(settings) && !seeks_each_record),
       events_(events, calls_),
       reading_cost_ticks_(reading_cost(read_ticks)) {
   // The calibration starts after the clock's cost was measured: both ends

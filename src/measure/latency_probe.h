@@ -25,9 +25,10 @@ class LatencyProbe {
  public:
   // expected_bytes: what the copy will read, where known (sizes the
   // recorders; a few million samples at most are kept exactly). clock:
-  // the window's, against which the ticks are scaled.
+  // the window's, against which the ticks are scaled. seeks_each_record:
+  // --random, whose lseek before each record leaves no chain to time.
   LatencyProbe(Os& os, Events& events, Clock& clock, const Settings& settings,
-               std::optional<std::int64_t> expected_bytes);
+               std::optional<std::int64_t> expected_bytes, bool seeks_each_record = false);
   LatencyProbe(const LatencyProbe&) = delete;
   LatencyProbe& operator=(const LatencyProbe&) = delete;
 

@@ -63,8 +63,9 @@ TEST_F(Random, ACopyEndsAsTheSequentialCopyAtEveryDepthAndEngine) {
   for (const CopyCase& c : kCases) {
     const Copy in_turn = copy(c, {});
     ASSERT_STATUS(in_turn.result, "exit 0") << c.name;
-    for (const char* engine : {"--engine=io_uring", "--engine=threads"}) {
+    for (const char* engine : {"--engine=io_uring", "--engine=threads", "--engine=sync"}) {
       for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
+        if (std::string(engine) == "--engine=sync" && std::string(depth) != "--iodepth=1") continue;
         SCOPED_TRACE(std::string(c.name) + " " + engine + " " + depth);
         const Copy random = copy(c, {"--random=7", engine, depth});
         EXPECT_EQ(random.result.status(), in_turn.result.status()) << random.result;
@@ -74,6 +75,28 @@ TEST_F(Random, ACopyEndsAsTheSequentialCopyAtEveryDepthAndEngine) {
       }
     }
   }
+}
+
+TEST_F(Random, TheSyncEnginePlacesEachRecordWithLseekOnBothSides) {
+  constexpr const char* kStrace = "/usr/bin/strace";
+  if (::access(kStrace, X_OK) != 0) GTEST_SKIP() << "needs strace (" << kStrace << ")";
+  Options o = opts({"if=in", "of=out", "bs=4096", "count=32", "--random=3", "--engine=sync"});
+  o.run_under = {kStrace, "-qq", "-e", "trace=lseek,read,write", "-o", "trace", "--"};
+  const Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  const std::string trace = read_file("trace");
+  std::vector<long> read_at;
+  const std::regex placed(R"(lseek\(0, (\d+), SEEK_SET\) += \d+\nlseek\(1, (\d+), SEEK_SET\) += \d+\nread\(0, )");
+  for (std::sregex_iterator it(trace.begin(), trace.end(), placed), end; it != end; ++it) {
+    EXPECT_EQ((*it)[1], (*it)[2]) << "read and written at the same block";
+    read_at.push_back(std::stol((*it)[1]));
+  }
+  ASSERT_EQ(read_at.size(), 32u) << trace.substr(0, 2000);
+  std::vector<long> sorted = read_at;
+  std::sort(sorted.begin(), sorted.end());
+  for (long i = 0; i < 32; ++i) EXPECT_EQ(sorted[static_cast<std::size_t>(i)], i * 4096) << "each block once";
+  EXPECT_NE(read_at, sorted);
+  EXPECT_TRUE(read_file("out") == input_.substr(0, 32 * 4096));
 }
 
 TEST_F(Random, ReadsEachBlockAtItsOwnOffsetNotInTurn) {
@@ -134,7 +157,8 @@ TEST_F(Random, WithoutASeedOneIsDrawnAndSaid) {
 TEST_F(Random, WhatCannotTakeItIsRefusedBeforeAnythingIsWritten) {
   expect_refused({"of=new", "bs=4k", "--pattern=random", "--random"},
                  "--random draws its order over a range with an end, and the input has none: give --size=BYTES or count=");
-  expect_refused({"if=in", "of=new", "bs=4k", "--random", "--engine=sync"}, "does not combine with --engine=sync");
+  expect_refused({"if=in", "of=new", "bs=4k", "--random", "--engine=sync", "conv=ucase"},
+                 "--random does not combine with conv=ucase");
   expect_refused({"if=in", "of=new", "bs=4k", "--random", "oflag=append"}, "does not combine with oflag=append");
   expect_refused({"if=in", "of=new", "bs=4k", "--random", "conv=ucase"}, "--random does not combine with conv=ucase");
   expect_refused({"if=in", "of=new", "bs=4k", "--random", "conv=sync"}, "--random does not combine with conv=sync");
