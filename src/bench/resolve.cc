@@ -72,6 +72,21 @@ std::optional<std::int64_t> range_bytes(Os& os, const Job& job) {
   return *size > *skipped ? *size - *skipped : 0;
 }
 
+// --random's range where the input gives none (an endless source such as
+// /dev/zero or --pattern): the rest of a block-device output from seek=,
+// as count= in bytes, as --size would give it, so that the run ends at the
+// device's end instead of meeting it.
+void random_range_from_output(Os& os, Job& job) {
+  if (!job.plan.random || job.bytes || job.output != FileKind::kBlock || !job.settings.output_file) return;
+  const std::optional<std::int64_t> size = size_of(os, *job.settings.output_file, job.output);
+  const std::optional<std::int64_t> seek = job.settings.seek_offset();
+  if (!size || !seek) return;
+  const std::int64_t bytes = *size > *seek ? *size - *seek : 0;
+  job.settings.max_records = bytes / job.settings.ibs;
+  job.settings.max_bytes = bytes % job.settings.ibs;
+  job.bytes = bytes;
+}
+
 // A session opens each side again for every run.
 bool check_rerunnable(const Job& job, const Messages& messages) {
   const std::string asked = session_words(job.plan);
@@ -180,7 +195,7 @@ bool check_sweep_has_an_end(Job& job, const Messages& messages) {
 // --random: both sides take reads and writes at offsets of their own (a
 // file, a device, or a memory device where any order will do), and the
 // range has an end to draw the order over.
-bool check_random(const Job& job, const Messages& messages) {
+bool check_random(Os& os, const Job& job, const Messages& messages) {
   for (const Side side : {Side::kInput, Side::kOutput}) {
     const FileKind kind = side == Side::kInput ? job.input : job.output;
     if (is_positional(kind) || is_order_free(kind) || kind == FileKind::kAbsent || kind == FileKind::kUnknown) continue;
@@ -194,11 +209,21 @@ bool check_random(const Job& job, const Messages& messages) {
     messages.random_needs_range();
     return false;
   }
+  // A block written past a device's end fails wherever the order puts it,
+  // not at the end as in the sequential copy: the range must fit.
+  if (job.output == FileKind::kBlock && job.settings.output_file) {
+    const std::optional<std::int64_t> size = size_of(os, *job.settings.output_file, job.output);
+    const std::int64_t end = job.settings.seek_offset().value_or(0) + *job.bytes;
+    if (size && end > *size) {
+      messages.random_past_device_end(*job.settings.output_file, end, *size);
+      return false;
+    }
+  }
   return true;
 }
 
 bool check_modes(Os& os, Job& job, const Messages& messages) {
-  if (job.plan.random && !check_random(job, messages)) return false;
+  if (job.plan.random && !check_random(os, job, messages)) return false;
   if (job.plan.readback && !check_readback(job, messages)) return false;
   if (job.plan.session() && !job.plan.readback && !check_rerunnable(job, messages)) return false;
   if (!check_sweep_has_an_end(job, messages)) return false;
@@ -233,6 +258,7 @@ std::optional<Job> resolve(Os& os, const Settings& settings, const Plan& plan, c
   job.output = kind_of(os, job.settings.output_file, STDOUT_FILENO);
   resolve_direct(job);
   job.bytes = range_bytes(os, job);
+  random_range_from_output(os, job);
   if (const std::optional<ReportPathProblem> problem =
           check_report_paths(os, job.settings, requested_reports(job.settings, job.plan))) {
     messages.report_path_refused(*problem);

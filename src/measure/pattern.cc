@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "measure/pattern.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <utility>
@@ -193,6 +196,14 @@ int PatternRing::submit_and_wait(unsigned wait_for) noexcept {
     --inner_in_flight_;
   }
   return 0;
+}
+
+IoResult PatternOs::lseek(int fd, off_t offset, int whence) noexcept {
+  if (fd != kInputFd) return OsWrapper::lseek(fd, offset, whence);
+  const std::int64_t target = whence == SEEK_SET ? offset : whence == SEEK_CUR ? position_ + offset : -1;
+  if (target < 0) return {-1, EINVAL};
+  position_ = target;
+  return {static_cast<ssize_t>(target), 0};
 }
 
 double measure_generator_rate(const PatternSource& source, const std::function<bool()>& stop) {

@@ -59,6 +59,9 @@ class PatternOs final : public OsWrapper {
  public:
   PatternOs(Os& target, const PatternSource& source) noexcept : OsWrapper(target), source_(source) {}
   IoResult read(int fd, void* buffer, std::size_t length) noexcept override;
+  // The input's position is the stream's: --random with the sync engine
+  // seeks to each block before reading it.
+  IoResult lseek(int fd, off_t offset, int whence) noexcept override;
 
  private:
   const PatternSource& source_;

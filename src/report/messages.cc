@@ -233,7 +233,14 @@ void Messages::random_cannot_place(Side side, std::string_view kind) const {
 }
 
 void Messages::random_needs_range() const {
-  diag_.error(0, "--random draws its order over a range with an end, and the input has none: give --size=BYTES or count=");
+  diag_.error(0,
+              "--random draws its order over a range with an end, and neither the input nor the output has one: "
+              "give --size=BYTES or count=");
+}
+
+void Messages::random_past_device_end(const std::string& path, std::int64_t end, std::int64_t size) const {
+  diag_.error(0, "--random's range ends at byte {}, past the end of {} ({} bytes): its blocks beyond could not be written",
+              end, diag_.quote(path), size);
 }
 
 void Messages::sweep_needs_size() const {

@@ -58,6 +58,7 @@ class Messages {
   // own (kind: "a pipe"), or a range with no end to draw the order over.
   void random_cannot_place(Side side, std::string_view kind) const;
   void random_needs_range() const;
+  void random_past_device_end(const std::string& path, std::int64_t end, std::int64_t size) const;
 
  private:
   // False when `what` is not one of its notices.

@@ -584,6 +584,12 @@ def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[PlanStep], bool]:
         dd["count"] = case.ext["size"]
         if "count_bytes" not in dd["iflag"]:
             dd["iflag"] = dd["iflag"] + ["count_bytes"]
+    if "random" in case.ext and "count" not in dd and dd.get("if") == "/dev/zero" and dd.get("of") == "@dev":
+        # --random's range from an endless source is the device's rest
+        # past seek=, and ends there rather than at the device's end.
+        dd["count"] = num(max(0, DEVICE_MIB * MiB - seek_offset(dd)))
+        if "count_bytes" not in dd["iflag"]:
+            dd["iflag"] = dd["iflag"] + ["count_bytes"]
     exact = True
     rows: List[Dict[str, object]] = []
     sweep = case.ext.get("sweep_bs")
@@ -1511,6 +1517,12 @@ class Checker:
             return None
         return seeds
 
+    def random_hole_start(self, original: bytes) -> int:
+        dd = self.case.dd
+        if "notrunc" in dd.get("conv", []) or dd.get("of") == "@dev":
+            return len(original)
+        return min(len(original), seek_offset(dd))
+
     def check_interrupted(self, got: bytes, full: bytes, wild: List[Tuple[int, int]],
                           spans: List[Tuple[int, int]]) -> None:
         original = self.original if "out" in self.case.files or self.case.dd["of"] == "@dev" else b""
@@ -1529,8 +1541,10 @@ class Checker:
                     if (k < len(full) and full[k] == v) or (k < len(original) and original[k] == v) or in_ranges(k, wild):
                         continue
                     # --random writes its blocks out of order: one not yet
-                    # written, past the old file's end, is a hole.
-                    if "random" in self.case.ext and v == 0 and k >= len(original):
+                    # written, where the old bytes are gone (past the old
+                    # end, or past the cut at seek= without notrunc), is a
+                    # hole.
+                    if "random" in self.case.ext and v == 0 and k >= self.random_hole_start(original):
                         continue
                     bad = k
                     break

@@ -12,12 +12,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "e2e/copy_cases.h"
 #include "e2e/harness.h"
+#include "e2e/loop_device.h"
 #include "support/json.h"
 
 namespace ddtime::e2e {
@@ -121,7 +124,7 @@ TEST_F(Random, ReadsEachBlockAtItsOwnOffsetNotInTurn) {
 }
 
 TEST_F(Random, EveryBlockLandsWhereItBelongsAsAVerifiedStampShows) {
-  for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
+  for (const char* depth : {"--iodepth=1", "--iodepth=8", "--engine=sync"}) {
     const Result r = ddtime({"of=out", "bs=4096", "--size=1000000", "--pattern=stamp", "--random", "--verify", depth});
     EXPECT_STATUS(r, "exit 0");
     EXPECT_NE(r.err.find("verify: ok"), std::string::npos) << r.err;
@@ -156,7 +159,8 @@ TEST_F(Random, WithoutASeedOneIsDrawnAndSaid) {
 
 TEST_F(Random, WhatCannotTakeItIsRefusedBeforeAnythingIsWritten) {
   expect_refused({"of=new", "bs=4k", "--pattern=random", "--random"},
-                 "--random draws its order over a range with an end, and the input has none: give --size=BYTES or count=");
+                 "--random draws its order over a range with an end, and neither the input nor the output has one: "
+                 "give --size=BYTES or count=");
   expect_refused({"if=in", "of=new", "bs=4k", "--random", "--engine=sync", "conv=ucase"},
                  "--random does not combine with conv=ucase");
   expect_refused({"if=in", "of=new", "bs=4k", "--random", "oflag=append"}, "does not combine with oflag=append");
@@ -169,6 +173,64 @@ TEST_F(Random, WhatCannotTakeItIsRefusedBeforeAnythingIsWritten) {
   ASSERT_EQ(::mkfifo((dir() / "fifo").c_str(), 0600), 0);
   expect_refused({"if=fifo", "of=new", "bs=4k", "count=1", "--random"},
                  "--random reads each block at its own offset, which ‘fifo’ cannot take: it is a pipe");
+}
+
+// On a direct-I/O loop device: what the block layer accounts for the
+// device is what the run reports, and every block is visited once.
+class RandomOnLoop : public LoopDevice {
+ protected:
+  RandomOnLoop() : LoopDevice(4096, 4 * 1048576, true) {}
+
+  // Sectors of 512 bytes read from the device so far (/sys/block/X/stat's third field).
+  std::int64_t sectors_read() const {
+    const std::string name = device_.substr(device_.rfind('/') + 1);
+    const Command stat = shell("cat /sys/block/" + name + "/stat");
+    std::istringstream fields(stat.output);
+    std::int64_t reads = 0, merged = 0, sectors = -1;
+    fields >> reads >> merged >> sectors;
+    return sectors;
+  }
+};
+
+TEST_F(RandomOnLoop, TheBlockLayerCountsTheBytesTheRunReports) {
+  SKIP_IF_ANOTHER_DD();
+  shell("udevadm settle 2>/dev/null");  // the probes a new device draws are over
+  for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
+    const std::int64_t before = sectors_read();
+    ASSERT_GE(before, 0) << "no /sys/block stat for " << device_;
+    const Result r = ddtime({"if=" + device_, "of=/dev/null", "bs=4k", "iflag=direct", "--random", depth, "--json"});
+    ASSERT_STATUS(r, "exit 0");
+    const Json json = parse_json(r.err);
+    EXPECT_EQ(json["bytes_in"].integer(), static_cast<std::int64_t>(size_));
+    EXPECT_EQ((sectors_read() - before) * 512, json["bytes_in"].integer()) << depth;
+  }
+}
+
+TEST_F(RandomOnLoop, ARangePastTheDevicesEndIsRefusedBeforeAnythingIsWritten) {
+  SKIP_IF_ANOTHER_DD();
+  const Result r = ddtime({"of=" + device_, "bs=4k", "seek=1", "--size=4M", "--pattern=random", "--random"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("--random's range ends at byte 4198400, past the end of"), std::string::npos) << r.err;
+  EXPECT_TRUE(device_bytes() == content_) << "the device was written";
+}
+
+TEST_F(RandomOnLoop, StampsWrittenAtRandomAreEachInPlaceAndReadAtRandomCopyTheDevice) {
+  SKIP_IF_ANOTHER_DD();
+  // Written at random, verified in order: each sector holds its own offset.
+  const Result written = ddtime({"of=" + device_, "bs=4k", "oflag=direct", "--pattern=stamp", "--random",
+                                 "--iodepth=8", "--verify"});
+  ASSERT_STATUS(written, "exit 0");
+  EXPECT_NE(written.err.find("verify: ok"), std::string::npos) << written.err;
+  const std::string device = device_bytes();
+  for (std::size_t sector = 0; sector < size_; sector += 512) {
+    std::uint64_t stamped = 0;
+    std::memcpy(&stamped, device.data() + sector, sizeof stamped);
+    ASSERT_EQ(stamped, sector) << "sector at " << sector;
+  }
+  // Read at random, written in place: the copy is the device.
+  const Result read = ddtime({"if=" + device_, "of=copy", "bs=4k", "iflag=direct", "--random", "--iodepth=8"});
+  ASSERT_STATUS(read, "exit 0");
+  EXPECT_TRUE(read_file("copy") == device);
 }
 
 }  // namespace

@@ -118,6 +118,20 @@ TEST(PatternOs, AnswersReadsOfTheInputInStreamOrder) {
   EXPECT_TRUE(joined == made(source, 1000, 0));
 }
 
+TEST(PatternOs, AReadAfterASeekGivesTheStreamAtThatOffset) {
+  PatternSpec spec;
+  ASSERT_TRUE(parse_pattern("stamp", spec));
+  const PatternSource source(spec, 5, 0);
+  PosixOs real;
+  PatternOs os(real, source);
+  std::vector<unsigned char> block(512);
+  EXPECT_EQ(os.lseek(0, 8192, SEEK_SET).n, 8192);
+  ASSERT_EQ(os.read(0, block.data(), block.size()).n, 512);
+  EXPECT_TRUE(block == made(source, 512, 8192)) << "--random with the sync engine seeks the input to each block";
+  EXPECT_EQ(os.lseek(0, 0, SEEK_CUR).n, 8704);
+  EXPECT_EQ(os.lseek(0, -1, SEEK_SET).err, EINVAL);
+}
+
 PatternSource random_source() {
   PatternSpec spec;
   parse_pattern("random", spec);
