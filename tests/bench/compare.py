@@ -22,6 +22,9 @@ identical (cmp). Any failure makes the exit status 1.
   sessions (issue 13): --repeat against separate runs, the random
   generator, cold and warm reads:
       python3 tests/bench/compare.py --sessions --runs 7
+  random access (issue 21; root and fio): --random's 4k O_DIRECT reads
+  against fio randread with io_uring at its best, depth 1 and 32:
+      python3 tests/bench/compare.py --random-access --runs 9 --queue-mib 64
 
 Python 3 standard library only.
 """
@@ -880,6 +883,59 @@ def queue_depth_rows(args: argparse.Namespace) -> List[str]:
     return lines
 
 
+# Random access (issue 21): --random's 4k O_DIRECT reads of a direct-I/O
+# loop device against fio's randread over the same range, fio at its best
+# with io_uring (registered buffers and file, batched submit and reap).
+# IOPS are each program's own: ddtime's records over its real time, fio's
+# iops.
+
+
+def fio_random_iops(device: str, bs: int, depth: int, size: int) -> float:
+    batch = [f"--iodepth_batch_submit={depth}", f"--iodepth_batch_complete_min=1",
+             f"--iodepth_batch_complete_max={depth}"] if depth > 1 else []
+    done = queue_run(["fio", "--name=r", f"--filename={device}", "--rw=randread", f"--bs={bs}", "--direct=1",
+                      "--ioengine=io_uring", "--fixedbufs", "--registerfiles", f"--iodepth={depth}", *batch,
+                      f"--size={size}", "--randrepeat=0", "--output-format=json"])
+    return float(json.loads(done.stdout)["jobs"][0]["read"]["iops"])
+
+
+def ddtime_random_iops(ddtime: str, device: str, bs: int, depth: int, size: int) -> float:
+    done = queue_run([ddtime, f"if={device}", "of=/dev/null", f"bs={bs}", "iflag=direct", f"count={size // bs}",
+                      "--random", f"--iodepth={depth}", "--engine=io_uring", "--json"])
+    report = json.loads(done.stderr)
+    records = report["records_in"]["full"] + report["records_in"]["partial"]
+    return records / report["times"]["real"]
+
+
+def random_access_rows(args: argparse.Namespace) -> List[str]:
+    """--random against fio's randread, paired rounds in rotated order."""
+    size = args.queue_mib * MiB
+    workdir = Path(tempfile.mkdtemp(prefix="ddtime-random-", dir=args.tmpdir))
+    backing = workdir / "disk.img"
+    queue_run([args.gnu, "if=/dev/urandom", f"of={backing}", "bs=1M", f"count={args.queue_mib}", "status=none"])
+    device = queue_run(["losetup", "--find", "--show", "--direct-io=on", str(backing)]).stdout.strip()
+    lines = [f"{args.runs} rounds, random 4k reads over {args.queue_mib} MiB, rotated order; loop device with "
+             f"--direct-io=on on {args.tmpdir} ({filesystem_type(Path(args.tmpdir))})", "",
+             "| row | ddtime IOPS | fio IOPS | ddtime/fio, paired [95% CI] |", "|---|---:|---:|---|"]
+    try:
+        for depth in (1, 32):
+            iops: Dict[str, List[float]] = {"ddtime": [], "fio": []}
+            for round_number in range(args.runs):
+                for program in rotated(["ddtime", "fio"], round_number):
+                    if program == "ddtime":
+                        iops["ddtime"].append(ddtime_random_iops(args.ddtime, device, 4096, depth, size))
+                    else:
+                        iops["fio"].append(fio_random_iops(device, 4096, depth, size))
+            lines.append(f"| randread bs=4k depth {depth} | {statistics.median(iops['ddtime']):.0f} "
+                         f"| {statistics.median(iops['fio']):.0f} | {rate_ratio_text(iops['ddtime'], iops['fio'])} |")
+            log(lines[-1])
+    finally:
+        subprocess.run(["losetup", "-d", device])
+        backing.unlink(missing_ok=True)
+        workdir.rmdir()
+    return lines
+
+
 def queue_copy_rows(args: argparse.Namespace) -> List[str]:
     """An O_DIRECT file-to-file copy on the machine's file system, ddtime at
     depth 4 against GNU dd; the outputs must be identical. Each round also
@@ -1130,6 +1186,10 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         help="run the queue-depth rows instead (issue 12: --iodepth against fio and GNU dd on a "
                              "direct-I/O loop device, an O_DIRECT file copy, peak RSS); needs root and fio")
     parser.add_argument("--queue-mib", type=int, default=256, help="MiB moved per queue-depth run (default 256)")
+    parser.add_argument("--random-access", action="store_true",
+                        help="run the random-access rows instead (issue 21: --random's 4k O_DIRECT reads of a "
+                             "direct-I/O loop device against fio randread with io_uring at depth 1 and 32); "
+                             "needs root and fio")
     parser.add_argument("--latency-cost", action="store_true",
                         help="run the --latency cost rows instead (issue 19: each copy with and without it, whole process)")
     parser.add_argument("--sessions", action="store_true",
@@ -1168,6 +1228,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.sessions:
         try:
             print("\n".join(session_rows(args)))
+        except RuntimeError as failure:
+            log(f"FAILED {failure}")
+            return 1
+        return 0
+    if args.random_access:
+        if shutil.which("fio") is None or os.geteuid() != 0:
+            log("--random-access needs root (losetup) and fio (apt-get install fio)")
+            return 2
+        try:
+            print("\n".join(random_access_rows(args)))
         except RuntimeError as failure:
             log(f"FAILED {failure}")
             return 1
