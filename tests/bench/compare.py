@@ -933,6 +933,13 @@ def random_access_rows(args: argparse.Namespace) -> List[str]:
         subprocess.run(["losetup", "-d", device])
         backing.unlink(missing_ok=True)
         workdir.rmdir()
+    # The permutation alone, per record, from the build's own benchmark.
+    cost = Path(args.ddtime).resolve().parent / "tests" / "bench_block_order"
+    if cost.exists():
+        lines += ["", "permutation cost (block_of per record, fastest of 5 rounds):", ""]
+        lines += [f"- {line}" for line in queue_run([str(cost)]).stdout.splitlines()]
+    else:
+        lines += ["", f"(no {cost}: build the tests to measure the permutation's cost)"]
     return lines
 
 
