@@ -13,6 +13,17 @@
 
 namespace ddtime {
 
+namespace {
+
+// --random leads with the I/Os per second: records over real time.
+std::optional<double> random_iops(const RunRecord& run) {
+  const RunFigures figures = run.figures();
+  if (!run.result.random || figures.real <= 0) return std::nullopt;
+  return static_cast<double>(run.records_in()) / figures.real;
+}
+
+}  // namespace
+
 void Console::generator_measured(double bytes_per_second) {
   if (!session_text()) return;
   diag_.raw(generator_line(diag_.program(), pattern_name(*plan_.pattern), bytes_per_second, rate_units()));
@@ -40,7 +51,7 @@ void Console::session_run_ended(const SessionRecord& session, const RunRecord& r
   const std::string_view setting = session.names_rows() ? std::string_view(session.rows[run.row].setting) : "";
   const unsigned of = run.warmup ? session.plan.warmup : session.plan.repeat;
   diag_.raw(session_run_line(diag_.program(), {setting, run.warmup, run.index, of, !run.warmup && !run.counted()},
-                             {figures, done.times, rate_units(), settings_.ext.split_times}));
+                             {figures, done.times, rate_units(), settings_.ext.split_times, random_iops(run)}));
   if (done.latency) diag_.raw(latency_report(diag_.program(), *done.latency, diag_.utf8_quotes()));
 }
 
@@ -50,7 +61,7 @@ void Console::pass_ended(const RunRecord& pass) {
   const RunFigures figures = pass.figures();
   diag_.raw(reporter_.end_progress_line());
   diag_.raw(pass_line(diag_.program(), pass_name(pass.pass),
-                      {figures, pass.result.times, rate_units(), settings_.ext.split_times}));
+                      {figures, pass.result.times, rate_units(), settings_.ext.split_times, random_iops(pass)}));
   if (pass.result.latency) diag_.raw(latency_report(diag_.program(), *pass.result.latency, diag_.utf8_quotes()));
 }
 

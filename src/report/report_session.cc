@@ -186,6 +186,7 @@ void put_figures(Buffer& out, const RunLineFigures& figures) {
   put(out, "real {}  user {}  sys {}  cpu {:.1f}%  {}", duration_text(run.real), duration_text(run.user),
       duration_text(run.sys), run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0,
       rate_text(run.bytes_per_second, figures.units));
+  if (figures.iops) put(out, "  {:.0f} IOPS", *figures.iops);
   put_split(out, figures);
 }
 
@@ -246,6 +247,7 @@ std::string pass_line(std::string_view program, std::string_view pass, const Run
   }
   put(out, "  user {}  sys {}  cpu {:.1f}%  {}", duration_text(run.user), duration_text(run.sys),
       run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0, rate_text(run.bytes_per_second, figures.units));
+  if (figures.iops) put(out, "  {:.0f} IOPS", *figures.iops);
   put_split(out, figures);
   put(out, "\n");
   return text_of(out);

@@ -38,12 +38,14 @@ struct RunLineFigures {
   const RunTimes& times;
   RateUnits units = RateUnits::kIecAndBytes;
   bool split_asked = false;  // --split-times: said even where it was not measured
+  std::optional<double> iops = std::nullopt;  // --random: records per second, said after the rate
 };
 
 //   ddtime: run 2 of 5: real 0.5123 s  user 0.0010 s  sys 0.5000 s  cpu 97.8%  2.00 GiB/s
 //   ddtime: bs=64k depth 4, warm-up 1 of 1: real ... (not counted)
 //   ddtime: run 3 of 5: real ... (failed: not counted)
 //   ddtime: run 1 of 2: real ...  2.00 GiB/s  read 0.2500 s  write 0.2400 s  other 0.0100 s   (--split-times)
+//   ddtime: run 1 of 3: real ...  45.91 MiB/s  11753 IOPS   (--random)
 std::string session_run_line(std::string_view program, const RunLabel& label, const RunLineFigures& figures);
 
 // A rate in the units --units names: IEC with two decimals ("2.00 GiB/s")

@@ -138,6 +138,15 @@ TEST(SweepTable, HasARowPerSettingWithBarsScaledToTheBest) {
             "############################## *best knee\n");
 }
 
+TEST(SessionRunLine, ARandomRunGivesItsIopsAfterTheRate) {
+  const RunFigures figures{0.5, 0.01, 0.2, 4.0 * 1048576};
+  RunTimes times;
+  times.real_ns = 500'000'000;
+  const std::string line = session_run_line("ddtime", {"", false, 1, 3}, {figures, times, RateUnits::kIec, false, 2048.4});
+  EXPECT_NE(line.find("4.00 MiB/s  2048 IOPS\n"), std::string::npos) << line;
+  EXPECT_EQ(session_run_line("ddtime", {"", false, 1, 3}, {figures, times}).find("IOPS"), std::string::npos);
+}
+
 // Defect 27: with single runs no spread was measured, so the knee line
 // does not claim one.
 TEST(KneeLine, NamesTheSpreadOnlyWhenItWasMeasured) {
