@@ -65,6 +65,11 @@ namespace ddtime {
 //        "histogram":[{"le_ns":8191,"count":3000},...]},"write":{...}}
 //   A percentile the count cannot support is null; exact is false when
 //   the percentiles came from the histogram.
+// - With --random, after them: "access":"random","order_seed":12345,
+//   "range":{"input_offset":0,"output_offset":0,"bytes":1048576,
+//   "blocks":256}: the order's seed (not --pattern's "seed" of a session
+//   run) and the range it was drawn over, its whole blocks each visited
+//   once; a partial last block, if any, came last.
 std::string json_report(const RunRecord& run, std::string_view version = {});
 
 // A session of runs (--repeat, --warmup, --sweep) as one document:
