@@ -38,6 +38,15 @@ std::optional<std::int64_t> size_of(Os& os, const std::string& path, FileKind ki
   return size.ok() ? std::optional<std::int64_t>(size.n) : std::nullopt;
 }
 
+// The same of a descriptor already open (standard input).
+std::optional<std::int64_t> size_of_fd(Os& os, int fd, FileKind kind) {
+  struct stat status {};
+  if (kind == FileKind::kRegular && os.fstat(fd, status).ok()) return status.st_size;
+  if (kind != FileKind::kBlock) return std::nullopt;
+  const IoResult size = os.block_device_size(fd);
+  return size.ok() ? std::optional<std::int64_t>(size.n) : std::nullopt;
+}
+
 // The memory-bandwidth measurement people use dd for, done properly: every
 // row the same bytes, from a buffer in L1 to four times the last-level
 // cache, and no row's block larger than what every row moves.
@@ -65,8 +74,10 @@ void resolve_direct(Job& job) {
 // holds past skip=.
 std::optional<std::int64_t> range_bytes(Os& os, const Job& job) {
   if (const std::optional<std::int64_t> counted = job.settings.count_in_bytes()) return counted;
-  if (job.plan.pattern || !job.settings.input_file) return std::nullopt;
-  const std::optional<std::int64_t> size = size_of(os, *job.settings.input_file, job.input);
+  if (job.plan.pattern) return std::nullopt;
+  const std::optional<std::int64_t> size = job.settings.input_file
+                                               ? size_of(os, *job.settings.input_file, job.input)
+                                               : size_of_fd(os, STDIN_FILENO, job.input);
   const std::optional<std::int64_t> skipped = job.settings.skip_offset();
   if (!size || !skipped) return std::nullopt;
   return *size > *skipped ? *size - *skipped : 0;

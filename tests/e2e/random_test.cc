@@ -151,6 +151,20 @@ TEST_F(Random, TheJsonSaysAccessSeedAndRange) {
   EXPECT_EQ(json["range"]["blocks"].integer(), static_cast<std::int64_t>(kFileSize / 65536));
 }
 
+TEST_F(Random, AFileOnStandardInputHasItsEnd) {
+  Options o = opts({"bs=4096", "of=out", "--random=5"});
+  o.in = Stdin::file((dir() / "in").string());
+  o.as_ddtime = true;
+  const Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("random order: "), std::string::npos) << r.err;
+  EXPECT_TRUE(read_file("out") == input_);
+  o.in = Stdin::pipe(input_);
+  const Result piped = dd(o);
+  EXPECT_STATUS(piped, "exit 1");
+  EXPECT_NE(piped.err.find("which ‘standard input’ cannot take: it is a pipe"), std::string::npos) << piped.err;
+}
+
 TEST_F(Random, WithoutASeedOneIsDrawnAndSaid) {
   const Result r = ddtime({"if=in", "of=/dev/null", "bs=4096", "--random"});
   ASSERT_STATUS(r, "exit 0");
