@@ -1232,29 +1232,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.latency_cost:
         print("\n".join(latency_rows(args)))
         return 0
-    if args.sessions:
-        try:
-            print("\n".join(session_rows(args)))
-        except RuntimeError as failure:
-            log(f"FAILED {failure}")
-            return 1
-        return 0
-    if args.random_access:
-        if shutil.which("fio") is None or os.geteuid() != 0:
-            log("--random-access needs root (losetup) and fio (apt-get install fio)")
+    # The modes that replace the main table: (asked, needs fio and root, rows).
+    modes = [(args.sessions, None, session_rows), (args.random_access, "--random-access", random_access_rows),
+             (args.queue_depth, "--queue-depth", queue_depth_rows)]
+    for asked, needs_fio, rows in modes:
+        if not asked:
+            continue
+        if needs_fio and (shutil.which("fio") is None or os.geteuid() != 0):
+            log(f"{needs_fio} needs root (losetup) and fio (apt-get install fio)")
             return 2
         try:
-            print("\n".join(random_access_rows(args)))
-        except RuntimeError as failure:
-            log(f"FAILED {failure}")
-            return 1
-        return 0
-    if args.queue_depth:
-        if shutil.which("fio") is None or os.geteuid() != 0:
-            log("--queue-depth needs root (losetup) and fio (apt-get install fio)")
-            return 2
-        try:
-            print("\n".join(queue_depth_rows(args)))
+            print("\n".join(rows(args)))
         except RuntimeError as failure:
             log(f"FAILED {failure}")
             return 1
