@@ -32,6 +32,7 @@ Python 3 standard library only.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import datetime
 import filecmp
@@ -833,15 +834,27 @@ def rotated(names: Sequence[str], round_number: int) -> List[str]:
     return list(names[k:]) + list(names[:k])
 
 
-def queue_depth_rows(args: argparse.Namespace) -> List[str]:
-    """The issue's rows as markdown, measured in rotated rounds."""
-    size = args.queue_mib * MiB
-    workdir = Path(tempfile.mkdtemp(prefix="ddtime-qd-", dir=args.tmpdir))
+@contextlib.contextmanager
+def direct_loop_device(args: argparse.Namespace, prefix: str):
+    """A loop device with --direct-io=on over a file of random bytes in
+    args.tmpdir, queue_mib MiB long; detached and removed afterwards."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix, dir=args.tmpdir))
     backing = workdir / "disk.img"
     queue_run([args.gnu, "if=/dev/urandom", f"of={backing}", "bs=1M", f"count={args.queue_mib}", "status=none"])
     device = queue_run(["losetup", "--find", "--show", "--direct-io=on", str(backing)]).stdout.strip()
-    lines: List[str] = []
     try:
+        yield device
+    finally:
+        subprocess.run(["losetup", "-d", device])
+        backing.unlink(missing_ok=True)
+        workdir.rmdir()
+
+
+def queue_depth_rows(args: argparse.Namespace) -> List[str]:
+    """The issue's rows as markdown, measured in rotated rounds."""
+    size = args.queue_mib * MiB
+    lines: List[str] = []
+    with direct_loop_device(args, "ddtime-qd-") as device:
         lines.append(f"{args.runs} rounds, {args.queue_mib} MiB per run, rotated order; loop device with "
                      f"--direct-io=on on {args.tmpdir} ({filesystem_type(Path(args.tmpdir))})")
         lines.append("")
@@ -875,10 +888,6 @@ def queue_depth_rows(args: argparse.Namespace) -> List[str]:
                          f"| {statistics.median(rates['GNU']) / MiB:.1f} MiB/s | {rate_ratio_text(rates['ddtime'], rates['GNU'])} "
                          f"| {statistics.median(cpu['ddtime']) * 1e6:.2f} / {statistics.median(cpu['fio']) * 1e6:.2f} µs |")
             log(lines[-1])
-    finally:
-        subprocess.run(["losetup", "-d", device])
-        backing.unlink(missing_ok=True)
-        workdir.rmdir()
     lines += [""] + queue_copy_rows(args) + [""] + queue_rss_rows(args)
     return lines
 
@@ -910,14 +919,10 @@ def ddtime_random_iops(ddtime: str, device: str, bs: int, depth: int, size: int)
 def random_access_rows(args: argparse.Namespace) -> List[str]:
     """--random against fio's randread, paired rounds in rotated order."""
     size = args.queue_mib * MiB
-    workdir = Path(tempfile.mkdtemp(prefix="ddtime-random-", dir=args.tmpdir))
-    backing = workdir / "disk.img"
-    queue_run([args.gnu, "if=/dev/urandom", f"of={backing}", "bs=1M", f"count={args.queue_mib}", "status=none"])
-    device = queue_run(["losetup", "--find", "--show", "--direct-io=on", str(backing)]).stdout.strip()
     lines = [f"{args.runs} rounds, random 4k reads over {args.queue_mib} MiB, rotated order; loop device with "
              f"--direct-io=on on {args.tmpdir} ({filesystem_type(Path(args.tmpdir))})", "",
              "| row | ddtime IOPS | fio IOPS | ddtime/fio, paired [95% CI] |", "|---|---:|---:|---|"]
-    try:
+    with direct_loop_device(args, "ddtime-random-") as device:
         for depth in (1, 32):
             iops: Dict[str, List[float]] = {"ddtime": [], "fio": []}
             for round_number in range(args.runs):
@@ -929,10 +934,6 @@ def random_access_rows(args: argparse.Namespace) -> List[str]:
             lines.append(f"| randread bs=4k depth {depth} | {statistics.median(iops['ddtime']):.0f} "
                          f"| {statistics.median(iops['fio']):.0f} | {rate_ratio_text(iops['ddtime'], iops['fio'])} |")
             log(lines[-1])
-    finally:
-        subprocess.run(["losetup", "-d", device])
-        backing.unlink(missing_ok=True)
-        workdir.rmdir()
     # The permutation alone, per record, from the build's own benchmark.
     cost = Path(args.ddtime).resolve().parent / "tests" / "bench_block_order"
     if cost.exists():
