@@ -121,7 +121,7 @@ int Driver::run_single() {
 RunRecord Driver::run_once(const Settings& settings, unsigned depth, const PatternSource* pattern,
                            std::string label) {
   const std::size_t said_before = diag_.history().size();
-  RunRecord record{.settings = settings};
+  RunRecord record;
   // What the run measures, in words, now that --cache has acted.
   record.measured = console_.measured_words(settings);
   std::optional<PatternOs> generated;

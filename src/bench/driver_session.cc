@@ -135,12 +135,9 @@ void Driver::stop(SessionRecord& session) {
 }
 
 void Driver::extend_auto_sweep(SessionRecord& session, std::size_t row, std::vector<Figure>& rates) const {
-  std::vector<RunFigures> measured;
-  for (const RunRecord& run : session.runs) {
-    if (run.row == row && !run.warmup && run.counted()) measured.push_back(run.figures());
-  }
-  if (measured.empty()) return;
-  rates.push_back(summarise_runs(measured).bytes_per_second);
+  const std::optional<RowSummary> summary = summarise_row(session, row);
+  if (!summary) return;
+  rates.push_back(summary->bytes_per_second);
   const KneeSearch search = knee_search(rates);
   // Doubling stops at the knee, or where a block would outgrow what
   // every row moves (or 1 GiB).

@@ -46,14 +46,20 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
     std::size_t max_bytes;
   };
 
-  template <typename Sink>
-  void copy_with(Sink& sink);
-  // --random: the straight copy, each record's block found with lseek on
-  // both sides first (job_.queue.order), then read and written as dd does.
+  // dd's order: each record where the last one ended; nothing to do.
+  struct InTurn {
+    bool operator()(std::int64_t) const noexcept { return true; }
+  };
+  // --random: both sides at the start of the record's block
+  // (job_.queue.order) before it is read; false when a seek failed (said,
+  // and the copy ended).
+  class AtItsBlock;
+
+  template <typename Sink, typename Place = InTurn>
+  void copy_with(Sink& sink, Place place = {});
+  // --random: the straight copy with each record placed by lseek on both
+  // sides, then read and written as dd does.
   void copy_randomly(StraightSink& sink);
-  // Both sides at the start of record's block; false when a seek failed
-  // (said, and the copy ended).
-  bool place(std::int64_t record, std::int64_t input_base, std::int64_t output_base);
   [[gnu::always_inline]] inline Read read_record(const ReadRules& rules, unsigned char* record,
                                                  std::int64_t& length);
   Read after_failed_read(const ReadRules& rules, int err, std::int64_t& length);
@@ -336,8 +342,8 @@ SyncCopy::Read SyncCopy::after_failed_read(const ReadRules& rules, int err, std:
   return Read::kRecord;
 }
 
-template <typename Sink>
-void SyncCopy::copy_with(Sink& sink) {
+template <typename Sink, typename Place>
+void SyncCopy::copy_with(Sink& sink, Place place) {
   const ReadRules rules{settings_.conv.sync,
                         settings_.conv.noerror,
                         strategy_ == Strategy::kConvert ? converter_.sync_pad_byte() : static_cast<unsigned char>(0),
@@ -349,7 +355,9 @@ void SyncCopy::copy_with(Sink& sink) {
       settings_.max_bytes != 0 && rules.max_records < kNoLimit ? rules.max_records + 1 : rules.max_records;
   while (true) {
     if (progress) progress_ticker_.poll(stats_);
-    if (stats_.full_records_in + stats_.partial_records_in >= record_limit) break;
+    const std::int64_t records = stats_.full_records_in + stats_.partial_records_in;
+    if (records >= record_limit) break;
+    if (!place(records)) return;
     unsigned char* record = sink.record_area();
     std::int64_t length = 0;
     const Read read = read_record(rules, record, length);
@@ -362,24 +370,30 @@ void SyncCopy::copy_with(Sink& sink) {
   if (writer_.final_op_was_seek() && extend_to_final_seek(job_.os, events_) != 0) result_.exit_status = 1;
 }
 
-bool SyncCopy::place(std::int64_t record, std::int64_t input_base, std::int64_t output_base) {
-  const std::int64_t offset = job_.queue.order.block_of(record) * settings_.ibs;
-  for (const auto& [fd, base, side] : {std::tuple{kInputFd, input_base, Side::kInput},
-                                       std::tuple{kOutputFd, output_base, Side::kOutput}}) {
-    if (const IoResult moved = job_.os.lseek(fd, static_cast<off_t>(base + offset), SEEK_SET); !moved.ok()) {
-      events_.notice(Notice::kCannotSeek, side, moved.err, 0);
-      end(1, Ending::kFinished);
-      return false;
+class SyncCopy::AtItsBlock {
+ public:
+  AtItsBlock(SyncCopy& copy, std::int64_t input_base, std::int64_t output_base) noexcept
+      : copy_(copy), input_base_(input_base), output_base_(output_base) {}
+  bool operator()(std::int64_t record) {
+    const std::int64_t offset = copy_.job_.queue.order.block_of(record) * copy_.settings_.ibs;
+    for (const auto& [fd, base, side] : {std::tuple{kInputFd, input_base_, Side::kInput},
+                                         std::tuple{kOutputFd, output_base_, Side::kOutput}}) {
+      if (const IoResult moved = copy_.job_.os.lseek(fd, static_cast<off_t>(base + offset), SEEK_SET); !moved.ok()) {
+        copy_.events_.notice(Notice::kCannotSeek, side, moved.err, 0);
+        copy_.end(1, Ending::kFinished);
+        return false;
+      }
     }
+    return true;
   }
-  return true;
-}
+
+ private:
+  SyncCopy& copy_;
+  const std::int64_t input_base_;
+  const std::int64_t output_base_;
+};
 
 void SyncCopy::copy_randomly(StraightSink& sink) {
-  const ReadRules rules{false, false, 0, settings_.ibs, settings_.max_records,
-                        static_cast<std::size_t>(settings_.max_bytes)};
-  const std::int64_t record_limit =
-      settings_.max_bytes != 0 && rules.max_records < kNoLimit ? rules.max_records + 1 : rules.max_records;
   // Where record 0's block starts on each side: skip= and seek= applied.
   const IoResult input_base = job_.os.lseek(kInputFd, 0, SEEK_CUR);
   const IoResult output_base = job_.os.lseek(kOutputFd, 0, SEEK_CUR);
@@ -388,17 +402,7 @@ void SyncCopy::copy_randomly(StraightSink& sink) {
                    input_base.ok() ? output_base.err : input_base.err, 0);
     return end(1, Ending::kFinished);
   }
-  while (true) {
-    if (progress_) progress_ticker_.poll(stats_);
-    const std::int64_t records = stats_.full_records_in + stats_.partial_records_in;
-    if (records >= record_limit) break;
-    if (!place(records, input_base.n, output_base.n)) return;
-    std::int64_t length = 0;
-    const Read read = read_record(rules, sink.record_area(), length);
-    if (read == Read::kStop) return end(0, Ending::kInterrupted);
-    if (read == Read::kEnd) break;
-    if (!sink.put(sink.record_area(), length)) return;
-  }
+  copy_with(sink, AtItsBlock(*this, input_base.n, output_base.n));
 }
 
 bool SyncCopy::position() {

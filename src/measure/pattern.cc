@@ -170,9 +170,8 @@ void PatternRing::queue(const RingRequest& request) noexcept {
     ++inner_in_flight_;
     return;
   }
-  const std::int64_t offset = request.offset >= 0 ? request.offset : position_;
-  source_.fill(request.buffer, request.length, offset);
-  position_ = offset + static_cast<std::int64_t>(request.length);
+  // The queued engine reads only an input it can read at offsets.
+  source_.fill(request.buffer, request.length, request.offset);
   made_.push_back({request.tag, static_cast<std::int64_t>(request.length)});
 }
 

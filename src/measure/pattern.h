@@ -96,7 +96,6 @@ class PatternRing final : public Ring {
   std::vector<RingCompletion> reaped_;  // the last batch: generated, then the inner ring's
   unsigned inner_queued_ = 0;           // requests the inner ring has not submitted yet
   unsigned inner_in_flight_ = 0;        // requests the inner ring holds, submitted or not
-  std::int64_t position_ = 0;           // a read at no offset: where the stream stands
 };
 
 // What the generator makes per second on this core, filling a 1 MiB buffer

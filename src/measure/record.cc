@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "measure/record.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace ddtime {
@@ -79,24 +80,26 @@ std::optional<LatencyReport> merged_latency(const SessionRecord& session, std::s
                        merged.reads.summary(ns_per_tick), merged.writes.summary(ns_per_tick)};
 }
 
-void summarise_rows(SessionRecord& session) {
+std::optional<RowSummary> summarise_row(const SessionRecord& session, std::size_t row) {
   std::vector<RunFigures> figures;
+  for (const RunRecord& run : session.runs) {
+    if (sample_of(run, row)) figures.push_back(run.figures());
+  }
+  if (figures.empty()) return std::nullopt;
+  return summarise_runs(figures);
+}
+
+void summarise_rows(SessionRecord& session) {
   for (std::size_t row = 0; row < session.rows.size(); ++row) {
     RowRecord& record = session.rows[row];
-    figures.clear();
-    const RunRecord* last = nullptr;
-    for (const RunRecord& run : session.runs) {
-      if (!sample_of(run, row)) continue;
-      figures.push_back(run.figures());
-      last = &run;
-    }
-    record.counted = static_cast<unsigned>(figures.size());
-    if (last == nullptr) {
-      record.summary.reset();
+    record.summary = summarise_row(session, row);
+    record.counted = record.summary ? static_cast<unsigned>(record.summary->real.count) : 0;
+    const auto last = std::find_if(session.runs.rbegin(), session.runs.rend(),
+                                   [&](const RunRecord& run) { return sample_of(run, row); });
+    if (last == session.runs.rend()) {
       record.latency.reset();
       continue;
     }
-    record.summary = summarise_runs(figures);
     record.bytes = last->result.stats.bytes_out;
     record.records = last->records_in();
     // With one run a row's latency is that run's own report.

@@ -139,6 +139,9 @@ struct SessionRecord {
   bool names_rows() const noexcept { return rows.size() > 1 || plan.sweep_bs_auto; }
 };
 
+// A row's counted measured runs summarised; nullopt while it has none.
+std::optional<RowSummary> summarise_row(const SessionRecord& session, std::size_t row);
+
 // Each row's summary of its counted measured runs, and with --latency and
 // --repeat its runs' samples merged. Rows without counted runs keep none.
 void summarise_rows(SessionRecord& session);
