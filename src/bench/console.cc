@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/console.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,12 +9,11 @@
 #include <cerrno>
 #include <utility>
 
-#include <fmt/format.h>
-
 #include "dd/io.h"
 #include "report/report_json.h"
 #include "report/report_run.h"
 #include "report/report_session.h"
+#include "report/report_timeline.h"
 #include "system/file_kind.h"
 #include "system/signals.h"
 
@@ -37,8 +37,7 @@ void Console::begin() {
   if (json_on_stderr_) diag_.set_muted(true);
 }
 
-void Console::resolved(const Settings& settings, const Plan& plan, std::vector<CpuCache> caches,
-                       ReportFiles& reports) {
+void Console::resolved(const Settings& settings, const Plan& plan, std::vector<CpuCache> caches, ReportFiles& reports) {
   settings_ = settings;
   plan_ = plan;
   run_settings_ = settings;
@@ -66,6 +65,7 @@ void Console::starting(const RunStart& start) {
   total_bytes_ = start.expected_bytes;
   // --direct resolved per side: what the run reports as its operands.
   if (start.settings != nullptr) run_settings_ = *start.settings;
+  live_timeline_ = start.timeline;
 }
 
 void Console::show_stats(const Stats& stats) {
@@ -106,10 +106,33 @@ bool Console::handle_signals(const Stats& stats) {
     // In a session or a read-back, which run the snapshot below is of.
     if (!running_.empty() && session_text()) diag_.raw(phase_line(diag_.program(), running_));
     const RunTimes now = window_.measure();
-    present(snapshot_of(stats, now));
+    RunRecord snapshot = snapshot_of(stats, now);
+    // --timeline: the samples so far, with the statistics so far.
+    if (live_timeline_) snapshot.result.timeline = *live_timeline_;
+    present(snapshot);
     // CSV in place of the text: the snapshot is a CSV line of its own.
     if (plan_.csv && !plan_.csv_path) deliver_csv(csv_snapshot(stats, now));
   }
+}
+
+std::string Console::timeline_report(const Timeline& timeline, const SteadyRule& rule) {
+  // Every line is one of ours, "PROGRAM: " first, as wide as the terminal
+  // standard error is (80 columns when it is none).
+  const std::string prefix = std::string(diag_.program()) + ": ";
+  const IoResult columns = os_.terminal_columns(STDERR_FILENO);
+  const unsigned width = columns.ok() && columns.n > 0 ? static_cast<unsigned>(columns.n) : 80;
+  const unsigned room = width > prefix.size() + 20 ? width - static_cast<unsigned>(prefix.size()) : 20;
+  const std::string lines =
+      timeline_text(timeline, analyse_timeline(timeline, rule), room, diag_.utf8_quotes(), rate_units());
+  std::string text;
+  for (std::size_t start = 0; start < lines.size();) {
+    const std::size_t end = lines.find('\n', start);
+    text += prefix;
+    text.append(lines, start, end == std::string::npos ? std::string::npos : end - start + 1);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return text;
 }
 
 int Console::present(const RunRecord& run) {
@@ -122,9 +145,11 @@ int Console::present(const RunRecord& run) {
   if (settings.ext.timing_report && settings.status != StatusLevel::kNone) {
     text = reporter_.end_progress_line();
     if (result.random) text += random_line(diag_.program(), *result.random, result.stats, result.times, settings.ibs);
+    if (result.timed) text += timed_lines(diag_.program(), *result.timed, result.times, settings.ibs);
     if (run.shows_engine) text += engine_line(diag_.program(), result.engine);
     text += timing_report(diag_.program(), result.stats, result.times, settings);
     if (result.latency) text += latency_report(diag_.program(), *result.latency, diag_.utf8_quotes());
+    if (result.timeline) text += timeline_report(*result.timeline, result.steady_rule);
     if (!snapshot) text += run.measured;
   }
   text += reporter_.summary(result.stats, result.times.real_ns);

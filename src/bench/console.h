@@ -106,6 +106,10 @@ class Console final : public Events {
   int deliver_json(const std::string& json, bool final);
   int deliver_csv(const std::string& csv);
   void stream_csv(const RunRecord& run);
+  // --timeline's chart and analysis, each line ours, fitted to the terminal.
+  std::string timeline_report(const Timeline& timeline, const SteadyRule& rule);
+  // One line per run, or with --timeline one per sample.
+  std::string csv_of(std::span<const RunRecord> runs, bool header) const;
   std::string csv_table(std::span<const RunRecord> runs);
   std::string csv_snapshot(const Stats& stats, const RunTimes& times);
   void phase_snapshot(std::string_view phase, const SessionRecord* so_far);
@@ -120,10 +124,11 @@ class Console final : public Events {
   Os& os_;
   Diag& diag_;
   RunWindow& window_;
-  Settings settings_;      // the command line's, then as resolved
+  Settings settings_;  // the command line's, then as resolved
   Plan plan_;
-  Settings run_settings_;  // the running (or last) run's, as its start event gave them
-  Messages messages_;      // names its files from run_settings_
+  Settings run_settings_;                          // the running (or last) run's, as its start event gave them
+  std::shared_ptr<const Timeline> live_timeline_;  // --timeline: the running (or last) run's samples
+  Messages messages_;                              // names its files from run_settings_
   Reporter reporter_;
   bool stderr_is_terminal_;
   std::vector<CpuCache> caches_;             // --sweep=bs=memory: the CPU's data caches

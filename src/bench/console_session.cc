@@ -2,9 +2,9 @@
 // The console's sessions and read-backs: a line per run or pass as it
 // ends, the statistics, the sweep table, GNU's lines last, CSV and JSON,
 // all read from the session's record.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "bench/console.h"
 #include "report/report_json.h"
@@ -69,8 +69,7 @@ void Console::cache_dropped(std::int64_t ns) {
   if (session_text()) diag_.raw(drop_line(diag_.program(), ns));
 }
 
-void Console::read_buffered(const std::string& path, std::int64_t bytes, std::int64_t where,
-                            std::int64_t alignment) {
+void Console::read_buffered(const std::string& path, std::int64_t bytes, std::int64_t where, std::int64_t alignment) {
   if (session_text()) diag_.raw(buffered_read_line(diag_.program(), path, bytes, where, alignment));
 }
 
@@ -78,17 +77,21 @@ void Console::verified(const VerifyOutcome& outcome, std::int64_t ns) {
   if (session_text()) diag_.raw(verify_line(diag_.program(), outcome, ns, rate_units()));
 }
 
+std::string Console::csv_of(std::span<const RunRecord> runs, bool header) const {
+  return plan_.timeline ? timeline_csv(runs, header) : session_csv(runs, header);
+}
+
 void Console::stream_csv(const RunRecord& run) {
   if (!plan_.csv || plan_.csv_path) return;
-  deliver_csv(session_csv({&run, 1}, !csv_header_sent_));
+  deliver_csv(csv_of({&run, 1}, !csv_header_sent_));
   csv_header_sent_ = true;
   ++csv_rows_sent_;
 }
 
 std::string Console::csv_table(std::span<const RunRecord> runs) {
-  if (!plan_.csv || plan_.csv_path) return session_csv(runs);
+  if (!plan_.csv || plan_.csv_path) return csv_of(runs, true);
   const std::size_t sent = std::min(csv_rows_sent_, runs.size());
-  std::string text = session_csv(runs.subspan(sent), !csv_header_sent_);
+  std::string text = csv_of(runs.subspan(sent), !csv_header_sent_);
   csv_header_sent_ = true;
   csv_rows_sent_ = runs.size();
   return text;
@@ -96,7 +99,7 @@ std::string Console::csv_table(std::span<const RunRecord> runs) {
 
 std::string Console::csv_snapshot(const Stats& stats, const RunTimes& times) {
   const RunRecord snapshot = snapshot_of(stats, times);
-  std::string text = session_csv({&snapshot, 1}, !csv_header_sent_);
+  std::string text = csv_of({&snapshot, 1}, !csv_header_sent_);
   csv_header_sent_ = true;
   return text;
 }
@@ -108,8 +111,8 @@ void Console::print_rows(const SessionRecord& session) {
   for (const RowRecord& row : session.rows) {
     if (!row.summary) continue;
     const std::string_view setting = session.rows.size() > 1 ? std::string_view(row.setting) : "";
-    diag_.raw(session_statistics(diag_.program(), setting, *row.summary, plan_.warmup, diag_.utf8_quotes(),
-                                 rate_units()));
+    diag_.raw(
+        session_statistics(diag_.program(), setting, *row.summary, plan_.warmup, diag_.utf8_quotes(), rate_units()));
     if (!row.latency) continue;
     diag_.raw(fmt::format("{}: the {} runs' latency together:\n", diag_.program(), row.counted));
     diag_.raw(latency_report(diag_.program(), *row.latency, diag_.utf8_quotes()));
@@ -119,8 +122,8 @@ void Console::print_rows(const SessionRecord& session) {
 // The sweep table, the knee, then GNU's lines last: the last run's, as dd
 // would have printed them.
 void Console::print_session_end(const SessionRecord& session) {
-  const bool any_summary =
-      std::any_of(session.rows.begin(), session.rows.end(), [](const RowRecord& row) { return row.summary.has_value(); });
+  const bool any_summary = std::any_of(session.rows.begin(), session.rows.end(),
+                                       [](const RowRecord& row) { return row.summary.has_value(); });
   if (session.names_rows() && any_summary) {
     diag_.raw(sweep_table(diag_.program(), session.rows, diag_.utf8_quotes(), rate_units()));
   }

@@ -2,13 +2,12 @@
 #include "bench/resolve.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-
-#include <fmt/format.h>
 
 #include "dd/io.h"
 #include "report/report_files.h"
@@ -75,20 +74,21 @@ void resolve_direct(Job& job) {
 std::optional<std::int64_t> range_bytes(Os& os, const Job& job) {
   if (const std::optional<std::int64_t> counted = job.settings.count_in_bytes()) return counted;
   if (job.plan.pattern) return std::nullopt;
-  const std::optional<std::int64_t> size = job.settings.input_file
-                                               ? size_of(os, *job.settings.input_file, job.input)
-                                               : size_of_fd(os, STDIN_FILENO, job.input);
+  const std::optional<std::int64_t> size = job.settings.input_file ? size_of(os, *job.settings.input_file, job.input)
+                                                                   : size_of_fd(os, STDIN_FILENO, job.input);
   const std::optional<std::int64_t> skipped = job.settings.skip_offset();
   if (!size || !skipped) return std::nullopt;
   return *size > *skipped ? *size - *skipped : 0;
 }
 
-// --random's range where the input gives none (an endless source such as
+// --random's (and --time's) range where the input gives none (an endless source such as
 // /dev/zero or --pattern): the rest of a block-device output from seek=,
 // as count= in bytes, as --size would give it, so that the run ends at the
 // device's end instead of meeting it.
 void random_range_from_output(Os& os, Job& job) {
-  if (!job.plan.random || job.bytes || job.output != FileKind::kBlock || !job.settings.output_file) return;
+  if (!(job.plan.random || job.plan.time_ns) || job.bytes || job.output != FileKind::kBlock ||
+      !job.settings.output_file)
+    return;
   const std::optional<std::int64_t> size = size_of(os, *job.settings.output_file, job.output);
   const std::optional<std::int64_t> seek = job.settings.seek_offset();
   if (!size || !seek) return;
@@ -212,8 +212,9 @@ bool check_random(Os& os, const Job& job, const Messages& messages) {
     if (is_positional(kind) || is_order_free(kind) || kind == FileKind::kAbsent || kind == FileKind::kUnknown) continue;
     messages.random_cannot_place(side, kind == FileKind::kPipe     ? "a pipe"
                                        : kind == FileKind::kSocket ? "a socket"
-                                       : kind == FileKind::kDirectory ? "a directory"
-                                                                   : "a character device that takes each transfer in turn");
+                                       : kind == FileKind::kDirectory
+                                           ? "a directory"
+                                           : "a character device that takes each transfer in turn");
     return false;
   }
   if (!job.bytes) {
@@ -233,8 +234,40 @@ bool check_random(Os& os, const Job& job, const Messages& messages) {
   return true;
 }
 
+// --time: a range with an end is gone over again from its start, which
+// the input must be able to return to, in whole blocks; an endless one
+// must not fill a file.
+bool check_time(Os& os, const Job& job, const Messages& messages) {
+  if (!job.bytes) {
+    const bool fills = job.output == FileKind::kRegular || job.output == FileKind::kAbsent ||
+                       job.output == FileKind::kUnknown || job.output == FileKind::kDirectory;
+    if (fills) {
+      messages.time_needs_size();
+      return false;
+    }
+    return true;
+  }
+  // count= or --size bounded by what the input holds past skip=: the
+  // range the passes go over.
+  std::int64_t range = *job.bytes;
+  const std::optional<std::int64_t> size =
+      job.plan.pattern || !job.settings.input_file ? std::nullopt : size_of(os, *job.settings.input_file, job.input);
+  const std::optional<std::int64_t> skip = job.settings.skip_offset();
+  if (size && skip) range = std::min(range, std::max<std::int64_t>(*size - *skip, 0));
+  if (range < job.settings.ibs) {
+    messages.time_range_under_a_block(range, job.settings.ibs);
+    return false;
+  }
+  if (job.plan.pattern || is_positional(job.input) || is_order_free(job.input)) return true;
+  messages.time_cannot_go_round(job.input == FileKind::kPipe     ? "a pipe"
+                                : job.input == FileKind::kSocket ? "a socket"
+                                                                 : "a character device that gives each read once");
+  return false;
+}
+
 bool check_modes(Os& os, Job& job, const Messages& messages) {
   if (job.plan.random && !check_random(os, job, messages)) return false;
+  if (job.plan.time_ns && !check_time(os, job, messages)) return false;
   if (job.plan.readback && !check_readback(job, messages)) return false;
   if (job.plan.session() && !job.plan.readback && !check_rerunnable(job, messages)) return false;
   if (!check_sweep_has_an_end(job, messages)) return false;

@@ -1,20 +1,33 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/run.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdlib>
 
-#include "system/buffer.h"
 #include "dd/engine_queued.h"
 #include "dd/engines.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
+#include "system/alarm.h"
+#include "system/buffer.h"
 #include "system/signals.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-
 namespace ddtime {
+
+namespace {
+
+// --steady=LIMIT holds the rate's deviation to LIMIT percent of the
+// window's mean and its slope to a tenth of that per interval, as fio's
+// examples pair iops:10% with bw_slope:1%.
+SteadyRule steady_rule(const Plan& plan) {
+  const double limit = plan.steady_percent.value_or(10.0);
+  return SteadyRule{limit, limit / 10, SteadyRule{}.window};
+}
+
+}  // namespace
 
 Run::Run(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan,
          const PatternSource* pattern)
@@ -149,12 +162,16 @@ void Run::describe_engine(RunResult& result) const {
 
 RunResult Run::copy(std::size_t buffer_alignment) {
   QueueSetup queue;
-  const QueueResources::Request request{
-      os_, events_, settings_, plan_, input_position_.seekable, buffer_alignment, pattern_};
+  const QueueResources::Request request{os_,     events_, settings_, plan_, input_position_.seekable, buffer_alignment,
+                                        pattern_};
   if (!queue_.set_up(request, engine_, queue)) return ended_before_copy(1);
   if (plan_.random && !place_randomly(queue)) return ended_before_copy(1);
+  if (plan_.time_ns) go_round(queue);
+  order_ = queue.order;
+  set_up_timekeeper();
   RunStart start;
   start.settings = &settings_;
+  if (timekeeper_ && timekeeper_->samples()) start.timeline = timekeeper_->shared_timeline();
   if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
   events_.starting(start);
   // POSIX lets SIGUSR1 keep its default (terminating) action when
@@ -162,7 +179,9 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   signals::install_as_gnu();
 
   if (plan_.latency) {
-    latency_.emplace(os_, events_, window_.clock(), settings_, expected_input_bytes(os_, settings_), plan_.random);
+    // A timed run's samples are as many as the time allows, not the range's.
+    const std::optional<std::int64_t> bytes = plan_.time_ns ? std::nullopt : expected_input_bytes(os_, settings_);
+    latency_.emplace(os_, events_, window_.clock(), settings_, bytes, plan_.random);
   }
   Os* base = latency_ ? &latency_->os() : &os_;
   Events* events = latency_ ? &latency_->events() : &events_;
@@ -173,7 +192,8 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   window_.start(split ? &timed : nullptr);
   // The CPU a window may hold: the threads engine's workers count with the
   // copy's thread; io_uring's kernel workers are bounded by the CPUs alone.
-  if (Ring* const ring = queue_.ring()) window_.set_threads(ring->worker_threads() > 0 ? ring->worker_threads() + 1 : 0);
+  if (Ring* const ring = queue_.ring())
+    window_.set_threads(ring->worker_threads() > 0 ? ring->worker_threads() + 1 : 0);
   const CopyJob job{split ? static_cast<Os&>(timed) : *base,
                     *events,
                     window_.clock(),
@@ -184,11 +204,56 @@ RunResult Run::copy(std::size_t buffer_alignment) {
                     output_cache_,
                     window_.start_ns(),
                     queue,
-                    queue.ring != nullptr && latency_ ? &latency_->recorders() : nullptr};
+                    queue.ring != nullptr && latency_ ? &latency_->recorders() : nullptr,
+                    timekeeper_ ? &*timekeeper_ : nullptr};
+  if (timekeeper_) timekeeper_->start(latency_ ? &latency_->recorders() : nullptr);
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
+  if (timekeeper_) timekeeper_->copy_ended(copied.stats);
   if (latency_) latency_->copy_ended(queue_.ring() != nullptr);
-  return after_copy(copied);
+  RunResult result = after_copy(copied);
+  describe_time(result, queue);
+  return result;
+}
+
+void Run::go_round(QueueSetup& queue) {
+  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
+  // An endless range (/dev/zero to /dev/null) is one pass that the time ends.
+  if (!bytes || *bytes < settings_.ibs) return;
+  queue.order = BlockOrder::passes(*bytes / settings_.ibs, plan_.random, queue.order.seed());
+}
+
+void Run::set_up_timekeeper() {
+  if (!plan_.time_ns && !plan_.timeline) return;
+  Timekeeper::Rules rules{plan_.time_ns, plan_.ramp_ns, plan_.timeline, plan_.timeline_interval_ns, std::nullopt};
+  if (plan_.steady_percent) rules.steady = steady_rule(plan_);
+  timekeeper_.emplace(os_, window_, rules);
+}
+
+void Run::describe_time(RunResult& result, const QueueSetup& queue) {
+  if (!timekeeper_) return;
+  result.steady_rule = steady_rule(plan_);
+  if (plan_.time_ns) {
+    const Stats& ramp = timekeeper_->ramp_stats();
+    Stats& stats = result.stats;
+    stats.full_records_in -= ramp.full_records_in;
+    stats.partial_records_in -= ramp.partial_records_in;
+    stats.full_records_out -= ramp.full_records_out;
+    stats.partial_records_out -= ramp.partial_records_out;
+    stats.truncated_records -= ramp.truncated_records;
+    stats.bytes_in -= ramp.bytes_in;
+    stats.bytes_out -= ramp.bytes_out;
+    TimedRun timed{*plan_.time_ns, plan_.ramp_ns, timekeeper_->ramp_elapsed_ns(), ramp};
+    if (queue.order.repeats()) {
+      timed.range_blocks = queue.order.blocks();
+      timed.range_bytes = timed.range_blocks * settings_.ibs;
+      timed.passes = static_cast<double>(stats.full_records_out + stats.partial_records_out) /
+                     static_cast<double>(timed.range_blocks);
+    }
+    timed.ended_by = timekeeper_->ended_by();
+    result.timed = timed;
+  }
+  if (timekeeper_->samples()) result.timeline = timekeeper_->timeline();
 }
 
 // --random: the range's whole blocks in the order the seed draws (for the
@@ -207,9 +272,15 @@ bool Run::place_randomly(QueueSetup& queue) {
   }
   const std::int64_t blocks = *bytes / settings_.ibs;
   const std::uint64_t seed = plan_.random_seed.value_or(0);
-  queue.order = BlockOrder(blocks, seed);
-  random_ = RandomAccess{seed, settings_.skip_offset().value_or(0), settings_.seek_offset().value_or(0), *bytes,
-                         blocks};
+  // A timed run goes round the whole blocks alone.
+  const std::int64_t range = plan_.time_ns ? blocks * settings_.ibs : *bytes;
+  queue.order = plan_.time_ns && blocks > 0 ? BlockOrder::passes(blocks, true, seed) : BlockOrder(blocks, seed);
+  random_ = RandomAccess{seed,
+                         settings_.skip_offset().value_or(0),
+                         settings_.seek_offset().value_or(0),
+                         range,
+                         blocks,
+                         plan_.time_ns.has_value()};
   return true;
 }
 
@@ -268,6 +339,10 @@ RunResult Run::perform() {
   release_queue();
   // Summarised after the window closed: sorting the samples is no part of
   // the copy.
+  if (latency_ && result.timeline) {
+    timekeeper_->add_latency(latency_->recorders(), latency_->ns_per_tick());
+    result.timeline = timekeeper_->timeline();
+  }
   if (latency_) latency_->report(result);
   return result;
 }

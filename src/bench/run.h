@@ -16,17 +16,18 @@
 #include "dd/engine.h"
 #include "dd/engine_queued.h"
 #include "measure/latency_probe.h"
-#include "model/events.h"
-#include "system/buffer.h"
-#include "system/os.h"
 #include "measure/pattern.h"
 #include "measure/record.h"
-#include "model/plan.h"
-#include "system/ring.h"
 #include "measure/run_window.h"
+#include "measure/timekeeper.h"
+#include "measure/timing.h"
+#include "model/events.h"
+#include "model/plan.h"
 #include "model/settings.h"
 #include "model/stats.h"
-#include "measure/timing.h"
+#include "system/buffer.h"
+#include "system/os.h"
+#include "system/ring.h"
 
 namespace ddtime {
 
@@ -36,7 +37,7 @@ class Run {
   // pattern: --pattern's generator, which os (a PatternOs) already answers
   // reads with; the queued engine fills its records from it.
   Run(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan = {},
-          const PatternSource* pattern = nullptr);  // copies settings and plan: may throw bad_alloc
+      const PatternSource* pattern = nullptr);  // copies settings and plan: may throw bad_alloc
 
   RunResult perform();
 
@@ -54,6 +55,13 @@ class Run {
   bool check_direct_alignment(std::size_t& buffer_alignment);
   RunResult copy(std::size_t buffer_alignment);
   bool place_randomly(QueueSetup& queue);
+  // --time: the range gone round pass after pass (when it has an end).
+  void go_round(QueueSetup& queue);
+  // --time, --timeline: the Timekeeper, before the window opens.
+  void set_up_timekeeper();
+  // What the timekeeper saw, into the result: the ramp taken out of the
+  // counters, the passes, the samples.
+  void describe_time(RunResult& result, const QueueSetup& queue);
   RunResult after_copy(const CopyResult& copied);
   // Signals that arrived late, then GNU's cleanup: close both sides.
   RunResult finish(RunResult result);
@@ -80,8 +88,10 @@ class Run {
   // holds of the buffers) goes first.
   QueueResources queue_;  // the queued engine's slots and ring
   EngineUse engine_;
-  std::optional<LatencyProbe> latency_;  // --latency, set up before the window opens
-  std::optional<RandomAccess> random_;   // --random: the order's seed and range
+  std::optional<LatencyProbe> latency_;   // --latency, set up before the window opens
+  std::optional<RandomAccess> random_;    // --random: the order's seed and range
+  std::optional<Timekeeper> timekeeper_;  // --time, --ramp, --timeline, --steady
+  BlockOrder order_{};                    // the order the copy took
 };
 
 }  // namespace ddtime

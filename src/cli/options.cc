@@ -67,6 +67,23 @@ std::uint64_t random_seed(const std::string& text) {
   return static_cast<std::uint64_t>(seed);
 }
 
+// --time, --ramp and --timeline: a duration (number.h), from a
+// millisecond to a week.
+std::int64_t duration(const std::string& text) {
+  const std::optional<std::int64_t> ns = parse_duration_ns(text);
+  if (ns && *ns >= 1'000'000 && *ns <= std::int64_t{7} * 24 * 3'600'000'000'000) return *ns;
+  throw BadArgument{"A duration is a number and a unit, ms, s, m or h (30s, 500ms, 2m), from 1ms to a week."};
+}
+
+// --steady=LIMIT: a percentage, 10 or 10%.
+double steady_limit(const std::string& text) {
+  const std::optional<double> value = parse_percentage(text);
+  if (!value || !(*value > 0 && *value <= 100)) {
+    throw BadArgument{"The limit is a percentage above 0 and at most 100, such as 10 or 10%."};
+  }
+  return *value;
+}
+
 std::optional<std::string> report_path(const OptionalText& value, std::string_view option) {
   if (value.text && value.text->empty()) {
     throw BadArgument{fmt::format(
@@ -269,6 +286,26 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
           },
           "SEED"),
       "copy the range's bs= blocks in a random order, each once (SEED repeats an order)");
+  add("time", row<Text>([this](const Text& v) { plan_.time_ns = duration(v.text); }, "DURATION"),
+      "run each copy that long (30s, 2m), going over its range again; count= or --size sets the range");
+  add("ramp", row<Text>([this](const Text& v) { plan_.ramp_ns = duration(v.text); }, "DURATION"),
+      "with --time: copy that long first, unmeasured");
+  add("timeline",
+      row<OptionalText>(
+          [this](const OptionalText& v) {
+            plan_.timeline = true;
+            if (v.text) plan_.timeline_interval_ns = duration(*v.text);
+          },
+          "INTERVAL"),
+      "sample the rate every INTERVAL (1s, or finer for a short run): chart, cliff, steady state");
+  add("steady",
+      row<OptionalText>(
+          [this](const OptionalText& v) {
+            plan_.steady_percent = v.text ? steady_limit(*v.text) : 10.0;
+            plan_.timeline = true;
+          },
+          "LIMIT"),
+      "with --time: end once the rate is steady within LIMIT percent (10), as fio's steadystate");
   add("force", row<Switch>([this](Switch) { plan_.force = true; }),
       "let a session write to a block device that is mounted or in use");
   add("csv",
@@ -358,6 +395,21 @@ constexpr Conflict kConflicts[] = {
     {[](const Settings&, const Plan& p) { return p.random; },
      [](const Settings& s, const Plan&) { return s.oflag.append; },
      "--random writes each block in its place: it does not combine with oflag=append"},
+    {[](const Settings&, const Plan& p) { return p.ramp_ns > 0; },
+     [](const Settings&, const Plan& p) { return !p.time_ns; },
+     "--ramp precedes a timed run: give --time too"},
+    {[](const Settings&, const Plan& p) { return p.steady_percent.has_value(); },
+     [](const Settings&, const Plan& p) { return !p.time_ns; },
+     "--steady ends a timed run early: give --time too"},
+    {[](const Settings&, const Plan& p) { return p.time_ns.has_value(); },
+     [](const Settings&, const Plan& p) { return p.readback; },
+     "--time goes over the range again and again, which --readback and --verify read once: they do not combine"},
+    {[](const Settings&, const Plan& p) { return p.time_ns.has_value(); },
+     [](const Settings& s, const Plan&) { return s.oflag.append; },
+     "--time writes its range again on each pass: it does not combine with oflag=append"},
+    {[](const Settings&, const Plan& p) { return p.time_ns.has_value(); },
+     [](const Settings& s, const Plan&) { return s.ibs != s.obs || s.converts() || s.conv.sync || s.conv.noerror; },
+     "--time goes over the range in bs= blocks: it needs bs= (not ibs= and obs=) and no conv= that changes or pads the records"},
 };
 // clang-format on
 

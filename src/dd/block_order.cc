@@ -25,4 +25,11 @@ BlockOrder::BlockOrder(std::int64_t blocks, std::uint64_t seed) noexcept
   for (std::uint64_t& key : keys_) key = next_key(state);
 }
 
+BlockOrder BlockOrder::passes(std::int64_t blocks, bool random, std::uint64_t seed) noexcept {
+  BlockOrder order = random ? BlockOrder(blocks, seed) : BlockOrder();
+  order.blocks_ = blocks > 0 ? blocks : 1;
+  order.repeats_ = true;
+  return order;
+}
+
 }  // namespace ddtime

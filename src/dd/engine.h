@@ -12,22 +12,23 @@
 #include <span>
 #include <string>
 
-#include "model/ending.h"
-#include "model/events.h"
 #include "dd/block_order.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
-#include "system/os.h"
-#include "system/ring.h"
+#include "measure/timing.h"
+#include "model/ending.h"
+#include "model/events.h"
 #include "model/settings.h"
 #include "model/stats.h"
-#include "measure/timing.h"
+#include "system/alarm.h"
+#include "system/os.h"
+#include "system/ring.h"
 
 namespace ddtime {
 
-// Only pointed to here: the queued engine, which uses them, includes them.
+// Only pointed to here: the engines, which use them, include them.
 struct LatencyRecorders;
-
+class Timekeeper;
 
 struct CopyResult {
   Stats stats;
@@ -75,7 +76,20 @@ struct CopyJob {
   // the reaping of its completion (the sync engine's calls are timed by a
   // LatencyOs in os).
   LatencyRecorders* latency = nullptr;
+  // --time, --ramp, --timeline: called when its alarm has gone off
+  // (alarm::rung()); it says when to stop. Null: nothing is timed.
+  Timekeeper* timekeeper = nullptr;
 };
+
+// A timed run's turn (Timekeeper::tick), when its alarm went off.
+bool take_turn(const CopyJob& job, const Stats& stats);
+// The copy loop's check for that turn: one load when nothing is due. True
+// when the copy is to stop starting I/O.
+inline bool time_to_stop(const CopyJob& job, const Stats& stats) {
+  if (!alarm::rung()) [[likely]]
+    return false;
+  return take_turn(job, stats);
+}
 
 // status=progress and --progress: one update for each second of the
 // window, checked between records.
@@ -106,7 +120,7 @@ void end_before_copy(Ending end, CopyResult& result) noexcept;
 struct EngineUse {
   const char* name = "sync";
   unsigned depth = 1;
-  std::string setup;              // "registered buffers, single issuer", "8 threads"
+  std::string setup;  // "registered buffers, single issuer", "8 threads"
   double mean_in_flight = 1;
   double system_calls_per_io = 0;  // 0: not measured (the sync engine)
   // Why not what was asked for (the report words it).

@@ -32,10 +32,10 @@ class QueuedCopy final : private PositionBuffers {
     enum class State : std::uint8_t { kFree, kReading, kRead, kWriting, kWritten };
     State state = State::kFree;
     std::int64_t record = -1;
-    std::size_t want = 0;       // bytes asked of the read
-    std::int64_t got = 0;       // bytes read, or -errno
-    std::size_t written = 0;    // bytes written so far
-    int write_error = 0;        // errno of a failed write, or 0
+    std::size_t want = 0;            // bytes asked of the read
+    std::int64_t got = 0;            // bytes read, or -errno
+    std::size_t written = 0;         // bytes written so far
+    int write_error = 0;             // errno of a failed write, or 0
     std::uint64_t queued_ticks = 0;  // --latency: when its request was queued (read_ticks)
   };
 
@@ -89,18 +89,21 @@ class QueuedCopy final : private PositionBuffers {
   LatencyRecorders* const latency_;
   std::int64_t input_base_ = 0;   // where record 0 is read
   std::int64_t output_base_ = 0;  // where record 0 is written
-  std::int64_t record_limit_;     // records count= allows (kNoLimit: to the end)
-  std::int64_t next_read_ = 0;    // the next record to read
-  std::int64_t next_write_ = 0;   // sequential output: the next record to write
-  std::int64_t next_retire_ = 0;  // the next record to count
-  std::int64_t end_record_ = kNoLimit;  // records from here on do not count
-  std::int64_t tail_record_ = -1;       // the partial record the Writer writes
-  std::int64_t written_end_ = 0;        // the furthest byte a write reached
+  // Records count= allows (kNoLimit: to the end, or round and round for
+  // --time); lowered to what was started when the time is up.
+  std::int64_t record_limit_;
+  const std::int64_t max_records_;        // where count= in bytes has its short record
+  std::int64_t next_read_ = 0;            // the next record to read
+  std::int64_t next_write_ = 0;           // sequential output: the next record to write
+  std::int64_t next_retire_ = 0;          // the next record to count
+  std::int64_t end_record_ = kNoLimit;    // records from here on do not count
+  std::int64_t tail_record_ = -1;         // the partial record the Writer writes
+  std::int64_t written_end_ = 0;          // the furthest byte a write reached
   std::int64_t output_size_before_ = -1;  // a regular file's size before the copy; -1: not one
   std::int64_t reserved_end_ = 0;         // where reserve_output grew the file to; 0: it did not
-  unsigned in_flight_ = 0;              // requests queued or in flight
+  unsigned in_flight_ = 0;                // requests queued or in flight
   bool sequential_write_in_flight_ = false;
-  bool stopping_ = false;               // no new requests
+  bool stopping_ = false;  // no new requests
   bool interrupted_ = false;
   ProgressTicker progress_ticker_;
 };
@@ -119,8 +122,10 @@ QueuedCopy::QueuedCopy(const CopyJob& job)
       any_order_writes_(job.queue.positional_output || job.queue.order_free_output),
       refill_short_reads_(job.queue.refill_short_reads),
       latency_(job.latency),
-      record_limit_(settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
-                                                                                : settings_.max_records),
+      record_limit_(job.queue.order.repeats()                                      ? kNoLimit
+                    : settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
+                                                                                   : settings_.max_records),
+      max_records_(job.queue.order.repeats() ? kNoLimit : settings_.max_records),
       progress_ticker_(job.clock, job.events, job.start_ns) {}
 
 bool QueuedCopy::position() {
@@ -168,9 +173,9 @@ void QueuedCopy::queue_reads() {
   while (!stopping_ && next_read_ < record_limit_ && slot(next_read_).state == Slot::State::kFree) {
     const std::int64_t record = next_read_++;
     // A count in bytes ends with one short record for the leftover bytes.
-    slot(record) = Slot{Slot::State::kReading, record,
-                        record >= settings_.max_records ? static_cast<std::size_t>(settings_.max_bytes)
-                                                        : static_cast<std::size_t>(ibs_)};
+    slot(record) =
+        Slot{Slot::State::kReading, record,
+             record >= max_records_ ? static_cast<std::size_t>(settings_.max_bytes) : static_cast<std::size_t>(ibs_)};
     queue_read(record);
   }
 }
@@ -218,8 +223,7 @@ void QueuedCopy::on_completion(const RingCompletion& completion, std::int64_t re
         .record(reaped_ticks - static_cast<std::int64_t>(s.queued_ticks));
   }
   if ((completion.tag & kWriteBit) == 0) {
-    if (completion.result > 0 && refill_short_reads_ &&
-        s.got + completion.result < static_cast<std::int64_t>(s.want)) {
+    if (completion.result > 0 && refill_short_reads_ && s.got + completion.result < static_cast<std::int64_t>(s.want)) {
       s.got += completion.result;
       queue_read(record);
       return;
@@ -346,6 +350,8 @@ CopyResult QueuedCopy::run() {
       interrupted_ = true;
       stopping_ = true;
     }
+    // The time is up: no new reads; what was read is written and counted.
+    if (time_to_stop(job_, stats_)) record_limit_ = std::min(record_limit_, next_read_);
     queue_reads();
     queue_sequential_write();
     if (in_flight_ == 0) {

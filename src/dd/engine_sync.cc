@@ -2,13 +2,14 @@
 #include "dd/engine_sync.h"
 
 #include <cstring>
-#include <tuple>
 #include <optional>
 #include <span>
+#include <tuple>
 
-#include "system/buffer.h"
 #include "dd/convert.h"
 #include "dd/io_position.h"
+#include "measure/timekeeper.h"
+#include "system/buffer.h"
 
 namespace ddtime {
 namespace {
@@ -50,18 +51,19 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
   struct InTurn {
     bool operator()(std::int64_t) const noexcept { return true; }
   };
-  // --random: both sides at the start of the record's block
-  // (job_.queue.order) before it is read; false when a seek failed (said,
-  // and the copy ended).
+  // --random: both sides at the start of the record's block (false when a
+  // seek failed: said, and the copy ended). --time in turn: both sides
+  // back at the range's start at each pass's first record.
   class AtItsBlock;
+  class AtPassStart;
 
   template <typename Sink, typename Place = InTurn>
   void copy_with(Sink& sink, Place place = {});
-  // --random: the straight copy with each record placed by lseek on both
-  // sides, then read and written as dd does.
+  // --random, --time: the copy with its records placed by lseek.
   void copy_randomly(StraightSink& sink);
-  [[gnu::always_inline]] inline Read read_record(const ReadRules& rules, unsigned char* record,
-                                                 std::int64_t& length);
+  template <typename Sink>
+  void copy_in_passes(Sink& sink);
+  [[gnu::always_inline]] inline Read read_record(const ReadRules& rules, unsigned char* record, std::int64_t& length);
   Read after_failed_read(const ReadRules& rules, int err, std::int64_t& length);
   bool position();
   // Writes the bytes left for the final partial output block.
@@ -88,9 +90,9 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
   Converter converter_;
   std::size_t ibs_;
   std::size_t obs_;
-  AlignedBuffer input_buffer_;        // straight: the only buffer; reblock: obs+ibs
-  AlignedBuffer output_buffer_;       // convert: obs bytes
-  AlignedBuffer positioning_buffer_;  // reblock: one side's block, for skip/seek over a pipe
+  AlignedBuffer input_buffer_;           // straight: the only buffer; reblock: obs+ibs
+  AlignedBuffer output_buffer_;          // convert: obs bytes
+  AlignedBuffer positioning_buffer_;     // reblock: one side's block, for skip/seek over a pipe
   std::int64_t partial_read_bytes_ = 0;  // GNU's partread
   ProgressTicker progress_ticker_;
   bool progress_;
@@ -102,8 +104,8 @@ SyncCopy::SyncCopy(const CopyJob& job)
       settings_(job.settings),
       events_(job.events),
       strategy_(!settings_.two_buffers() ? Strategy::kStraight
-                : settings_.converts()       ? Strategy::kConvert
-                                             : Strategy::kReblock),
+                : settings_.converts()   ? Strategy::kConvert
+                                         : Strategy::kReblock),
       reader_(job.os, job.events, result_.stats, job.settings, job.input_cache),
       writer_(job.os, job.events, result_.stats, job.settings, job.output_cache),
       input_offset_(job.input_position),
@@ -344,17 +346,21 @@ SyncCopy::Read SyncCopy::after_failed_read(const ReadRules& rules, int err, std:
 
 template <typename Sink, typename Place>
 void SyncCopy::copy_with(Sink& sink, Place place) {
+  // A timed run goes round its range until the time is up: count= drew
+  // the range, it does not end the copy.
+  const bool timed = job_.queue.order.repeats();
   const ReadRules rules{settings_.conv.sync,
                         settings_.conv.noerror,
                         strategy_ == Strategy::kConvert ? converter_.sync_pad_byte() : static_cast<unsigned char>(0),
                         settings_.ibs,
-                        settings_.max_records,
-                        static_cast<std::size_t>(settings_.max_bytes)};
+                        timed ? kNoLimit : settings_.max_records,
+                        timed ? 0 : static_cast<std::size_t>(settings_.max_bytes)};
   const bool progress = progress_;
   const std::int64_t record_limit =
-      settings_.max_bytes != 0 && rules.max_records < kNoLimit ? rules.max_records + 1 : rules.max_records;
+      rules.max_bytes != 0 && rules.max_records < kNoLimit ? rules.max_records + 1 : rules.max_records;
   while (true) {
     if (progress) progress_ticker_.poll(stats_);
+    if (time_to_stop(job_, stats_)) break;
     const std::int64_t records = stats_.full_records_in + stats_.partial_records_in;
     if (records >= record_limit) break;
     if (!place(records)) return;
@@ -376,8 +382,8 @@ class SyncCopy::AtItsBlock {
       : copy_(copy), input_base_(input_base), output_base_(output_base) {}
   bool operator()(std::int64_t record) {
     const std::int64_t offset = copy_.job_.queue.order.block_of(record) * copy_.settings_.ibs;
-    for (const auto& [fd, base, side] : {std::tuple{kInputFd, input_base_, Side::kInput},
-                                         std::tuple{kOutputFd, output_base_, Side::kOutput}}) {
+    for (const auto& [fd, base, side] :
+         {std::tuple{kInputFd, input_base_, Side::kInput}, std::tuple{kOutputFd, output_base_, Side::kOutput}}) {
       if (const IoResult moved = copy_.job_.os.lseek(fd, static_cast<off_t>(base + offset), SEEK_SET); !moved.ok()) {
         copy_.events_.notice(Notice::kCannotSeek, side, moved.err, 0);
         copy_.end(1, Ending::kFinished);
@@ -393,6 +399,47 @@ class SyncCopy::AtItsBlock {
   const std::int64_t output_base_;
 };
 
+class SyncCopy::AtPassStart {
+ public:
+  AtPassStart(SyncCopy& copy, std::int64_t input_base, std::int64_t output_base) noexcept
+      : copy_(copy), input_base_(input_base), output_base_(output_base), blocks_(copy.job_.queue.order.blocks()) {}
+  bool operator()(std::int64_t record) {
+    if (record < next_pass_) [[likely]]
+      return true;
+    next_pass_ += blocks_;
+    if (record == 0) return true;
+    for (const auto& [fd, base, side] :
+         {std::tuple{kInputFd, input_base_, Side::kInput}, std::tuple{kOutputFd, output_base_, Side::kOutput}}) {
+      if (base < 0) continue;
+      if (const IoResult moved = copy_.job_.os.lseek(fd, static_cast<off_t>(base), SEEK_SET); !moved.ok()) {
+        copy_.events_.notice(Notice::kCannotSeek, side, moved.err, 0);
+        copy_.end(1, Ending::kFinished);
+        return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  SyncCopy& copy_;
+  const std::int64_t input_base_;
+  const std::int64_t output_base_;  // -1: the output goes on where it is
+  const std::int64_t blocks_;
+  std::int64_t next_pass_ = 0;  // the record that starts the next pass
+};
+
+template <typename Sink>
+void SyncCopy::copy_in_passes(Sink& sink) {
+  const IoResult input_base = job_.os.lseek(kInputFd, 0, SEEK_CUR);
+  if (!input_base.ok()) {
+    events_.notice(Notice::kCannotSeek, Side::kInput, input_base.err, 0);
+    return end(1, Ending::kFinished);
+  }
+  // A pipe or a terminal takes the passes one after another.
+  const IoResult output_base = job_.os.lseek(kOutputFd, 0, SEEK_CUR);
+  copy_with(sink, AtPassStart(*this, input_base.n, output_base.ok() ? output_base.n : -1));
+}
+
 void SyncCopy::copy_randomly(StraightSink& sink) {
   // Where record 0's block starts on each side: skip= and seek= applied.
   const IoResult input_base = job_.os.lseek(kInputFd, 0, SEEK_CUR);
@@ -406,8 +453,7 @@ void SyncCopy::copy_randomly(StraightSink& sink) {
 }
 
 bool SyncCopy::position() {
-  const Ending end_of_step =
-      position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
+  const Ending end_of_step = position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
   if (end_of_step == Ending::kFinished) {
     result_.first_write = first_write_offset(job_.os, settings_);
     return true;
@@ -426,6 +472,12 @@ CopyResult SyncCopy::run() {
     } else if (strategy_ == Strategy::kStraight && job_.queue.order.random()) {
       StraightSink sink(*this);
       copy_randomly(sink);
+    } else if (strategy_ == Strategy::kStraight && job_.queue.order.repeats()) {
+      StraightSink sink(*this);
+      copy_in_passes(sink);
+    } else if (strategy_ == Strategy::kReblock && job_.queue.order.repeats()) {
+      ReblockSink sink(*this);
+      copy_in_passes(sink);
     } else if (strategy_ == Strategy::kStraight) {
       StraightSink sink(*this);
       copy_with(sink);

@@ -74,6 +74,33 @@ LatencyRecorder::Aggregate LatencyRecorder::everything() const {
   return all;
 }
 
+void LatencyRecorder::clear() noexcept {
+  kept_ = 0;
+  std::fill(spilled_.histogram.begin(), spilled_.histogram.end(), 0);
+  spilled_.count = 0;
+  spilled_.min = INT64_MAX;
+  spilled_.max = 0;
+  spilled_.sum = 0;
+  spilled_.squares = 0;
+}
+
+std::optional<LatencyRecorder::Slice> LatencyRecorder::slice(std::size_t from, std::size_t to,
+                                                             double ns_per_unit) const {
+  if (from >= to || to > kept_) return std::nullopt;
+  std::vector<std::int64_t> units(raw_.get() + from, raw_.get() + to);
+  const auto n = static_cast<std::int64_t>(units.size());
+  auto at_rank = [&](std::int64_t per_ten_thousand) {
+    const auto index = static_cast<std::ptrdiff_t>(nearest_rank(per_ten_thousand, n) - 1);
+    std::nth_element(units.begin(), units.begin() + index, units.end());
+    return to_ns(units[static_cast<std::size_t>(index)], ns_per_unit);
+  };
+  Slice figures;
+  figures.p50_ns = at_rank(5000);
+  figures.p99_ns = at_rank(9900);
+  figures.max_ns = to_ns(*std::max_element(units.begin(), units.end()), ns_per_unit);
+  return figures;
+}
+
 void LatencyRecorder::merge(const LatencyRecorder& other) {
   if (other.count() == 0) return;
   // Only a whole set of samples keeps the percentiles exact.

@@ -34,7 +34,7 @@ struct LatencySummary {
   // Nearest rank; absent where the count cannot support it (p needs at
   // least 1 / (1 - p/100) samples: p99.9 needs 1000). Never above max_ns.
   std::array<std::optional<std::int64_t>, kLatencyPercentiles.size()> percentiles;
-  bool exact = true;  // from every sample, or (false) from the histogram
+  bool exact = true;                     // from every sample, or (false) from the histogram
   std::vector<LatencyBucket> histogram;  // power-of-two buckets, first to last non-empty
 };
 
@@ -55,6 +55,17 @@ class LatencyRecorder {
     }
     spill(units > 0 ? units : 0);
   }
+
+  // Forgets every sample (--ramp's end): what follows is measured alone.
+  void clear() noexcept;
+
+  // The figures of the samples recorded [from, to) (a --timeline
+  // interval), in nanoseconds; absent when there are none or they were not
+  // all kept. Call before summary(), which reorders the store.
+  struct Slice {
+    std::int64_t p50_ns = 0, p99_ns = 0, max_ns = 0;
+  };
+  std::optional<Slice> slice(std::size_t from, std::size_t to, double ns_per_unit) const;
 
   // Adds another recorder's samples (a row's runs merged); raw samples
   // that do not fit make the merged percentiles the histogram's.
@@ -136,7 +147,8 @@ struct LatencyReport {
 // clock_gettime costs tens), turned into nanoseconds at the end by the
 // ticks the whole run took against its clock.
 struct LatencyRecorders {
-  LatencyRecorders(std::size_t read_capacity, std::size_t write_capacity) : reads(read_capacity), writes(write_capacity) {}
+  LatencyRecorders(std::size_t read_capacity, std::size_t write_capacity)
+      : reads(read_capacity), writes(write_capacity) {}
   LatencyRecorder reads;
   LatencyRecorder writes;
 };

@@ -47,11 +47,15 @@ void LatencyProbe::copy_ended(bool queued) noexcept {
   }
 }
 
-void LatencyProbe::report(RunResult& result) const {
+double LatencyProbe::ns_per_tick() const noexcept {
   // Ticks to nanoseconds by the whole run's ticks against its clock.
   const std::int64_t ns = clock_.now_ns() - start_ns_;
   const std::uint64_t ticks = read_ticks() - start_ticks_;
-  const double ns_per_tick = ticks > 0 && ns > 0 ? static_cast<double>(ns) / static_cast<double>(ticks) : 1.0;
+  return ticks > 0 && ns > 0 ? static_cast<double>(ns) / static_cast<double>(ticks) : 1.0;
+}
+
+void LatencyProbe::report(RunResult& result) const {
+  const double ns_per_tick = this->ns_per_tick();
   result.latency = LatencyReport{definition_, reading_cost_ticks_ * ns_per_tick,
                                  gap_ticks_ ? std::optional(*gap_ticks_ * ns_per_tick) : std::nullopt,
                                  recorders_->reads.summary(ns_per_tick), recorders_->writes.summary(ns_per_tick)};

@@ -44,6 +44,8 @@ class LatencyProbe {
   void copy_ended(bool queued) noexcept;
   // After the window: the report and the samples, into the run's result.
   void report(RunResult& result) const;
+  // How long a recorded tick is, by the run's ticks against its clock so far.
+  double ns_per_tick() const noexcept;
 
  private:
   Clock& clock_;

@@ -19,6 +19,8 @@
 #include "measure/aggregate.h"
 #include "measure/cache_state.h"
 #include "measure/latency.h"
+#include "measure/timekeeper.h"
+#include "measure/timeline.h"
 #include "measure/verify.h"
 #include "model/ending.h"
 #include "model/plan.h"
@@ -35,6 +37,20 @@ struct RandomAccess {
   std::int64_t output_offset = 0;  // and in the output (seek=)
   std::int64_t bytes = 0;          // its length
   std::int64_t blocks = 0;         // its whole blocks, each visited once; a partial one comes last
+  bool per_pass = false;           // --time: once each pass, a new order each pass
+};
+
+// --time: how long was asked, what the ramp moved unmeasured, how many
+// passes the range took and what ended the run.
+struct TimedRun {
+  std::int64_t limit_ns = 0;         // --time
+  std::int64_t ramp_ns = 0;          // --ramp, as asked
+  std::int64_t ramp_elapsed_ns = 0;  // as it ran
+  Stats ramp_stats{};                // what the ramp moved (not in the run's own stats)
+  std::int64_t range_bytes = -1;     // the range gone round; -1: endless (one pass)
+  std::int64_t range_blocks = 0;     // its whole blocks, a pass
+  double passes = 0;                 // the measured records over range_blocks
+  TimedEnd ended_by = TimedEnd::kRange;
 };
 
 // What one run hands back: its counters, times and ending.
@@ -60,6 +76,9 @@ struct RunResult {
   // --readback reads the bytes back from.
   std::int64_t first_write = -1;
   std::optional<RandomAccess> random = std::nullopt;  // --random
+  std::optional<TimedRun> timed = std::nullopt;       // --time
+  std::optional<Timeline> timeline = std::nullopt;    // --timeline: the samples
+  SteadyRule steady_rule{};                           // what the analysis holds the timeline to
 };
 
 // Which pass of its mode a run was: a plain or session copy, --readback's
@@ -71,9 +90,9 @@ struct RunRecord {
   Settings settings = {};  // as the run resolved them (--direct, a sweep row's bs=)
   RunResult result = {};
   std::vector<std::string> errors = {};  // what was said during the run, without prefix
-  int signal = 0;                   // the signal that stopped it, or 0
-  bool shows_engine = false;        // --iodepth, --engine or a depth sweep asked: the engine is reported
-  std::string phase = {};           // a snapshot outside the copy: what was going on
+  int signal = 0;                        // the signal that stopped it, or 0
+  bool shows_engine = false;             // --iodepth, --engine or a depth sweep asked: the engine is reported
+  std::string phase = {};                // a snapshot outside the copy: what was going on
 
   // Its place in a session: the row, the pass, warm-up or measured, its
   // 1-based number among the row's warm-ups or measured runs.
@@ -85,7 +104,7 @@ struct RunRecord {
   CacheMode cache = CacheMode::kAsIs;
   std::optional<CacheState> residency = std::nullopt;  // --cache: what was resident as it began
   std::optional<std::uint64_t> seed = std::nullopt;    // --pattern: the generator's
-  std::string measured = {};  // its "measured:" line, worded before it ran (text only)
+  std::string measured = {};                           // its "measured:" line, worded before it ran (text only)
 
   // --readback's read pass: the drop of cached pages before it, and --verify.
   std::optional<std::int64_t> drop_cache_ns = std::nullopt;
@@ -118,9 +137,9 @@ struct RowRecord {
   std::string fits = {};     // --sweep=bs=memory: the cache level the buffer fits in ("L2", "memory")
   bool knee = false;         // --sweep=bs=auto: where doubling stopped paying
   std::optional<RowSummary> summary = std::nullopt;
-  unsigned counted = 0;      // the runs the summary is of
-  std::int64_t bytes = 0;    // bytes out of its last counted run
-  std::int64_t records = 0;  // input records of that run, for IOPS
+  unsigned counted = 0;                                 // the runs the summary is of
+  std::int64_t bytes = 0;                               // bytes out of its last counted run
+  std::int64_t records = 0;                             // input records of that run, for IOPS
   std::optional<LatencyReport> latency = std::nullopt;  // --latency with --repeat: its runs merged
 };
 
@@ -132,8 +151,8 @@ struct SessionRecord {
   std::optional<double> generator_rate = std::nullopt;  // --pattern: bytes per second
   std::optional<int> exit_status = std::nullopt;        // absent when killed by a signal
   int signal = 0;
-  bool complete = true;     // false: a SIGUSR1 snapshot, the runs so far
-  std::string phase = {};   // a snapshot: what was going on
+  bool complete = true;    // false: a SIGUSR1 snapshot, the runs so far
+  std::string phase = {};  // a snapshot: what was going on
 
   // Whether the session's lines name each run's row (a sweep).
   bool names_rows() const noexcept { return rows.size() > 1 || plan.sweep_bs_auto; }

@@ -14,8 +14,18 @@ void RunWindow::start(const TimedOs* timed) noexcept {
   // The clock first, then the CPU readings: the CPU window lies inside
   // the real one, and the readings' own cost is not charged to the copy.
   start_ns_ = clock_.now_ns();
-  if (timed_ != nullptr) ticks_at_start_ = read_ticks();
+  if (timed_ != nullptr) {
+    ticks_at_start_ = read_ticks();
+    read_ticks_at_start_ = timed_->read_ticks_spent();
+    write_ticks_at_start_ = timed_->write_ticks_spent();
+  }
   if (cpu_) cpu_at_start_ = process_cpu_times();
+}
+
+void RunWindow::restart() noexcept {
+  const unsigned threads = threads_;
+  start(timed_);
+  threads_ = threads;
 }
 
 void RunWindow::flush_starting() noexcept {
@@ -51,8 +61,10 @@ RunTimes RunWindow::measure() noexcept {
     if (ticks > 0 && times.real_ns > 0) {
       const long double ns_per_tick = static_cast<long double>(times.real_ns) / static_cast<long double>(ticks);
       times.split = true;
-      times.read_ns = static_cast<std::int64_t>(static_cast<long double>(timed_->read_ticks_spent()) * ns_per_tick);
-      times.write_ns = static_cast<std::int64_t>(static_cast<long double>(timed_->write_ticks_spent()) * ns_per_tick);
+      times.read_ns = static_cast<std::int64_t>(
+          static_cast<long double>((timed_->read_ticks_spent() - read_ticks_at_start_)) * ns_per_tick);
+      times.write_ns = static_cast<std::int64_t>(
+          static_cast<long double>((timed_->write_ticks_spent() - write_ticks_at_start_)) * ns_per_tick);
     }
   }
   return times;

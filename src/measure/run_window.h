@@ -20,6 +20,9 @@ class RunWindow {
   // timed: the TimedOs counting read and write ticks (--split-times), or
   // nullptr.
   void start(const TimedOs* timed) noexcept;
+  // --ramp's end: the window opens again here, with its TimedOs and its
+  // threads; nothing before it is measured.
+  void restart() noexcept;
   std::int64_t start_ns() const noexcept { return start_ns_; }
   std::int64_t now_ns() noexcept { return clock_.now_ns(); }
   Clock& clock() noexcept { return clock_; }
@@ -55,6 +58,8 @@ class RunWindow {
   CpuSplit flush_cpu_;
   CpuTimes cpu_at_start_;
   std::uint64_t ticks_at_start_ = 0;
+  std::uint64_t read_ticks_at_start_ = 0;  // the TimedOs's counts when the window opened
+  std::uint64_t write_ticks_at_start_ = 0;
 };
 
 }  // namespace ddtime

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "model/stats.h"
@@ -15,33 +16,33 @@ namespace ddtime {
 enum class Side { kInput, kOutput };
 
 enum class Notice {
-  kPartialRead,              // value: bytes of the short read (warning)
-  kReadError,                // err: "error reading 'in'"
-  kWriteError,               // err: "error writing 'out'" (write of a read as is)
-  kBlockWriteError,          // err: "writing to 'out'" (a full reblocked output
-                             // block, or the zeros standing for seek=)
-  kCannotSkipToOffset,       // "in: cannot skip to specified offset" (warning)
-  kCannotSkip,               // err: "in: cannot skip"
-  kCannotSeek,               // err, side: "x: cannot seek"
-  kCannotFstat,              // err, side
-  kTruncateFailed,           // err, value: size
-  kFdatasyncFailed,          // err
-  kFsyncFailed,              // err
-  kDirectOffFailed,          // err: could not clear O_DIRECT for the last block
-  kCacheDropFailed,          // err, side
-  kOffsetOverflow,           // input offset overflow after a read error
-  kInvalidOffsetAfterRead,   // warning after a failed read moved the offset oddly
-  kKernelBugWorkaround,      // "cannot work around kernel bug after all"
-  kInputBufferExhausted,     // value: ibs
-  kOutputBufferExhausted,    // value: obs
-  kQueueBuffersExhausted,    // value: the depth; one ibs buffer per I/O in flight
-  kOpenFailed,               // err, side: "failed to open 'x'"
-  kSetFlagsFailed,           // err, side: iflag=/oflag= on a standard stream
-  kSeekTooLargeToTruncate,   // value: seek= records, in obs blocks
-  kCloseFailed,              // err, side: "closing input file 'x'"
-  kUringUnavailable,         // err: --engine=io_uring, and io_uring_setup refused
-  kThreadsUnavailable,       // err, value: the threads engine's depth threads could not be started
-  kPreallocateFailed,        // err: --preallocate could not allocate the output's blocks
+  kPartialRead,             // value: bytes of the short read (warning)
+  kReadError,               // err: "error reading 'in'"
+  kWriteError,              // err: "error writing 'out'" (write of a read as is)
+  kBlockWriteError,         // err: "writing to 'out'" (a full reblocked output
+                            // block, or the zeros standing for seek=)
+  kCannotSkipToOffset,      // "in: cannot skip to specified offset" (warning)
+  kCannotSkip,              // err: "in: cannot skip"
+  kCannotSeek,              // err, side: "x: cannot seek"
+  kCannotFstat,             // err, side
+  kTruncateFailed,          // err, value: size
+  kFdatasyncFailed,         // err
+  kFsyncFailed,             // err
+  kDirectOffFailed,         // err: could not clear O_DIRECT for the last block
+  kCacheDropFailed,         // err, side
+  kOffsetOverflow,          // input offset overflow after a read error
+  kInvalidOffsetAfterRead,  // warning after a failed read moved the offset oddly
+  kKernelBugWorkaround,     // "cannot work around kernel bug after all"
+  kInputBufferExhausted,    // value: ibs
+  kOutputBufferExhausted,   // value: obs
+  kQueueBuffersExhausted,   // value: the depth; one ibs buffer per I/O in flight
+  kOpenFailed,              // err, side: "failed to open 'x'"
+  kSetFlagsFailed,          // err, side: iflag=/oflag= on a standard stream
+  kSeekTooLargeToTruncate,  // value: seek= records, in obs blocks
+  kCloseFailed,             // err, side: "closing input file 'x'"
+  kUringUnavailable,        // err: --engine=io_uring, and io_uring_setup refused
+  kThreadsUnavailable,      // err, value: the threads engine's depth threads could not be started
+  kPreallocateFailed,       // err: --preallocate could not allocate the output's blocks
 };
 
 // A direct-I/O operand the device would refuse, found before the copy
@@ -59,11 +60,15 @@ struct AlignmentProblem {
 struct Settings;
 
 // What a run knows as its measured window opens.
+struct Timeline;
+
 struct RunStart {
   std::optional<std::int64_t> expected_bytes;  // for --progress; nullopt: unknown
   // The operands as the run resolved them (--direct per side), for the
   // call only: whoever reports the run keeps a copy, never a pointer.
   const Settings* settings = nullptr;
+  // --timeline: the samples as they gather, for a SIGUSR1 view.
+  std::shared_ptr<const Timeline> timeline = nullptr;
 };
 
 class Events {

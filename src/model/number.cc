@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <limits>
 #include <string_view>
+#include <utility>
 
 namespace ddtime {
 namespace {
@@ -155,9 +156,8 @@ ParsedNumber parse_number(std::string_view text) noexcept {
   // GNU refuses to multiply when the first factor ends in 'B' and a 'B'
   // appears anywhere after the 'x' ("2KiBx3KiB", "EBxKB"): the text is then
   // judged on its first factor alone, invalid unless that overflowed.
-  const bool b_on_both_sides =
-      first.kind == Factor::Kind::kTrailing && text[first.stop - 1] == 'B' &&
-      text.find('B', first.stop + 1) != std::string_view::npos;
+  const bool b_on_both_sides = first.kind == Factor::Kind::kTrailing && text[first.stop - 1] == 'B' &&
+                               text.find('B', first.stop + 1) != std::string_view::npos;
   if (first.kind == Factor::Kind::kTrailing && text[first.stop] == 'x' && !b_on_both_sides) {
     // GNU takes exactly two factors; the second has no 'B' and no 'x'.
     const Factor second = scan_factor(text, first.stop + 1);
@@ -175,6 +175,65 @@ ParsedNumber parse_number(std::string_view text) noexcept {
   const auto value = static_cast<std::int64_t>(first.value);
   if (first.kind == Factor::Kind::kTrailing) return ParsedNumber{value, NumberVerdict::kInvalid, false};
   return ParsedNumber{value, NumberVerdict::kOk, false};
+}
+
+namespace {
+
+// A decimal number as a count of its last digit's units: {15, 1} is 1.5.
+// (std::from_chars for double would link libm for its rounding mode, and
+// strtod reads the locale's decimal point.)
+struct DecimalDigits {
+  std::int64_t units = 0;
+  int decimals = 0;
+};
+
+// The digits at the start of text, and what follows them; text itself when
+// it does not start with one.
+std::string_view take_decimal(std::string_view text, DecimalDigits& number) noexcept {
+  std::size_t at = 0;
+  bool digits = false;
+  bool point = false;
+  for (; at < text.size(); ++at) {
+    const char c = text[at];
+    if (c == '.' && !point) {
+      point = true;
+      continue;
+    }
+    if (c < '0' || c > '9' || number.units > (INT64_MAX - 9) / 10 || number.decimals >= 9) break;
+    number.units = number.units * 10 + (c - '0');
+    if (point) ++number.decimals;
+    digits = true;
+  }
+  return digits ? text.substr(at) : text;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_duration_ns(std::string_view text) noexcept {
+  static constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {
+      {"ms", 1'000'000}, {"s", 1'000'000'000}, {"m", 60'000'000'000}, {"h", 3'600'000'000'000}, {"", 1'000'000'000}};
+  DecimalDigits number;
+  const std::string_view unit = take_decimal(text, number);
+  if (unit.size() == text.size()) return std::nullopt;
+  for (const auto& [name, ns] : kUnits) {
+    if (unit != name) continue;
+    __extension__ using Wide = __int128;
+    Wide scale = 1;
+    for (int i = 0; i < number.decimals; ++i) scale *= 10;
+    const Wide total = (static_cast<Wide>(number.units) * ns + scale / 2) / scale;
+    if (total > INT64_MAX) return std::nullopt;
+    return static_cast<std::int64_t>(total);
+  }
+  return std::nullopt;
+}
+
+std::optional<double> parse_percentage(std::string_view text) noexcept {
+  DecimalDigits number;
+  const std::string_view rest = take_decimal(text, number);
+  if (rest.size() == text.size() || !(rest.empty() || rest == "%")) return std::nullopt;
+  double value = static_cast<double>(number.units);
+  for (int i = 0; i < number.decimals; ++i) value /= 10;
+  return value;
 }
 
 }  // namespace ddtime

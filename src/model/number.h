@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace ddtime {
@@ -27,5 +28,14 @@ struct ParsedNumber {
 };
 
 ParsedNumber parse_number(std::string_view text) noexcept;
+
+// --time, --ramp and --timeline's durations: a decimal number without
+// sign or exponent ("30", "1.5", ".5") and a unit, ms, s, m or h (seconds
+// without one), in nanoseconds, rounded; nullopt for anything else or
+// beyond INT64_MAX. No floating point: "0.1s" is exactly 100000000.
+std::optional<std::int64_t> parse_duration_ns(std::string_view text) noexcept;
+
+// --steady's limit: a decimal number, "10" or "2.5", with an optional "%".
+std::optional<double> parse_percentage(std::string_view text) noexcept;
 
 }  // namespace ddtime

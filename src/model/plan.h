@@ -32,29 +32,38 @@ struct PatternSpec {
 
 struct Plan {
   EngineChoice engine = EngineChoice::kAuto;
-  unsigned iodepth = 1;          // --iodepth=N, 1..kMaxIodepth
+  unsigned iodepth = 1;  // --iodepth=N, 1..kMaxIodepth
   bool iodepth_given = false;
-  bool engine_given = false;     // --engine, even --engine=sync or auto
+  bool engine_given = false;  // --engine, even --engine=sync or auto
 
-  unsigned repeat = 1;           // --repeat=N: measured runs per setting
-  unsigned warmup = 0;           // --warmup=M: unmeasured runs before them
+  unsigned repeat = 1;  // --repeat=N: measured runs per setting
+  unsigned warmup = 0;  // --warmup=M: unmeasured runs before them
   // --sweep=bs=LIST and --sweep=iodepth=LIST: one row per setting (both:
   // every pair, bs outermost). Empty: the command line's own.
   std::vector<std::int64_t> sweep_bs;
   std::vector<unsigned> sweep_iodepth;
-  bool sweep_bs_auto = false;  // --sweep=bs=auto: double bs= until it stops paying
-  bool sweep_bs_memory = false;  // --sweep=bs=memory: /dev/zero to /dev/null, 4k to 4x the last-level cache
+  bool sweep_bs_auto = false;        // --sweep=bs=auto: double bs= until it stops paying
+  bool sweep_bs_memory = false;      // --sweep=bs=memory: /dev/zero to /dev/null, 4k to 4x the last-level cache
   std::optional<std::int64_t> size;  // --size=BYTES: what every row moves
-  bool readback = false;     // --readback: write, drop the output's cache, read it back
-  bool verify = false;       // --verify: compare what was read back (implies readback)
-  bool preallocate = false;  // --preallocate: reserve the output and write its last block first
+  bool readback = false;             // --readback: write, drop the output's cache, read it back
+  bool verify = false;               // --verify: compare what was read back (implies readback)
+  bool preallocate = false;          // --preallocate: reserve the output and write its last block first
   CacheMode cache = CacheMode::kAsIs;
-  bool cache_given = false;  // --cache=, even as-is: residency is measured and shown
-  std::optional<PatternSpec> pattern;   // --pattern=: a generator in place of if=
-  bool force = false;                   // --force: write to a device that is mounted or in use
-  bool latency = false;                 // --latency: every read and write timed
-  bool random = false;                  // --random[=SEED]: the range's blocks in a random order
+  bool cache_given = false;                  // --cache=, even as-is: residency is measured and shown
+  std::optional<PatternSpec> pattern;        // --pattern=: a generator in place of if=
+  bool force = false;                        // --force: write to a device that is mounted or in use
+  bool latency = false;                      // --latency: every read and write timed
+  bool random = false;                       // --random[=SEED]: the range's blocks in a random order
   std::optional<std::uint64_t> random_seed;  // its seed: given, or drawn before resolve
+  // --time=DURATION: each run lasts that long, going over its range again
+  // as often as it needs; count= or --size sets the range, not the total.
+  std::optional<std::int64_t> time_ns;
+  std::int64_t ramp_ns = 0;                          // --ramp=DURATION: copied first, unmeasured (with --time)
+  bool timeline = false;                             // --timeline[=INTERVAL]: the rate sampled over the run
+  std::optional<std::int64_t> timeline_interval_ns;  // its INTERVAL; absent: chosen per run
+  // --steady[=LIMIT]: a --time run ends once steady by both of fio's
+  // definitions, deviation within LIMIT percent, slope within LIMIT/10.
+  std::optional<double> steady_percent;
   bool csv = false;                     // --csv[=PATH]: one line per run
   std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr
 
@@ -71,9 +80,7 @@ struct Plan {
 
   // Whether the report has an engine line and the JSON an engine object:
   // whenever the engine or the depth was asked about.
-  bool shows_engine() const noexcept {
-    return queued() || iodepth_given || engine_given || !sweep_iodepth.empty();
-  }
+  bool shows_engine() const noexcept { return queued() || iodepth_given || engine_given || !sweep_iodepth.empty(); }
 
   // Whether --sweep=bs= asks for rows of block sizes (a list, auto or memory).
   bool sweeps_bs() const noexcept { return !sweep_bs.empty() || sweep_bs_auto || sweep_bs_memory; }
@@ -82,8 +89,8 @@ struct Plan {
   // reason (--cache, --csv, --pattern): a session of runs, each a value the
   // driver aggregates.
   bool session() const noexcept {
-    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || sweep_bs_auto || sweep_bs_memory || cache_given || csv ||
-           pattern.has_value();
+    return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || sweep_bs_auto ||
+           sweep_bs_memory || cache_given || csv || pattern.has_value();
   }
 };
 

@@ -5,13 +5,13 @@
 // before they get here, belongs to report_json.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <iterator>
 #include <new>
 #include <string>
 #include <string_view>
-
-#include <fmt/format.h>
 
 namespace ddtime::json {
 
@@ -27,6 +27,21 @@ struct Decimal {
 
 class Object;
 class Array;
+
+// Exact seconds from nanoseconds: 0.081300000, -1.000000000.
+inline Decimal seconds(std::int64_t ns) {
+  if (ns < 0) return {static_cast<DecimalUnits>(-(ns + 1)) + 1, 9, true};  // INT64_MIN too
+  return {static_cast<DecimalUnits>(ns), 9};
+}
+
+// A non-negative figure rounded half up to decimals places (seconds: 9,
+// rates: 3); the figures are means and medians, not counts, so exact
+// decimal rounding buys nothing here.
+inline Decimal rounded(double value, int decimals) {
+  double scaled = value < 0 ? 0 : value;
+  for (int i = 0; i < decimals; ++i) scaled *= 10;
+  return {static_cast<DecimalUnits>(scaled + 0.5), decimals};
+}
 
 // One document: call one of the value functions once, then text().
 //

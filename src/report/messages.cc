@@ -97,8 +97,7 @@ void Messages::position_or_setup_notice(Notice what, Side side, int err, std::in
       diag_.error(err, "setting flags for {}", diag_.quote_always(name));
       break;
     case Notice::kSeekTooLargeToTruncate:
-      diag_.error(0, "offset too large: cannot truncate to a length of seek={} ({}-byte) blocks", value,
-                  settings_.obs);
+      diag_.error(0, "offset too large: cannot truncate to a length of seek={} ({}-byte) blocks", value, settings_.obs);
       break;
     case Notice::kCloseFailed:
       diag_.error(err, "closing {} file {}", side == Side::kInput ? "input" : "output", diag_.quote_always(name));
@@ -137,8 +136,8 @@ void Messages::alignment(const AlignmentProblem& problem) const {
                   problem.value, problem.value == 1 ? "byte" : "bytes", name, what, problem.block);
       break;
     case AlignmentProblem::Kind::kStartOffset:
-      diag_.error(0, "{} would start at byte {}, which is not a multiple of {}'s {} {}", problem.operand,
-                  problem.value, name, what, problem.block);
+      diag_.error(0, "{} would start at byte {}, which is not a multiple of {}'s {} {}", problem.operand, problem.value,
+                  name, what, problem.block);
       break;
   }
 }
@@ -239,8 +238,25 @@ void Messages::random_needs_range() const {
 }
 
 void Messages::random_past_device_end(const std::string& path, std::int64_t end, std::int64_t size) const {
-  diag_.error(0, "--random's range ends at byte {}, past the end of {} ({} bytes): its blocks beyond could not be written",
+  diag_.error(0,
+              "--random's range ends at byte {}, past the end of {} ({} bytes): its blocks beyond could not be written",
               end, diag_.quote(path), size);
+}
+
+void Messages::time_needs_size() const {
+  diag_.error(0,
+              "--time would write to {} until the time is up, and nothing bounds the range: give --size=BYTES (or "
+              "count=), and the run goes over that range again and again",
+              diag_.quote(name_of(Side::kOutput)));
+}
+
+void Messages::time_range_under_a_block(std::int64_t bytes, std::int64_t bs) const {
+  diag_.error(0, "--time goes over its range in whole blocks, and the range ({} bytes) holds no block of bs={}", bytes,
+              bs);
+}
+
+void Messages::time_cannot_go_round(std::string_view kind) const {
+  diag_.error(0, "--time goes over its range again from the start, which the input cannot: it is {}", kind);
 }
 
 void Messages::sweep_needs_size() const {

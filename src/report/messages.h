@@ -10,10 +10,10 @@
 #include <string>
 #include <string_view>
 
-#include "report/diag.h"
 #include "model/events.h"
-#include "report/report_files.h"
 #include "model/settings.h"
+#include "report/diag.h"
+#include "report/report_files.h"
 
 namespace ddtime {
 
@@ -59,6 +59,11 @@ class Messages {
   void random_cannot_place(Side side, std::string_view kind) const;
   void random_needs_range() const;
   void random_past_device_end(const std::string& path, std::int64_t end, std::int64_t size) const;
+  // --time: a write to a file with no end to the range; a range with no
+  // whole block; an input that cannot go back to the range's start.
+  void time_needs_size() const;
+  void time_range_under_a_block(std::int64_t bytes, std::int64_t bs) const;
+  void time_cannot_go_round(std::string_view kind) const;
 
  private:
   // False when `what` is not one of its notices.

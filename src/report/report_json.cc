@@ -11,12 +11,13 @@
 #include <string_view>
 #include <utility>
 
-#include "report/json.h"
 #include "measure/pattern.h"
-#include "report/report_internal.h"
-#include "report/report_run.h"
 #include "model/symbols.h"
 #include "model/utf8.h"
+#include "report/json.h"
+#include "report/report_internal.h"
+#include "report/report_run.h"
+#include "report/report_time_json.h"
 
 namespace ddtime {
 namespace {
@@ -28,11 +29,7 @@ using report_internal::Wide;
 
 constexpr Wide kNanos = 1'000'000'000;
 
-// Exact seconds from nanoseconds: 0.081300000, -1.000000000.
-json::Decimal seconds(std::int64_t ns) {
-  if (ns < 0) return {static_cast<Wide>(-(ns + 1)) + 1, 9, true};  // INT64_MIN too
-  return {static_cast<Wide>(ns), 9};
-}
+using json::seconds;
 
 // count/real_ns per second, rounded half to even to 3 decimals like the
 // figures beside it; null when no time has passed.
@@ -135,8 +132,9 @@ void put_operands(json::Object operands, const Settings& settings) {
   operands.object("seek").integer("records", settings.seek_records).integer("bytes", settings.seek_bytes);
   {
     json::Object count = operands.object("count");
-    put_integer_or_null(count, "records",
-                 settings.max_records == kNoLimit ? std::nullopt : std::optional<std::int64_t>(settings.max_records));
+    put_integer_or_null(
+        count, "records",
+        settings.max_records == kNoLimit ? std::nullopt : std::optional<std::int64_t>(settings.max_records));
     count.integer("bytes", settings.max_bytes);
   }
   put_conv(operands.array("conv"), settings.conv);
@@ -178,14 +176,7 @@ void put_signal(json::Object& object, int signal) {
   }
 }
 
-// A non-negative figure rounded half up to decimals places (seconds: 9,
-// rates: 3); the figures are means and medians, not counts, so exact
-// decimal rounding buys nothing here.
-json::Decimal rounded(double value, int decimals) {
-  double scaled = value < 0 ? 0 : value;
-  for (int i = 0; i < decimals; ++i) scaled *= 10;
-  return {static_cast<Wide>(scaled + 0.5), decimals};
-}
+using json::rounded;
 
 void put_figure(json::Object figure, const Figure& source, int decimals) {
   figure.decimal("min", rounded(source.min, decimals)).decimal("median", rounded(source.median, decimals));
@@ -309,6 +300,8 @@ void put_run(json::Object& run, const RunRecord& source, std::string_view versio
         .integer("bytes", random->bytes)
         .integer("blocks", random->blocks);
   }
+  if (source.result.timed) put_timed(run.object("time"), *source.result.timed);
+  if (source.result.timeline) put_timeline(run.object("timeline"), *source.result.timeline, source.result.steady_rule);
 }
 
 }  // namespace

@@ -198,8 +198,7 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
 
   if (settings.ext.split_times && !times.split) {
     // Asked for and not measured: said, never shown as 0.
-    append_format(out, "{}: read and write time not measured: a queued engine's I/O is in flight together\n",
-                  program);
+    append_format(out, "{}: read and write time not measured: a queued engine's I/O is in flight together\n", program);
   } else if (times.split) {
     const Wide real = non_negative(times.real_ns);
     const Wide read = non_negative(times.read_ns);
@@ -319,15 +318,56 @@ std::string engine_fallback(const EngineUse& engine) {
   return {};
 }
 
-std::string random_line(std::string_view program, const RandomAccess& access, const Stats& stats,
-                        const RunTimes& times, std::int64_t bs) {
+std::string random_line(std::string_view program, const RandomAccess& access, const Stats& stats, const RunTimes& times,
+                        std::int64_t bs) {
   const std::int64_t records = stats.full_records_in + stats.partial_records_in;
   const double iops = times.real_ns > 0 ? static_cast<double>(records) * 1e9 / static_cast<double>(times.real_ns) : 0;
   std::string range = fmt::format("{} blocks of {} B", access.blocks, bs);
   if (access.bytes % bs != 0) range += fmt::format(" and a last one of {} B", access.bytes % bs);
   range += fmt::format(" ({}) from offset {}", human_size(access.bytes, false), access.input_offset);
   if (access.output_offset != access.input_offset) range += fmt::format(", written from {}", access.output_offset);
-  return fmt::format("{}: random order: {:.0f} IOPS, {}, each once; seed {}\n", program, iops, range, access.seed);
+  return fmt::format("{}: random order: {:.0f} IOPS, {}, each once{}; seed {}\n", program, iops, range,
+                     access.per_pass ? " a pass" : "", access.seed);
+}
+
+std::string option_duration(std::int64_t ns) {
+  constexpr std::pair<std::int64_t, const char*> kUnits[] = {
+      {3'600'000'000'000, "h"}, {60'000'000'000, "m"}, {1'000'000'000, "s"}, {1'000'000, "ms"}};
+  for (const auto& [length, unit] : kUnits) {
+    if (ns >= length && ns % length == 0) return fmt::format("{}{}", ns / length, unit);
+  }
+  if (ns >= 1'000'000'000) return fmt::format("{:g}s", static_cast<double>(ns) / 1e9);
+  return fmt::format("{:g}ms", static_cast<double>(ns) / 1e6);
+}
+
+std::string timed_lines(std::string_view program, const TimedRun& timed, const RunTimes& times, std::int64_t bs) {
+  Buffer out;
+  append_format(out, "{}: timed: {:.3f} s of --time={}, ", program, static_cast<double>(times.copy_ns) / 1e9,
+                option_duration(timed.limit_ns));
+  if (timed.range_blocks > 0) {
+    append_format(out, "{:.2f} passes over {} blocks of {} B ({})", timed.passes, timed.range_blocks, bs,
+                  human_size(timed.range_bytes, false));
+  } else {
+    append_format(out, "one pass over an endless range");
+  }
+  switch (timed.ended_by) {
+    case TimedEnd::kTime:
+      append_format(out, "; ended by the time limit\n");
+      break;
+    case TimedEnd::kSteady:
+      append_format(out, "; ended early, steady by --steady's rule\n");
+      break;
+    case TimedEnd::kRange:
+      append_format(out, "; ended before the time was up\n");
+      break;
+  }
+  if (timed.ramp_ns > 0) {
+    const Stats& ramp = timed.ramp_stats;
+    append_format(out, "{}: ramp: {:.3f} s first, unmeasured: {}+{} records, {} B (in no figure here)\n", program,
+                  static_cast<double>(timed.ramp_elapsed_ns) / 1e9, ramp.full_records_out, ramp.partial_records_out,
+                  ramp.bytes_out);
+  }
+  return to_string(out);
 }
 
 std::string engine_line(std::string_view program, const EngineUse& engine) {

@@ -49,10 +49,9 @@ namespace ddtime {
 // when real is 0); other = real - read - write - flush, never negative.
 // Line 3: rate = bytes_out / real_ns, the window GNU's line uses. --units:
 // the default "IEC = N B/s" (GNU's line has the SI rate), all
-// "SI = IEC = N B/s", both "SI = IEC", si, iec, or bytes "N B/s"; SI and IEC with GNU's rounding (human_rate), N the nearest
-// integer. Then "; R records/s (T each)" where R counts input records,
-// full and partial alike ("1 record/s" when R is 1), rounded to nearest,
-// and T = real / records with 3 significant digits in ns, us, ms or s
+// "SI = IEC = N B/s", both "SI = IEC", si, iec, or bytes "N B/s"; SI and IEC with GNU's rounding (human_rate), N the
+// nearest integer. Then "; R records/s (T each)" where R counts input records, full and partial alike ("1 record/s"
+// when R is 1), rounded to nearest, and T = real / records with 3 significant digits in ns, us, ms or s
 // ("19.4 us", "1.00 ms", "0.500 ns"; seconds keep every whole digit:
 // "1234 s"). No records: no records part. real <= 0: the line is just
 // "Infinity B/s", whatever the units.
@@ -72,17 +71,28 @@ std::string engine_line(std::string_view program, const EngineUse& engine);
 // real time; each record one read and one write), then the range and the
 // order's seed.
 //   ddtime: random order: 57100 IOPS, 256 blocks of 4096 B (1.0 MiB) from offset 0, each once; seed 5
-//   ddtime: random order: 890 IOPS, 3 blocks of 4096 B and a last one of 100 B (12 KiB) from offset 8192, written from 0, each once; seed 7
-std::string random_line(std::string_view program, const RandomAccess& access, const Stats& stats,
-                        const RunTimes& times, std::int64_t bs);
+//   ddtime: random order: 890 IOPS, 3 blocks of 4096 B and a last one of 100 B (12 KiB) from offset 8192, written from
+//   0, each once; seed 7
+std::string random_line(std::string_view program, const RandomAccess& access, const Stats& stats, const RunTimes& times,
+                        std::int64_t bs);
+// The duration as --time and --ramp take it: "2s", "500ms", "1.5m".
+std::string option_duration(std::int64_t ns);
+
+// --time, after the random line: how long the measured part ran against
+// what was asked, the passes over the range, what ended it, and a ramp's
+// unmeasured share.
+//   ddtime: timed: 2.000 s of --time=2s, 14.20 passes over 15 blocks of 65536 B (960 KiB); ended by the time limit
+//   ddtime: timed: 30.000 s of --time=30s, one pass over an endless range; ended by the time limit
+//   ddtime: ramp: 5.000 s first, unmeasured: 81920+0 records, 335544320 B (in no figure here)
+std::string timed_lines(std::string_view program, const TimedRun& timed, const RunTimes& times, std::int64_t bs);
 
 // --latency: a line saying what was timed and how the percentiles were
 // found, a line per side, then a power-of-two histogram per side drawn as
 // bcc's tools draw them (Unicode blocks; '*' outside UTF-8 locales):
 //   ddtime: latency per system call (clock 24 ns a reading, not subtracted): percentiles from every sample
-//   ddtime: read  4096 I/Os: min 5.12 us  mean 8.95 us  sd 2.10 us  max 1.20 ms  p50 8.19 us  p90 11.3 us  p99 19.0 us  p99.9 150 us  p99.99 n/a
-//   ddtime: read latency, ns      : count     distribution
-//   ddtime:     4096 -> 8191      : 3000      |****************************************|
+//   ddtime: read  4096 I/Os: min 5.12 us  mean 8.95 us  sd 2.10 us  max 1.20 ms  p50 8.19 us  p90 11.3 us  p99 19.0 us
+//   p99.9 150 us  p99.99 n/a ddtime: read latency, ns      : count     distribution ddtime:     4096 -> 8191      :
+//   3000      |****************************************|
 std::string latency_report(std::string_view program, const LatencyReport& latency, bool utf8);
 
 // Why the engine asked for did not run, in words; "" when it did.

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/report_session.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <iterator>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "report/report.h"
 
@@ -70,9 +70,7 @@ struct Scale {
     for (std::size_t i = 0; i < unit; ++i) x /= base;
     return x;
   }
-  std::string value(double x) const {
-    return rate ? fmt::format("{:.2f} {}", scaled(x), suffix()) : duration_text(x);
-  }
+  std::string value(double x) const { return rate ? fmt::format("{:.2f} {}", scaled(x), suffix()) : duration_text(x); }
   // Both ends of an interval, the unit said once for a rate.
   std::string range(double low, double high, bool utf8) const {
     const char* dash = utf8 ? "\u2013" : "..";
@@ -138,9 +136,7 @@ std::string bs_text(std::int64_t bs) {
   return fmt::format("{}", bs);
 }
 
-std::string setting_words(std::int64_t bs, unsigned depth) {
-  return fmt::format("bs={} depth {}", bs_text(bs), depth);
-}
+std::string setting_words(std::int64_t bs, unsigned depth) { return fmt::format("bs={} depth {}", bs_text(bs), depth); }
 
 std::string iec_rate(double bytes_per_second) {
   const std::size_t unit = iec_unit(bytes_per_second);
@@ -242,8 +238,8 @@ std::string pass_line(std::string_view program, std::string_view pass, const Run
   Buffer out;
   put(out, "{}: {}: real {}", program, pass, duration_text(run.real));
   if (times.flush_ns > 0) {
-    put(out, " (copy {} + flush {}, user {} sys {} of it)", duration_text(times.copy_ns),
-        duration_text(times.flush_ns), duration_text(times.flush_user_ns), duration_text(times.flush_sys_ns));
+    put(out, " (copy {} + flush {}, user {} sys {} of it)", duration_text(times.copy_ns), duration_text(times.flush_ns),
+        duration_text(times.flush_user_ns), duration_text(times.flush_sys_ns));
   }
   put(out, "  user {}  sys {}  cpu {:.1f}%  {}", duration_text(run.user), duration_text(run.sys),
       run.real > 0 ? (run.user + run.sys) / run.real * 100 : 0.0, rate_text(run.bytes_per_second, figures.units));
@@ -253,8 +249,8 @@ std::string pass_line(std::string_view program, std::string_view pass, const Run
   return text_of(out);
 }
 
-std::string buffered_read_line(std::string_view program, std::string_view path, std::int64_t bytes,
-                               std::int64_t offset, std::int64_t alignment) {
+std::string buffered_read_line(std::string_view program, std::string_view path, std::int64_t bytes, std::int64_t offset,
+                               std::int64_t alignment) {
   return fmt::format(
       "{}: read: through the page cache, its pages dropped first: {} B from offset {} is no multiple of '{}''s "
       "direct I/O alignment {}\n",
@@ -284,8 +280,8 @@ std::string phase_line(std::string_view program, std::string_view phase) {
 
 std::string generator_line(std::string_view program, std::string_view pattern, double bytes_per_second,
                            RateUnits units) {
-  return fmt::format("{}: pattern {}: the generator makes {} on one core; a copy from it cannot go much faster\n", program,
-                     pattern, rate_text(bytes_per_second, units));
+  return fmt::format("{}: pattern {}: the generator makes {} on one core; a copy from it cannot go much faster\n",
+                     program, pattern, rate_text(bytes_per_second, units));
 }
 
 std::string knee_line(std::string_view program, std::int64_t bs, bool spread) {
@@ -296,8 +292,9 @@ std::string knee_line(std::string_view program, std::int64_t bs, bool spread) {
 std::string session_csv(std::span<const RunRecord> runs, bool header) {
   Buffer out;
   if (header) {
-    put(out, "bs,iodepth,pass,repeat,warmup,cache,bytes,records,real_s,user_s,sys_s,cpu_percent,bytes_per_second,iops,"
-             "exit_status\n");
+    put(out,
+        "bs,iodepth,pass,repeat,warmup,cache,bytes,records,real_s,user_s,sys_s,cpu_percent,bytes_per_second,iops,"
+        "exit_status\n");
   }
   for (const RunRecord& run : runs) {
     const RunFigures f = run.figures();
@@ -308,6 +305,39 @@ std::string session_csv(std::span<const RunRecord> runs, bool header) {
         run.result.stats.bytes_out, run.records_in(), f.real, f.user, f.sys, cpu, f.bytes_per_second, iops);
     if (const std::optional<int> status = run.exit_status()) put(out, "{}", *status);
     put(out, "\n");
+  }
+  return text_of(out);
+}
+
+std::string timeline_csv(std::span<const RunRecord> runs, bool header) {
+  Buffer out;
+  if (header) {
+    put(out,
+        "bs,iodepth,pass,repeat,warmup,sample,end_s,bytes,records,interval_s,interval_bytes,bytes_per_second,iops,"
+        "read_p50_ns,read_p99_ns,read_max_ns,write_p50_ns,write_p99_ns,write_max_ns\n");
+  }
+  auto latency = [&](const std::optional<TimelineLatency>& figures) {
+    if (figures) {
+      put(out, ",{},{},{}", figures->p50_ns, figures->p99_ns, figures->max_ns);
+    } else {
+      put(out, ",,,");
+    }
+  };
+  for (const RunRecord& run : runs) {
+    if (!run.result.timeline) continue;
+    const std::vector<TimelineInterval> intervals = timeline_intervals(*run.result.timeline);
+    for (std::size_t i = 0; i < intervals.size(); ++i) {
+      const TimelineInterval& interval = intervals[i];
+      const TimelineSample& sample = run.result.timeline->samples[i];
+      put(out, "{},{},{},{},{},{},{:.9f},{},{},{:.9f},{},{:.3f},{:.3f}", run.settings.ibs, run.depth,
+          pass_name(run.pass), run.index, run.warmup ? "true" : "false", i + 1,
+          static_cast<double>(sample.end_ns) / 1e9, sample.bytes, sample.records,
+          static_cast<double>(interval.end_ns - interval.start_ns) / 1e9, interval.end_bytes - interval.start_bytes,
+          interval.rate, interval.iops);
+      latency(sample.read_latency);
+      latency(sample.write_latency);
+      put(out, "\n");
+    }
   }
   return text_of(out);
 }
@@ -323,13 +353,14 @@ std::string cache_line(std::string_view program, std::string_view setting, Cache
       return;
     }
     if (!residency->resident) {
-      put(out, "{} residency unknown ({} pages: the kernel tells it only to the file's owner or a user who may write it)",
+      put(out,
+          "{} residency unknown ({} pages: the kernel tells it only to the file's owner or a user who may write it)",
           name, residency->pages);
       return;
     }
-    const double percent = residency->pages > 0 ? static_cast<double>(*residency->resident) /
-                                                      static_cast<double>(residency->pages) * 100
-                                                : 0;
+    const double percent = residency->pages > 0
+                               ? static_cast<double>(*residency->resident) / static_cast<double>(residency->pages) * 100
+                               : 0;
     put(out, "{} {:.1f}% resident ({} of the {} pages it {})", name, percent, *residency->resident, residency->pages,
         does);
   };

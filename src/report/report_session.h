@@ -114,6 +114,13 @@ std::string generator_line(std::string_view program, std::string_view pattern, d
 // when a signal ended the run.
 // header: false for lines that continue a table already begun.
 std::string session_csv(std::span<const RunRecord> runs, bool header = true);
+// With --timeline, the CSV is the samples, a line each, in place of a
+// line per run: the run's bs, iodepth, pass, repeat and warmup columns,
+// then the sample's number, its end, the cumulative bytes and records,
+// its interval's length, bytes, rate and IOPS, and with --latency each
+// side's p50, p99 and max in ns (empty without). A run without samples
+// (a refusal, a snapshot) has no line.
+std::string timeline_csv(std::span<const RunRecord> runs, bool header = true);
 
 // A block size as a sweep names it: "4k", "1M", "1000".
 std::string bs_text(std::int64_t bs);

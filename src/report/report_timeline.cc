@@ -24,9 +24,22 @@ constexpr std::size_t kMinimumColumns = 16;
 constexpr double kNanosPerSecond = 1e9;
 
 // A rate in the summary's SI words and rounding ("4.5 GB/s", "750 MB/s").
-std::string rate_text(double bytes_per_second) {
-  const double rate = std::max(bytes_per_second, 0.0);
-  return human_rate(static_cast<std::int64_t>(std::llround(rate)), 1'000'000'000, true);
+// One unit, as --units names it (SI for both and all, which would make
+// every label three figures long); GNU's rounding.
+std::string rate_text(double bytes_per_second, RateUnits units) {
+  const auto rate = static_cast<std::int64_t>(std::max(bytes_per_second, 0.0) + 0.5);
+  switch (units) {
+    case RateUnits::kIec:
+    case RateUnits::kIecAndBytes:
+      return human_rate(rate, 1'000'000'000, false);
+    case RateUnits::kBytes:
+      return fmt::format("{} B/s", rate);
+    case RateUnits::kSi:
+    case RateUnits::kBoth:
+    case RateUnits::kAll:
+      break;
+  }
+  return human_rate(rate, 1'000'000'000, true);
 }
 
 // Seconds to three significant digits, short enough for an axis label:
@@ -154,7 +167,9 @@ struct YAxis {
   std::size_t margin = kLabelWidth;  // label width, without the space and the axis after it
 };
 
-YAxis y_axis(double top) { return {rate_text(top), rate_text(top / 2), rate_text(0)}; }
+YAxis y_axis(double top, RateUnits units) {
+  return {rate_text(top, units), rate_text(top / 2, units), rate_text(0, units)};
+}
 
 void append_rows(std::string& out, const YAxis& axis, const std::vector<int>& eighths, bool utf8) {
   for (int row = kRows - 1; row >= 0; --row) {
@@ -238,10 +253,10 @@ void append_x_axis(std::string& out, const Timeline& timeline, std::int64_t tota
 }
 
 // The chart, or a line saying why there is none.
-void append_chart(std::string& out, const Timeline& timeline, unsigned width, bool utf8) {
+void append_chart(std::string& out, const Timeline& timeline, unsigned width, bool utf8, RateUnits units) {
   const std::int64_t total_bytes = timeline.samples.empty() ? 0 : timeline.samples.back().bytes;
   if (total_bytes <= 0) {
-    append_folded(out, {"timeline:", "no bytes were copied,", "so there is no rate to chart"}, width);
+    append_folded(out, {"timeline:", "nothing was moved,", "so there is no rate to chart"}, width);
     return;
   }
   const std::size_t room = width > kLabelWidth + 2 ? width - kLabelWidth - 2 : 0;
@@ -255,10 +270,10 @@ void append_chart(std::string& out, const Timeline& timeline, unsigned width, bo
   const double top = round_top(*std::max_element(rates.begin(), rates.end()));
   std::vector<int> eighths;
   for (const double rate : rates) eighths.push_back(eighths_of(rate, top));
-  const YAxis axis = y_axis(top);
+  const YAxis axis = y_axis(top, units);
   append_folded(out,
-                {fmt::format("rate per {} copied,", human_size(total_bytes / static_cast<std::int64_t>(columns), true)),
-                 "against bytes and time:"},
+                {fmt::format("rate per {} moved,", human_size(total_bytes / static_cast<std::int64_t>(columns), true)),
+                 "against data moved and time:"},
                 width);
   append_rows(out, axis, eighths, utf8);
   append_x_axis(out, timeline, total_bytes, columns, axis, utf8);
@@ -274,7 +289,7 @@ void append_counted(Phrases& line, const Timeline& timeline, std::size_t counted
   if (left_out > 0) line.push_back(fmt::format("not counting {} shorter than half of it", left_out));
 }
 
-Phrases spread_line(const Timeline& timeline, const std::optional<RateSpread>& spread) {
+Phrases spread_line(const Timeline& timeline, const std::optional<RateSpread>& spread, RateUnits units) {
   if (!spread) {
     return {"interval rates:", "none to count",
             fmt::format("(none lasted half of {} or more)", seconds_text(timeline.interval_ns))};
@@ -282,20 +297,20 @@ Phrases spread_line(const Timeline& timeline, const std::optional<RateSpread>& s
   // One interval has no spread to speak of, nor has a mean of nothing.
   const bool has_cv = spread->intervals >= 2 && spread->mean > 0;
   const std::string cv = has_cv ? fmt::format("{:.1f}%", spread->cv * 100) : "n/a";
-  Phrases line{"interval rates:", fmt::format("min {},", rate_text(spread->min)),
-               fmt::format("median {},", rate_text(spread->median)), fmt::format("max {},", rate_text(spread->max)),
-               fmt::format("CV {}", cv)};
+  Phrases line{"interval rates:", fmt::format("min {},", rate_text(spread->min, units)),
+               fmt::format("median {},", rate_text(spread->median, units)),
+               fmt::format("max {},", rate_text(spread->max, units)), fmt::format("CV {}", cv)};
   append_counted(line, timeline, spread->intervals);
   return line;
 }
 
-Phrases cliff_line(const TimelineAnalysis& analysis) {
+Phrases cliff_line(const TimelineAnalysis& analysis, RateUnits units) {
   const std::string fraction = fmt::format("{:g}%", kCliffFraction * 100);
   if (analysis.cliff) {
     const Cliff& cliff = *analysis.cliff;
     return {"cliff:",
-            fmt::format("fell from {}", rate_text(cliff.before_rate)),
-            fmt::format("to {}", rate_text(cliff.after_rate)),
+            fmt::format("fell from {}", rate_text(cliff.before_rate, units)),
+            fmt::format("to {}", rate_text(cliff.after_rate, units)),
             fmt::format("after {},", human_size(cliff.at_bytes, true)),
             fmt::format("{} in", seconds_text(cliff.at_ns)),
             "(from there on,",
@@ -310,7 +325,7 @@ Phrases cliff_line(const TimelineAnalysis& analysis) {
 }
 
 // "steady state (DEFINITION, N intervals): OUTCOME"
-Phrases steady_line(const SteadyState& state) {
+Phrases steady_line(const SteadyState& state, RateUnits units) {
   const bool deviation = state.criterion == SteadyState::Criterion::kDeviation;
   const std::string limit = fmt::format("<= {:g}%{}", state.limit_percent, deviation ? "," : "");
   Phrases line = deviation ? Phrases{"steady state", "(max deviation", "from the window mean", limit}
@@ -321,7 +336,7 @@ Phrases steady_line(const SteadyState& state) {
   } else if (state.reached) {
     line.insert(line.end(), {fmt::format("reached at {},", seconds_text(state.at_ns)), human_size(state.at_bytes, true),
                              fmt::format("({} {:.1f}%,", deviation ? "deviation" : "slope", state.value_percent),
-                             fmt::format("window mean {})", rate_text(state.window_mean))});
+                             fmt::format("window mean {})", rate_text(state.window_mean, units))});
   } else if (state.mean_above_zero) {
     line.insert(line.end(), {"not reached", fmt::format("(smallest {:.1f}%)", state.value_percent)});
   } else {
@@ -332,11 +347,12 @@ Phrases steady_line(const SteadyState& state) {
 
 }  // namespace
 
-std::string timeline_text(const Timeline& timeline, const TimelineAnalysis& analysis, unsigned width, bool utf8) {
+std::string timeline_text(const Timeline& timeline, const TimelineAnalysis& analysis, unsigned width, bool utf8,
+                          RateUnits units) {
   std::string out;
-  append_chart(out, timeline, width, utf8);
-  for (const Phrases& line : {spread_line(timeline, analysis.spread), cliff_line(analysis),
-                              steady_line(analysis.deviation), steady_line(analysis.slope)}) {
+  append_chart(out, timeline, width, utf8, units);
+  for (const Phrases& line : {spread_line(timeline, analysis.spread, units), cliff_line(analysis, units),
+                              steady_line(analysis.deviation, units), steady_line(analysis.slope, units)}) {
     append_folded(out, line, width);
   }
   return out;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "measure/timeline.h"
+#include "report/report.h"
 
 namespace ddtime {
 
@@ -28,6 +29,9 @@ namespace ddtime {
 // and, on a second row, the time the run had reached them. A stall in
 // which no byte moved is in the column of the byte that ended it, or, at
 // the very end of a run, in none.
-std::string timeline_text(const Timeline& timeline, const TimelineAnalysis& analysis, unsigned width, bool utf8);
+// units: --units; the rates are in one unit, IEC (iec, the default),
+// plain B/s (bytes) or SI (si, both, all).
+std::string timeline_text(const Timeline& timeline, const TimelineAnalysis& analysis, unsigned width, bool utf8,
+                          RateUnits units = RateUnits::kSi);
 
 }  // namespace ddtime

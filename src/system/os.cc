@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "system/os.h"
-#include "system/os_direct.h"
 
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/fs.h>
-#include <sys/syscall.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +16,9 @@
 #include <cstdlib>
 #include <vector>
 
+#include "system/alarm.h"
+#include "system/os_direct.h"
+
 namespace ddtime {
 
 // In os_statx.cc: linux/stat.h and glibc's sys/stat.h cannot share a file.
@@ -24,9 +26,7 @@ bool query_direct_io_alignment(int fd, std::size_t& memory, std::size_t& offset)
 
 namespace {
 
-IoResult from_call(ssize_t value) noexcept {
-  return value < 0 ? IoResult{-1, errno} : IoResult{value, 0};
-}
+IoResult from_call(ssize_t value) noexcept { return value < 0 ? IoResult{-1, errno} : IoResult{value, 0}; }
 
 }  // namespace
 
@@ -46,17 +46,11 @@ IoResult PosixOs::write(int fd, const void* buffer, std::size_t length) noexcept
   return os_direct::write(fd, buffer, length);
 }
 
-IoResult PosixOs::lseek(int fd, off_t offset, int whence) noexcept {
-  return from_call(::lseek(fd, offset, whence));
-}
+IoResult PosixOs::lseek(int fd, off_t offset, int whence) noexcept { return from_call(::lseek(fd, offset, whence)); }
 
-IoResult PosixOs::fstat(int fd, struct stat& status) noexcept {
-  return from_call(::fstat(fd, &status));
-}
+IoResult PosixOs::fstat(int fd, struct stat& status) noexcept { return from_call(::fstat(fd, &status)); }
 
-IoResult PosixOs::ftruncate(int fd, off_t length) noexcept {
-  return from_call(::ftruncate(fd, length));
-}
+IoResult PosixOs::ftruncate(int fd, off_t length) noexcept { return from_call(::ftruncate(fd, length)); }
 
 IoResult PosixOs::fsync(int fd) noexcept { return from_call(::fsync(fd)); }
 
@@ -64,9 +58,7 @@ IoResult PosixOs::fdatasync(int fd) noexcept { return from_call(::fdatasync(fd))
 
 IoResult PosixOs::get_status_flags(int fd) noexcept { return from_call(::fcntl(fd, F_GETFL)); }
 
-IoResult PosixOs::set_status_flags(int fd, int flags) noexcept {
-  return from_call(::fcntl(fd, F_SETFL, flags));
-}
+IoResult PosixOs::set_status_flags(int fd, int flags) noexcept { return from_call(::fcntl(fd, F_SETFL, flags)); }
 
 IoResult PosixOs::drop_cache(int fd, off_t offset, off_t length) noexcept {
   // posix_fadvise reports failure in its return value, not errno.
@@ -74,9 +66,7 @@ IoResult PosixOs::drop_cache(int fd, off_t offset, off_t length) noexcept {
   return err == 0 ? IoResult{0, 0} : IoResult{-1, err};
 }
 
-IoResult PosixOs::stat_path(const char* path, struct stat& status) noexcept {
-  return from_call(::stat(path, &status));
-}
+IoResult PosixOs::stat_path(const char* path, struct stat& status) noexcept { return from_call(::stat(path, &status)); }
 
 DirectIoNeeds PosixOs::direct_io_needs(int fd) noexcept {
   DirectIoNeeds needs;
@@ -87,8 +77,7 @@ DirectIoNeeds PosixOs::direct_io_needs(int fd) noexcept {
   int logical = 0;
   // A block device's requirement is its logical block size: name it so,
   // since that is the figure its documentation and lsblk show.
-  if (::fstat(fd, &status) == 0 && S_ISBLK(status.st_mode) && ::ioctl(fd, BLKSSZGET, &logical) == 0 &&
-      logical > 0) {
+  if (::fstat(fd, &status) == 0 && S_ISBLK(status.st_mode) && ::ioctl(fd, BLKSSZGET, &logical) == 0 && logical > 0) {
     needs.offset_alignment = static_cast<std::size_t>(logical);
     needs.memory_alignment = from_statx && memory != 0 ? memory : needs.offset_alignment;
     needs.source = DirectIoNeeds::Source::kLogicalBlockSize;
@@ -174,6 +163,17 @@ IoResult PosixOs::allocate_blocks(int fd, off_t offset, off_t length) noexcept {
 }
 
 IoResult PosixOs::remove_file(const char* path) noexcept { return from_call(::unlink(path)); }
+
+IoResult PosixOs::terminal_columns(int fd) noexcept {
+  winsize size{};
+  if (::ioctl(fd, TIOCGWINSZ, &size) != 0) return {-1, errno};
+  return {size.ws_col, 0};
+}
+
+IoResult PosixOs::set_alarm(std::int64_t after_ns) noexcept {
+  const int err = alarm::set(after_ns);
+  return err == 0 ? IoResult{0, 0} : IoResult{-1, err};
+}
 
 IoResult PosixOs::real_path(const char* path, char* resolved) noexcept {
   return ::realpath(path, resolved) != nullptr ? IoResult{0, 0} : IoResult{-1, errno};

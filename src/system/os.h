@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ddtime {
 
@@ -70,6 +71,12 @@ class Os {
   virtual IoResult real_path(const char* path, char* resolved) noexcept = 0;
   // unlink(2): a file the program created and must not leave behind.
   virtual IoResult remove_file(const char* path) noexcept = 0;
+  // The alarm (alarm.h) rung once, after after_ns (0: none pending).
+  // --time and --timeline take their turns from it, so that the copy
+  // reads no clock between them.
+  virtual IoResult set_alarm(std::int64_t after_ns) noexcept = 0;
+  // TIOCGWINSZ: the columns of the terminal fd is (ENOTTY: not one).
+  virtual IoResult terminal_columns(int fd) noexcept = 0;
 };
 
 // The base of a decorator: every call goes to the wrapped Os unchanged, so
@@ -81,14 +88,10 @@ class OsWrapper : public Os {
 
   Os& target() const noexcept { return target_; }
 
-  IoResult open(const char* path, int flags, mode_t mode) noexcept override {
-    return target_.open(path, flags, mode);
-  }
+  IoResult open(const char* path, int flags, mode_t mode) noexcept override { return target_.open(path, flags, mode); }
   IoResult close(int fd) noexcept override { return target_.close(fd); }
   IoResult dup2(int from, int to) noexcept override { return target_.dup2(from, to); }
-  IoResult read(int fd, void* buffer, std::size_t length) noexcept override {
-    return target_.read(fd, buffer, length);
-  }
+  IoResult read(int fd, void* buffer, std::size_t length) noexcept override { return target_.read(fd, buffer, length); }
   IoResult write(int fd, const void* buffer, std::size_t length) noexcept override {
     return target_.write(fd, buffer, length);
   }
@@ -107,9 +110,7 @@ class OsWrapper : public Os {
   }
   DirectIoNeeds direct_io_needs(int fd) noexcept override { return target_.direct_io_needs(fd); }
   IoResult block_device_size(int fd) noexcept override { return target_.block_device_size(fd); }
-  IoResult reserve(int fd, off_t offset, off_t length) noexcept override {
-    return target_.reserve(fd, offset, length);
-  }
+  IoResult reserve(int fd, off_t offset, off_t length) noexcept override { return target_.reserve(fd, offset, length); }
   IoResult resident_pages(int fd, off_t offset, off_t length) noexcept override {
     return target_.resident_pages(fd, offset, length);
   }
@@ -117,10 +118,10 @@ class OsWrapper : public Os {
   IoResult allocate_blocks(int fd, off_t offset, off_t length) noexcept override {
     return target_.allocate_blocks(fd, offset, length);
   }
-  IoResult real_path(const char* path, char* resolved) noexcept override {
-    return target_.real_path(path, resolved);
-  }
+  IoResult real_path(const char* path, char* resolved) noexcept override { return target_.real_path(path, resolved); }
   IoResult remove_file(const char* path) noexcept override { return target_.remove_file(path); }
+  IoResult set_alarm(std::int64_t after_ns) noexcept override { return target_.set_alarm(after_ns); }
+  IoResult terminal_columns(int fd) noexcept override { return target_.terminal_columns(fd); }
 
  private:
   Os& target_;
@@ -151,6 +152,8 @@ class PosixOs final : public Os {
   IoResult allocate_blocks(int fd, off_t offset, off_t length) noexcept override;
   IoResult real_path(const char* path, char* resolved) noexcept override;
   IoResult remove_file(const char* path) noexcept override;
+  IoResult set_alarm(std::int64_t after_ns) noexcept override;
+  IoResult terminal_columns(int fd) noexcept override;
 };
 
 }  // namespace ddtime

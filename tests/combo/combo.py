@@ -7,7 +7,8 @@ count, skip, seek, conv=notrunc/fdatasync, oflag=append, direct I/O,
 fullblock, count_bytes, skip_bytes, seek_bytes) with ddtime's options
 (--size, --repeat, --warmup, --sweep, --readback, --verify, --preallocate,
 --pattern, --iodepth, --engine, --json, --csv, --cache, --latency,
---split-times, --units, --progress, --random), including report paths that alias the
+--split-times, --units, --progress, --random, --time, --ramp, --timeline,
+--steady), including report paths that alias the
 data files on purpose, runs each in a fresh directory of a small file
 system made here (a loop-mounted ext4 image, else a size-limited tmpfs) and
 checks the invariants of issue 19:
@@ -45,7 +46,11 @@ checks the invariants of issue 19:
   option-dropped       an option that was accepted shows its effect (rule 7):
                        --split-times, --latency, --cache, --engine, --units,
                        --random (its line and the JSON's access; of= must
-                       still end as GNU's sequential copy leaves it)
+                       still end as GNU's sequential copy leaves it),
+                       --time (its line and JSON object; of= ends as a copy
+                       of the range's whole blocks leaves it, the summary
+                       counts whole blocks), --timeline (JSON samples; with
+                       --csv, the samples' schema)
   figures              a figure that was not measured is null, never 0
 
 Some cases write to a block device of the test's own ($DEV: a loop device
@@ -101,6 +106,10 @@ ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C"}
 FILL = 0xAA  # what an existing of= is filled with, to see writes out of range
 CSV_HEADER = ["bs", "iodepth", "pass", "repeat", "warmup", "cache", "bytes", "records", "real_s",
               "user_s", "sys_s", "cpu_percent", "bytes_per_second", "iops", "exit_status"]
+# With --timeline the CSV is the samples, a line each.
+TIMELINE_CSV_HEADER = ["bs", "iodepth", "pass", "repeat", "warmup", "sample", "end_s", "bytes", "records",
+                       "interval_s", "interval_bytes", "bytes_per_second", "iops", "read_p50_ns", "read_p99_ns",
+                       "read_max_ns", "write_p50_ns", "write_p99_ns", "write_max_ns"]
 # Extensions that may add lines to what GNU dd prints when invoked as dd.
 PRINTING_EXTENSIONS = ("units", "split_times", "progress", "latency", "cache", "pattern",
                        "readback", "verify")
@@ -364,6 +373,17 @@ def generate(seed: int, number: int) -> Case:
         ext["units"] = rng.choice(["si", "iec", "both", "bytes", "all"])
     if rng.random() < 0.05:
         ext["progress"] = True
+    # --time only where the range has an end (GNU's twin must end too):
+    # a file's rest, count=, --size, or the rest of the device.
+    ranged = source == "file" or "count" in dd or "size" in ext or of == "@dev"
+    if ranged and rng.random() < 0.08 and ext.get("repeat", 1) <= 3:
+        ext["time"] = rng.choice(["30ms", "60ms", "0.1s"])
+        if rng.random() < 0.25:
+            ext["ramp"] = "20ms"
+        if rng.random() < 0.15:
+            ext["steady"] = True if rng.random() < 0.5 else "5%"
+    if rng.random() < 0.06:
+        ext["timeline"] = True if rng.random() < 0.6 else rng.choice(["10ms", "25ms"])
     # Reports: to stderr (None) or to a file.
     if rng.random() < 0.25:
         if rng.random() < 0.35:
@@ -573,6 +593,26 @@ def session_runs(case: Case) -> int:
 PlanStep = Tuple[List[str], int, Optional[int]]
 
 
+def timed_range(case: Case, row: Dict[str, object]) -> None:
+    """--time's range in whole blocks, as count= in bytes on the row."""
+    ibs, _ = ibs_obs(row)
+    count = None
+    if "count" in row:
+        count = row["count"][0] if "count_bytes" in row["iflag"] else row["count"][0] * ibs
+    if row.get("if") == "in":
+        # count= bounded by what the file holds past skip=.
+        skip = 0
+        if "skip" in row:
+            skip = row["skip"][0] if "skip_bytes" in row["iflag"] else row["skip"][0] * ibs
+        rest = max(0, case.files["in"][1] - skip)
+        count = rest if count is None else min(count, rest)
+    if count is None:
+        return
+    row["count"] = num(count // ibs * ibs)
+    if "count_bytes" not in row["iflag"]:
+        row["iflag"] = row["iflag"] + ["count_bytes"]
+
+
 def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[PlanStep], bool]:
     """The GNU dd commands that do what the case does, each with the byte
     offset of its seek=, and whether the list is exact (a bs=auto sweep has
@@ -584,7 +624,8 @@ def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[PlanStep], bool]:
         dd["count"] = case.ext["size"]
         if "count_bytes" not in dd["iflag"]:
             dd["iflag"] = dd["iflag"] + ["count_bytes"]
-    if "random" in case.ext and "count" not in dd and dd.get("if") == "/dev/zero" and dd.get("of") == "@dev":
+    if (("random" in case.ext or "time" in case.ext) and "count" not in dd and dd.get("if") == "/dev/zero"
+            and dd.get("of") == "@dev"):
         # --random's range from an endless source is the device's rest
         # past seek=, and ends there rather than at the device's end.
         dd["count"] = num(max(0, DEVICE_MIB * MiB - seek_offset(dd)))
@@ -620,6 +661,12 @@ def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[PlanStep], bool]:
     else:
         exact = not sweep
         rows.append(dd)
+    if "time" in case.ext:
+        # A timed run goes round its range's whole blocks: of= ends as a
+        # copy of those alone leaves it; the records are the time's.
+        exact = False
+        for row in rows:
+            timed_range(case, row)
     depths = len(case.ext["sweep_iodepth"][0]) if "sweep_iodepth" in case.ext else 1
     plan = []
     for row in rows:
@@ -1442,7 +1489,10 @@ class Checker:
                     expected[s:min(e, len(expected))] = bytes([byte]) * max(0, min(e, len(expected)) - s)
         expected = bytes(expected)
         got_b = got or b""
-        if self.interrupted:
+        # A timed run may end before its first pass is done: as after a
+        # signal, every byte is the copy's or the old one. Once it moved a
+        # whole pass, of= is the copy's exactly.
+        if self.interrupted or ("time" in self.case.ext and not self.timed_pass_done(spans)):
             self.check_interrupted(got_b, expected, wild, spans)
             return
         if got is None:
@@ -1523,6 +1573,12 @@ class Checker:
             return len(original)
         return min(len(original), seek_offset(dd))
 
+    def timed_pass_done(self, spans: List[Tuple[int, int]]) -> bool:
+        printed = self.printed()
+        if not printed or printed[-1].out_full is None or len(self.gnu) != 1:
+            return False
+        return printed[-1].out_full * ibs_obs(self.case.dd)[0] >= sum(e - s for s, e in spans)
+
     def check_interrupted(self, got: bytes, full: bytes, wild: List[Tuple[int, int]],
                           spans: List[Tuple[int, int]]) -> None:
         original = self.original if "out" in self.case.files or self.case.dd["of"] == "@dev" else b""
@@ -1601,7 +1657,8 @@ class Checker:
                     self.stderr_json_bad.append(line)
         elif self.csv_stderr:
             self.stderr_csv_text = []
-            header = ",".join(CSV_HEADER)
+            timeline = "timeline" in self.case.ext or "steady" in self.case.ext
+            header = ",".join(TIMELINE_CSV_HEADER if timeline else CSV_HEADER)
             at = self.lines.index(header) if header in self.lines else len(self.lines)
             self.stderr_csv_text = [l for l in self.lines[:at] if l.strip()]
             try:
@@ -1615,7 +1672,7 @@ class Checker:
         for i, line in enumerate(self.lines):
             if line.startswith("{") and '"records_in"' in line:
                 return True
-            if line == ",".join(CSV_HEADER) and i + 1 < len(self.lines) and self.lines[i + 1].strip():
+            if line == ",".join(self.csv_header()) and i + 1 < len(self.lines) and self.lines[i + 1].strip():
                 return True
         return False
 
@@ -1623,8 +1680,12 @@ class Checker:
         if self.json_stderr:
             return any("records_in" in d or d.get("runs") for d in self.stderr_json)
         if self.csv_stderr and self.stderr_csv:
-            return len(self.stderr_csv) > 1 and self.stderr_csv[0] == CSV_HEADER
+            return len(self.stderr_csv) > 1 and self.stderr_csv[0] == self.csv_header()
         return False
+
+    def csv_header(self) -> List[str]:
+        timeline = "timeline" in self.case.ext or "steady" in self.case.ext
+        return TIMELINE_CSV_HEADER if timeline else CSV_HEADER
 
     def check_stderr_report_format(self) -> None:
         if self.json_stderr and self.stderr_json_bad and not self.killed:
@@ -1646,8 +1707,9 @@ class Checker:
                           f"{len(self.stderr_csv_text)} line(s) besides the table, first: {first!r}")
             if self.refused:
                 pass
-            elif rows is None or not rows or rows[0] != CSV_HEADER or any(len(r) != len(CSV_HEADER) for r in rows[1:]):
-                bad = next((r for r in (rows or [])[1:] if len(r) != len(CSV_HEADER)), None)
+            elif (rows is None or not rows or rows[0] != self.csv_header()
+                  or any(len(r) != len(self.csv_header()) for r in rows[1:])):
+                bad = next((r for r in (rows or [])[1:] if len(r) != len(self.csv_header())), None)
                 self.fail("report-parse", "--csv to stderr is not one CSV table",
                           f"first line {self.lines[0]!r}; bad row {bad!r}")
 
@@ -1721,11 +1783,12 @@ class Checker:
                     rows = list(csv.reader(io.StringIO(text)))
                 except csv.Error as error:
                     self.fail("report-parse", "--csv=PATH does not parse", f"{error}; starts {text[:120]!r}")
-                if rows is not None and (not rows or rows[0] != CSV_HEADER or any(len(r) != len(CSV_HEADER) for r in rows[1:])):
+                header = TIMELINE_CSV_HEADER if ("timeline" in self.case.ext or "steady" in self.case.ext) else CSV_HEADER
+                if rows is not None and (not rows or rows[0] != header or any(len(r) != len(header) for r in rows[1:])):
                     self.fail("report-parse", "--csv=PATH is not the documented table",
                               f"header {rows[0] if rows else None!r}; starts {text[:160]!r}")
                     rows = None
-        if rows and len(rows) > 1 and rows[0] == CSV_HEADER:
+        if rows and len(rows) > 1 and rows[0] in (CSV_HEADER, TIMELINE_CSV_HEADER):
             self.check_csv(rows, reference, ref_name, docs[-1] if docs else None)
 
     def check_json(self, doc: dict, reference: Optional[Summary], ref_name: str) -> None:
@@ -1763,6 +1826,9 @@ class Checker:
 
     def check_csv(self, rows: List[List[str]], reference: Optional[Summary], ref_name: str,
                   doc: Optional[dict]) -> None:
+        if "timeline" in self.case.ext or "steady" in self.case.ext:
+            self.check_timeline_csv(rows)
+            return
         if CSV_HEADER in rows[1:]:
             self.fail("report-parse", "CSV repeats its header", f"{rows.count(CSV_HEADER)} header lines")
         # SIGUSR1 snapshots are lines of their own, not runs.
@@ -1797,6 +1863,29 @@ class Checker:
                 self.fail("report-agrees", "CSV exit_status differs from the exit status",
                           f"last row's exit_status {final[14]!r}, the process exited {self.run.status}")
 
+    def check_timeline_csv(self, rows: List[List[str]]) -> None:
+        """--timeline's CSV: the samples, a line each, cumulative bytes
+        never going back within a run."""
+        if rows[0] != TIMELINE_CSV_HEADER:
+            self.fail("report-parse", "--timeline: CSV header is not the samples'", repr(rows[0]))
+            return
+        previous: Dict[Tuple[str, ...], int] = {}
+        for row in rows[1:]:
+            if row == TIMELINE_CSV_HEADER:
+                self.fail("report-parse", "CSV repeats its header", "timeline header twice")
+                return
+            try:
+                key, sample, cumulative = tuple(row[:5]), int(row[5]), int(row[7])
+            except (ValueError, IndexError):
+                self.fail("report-parse", "--timeline: a CSV sample line is not numbers", repr(row))
+                return
+            if sample == 1:
+                previous[key] = 0
+            if cumulative < previous.get(key, 0):
+                self.fail("report-agrees", "--timeline: cumulative bytes go back", repr(row))
+                return
+            previous[key] = cumulative
+
     # -- stderr text
     def gnu_messages(self) -> List[str]:
         messages = []
@@ -1805,6 +1894,20 @@ class Checker:
                 if not is_summary_line(line) and line not in messages:
                     messages.append(line)
         return messages
+
+    def check_timed_summary(self, printed) -> None:
+        """--time: GNU's lines count every record the run moved, whole
+        blocks of bs= each (no partial record: a pass is whole blocks)."""
+        if not printed or self.run.status != 0 or self.interrupted:
+            return
+        s = printed[-1]
+        if s.in_full is None or s.bytes is None:
+            return
+        ibs = ibs_obs(self.case.dd)[0]
+        if s.in_partial != 0 or s.out_full != s.in_full or (s.bytes != s.in_full * ibs
+                                                             and "sweep_bs" not in self.case.ext):
+            self.fail("summary-equals-gnu", "--time: records and bytes do not agree",
+                      f"a timed run moves whole blocks of {ibs} B; summary: {s.text()}")
 
     def check_lines(self) -> None:
         prog = self.prog + ": "
@@ -1836,6 +1939,9 @@ class Checker:
             if tail:
                 self.fail("summary-last", "lines after GNU's summary: " + signature_of(tail[0].replace(prog, "", 1))[:80],
                           "after the summary:\n" + "\n".join("      | " + l for l in tail[:4]))
+        if "time" in self.case.ext:
+            self.check_timed_summary(printed)
+            return
         if not self.exact or self.interrupted:
             if printed and last and last.bytes is not None and printed[-1].bytes != last.bytes and self.gnu_status() == self.run.status == 0:
                 self.fail("summary-equals-gnu", "bytes copied differ from GNU's",
@@ -1923,6 +2029,9 @@ class Checker:
             if ("random" in ext and self.case.program == "ddtime" and mode == "in a single run"
                     and not any(l.startswith("random order: ") for l in own)):
                 dropped("--random", "random order line")
+            if ("time" in ext and self.case.program == "ddtime" and mode == "in a single run"
+                    and not any(l.startswith("timed: ") for l in own)):
+                dropped(f"--time={ext['time']}", "timed line")
             units = ext.get("units")
             forbidden = {"si": r"iB/s", "iec": r"\d [kMGTPE]B/s", "bytes": r"\d [kMGTPE]i?B/s"}.get(units)
             if forbidden:
@@ -1940,6 +2049,16 @@ class Checker:
                 option = f"--engine={ext['engine']}" if "engine" in ext else f"--iodepth={ext['iodepth']}"
                 self.fail("option-dropped", f"{option}: JSON has no engine key",
                           f"{option} given; the README says a last key engine says what ran")
+        if self.json_docs and "time" in ext:
+            runs = self.copy_runs(self.json_docs[-1])
+            if runs and not all("time" in r for r in runs):
+                self.fail("option-dropped", "--time: JSON has no time object",
+                          "--time given; every run's object has a \"time\" object")
+        if self.json_docs and ("timeline" in ext or "steady" in ext):
+            runs = self.copy_runs(self.json_docs[-1])
+            if runs and not all(isinstance(r.get("timeline", {}).get("samples"), list) for r in runs):
+                self.fail("option-dropped", "--timeline: JSON has no timeline samples",
+                          "--timeline given; every run's object has a \"timeline\" with its samples")
         if self.json_docs and "random" in ext:
             runs = self.copy_runs(self.json_docs[-1])
             if runs and not all(r.get("access") == "random" and "range" in r for r in runs):

@@ -251,6 +251,13 @@ class FakeOs final : public Os {
     calls.push_back(std::string("unlink ") + path);
     return {0, 0};
   }
+  // Kept apart from calls: a timed run's alarms are not the copy's I/O.
+  IoResult set_alarm(std::int64_t after_ns) noexcept override {
+    alarms.push_back(after_ns);
+    return {0, 0};
+  }
+  std::vector<std::int64_t> alarms;
+  IoResult terminal_columns(int) noexcept override { return {-1, ENOTTY}; }
   IoResult real_path(const char* path, char* resolved) noexcept override {
     std::snprintf(resolved, PATH_MAX, "/fake/%s", path);
     return {0, 0};

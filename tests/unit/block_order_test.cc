@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_set>
 #include <vector>
@@ -76,6 +77,36 @@ TEST(BlockOrder, ThePartialLastBlockKeepsItsPlaceAtTheEnd) {
   EXPECT_EQ(order.block_of(10), 10);
   EXPECT_EQ(order.blocks(), 10);
   EXPECT_EQ(order.seed(), 3u);
+}
+
+TEST(BlockOrder, ATimedRunInTurnStartsEachPassAgainAtTheFirstBlock) {
+  const BlockOrder order = BlockOrder::passes(5, false, 0);
+  EXPECT_TRUE(order.repeats());
+  std::vector<std::int64_t> blocks;
+  for (std::int64_t record = 0; record < 12; ++record) blocks.push_back(order.block_of(record));
+  EXPECT_EQ(blocks, (std::vector<std::int64_t>{0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1}));
+  EXPECT_EQ(order.pass_of(4), 0);
+  EXPECT_EQ(order.pass_of(5), 1);
+  EXPECT_EQ(order.pass_of(11), 2);
+}
+
+TEST(BlockOrder, ATimedRandomRunVisitsEveryBlockOncePerPassInANewOrderEachPass) {
+  constexpr std::int64_t kBlocks = 1000;
+  const BlockOrder order = BlockOrder::passes(kBlocks, true, 42);
+  std::vector<std::vector<std::int64_t>> passes(3);
+  for (std::int64_t record = 0; record < 3 * kBlocks; ++record) {
+    passes[static_cast<std::size_t>(order.pass_of(record))].push_back(order.block_of(record));
+  }
+  for (std::vector<std::int64_t> pass : passes) {
+    std::sort(pass.begin(), pass.end());
+    for (std::int64_t i = 0; i < kBlocks; ++i) ASSERT_EQ(pass[static_cast<std::size_t>(i)], i);
+  }
+  EXPECT_NE(passes[0], passes[1]);
+  EXPECT_NE(passes[1], passes[2]);
+  // The first pass is the single-pass order of the same seed: --random=SEED
+  // means one order, timed or not.
+  const BlockOrder once(kBlocks, 42);
+  for (std::int64_t record = 0; record < kBlocks; ++record) ASSERT_EQ(order.block_of(record), once.block_of(record));
 }
 
 }  // namespace

@@ -104,8 +104,7 @@ TEST(Number, AcceptsOneByteMarkerAfterTheFirstFactor) {
   EXPECT_EQ(ok("wB"), 2);
   EXPECT_EQ(ok("2Bx3"), 6);
   EXPECT_EQ(ok("2BxK"), 2048);
-  for (std::string_view text :
-       {"B", "2BB", "1KBB", "1KiBB", "3x2B", "2x3B", "1Kx2B", "2Bx3B", "2xB", "2Bx"}) {
+  for (std::string_view text : {"B", "2BB", "1KBB", "1KiBB", "3x2B", "2x3B", "1Kx2B", "2Bx3B", "2xB", "2Bx"}) {
     EXPECT_EQ(verdict(text), NumberVerdict::kInvalid) << text;
   }
 }
@@ -127,8 +126,7 @@ TEST(Number, MultipliesExactlyTwoFactors) {
   EXPECT_EQ(ok("2x+3"), 6);
   EXPECT_EQ(ok("4611686018427387903x2"), 9223372036854775806);
   // GNU 9.1 does not chain products.
-  for (std::string_view text :
-       {"2x3x4", "0x0x5", "2x0x5", "0x2x0", "0x0x", "2x", "Kx", "5x", "2x-3", "2xBx"}) {
+  for (std::string_view text : {"2x3x4", "0x0x5", "2x0x5", "0x2x0", "0x0x", "2x", "Kx", "5x", "2x-3", "2xBx"}) {
     EXPECT_EQ(verdict(text), NumberVerdict::kInvalid) << text;
   }
 }
@@ -158,9 +156,9 @@ TEST(Number, TreatsZeroTimesAnythingAsZero) {
 }
 
 TEST(Number, RejectsValuesBeyondInt64AsOverflow) {
-  for (std::string_view text : {"9223372036854775808", "99999999999999999999", "8E", "16E", "1Z", "1Y",
-                                "1ZiB", "1ZB", "4611686018427387904x2", "3x4611686018427387903",
-                                "99999999999999999999x1", "1x99999999999999999999", "1x8E", "2x8E"}) {
+  for (std::string_view text :
+       {"9223372036854775808", "99999999999999999999", "8E", "16E", "1Z", "1Y", "1ZiB", "1ZB", "4611686018427387904x2",
+        "3x4611686018427387903", "99999999999999999999x1", "1x99999999999999999999", "1x8E", "2x8E"}) {
     const ParsedNumber n = parse_number(text);
     EXPECT_EQ(n.verdict, NumberVerdict::kOverflow) << text;
     EXPECT_EQ(n.value, kMax) << text;
@@ -202,6 +200,32 @@ TEST(Number, KeepsTheDigitsReadBeforeJunkForTheRangeCheck) {
   EXPECT_EQ(parse_number("9223372036854775807By").value, kMax);
   EXPECT_EQ(parse_number("2x3x4").value, 0);
   EXPECT_EQ(parse_number("-5").value, 0);
+}
+
+TEST(Duration, IsANumberAndAUnitInWholeNanosecondsWithoutFloatingPoint) {
+  EXPECT_EQ(parse_duration_ns("30s"), 30'000'000'000);
+  EXPECT_EQ(parse_duration_ns("500ms"), 500'000'000);
+  EXPECT_EQ(parse_duration_ns("2m"), 120'000'000'000);
+  EXPECT_EQ(parse_duration_ns("1h"), 3'600'000'000'000);
+  EXPECT_EQ(parse_duration_ns("0.1s"), 100'000'000);
+  EXPECT_EQ(parse_duration_ns(".5"), 500'000'000);
+  EXPECT_EQ(parse_duration_ns("7"), 7'000'000'000);
+}
+
+TEST(Duration, RefusesWhatIsNotOne) {
+  // Nine decimals at most: a nanosecond is the finest step.
+  for (const char* text :
+       {"", "s", "1x", "-1s", "1e3", "1.2.3s", "1 s", "ms", "1sm", "99999999999999999999h", "1.0000000004s"}) {
+    EXPECT_FALSE(parse_duration_ns(text).has_value()) << text;
+  }
+}
+
+TEST(Percentage, TakesAnOptionalPercentSign) {
+  EXPECT_EQ(parse_percentage("10"), 10.0);
+  EXPECT_EQ(parse_percentage("2.5%"), 2.5);
+  EXPECT_FALSE(parse_percentage("%").has_value());
+  EXPECT_FALSE(parse_percentage("10%%").has_value());
+  EXPECT_FALSE(parse_percentage("ten").has_value());
 }
 
 }  // namespace

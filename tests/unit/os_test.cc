@@ -91,6 +91,10 @@ class RecordingOs final : public Os {
     return answer("real_path " + std::string(path), 21);
   }
   IoResult remove_file(const char* path) noexcept override { return answer("remove_file " + std::string(path), 22); }
+  IoResult set_alarm(std::int64_t after_ns) noexcept override {
+    return answer("set_alarm " + std::to_string(after_ns), 23);
+  }
+  IoResult terminal_columns(int fd) noexcept override { return answer("terminal_columns " + std::to_string(fd), 24); }
 
  private:
   // n is the call's own number; err is set too, to see it carried back.
@@ -124,7 +128,9 @@ std::vector<std::string> every_call() {
           "flush_device_cache 0",
           "allocate_blocks 1 0 65536",
           "real_path ./out.img",
-          "remove_file gone.tmp"};
+          "remove_file gone.tmp",
+          "set_alarm 2500000000",
+          "terminal_columns 2"};
 }
 
 // The answers to every_call(), in its order; direct_io_needs apart.
@@ -159,6 +165,8 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   char resolved[PATH_MAX];
   r.push_back(os.real_path("./out.img", resolved));
   r.push_back(os.remove_file("gone.tmp"));
+  r.push_back(os.set_alarm(2'500'000'000));
+  r.push_back(os.terminal_columns(2));
   return answers;
 }
 
@@ -172,7 +180,7 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.calls, every_call());
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
-  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22};
+  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;

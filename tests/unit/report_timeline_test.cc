@@ -66,7 +66,7 @@ const SteadyRule kWindowOfThree{10, 1, 3};
 
 TEST(TimelineText, ASmallTimelineInEighthBlocks) {
   const std::string expected =
-      "rate per 10 MB copied, against bytes and time:\n"
+      "rate per 10 MB moved, against data moved and time:\n"
       "150 MB/s \u2524                          "
       "\u2584\u2584\u2584\u2584\u2584\u2584\u2584\u2584\u2584\u2584\u2584\u2584"
       "\u2584\u2584\n"
@@ -119,7 +119,7 @@ TEST(TimelineText, ASmallTimelineInEighthBlocks) {
 // (the 4/8 on top of 140 MB/s), nothing for less (the 3/8 and 2/8).
 TEST(TimelineText, ASmallTimelineInAscii) {
   const std::string expected =
-      "rate per 10 MB copied, against bytes and time:\n"
+      "rate per 10 MB moved, against data moved and time:\n"
       "150 MB/s +                          ..............\n"
       "         |                          ##############\n"
       "         |                          ##############\n"
@@ -203,7 +203,7 @@ TEST(TimelineText, TooFewIntervalsForSteadyStateSaysHowMany) {
 TEST(TimelineText, NoBytesCopiedIsSaidInsteadOfAChart) {
   const Timeline timeline = every_second(repeated(0, 3));
   EXPECT_EQ(timeline_text(timeline, analyse_timeline(timeline), 80, true),
-            "timeline: no bytes were copied, so there is no rate to chart\n"
+            "timeline: nothing was moved, so there is no rate to chart\n"
             "interval rates: min 0 B/s, median 0 B/s, max 0 B/s, CV n/a\n"
             "  over 3 intervals of 1.00 s\n"
             "cliff: too few intervals to tell (3 of 6)\n"
@@ -213,8 +213,8 @@ TEST(TimelineText, NoBytesCopiedIsSaidInsteadOfAChart) {
             "  too few intervals (3 of 10)\n");
   Timeline empty;
   empty.interval_ns = kSecond;
-  EXPECT_EQ(timeline_text(empty, analyse_timeline(empty), 80, true).substr(0, 62),
-            "timeline: no bytes were copied, so there is no rate to chart\n"
+  EXPECT_EQ(timeline_text(empty, analyse_timeline(empty), 80, true).substr(0, 59),
+            "timeline: nothing was moved, so there is no rate to chart\n"
             "i");
 }
 
@@ -242,7 +242,7 @@ TEST(TimelineText, FewerSamplesThanColumnsLeaveNoGap) {
 TEST(TimelineText, ARunOfAFewBytesHasAColumnPerByte) {
   const Timeline timeline = every_second({20});
   const std::string text = timeline_text(timeline, analyse_timeline(timeline), 80, false);
-  EXPECT_NE(text.find("rate per 1 B copied"), std::string::npos) << text;
+  EXPECT_NE(text.find("rate per 1 B moved"), std::string::npos) << text;
   EXPECT_NE(text.find(" 20 B/s +" + std::string(20, '#') + "\n"), std::string::npos) << text;
 }
 
@@ -254,7 +254,7 @@ TEST(TimelineText, ARunOfThreeBytesStillHasAChart) {
   timeline.samples = {{3 * kSecond, 3, 3, {}, {}}};
   const std::string text = timeline_text(timeline, analyse_timeline(timeline), 80, false);
   EXPECT_EQ(text.substr(0, text.find("interval rates")),
-            "rate per 1 B copied, against bytes and time:\n"
+            "rate per 1 B moved, against data moved and time:\n"
             "   2 B/s +\n"
             "         |\n"
             "         |\n"

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "measure/timekeeper.h"
+
+#include <algorithm>
+
+#include "system/alarm.h"
+
+namespace ddtime {
+
+namespace {
+
+std::int64_t interval_for(const Timekeeper::Rules& rules) {
+  if (rules.interval_ns) return *rules.interval_ns;
+  if (rules.time_ns) return std::clamp<std::int64_t>(*rules.time_ns / 20, 1'000'000, Timekeeper::kLongestInterval);
+  return Timekeeper::kLongestInterval / 64;
+}
+
+}  // namespace
+
+Timekeeper::Timekeeper(Os& os, RunWindow& window, const Rules& rules)
+    : os_(os), window_(window), rules_(rules), timeline_(std::make_shared<Timeline>()) {
+  timeline_->interval_ns = interval_for(rules);
+  adaptive_ = !rules.interval_ns && !rules.time_ns;
+}
+
+void Timekeeper::start(LatencyRecorders* latency) {
+  latency_ = latency;
+  const std::int64_t now = window_.start_ns();
+  ramping_ = rules_.ramp_ns > 0;
+  ramp_end_ns_ = now + rules_.ramp_ns;
+  if (rules_.time_ns) deadline_ns_ = ramp_end_ns_ + *rules_.time_ns;
+  next_sample_ns_ = ramp_end_ns_ + timeline_->interval_ns;
+  // Room for the samples a timed run will take: none is allocated by a
+  // tick unless an untimed run outlasts it.
+  const std::size_t expected =
+      rules_.time_ns ? static_cast<std::size_t>(*rules_.time_ns / timeline_->interval_ns) + 4 : kMostFineSamples + 4;
+  if (rules_.timeline) {
+    timeline_->samples.reserve(expected);
+    if (latency_ != nullptr) latency_marks_.reserve(expected);
+  }
+  alarm::take();
+  arm(now);
+}
+
+bool Timekeeper::tick(const Stats& stats) {
+  alarm::take();
+  const std::int64_t now = window_.now_ns();
+  if (ramping_) {
+    if (now < ramp_end_ns_) {
+      arm(now);
+      return false;
+    }
+    end_ramp(stats, now);
+  }
+  if (rules_.timeline && now >= next_sample_ns_) {
+    take_sample(stats, now);
+    if (rules_.steady && steady_now(timeline_->samples, timeline_->interval_ns, *rules_.steady)) {
+      ended_by_ = TimedEnd::kSteady;
+      os_.set_alarm(0);
+      return true;
+    }
+  }
+  if (deadline_ns_ && now >= *deadline_ns_) {
+    ended_by_ = TimedEnd::kTime;
+    os_.set_alarm(0);
+    return true;
+  }
+  arm(now);
+  return false;
+}
+
+void Timekeeper::end_ramp(const Stats& stats, std::int64_t now) {
+  ramping_ = false;
+  ramp_stats_ = stats;
+  ramp_elapsed_ns_ = now - window_.start_ns();
+  // The measurement starts here: the window, the latency samples and the
+  // timeline all from this moment, the deadline --time from it.
+  window_.restart();
+  const std::int64_t start = window_.start_ns();
+  if (rules_.time_ns) deadline_ns_ = start + *rules_.time_ns;
+  next_sample_ns_ = start + timeline_->interval_ns;
+  if (latency_ != nullptr) {
+    latency_->reads.clear();
+    latency_->writes.clear();
+  }
+}
+
+void Timekeeper::take_sample(const Stats& stats, std::int64_t now) {
+  TimelineSample sample;
+  sample.end_ns = now - window_.start_ns();
+  sample.bytes = stats.bytes_out - ramp_stats_.bytes_out;
+  sample.records = stats.full_records_out + stats.partial_records_out - ramp_stats_.full_records_out -
+                   ramp_stats_.partial_records_out;
+  timeline_->samples.push_back(sample);
+  if (latency_ != nullptr) latency_marks_.emplace_back(latency_->reads.kept(), latency_->writes.kept());
+  // The next one an interval after this one was due: a late tick does not
+  // shift the ones after it.
+  while (next_sample_ns_ <= now) next_sample_ns_ += timeline_->interval_ns;
+  if (adaptive_ && timeline_->samples.size() >= kMostFineSamples && timeline_->interval_ns < kLongestInterval) {
+    coarsen();
+  }
+}
+
+void Timekeeper::coarsen() {
+  // Samples 1, 3, 5 ... end the doubled intervals; the one due next is
+  // the doubled interval's end when an even number is kept.
+  std::size_t kept = 0;
+  for (std::size_t i = 1; i < timeline_->samples.size(); i += 2, ++kept) {
+    timeline_->samples[kept] = timeline_->samples[i];
+    if (!latency_marks_.empty()) latency_marks_[kept] = latency_marks_[i];
+  }
+  timeline_->samples.resize(kept);
+  if (!latency_marks_.empty()) latency_marks_.resize(kept);
+  timeline_->interval_ns *= 2;
+  // The next due time on the doubled grid, past the samples kept.
+  const std::int64_t last = timeline_->samples.empty() ? 0 : timeline_->samples.back().end_ns;
+  next_sample_ns_ = window_.start_ns() + static_cast<std::int64_t>(kept + 1) * timeline_->interval_ns;
+  while (next_sample_ns_ <= window_.start_ns() + last) next_sample_ns_ += timeline_->interval_ns;
+}
+
+void Timekeeper::arm(std::int64_t now) {
+  std::int64_t due = INT64_MAX;
+  if (ramping_) due = ramp_end_ns_;
+  if (!ramping_ && rules_.timeline) due = std::min(due, next_sample_ns_);
+  if (deadline_ns_) due = std::min(due, *deadline_ns_);
+  if (due == INT64_MAX) return;
+  os_.set_alarm(std::max<std::int64_t>(due - now, 1));
+}
+
+void Timekeeper::copy_ended(const Stats& stats) {
+  os_.set_alarm(0);
+  alarm::take();
+  const std::int64_t now = window_.now_ns();
+  // A copy that ended inside its ramp measured nothing: all it moved was
+  // the ramp's.
+  if (ramping_) end_ramp(stats, now);
+  if (!rules_.timeline) return;
+  const std::int64_t end = now - window_.start_ns();
+  const std::int64_t last = timeline_->samples.empty() ? 0 : timeline_->samples.back().end_ns;
+  if (end > last) take_sample(stats, now);
+}
+
+void Timekeeper::add_latency(const LatencyRecorders& latency, double ns_per_tick) {
+  std::pair<std::size_t, std::size_t> from{0, 0};
+  for (std::size_t i = 0; i < latency_marks_.size() && i < timeline_->samples.size(); ++i) {
+    const auto& to = latency_marks_[i];
+    TimelineSample& sample = timeline_->samples[i];
+    if (const auto reads = latency.reads.slice(from.first, to.first, ns_per_tick)) {
+      sample.read_latency = TimelineLatency{reads->p50_ns, reads->p99_ns, reads->max_ns};
+    }
+    if (const auto writes = latency.writes.slice(from.second, to.second, ns_per_tick)) {
+      sample.write_latency = TimelineLatency{writes->p50_ns, writes->p99_ns, writes->max_ns};
+    }
+    from = to;
+  }
+}
+
+}  // namespace ddtime

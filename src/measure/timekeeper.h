@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// timekeeper — one run's clock beyond GNU's window: --time's deadline,
+// --ramp's unmeasured start, --timeline's samples and --steady's early
+// end. The copy reads no clock for any of it and makes no system call per
+// I/O: an alarm (Os::set_alarm, SIGALRM) raises a flag that the copy loop
+// checks once per record or reaped batch (signals::ticked()), and only
+// then does the copy call tick(), which reads the clock once, does what is
+// due and sets the next alarm. Samples are cumulative (time, bytes,
+// records, latency samples so far), so a coarser timeline is the same one
+// with every other sample dropped.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "measure/latency.h"
+#include "measure/run_window.h"
+#include "measure/timeline.h"
+#include "model/stats.h"
+#include "system/os.h"
+
+namespace ddtime {
+
+// How a timed run ended.
+enum class TimedEnd {
+  kRange,  // the copy's own end came first (an input that cannot go round again, an error, a signal)
+  kTime,   // --time ran out
+  kSteady  // --steady: both definitions held over the window
+};
+
+class Timekeeper {
+ public:
+  struct Rules {
+    std::optional<std::int64_t> time_ns{};      // --time
+    std::int64_t ramp_ns = 0;                   // --ramp
+    bool timeline = false;                      // --timeline or --steady
+    std::optional<std::int64_t> interval_ns{};  // --timeline=INTERVAL; else chosen here
+    std::optional<SteadyRule> steady{};         // --steady
+  };
+  // The interval without one given: a twentieth of --time, at most a
+  // second; for an untimed run, from a 64th of a second, doubled (every
+  // other sample dropped) each time kMostFineSamples gather, up to a second.
+  static constexpr std::int64_t kLongestInterval = 1'000'000'000;
+  static constexpr std::size_t kMostFineSamples = 40;
+
+  Timekeeper(Os& os, RunWindow& window, const Rules& rules);  // may throw bad_alloc
+  Timekeeper(const Timekeeper&) = delete;
+  Timekeeper& operator=(const Timekeeper&) = delete;
+
+  // When the window opens: the first alarm. latency: --latency's
+  // recorders (each sample marks how many each held), or null.
+  void start(LatencyRecorders* latency);
+  // The copy's turn, when signals::ticked(): true when the copy is to stop
+  // starting I/O now (time is up, or steady), and finish what it started.
+  bool tick(const Stats& stats);
+  // After the copy: no alarm left, the last sample taken.
+  void copy_ended(const Stats& stats);
+  // --latency: each interval's figures from the samples kept; before the
+  // probe's summary, which reorders them.
+  void add_latency(const LatencyRecorders& latency, double ns_per_tick);
+
+  // What --ramp moved, unmeasured (zero without a ramp), and how long it took.
+  const Stats& ramp_stats() const noexcept { return ramp_stats_; }
+  std::int64_t ramp_elapsed_ns() const noexcept { return ramp_elapsed_ns_; }
+  TimedEnd ended_by() const noexcept { return ended_by_; }
+  // The samples so far (a SIGUSR1 view) or, after copy_ended, all of them.
+  const Timeline& timeline() const noexcept { return *timeline_; }
+  // The same, shared: a SIGUSR1 view may be asked for while it grows.
+  std::shared_ptr<const Timeline> shared_timeline() const noexcept { return timeline_; }
+  bool samples() const noexcept { return rules_.timeline; }
+
+ private:
+  void end_ramp(const Stats& stats, std::int64_t now);
+  void take_sample(const Stats& stats, std::int64_t now);
+  // Halves the samples: every other one dropped, the interval doubled.
+  void coarsen();
+  // The alarm for the next thing due after now.
+  void arm(std::int64_t now);
+
+  Os& os_;
+  RunWindow& window_;
+  Rules rules_;
+  LatencyRecorders* latency_ = nullptr;
+  bool ramping_ = false;
+  bool adaptive_ = false;  // no interval given: coarsened as samples gather
+  std::int64_t ramp_end_ns_ = 0;
+  std::optional<std::int64_t> deadline_ns_;
+  std::int64_t next_sample_ns_ = 0;  // absolute, on the window's clock
+  Stats ramp_stats_{};
+  std::int64_t ramp_elapsed_ns_ = 0;
+  TimedEnd ended_by_ = TimedEnd::kRange;
+  std::shared_ptr<Timeline> timeline_;  // written only by the copy's thread
+  // --latency: how many reads and writes each recorder held at each sample.
+  std::vector<std::pair<std::size_t, std::size_t>> latency_marks_;
+};
+
+}  // namespace ddtime

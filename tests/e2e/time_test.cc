@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --time and --ramp: a run lasts its time, going round its range in turn
+// or in a new random order each pass, with GNU's summary counting every
+// record it moved and of= holding the range's blocks as a copy leaves
+// them, at every engine and depth; a ramp's records are left out and said;
+// what cannot go round, or would fill a file, is refused before anything
+// is written.
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "e2e/copy_cases.h"
+#include "e2e/harness.h"
+#include "support/json.h"
+
+namespace ddtime::e2e {
+namespace {
+
+using support::Json;
+using support::parse_json;
+
+class TimedRuns : public CopyCaseTest {
+ protected:
+  void SetUp() override {
+    CopyCaseTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+  }
+
+  void expect_refused(const std::vector<std::string>& args, const std::string& words) {
+    ::unlink((dir() / "new").c_str());
+    const Result r = ddtime(args);
+    EXPECT_STATUS(r, "exit 1");
+    EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("records in"), std::string::npos) << "refused before the copy: " << r.err;
+    struct stat status {};
+    EXPECT_NE(::stat((dir() / "new").c_str(), &status), 0) << "of= was created";
+  }
+};
+
+// The records lines and the bytes line of GNU's summary.
+struct Summary {
+  long long full_in = -1, partial_in = -1, full_out = -1, partial_out = -1, bytes = -1;
+};
+Summary summary_of(const std::string& err) {
+  Summary s;
+  std::smatch m;
+  if (std::regex_search(err, m, std::regex(R"((\d+)\+(\d+) records in\n(\d+)\+(\d+) records out\n(\d+) bytes)"))) {
+    s.full_in = std::stoll(m[1]);
+    s.partial_in = std::stoll(m[2]);
+    s.full_out = std::stoll(m[3]);
+    s.partial_out = std::stoll(m[4]);
+    s.bytes = std::stoll(m[5]);
+  }
+  return s;
+}
+
+TEST_F(TimedRuns, AnEndlessCopyLastsItsTimeAndGnusSummaryCountsEveryRecord) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=64k", "--time=300ms"});
+  ASSERT_STATUS(r, "exit 0");
+  const Summary s = summary_of(r.err);
+  EXPECT_GT(s.full_in, 10) << r.err;
+  EXPECT_EQ(s.full_in, s.full_out);
+  EXPECT_EQ(s.partial_in, 0);
+  EXPECT_EQ(s.bytes, s.full_out * 65536);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m,
+                                std::regex(R"(timed: (\d+\.\d+) s of --time=300ms, one pass over an )"
+                                           R"(endless range; ended by the time limit\n)")))
+      << r.err;
+  EXPECT_GE(std::stod(m[1]), 0.300);
+  EXPECT_LT(std::stod(m[1]), 0.400);
+}
+
+TEST_F(TimedRuns, GoesRoundTheRangeAndLeavesItsBlocksInOfAtEveryEngineAndDepth) {
+  // count=10 draws the range: ten blocks, gone over again and again.
+  const std::string range = input_.substr(0, 10 * 4096);
+  for (const char* order : {"--time=150ms", "--random=5"}) {
+    for (const char* engine : {"--engine=io_uring", "--engine=threads", "--engine=sync"}) {
+      for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
+        if (std::string(engine) == "--engine=sync" && std::string(depth) != "--iodepth=1") continue;
+        SCOPED_TRACE(std::string(order) + " " + engine + " " + depth);
+        ::unlink((dir() / "out").c_str());
+        std::vector<std::string> args{"if=in", "of=out", "bs=4096", "count=10", "--time=150ms", engine, depth};
+        if (std::string(order) != "--time=150ms") args.push_back(order);
+        const Result r = ddtime(args);
+        ASSERT_STATUS(r, "exit 0");
+        const Summary s = summary_of(r.err);
+        EXPECT_GT(s.full_in, 20) << "more than two passes in 150 ms: " << r.err;
+        EXPECT_EQ(s.full_out, s.full_in);
+        EXPECT_EQ(s.partial_in, 0);
+        EXPECT_EQ(s.bytes, s.full_out * 4096);
+        EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(passes over 10 blocks of 4096 B \(40 KiB\))"))) << r.err;
+        EXPECT_TRUE(read_file("out") == range) << "of= holds the range's blocks as the copy leaves them";
+      }
+    }
+  }
+}
+
+TEST_F(TimedRuns, ARandomStampWrittenForATimeHoldsEverySectorsOwnOffset) {
+  // Written at random for a time, pass after pass: every block landed
+  // where it belongs, each sector stamped with its own offset.
+  for (const char* engine : {"--iodepth=8", "--engine=sync"}) {
+    SCOPED_TRACE(engine);
+    ::unlink((dir() / "out").c_str());
+    const Result timed =
+        ddtime({"of=out", "bs=4096", "--size=1M", "--pattern=stamp", "--random", "--time=200ms", engine});
+    ASSERT_STATUS(timed, "exit 0");
+    const std::string out = read_file("out");
+    ASSERT_EQ(out.size(), 1048576u);
+    for (std::size_t sector = 0; sector < out.size(); sector += 512) {
+      std::uint64_t stamp = 0;
+      for (int i = 7; i >= 0; --i)
+        stamp = stamp << 8 | static_cast<unsigned char>(out[sector + static_cast<std::size_t>(i)]);
+      ASSERT_EQ(stamp, sector) << "sector at " << sector;
+    }
+  }
+}
+
+TEST_F(TimedRuns, TheRampIsCopiedFirstUnmeasuredAndSaidApart) {
+  const Result r = ddtime({"if=in", "of=/dev/null", "bs=4096", "--time=200ms", "--ramp=100ms", "--json=j.json"});
+  ASSERT_STATUS(r, "exit 0");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m,
+                                std::regex(R"(ramp: 0\.1\d\d s first, unmeasured: (\d+)\+0 records, )"
+                                           R"((\d+) B \(in no figure here\)\n)")))
+      << r.err;
+  const Json json = parse_json(read_file("j.json"));
+  const Json& time = json["time"];
+  EXPECT_EQ(time["ended_by"].string(), "time");
+  EXPECT_EQ(time["ramp"]["records"].integer(), std::stoll(m[1]));
+  EXPECT_EQ(time["ramp"]["bytes"].integer(), std::stoll(m[2]));
+  EXPECT_EQ(time["range"]["blocks"].integer(), static_cast<std::int64_t>(kCopyFileSize / 4096));
+  // The summary and the JSON's counters are the measured part alone.
+  const Summary s = summary_of(r.err);
+  EXPECT_EQ(json["records_out"]["full"].integer(), s.full_out);
+  EXPECT_NEAR(time["passes"].number(), static_cast<double>(s.full_out) / (kCopyFileSize / 4096), 0.001);
+}
+
+TEST_F(TimedRuns, WhatCannotGoRoundOrWouldFillAFileIsRefusedBeforeAnythingIsWritten) {
+  expect_refused({"if=/dev/zero", "of=new", "bs=4k", "--time=1s"},
+                 "--time would write to ‘new’ until the time is up, and nothing bounds the range: give "
+                 "--size=BYTES (or count=)");
+  expect_refused({"of=new", "bs=4k", "--pattern=random", "--time=1s"}, "nothing bounds the range");
+  expect_refused({"if=in", "of=new", "bs=2M", "--time=1s"},
+                 "--time goes over its range in whole blocks, and the range (1060921 bytes) holds no block of "
+                 "bs=2097152");
+  expect_refused({"if=in", "of=new", "--ramp=1s"}, "--ramp precedes a timed run: give --time too");
+  expect_refused({"if=in", "of=new", "--steady"}, "--steady ends a timed run early: give --time too");
+  expect_refused({"if=in", "of=new", "--time=1s", "--verify"}, "they do not combine");
+  expect_refused({"if=in", "of=new", "bs=4k", "--time=1s", "oflag=append"}, "does not combine with oflag=append");
+  expect_refused({"if=in", "of=new", "bs=4k", "--time=1s", "conv=ucase"}, "--time goes over the range in bs= blocks");
+  expect_refused({"if=in", "of=new", "ibs=4k", "obs=8k", "--time=1s"}, "--time goes over the range in bs= blocks");
+  expect_refused({"if=in", "of=new", "--time=0"}, "A duration is a number and a unit");
+  expect_refused({"if=in", "of=new", "--time=5x"}, "A duration is a number and a unit");
+  ASSERT_EQ(::mkfifo((dir() / "fifo").c_str(), 0600), 0);
+  expect_refused({"if=fifo", "of=new", "bs=4k", "count=4", "--time=1s"},
+                 "--time goes over its range again from the start, which the input cannot: it is a pipe");
+}
+
+TEST_F(TimedRuns, AnEndlessPipeRunsForItsTime) {
+  Options o = opts({"of=/dev/null", "bs=4096", "--time=200ms"});
+  o.in = Stdin::file("/dev/zero");
+  o.as_ddtime = true;
+  const Result r = dd(o);
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("ended by the time limit"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ddtime::e2e
