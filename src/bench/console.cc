@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <utility>
 
 #include "dd/io.h"
@@ -119,8 +120,14 @@ std::string Console::timeline_report(const Timeline& timeline, const SteadyRule&
   // Every line is one of ours, "PROGRAM: " first, as wide as the terminal
   // standard error is (80 columns when it is none).
   const std::string prefix = std::string(diag_.program()) + ": ";
+  // Not a terminal: $COLUMNS when set (as ls takes it), else 80.
   const IoResult columns = os_.terminal_columns(STDERR_FILENO);
-  const unsigned width = columns.ok() && columns.n > 0 ? static_cast<unsigned>(columns.n) : 80;
+  unsigned width = columns.ok() && columns.n > 0 ? static_cast<unsigned>(columns.n) : 80;
+  if (!columns.ok()) {
+    const char* asked = std::getenv("COLUMNS");
+    const long number = asked != nullptr ? std::strtol(asked, nullptr, 10) : 0;
+    if (number >= 40 && number <= 1000) width = static_cast<unsigned>(number);
+  }
   const unsigned room = width > prefix.size() + 20 ? width - static_cast<unsigned>(prefix.size()) : 20;
   const std::string lines =
       timeline_text(timeline, analyse_timeline(timeline, rule), room, diag_.utf8_quotes(), rate_units());

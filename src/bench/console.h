@@ -106,6 +106,7 @@ class Console final : public Events {
   int deliver_json(const std::string& json, bool final);
   int deliver_csv(const std::string& csv);
   void stream_csv(const RunRecord& run);
+  void time_lines(const RunRecord& run);
   // --timeline's chart and analysis, each line ours, fitted to the terminal.
   std::string timeline_report(const Timeline& timeline, const SteadyRule& rule);
   // One line per run, or with --timeline one per sample.

@@ -53,6 +53,14 @@ void Console::session_run_ended(const SessionRecord& session, const RunRecord& r
   diag_.raw(session_run_line(diag_.program(), {setting, run.warmup, run.index, of, !run.warmup && !run.counted()},
                              {figures, done.times, rate_units(), settings_.ext.split_times, random_iops(run)}));
   if (done.latency) diag_.raw(latency_report(diag_.program(), *done.latency, diag_.utf8_quotes()));
+  time_lines(run);
+}
+
+// --time and --timeline in a session: each run's passes and chart under its line.
+void Console::time_lines(const RunRecord& run) {
+  const RunResult& done = run.result;
+  if (done.timed) diag_.raw(timed_lines(diag_.program(), *done.timed, done.times, run.settings.ibs));
+  if (done.timeline) diag_.raw(timeline_report(*done.timeline, done.steady_rule));
 }
 
 void Console::pass_ended(const RunRecord& pass) {
@@ -63,6 +71,7 @@ void Console::pass_ended(const RunRecord& pass) {
   diag_.raw(pass_line(diag_.program(), pass_name(pass.pass),
                       {figures, pass.result.times, rate_units(), settings_.ext.split_times, random_iops(pass)}));
   if (pass.result.latency) diag_.raw(latency_report(diag_.program(), *pass.result.latency, diag_.utf8_quotes()));
+  time_lines(pass);
 }
 
 void Console::cache_dropped(std::int64_t ns) {

@@ -156,9 +156,24 @@ void append_cell(std::string& line, int fill, bool utf8) {
 void trim_trailing_spaces(std::string& line) { line.erase(line.find_last_not_of(' ') + 1); }
 
 // The y axis' labels are right-aligned in a margin as wide as the widest
-// label a round top can have ("150 MB/s", "1.5 GB/s"), so that the columns
-// can be counted before the rates that decide the labels.
+// label a round top can have in the units asked for ("150 MB/s",
+// "1.5 GiB/s", "1500000000 B/s"), so that the columns can be counted
+// before the rates that decide the labels.
 constexpr std::size_t kLabelWidth = 8;
+std::size_t label_width(RateUnits units) {
+  switch (units) {
+    case RateUnits::kIec:
+    case RateUnits::kIecAndBytes:
+      return kLabelWidth + 1;
+    case RateUnits::kBytes:
+      return kLabelWidth + 8;
+    case RateUnits::kSi:
+    case RateUnits::kBoth:
+    case RateUnits::kAll:
+      break;
+  }
+  return kLabelWidth;
+}
 
 // The labels: the top, the middle (the top of row kRows / 2 - 1) and 0
 // (on the baseline).
@@ -168,7 +183,9 @@ struct YAxis {
 };
 
 YAxis y_axis(double top, RateUnits units) {
-  return {rate_text(top, units), rate_text(top / 2, units), rate_text(0, units)};
+  YAxis axis{rate_text(top, units), rate_text(top / 2, units), rate_text(0, units), label_width(units)};
+  axis.margin = std::max({axis.margin, axis.top.size(), axis.middle.size(), axis.bottom.size()});
+  return axis;
 }
 
 void append_rows(std::string& out, const YAxis& axis, const std::vector<int>& eighths, bool utf8) {
@@ -259,7 +276,8 @@ void append_chart(std::string& out, const Timeline& timeline, unsigned width, bo
     append_folded(out, {"timeline:", "nothing was moved,", "so there is no rate to chart"}, width);
     return;
   }
-  const std::size_t room = width > kLabelWidth + 2 ? width - kLabelWidth - 2 : 0;
+  const std::size_t margin = label_width(units);
+  const std::size_t room = width > margin + 2 ? width - margin - 2 : 0;
   if (room < kMinimumColumns) {
     append_folded(out, {"timeline:", fmt::format("{} columns are too few", width), "for the rate chart"}, width);
     return;

@@ -1166,6 +1166,46 @@ def latency_rows(args: argparse.Namespace) -> List[str]:
     return lines
 
 
+# ---------------------------------------------------------------------------
+# Issue 21's time goals: --timeline costs at most 1% at bs=4k zero->null
+# (the same copy with and without it, paired, its own window from the JSON
+# and the whole process from outside), and --time=2s lasts 2 s within 1% by
+# an outside clock (the whole process, start-up and exit included).
+
+
+def timekeeping_rows(args: argparse.Namespace) -> List[str]:
+    lines = ["| what | without | with | with / without, paired median [95% CI] |", "|---|---:|---:|---|"]
+    copy = ["if=/dev/zero", "of=/dev/null", "bs=4k", "count=400000", "--json"]
+    window: Dict[str, List[float]] = {"plain": [], "timeline": []}
+    whole: Dict[str, List[float]] = {"plain": [], "timeline": []}
+    for round_number in range(args.runs):
+        for which in rotated(["plain", "timeline"], round_number):
+            argv = [args.ddtime, *copy] + (["--timeline"] if which == "timeline" else [])
+            seconds, report = timed_process(argv)
+            whole[which].append(seconds)
+            window[which].append(report["times"]["real"])
+    for name, values in (("--timeline, the copy's window", window), ("--timeline, the whole process", whole)):
+        ratios = [t / p for p, t in zip(values["plain"], values["timeline"])]
+        low, high = median_interval(ratios) if len(ratios) >= 6 else (min(ratios), max(ratios))
+        lines.append(f"| {name}, zero→null bs=4k, 400,000 records | {statistics.median(values['plain']) * 1e3:.1f} ms "
+                     f"| {statistics.median(values['timeline']) * 1e3:.1f} ms "
+                     f"| {statistics.median(ratios):.4f} [{low:.4f}–{high:.4f}] |")
+        log(lines[-1])
+    lines += ["", "| --time=2s, zero→null bs=4k | whole process (outside clock) | timed: line | outside / 2 s, "
+              "median [range] |", "|---|---:|---:|---|"]
+    outside: List[float] = []
+    inside: List[float] = []
+    for _ in range(max(3, args.runs // 2)):
+        seconds, report = timed_process([args.ddtime, "if=/dev/zero", "of=/dev/null", "bs=4k", "--time=2s", "--json"])
+        outside.append(seconds)
+        inside.append(report["times"]["copy"])
+    ratios = [o / 2.0 for o in outside]
+    lines.append(f"| {len(outside)} runs | {statistics.median(outside):.4f} s | {statistics.median(inside):.4f} s "
+                 f"| {statistics.median(ratios):.4f} [{min(ratios):.4f}–{max(ratios):.4f}] |")
+    log(lines[-1])
+    return lines
+
+
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1198,6 +1238,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         help="run the random-access rows instead (issue 21: --random's 4k O_DIRECT reads of a "
                              "direct-I/O loop device against fio randread with io_uring at depth 1 and 32); "
                              "needs root and fio")
+    parser.add_argument("--timekeeping", action="store_true",
+                        help="run issue 21's time rows instead: --timeline's cost at bs=4k zero->null, paired, and "
+                             "how long --time=2s lasts by an outside clock")
     parser.add_argument("--latency-cost", action="store_true",
                         help="run the --latency cost rows instead (issue 19: each copy with and without it, whole process)")
     parser.add_argument("--sessions", action="store_true",
@@ -1232,6 +1275,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         log(f"warning: {args.tmpdir} is tmpfs; file rows will not measure a real filesystem")
     if args.latency_cost:
         print("\n".join(latency_rows(args)))
+        return 0
+    if args.timekeeping:
+        print("\n".join(timekeeping_rows(args)))
         return 0
     # The modes that replace the main table: (asked, needs fio and root, rows).
     modes = [(args.sessions, None, session_rows), (args.random_access, "--random-access", random_access_rows),

@@ -160,6 +160,20 @@ TEST(TimelineText, NoLineIsWiderThanTheTerminal) {
   }
 }
 
+TEST(TimelineText, EveryUnitsLabelsFitTheirMargin) {
+  // IEC's "9.3 GiB/s" and plain "40000000000 B/s" are wider than SI's
+  // labels: the margin is as wide as the units asked for need.
+  const Timeline timeline = every_second(repeated(9'300'000'000, 30));
+  const TimelineAnalysis analysis = analyse_timeline(timeline);
+  for (const RateUnits units : {RateUnits::kSi, RateUnits::kIecAndBytes, RateUnits::kBytes, RateUnits::kAll}) {
+    for (const unsigned width : {40u, 80u}) {
+      for (const std::string_view line : lines_of(timeline_text(timeline, analysis, width, true, units))) {
+        EXPECT_LE(columns_of(line), width) << "width " << width << ": " << line;
+      }
+    }
+  }
+}
+
 // 4.52 GB/s for 62 s, then 2.01 GB/s: the cliff is after 62 x 4.52 GB =
 // 280.24 GB, 62 s in. GNU's rounding writes 4.52 GB/s as "4.5 GB/s" and
 // 280.24 GB as "280 GB".
