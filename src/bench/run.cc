@@ -11,7 +11,6 @@
 #include "dd/engines.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
-#include "system/alarm.h"
 #include "system/buffer.h"
 #include "system/signals.h"
 
@@ -227,7 +226,7 @@ void Run::set_up_timekeeper() {
   if (!plan_.time_ns && !plan_.timeline) return;
   Timekeeper::Rules rules{plan_.time_ns, plan_.ramp_ns, plan_.timeline, plan_.timeline_interval_ns, std::nullopt};
   if (plan_.steady_percent) rules.steady = steady_rule(plan_);
-  timekeeper_.emplace(os_, window_, rules);
+  timekeeper_.emplace(window_, rules);
 }
 
 void Run::describe_time(RunResult& result, const QueueSetup& queue) {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dd/engine.h"
 
-#include "measure/timekeeper.h"
-
 namespace ddtime {
 
 void end_before_copy(Ending end, CopyResult& result) noexcept {
@@ -10,14 +8,6 @@ void end_before_copy(Ending end, CopyResult& result) noexcept {
   // decides how the process ends.
   result.exit_status = end == Ending::kInterrupted ? 0 : 1;
   result.ending = end;
-}
-
-bool take_turn(const CopyJob& job, const Stats& stats) {
-  if (job.timekeeper == nullptr) {
-    alarm::take();
-    return false;
-  }
-  return job.timekeeper->tick(stats);
 }
 
 }  // namespace ddtime

@@ -15,12 +15,12 @@
 #include "dd/block_order.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
+#include "measure/timekeeper.h"
 #include "measure/timing.h"
 #include "model/ending.h"
 #include "model/events.h"
 #include "model/settings.h"
 #include "model/stats.h"
-#include "system/alarm.h"
 #include "system/os.h"
 #include "system/ring.h"
 
@@ -28,7 +28,6 @@ namespace ddtime {
 
 // Only pointed to here: the engines, which use them, include them.
 struct LatencyRecorders;
-class Timekeeper;
 
 struct CopyResult {
   Stats stats;
@@ -76,19 +75,16 @@ struct CopyJob {
   // the reaping of its completion (the sync engine's calls are timed by a
   // LatencyOs in os).
   LatencyRecorders* latency = nullptr;
-  // --time, --ramp, --timeline: called when its alarm has gone off
-  // (alarm::rung()); it says when to stop. Null: nothing is timed.
+  // --time, --ramp, --timeline: asked once per record or reaped batch
+  // whether to stop (time_to_stop). Null: nothing is timed.
   Timekeeper* timekeeper = nullptr;
 };
 
-// A timed run's turn (Timekeeper::tick), when its alarm went off.
-bool take_turn(const CopyJob& job, const Stats& stats);
-// The copy loop's check for that turn: one load when nothing is due. True
-// when the copy is to stop starting I/O.
+// The copy loop's check for a timed run's turn: a countdown, and the
+// clock read when it runs out (Timekeeper::due). True when the copy is to
+// stop starting I/O.
 inline bool time_to_stop(const CopyJob& job, const Stats& stats) {
-  if (!alarm::rung()) [[likely]]
-    return false;
-  return take_turn(job, stats);
+  return job.timekeeper != nullptr && job.timekeeper->due(stats);
 }
 
 // status=progress and --progress: one update for each second of the

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "system/alarm.h"
-
 namespace ddtime {
 
 namespace {
@@ -17,10 +15,13 @@ std::int64_t interval_for(const Timekeeper::Rules& rules) {
 
 }  // namespace
 
-Timekeeper::Timekeeper(Os& os, RunWindow& window, const Rules& rules)
-    : os_(os), window_(window), rules_(rules), timeline_(std::make_shared<Timeline>()) {
+Timekeeper::Timekeeper(RunWindow& window, const Rules& rules)
+    : window_(window), rules_(rules), timeline_(std::make_shared<Timeline>()) {
   timeline_->interval_ns = interval_for(rules);
   adaptive_ = !rules.interval_ns && !rules.time_ns;
+  // A reading every millisecond, or every twentieth of an interval when
+  // that is shorter: a sample lands within 5% of its interval's end.
+  reading_gap_ns_ = std::min<std::int64_t>(kLongestReadingGap, timeline_->interval_ns / 20);
 }
 
 void Timekeeper::start(LatencyRecorders* latency) {
@@ -38,34 +39,43 @@ void Timekeeper::start(LatencyRecorders* latency) {
     timeline_->samples.reserve(expected);
     if (latency_ != nullptr) latency_marks_.reserve(expected);
   }
-  alarm::take();
-  arm(now);
+  last_reading_ns_ = now;
+  stride_ = 1;
+  countdown_ = 1;
+}
+
+// Records between readings, so that a reading comes about every
+// reading_gap_ns_: doubled or halved at most at each reading, so that a
+// change of pace is followed within a few readings.
+void Timekeeper::pace(std::int64_t now) {
+  const std::int64_t gap = now - last_reading_ns_;
+  last_reading_ns_ = now;
+  if (gap * 2 < reading_gap_ns_ && stride_ < kLongestStride) {
+    stride_ *= 2;
+  } else if (gap > reading_gap_ns_ * 2 && stride_ > 1) {
+    stride_ /= 2;
+  }
+  countdown_ = stride_;
 }
 
 bool Timekeeper::tick(const Stats& stats) {
-  alarm::take();
   const std::int64_t now = window_.now_ns();
+  pace(now);
   if (ramping_) {
-    if (now < ramp_end_ns_) {
-      arm(now);
-      return false;
-    }
+    if (now < ramp_end_ns_) return false;
     end_ramp(stats, now);
   }
   if (rules_.timeline && now >= next_sample_ns_) {
     take_sample(stats, now);
     if (rules_.steady && steady_now(timeline_->samples, timeline_->interval_ns, *rules_.steady)) {
       ended_by_ = TimedEnd::kSteady;
-      os_.set_alarm(0);
       return true;
     }
   }
   if (deadline_ns_ && now >= *deadline_ns_) {
     ended_by_ = TimedEnd::kTime;
-    os_.set_alarm(0);
     return true;
   }
-  arm(now);
   return false;
 }
 
@@ -118,18 +128,7 @@ void Timekeeper::coarsen() {
   while (next_sample_ns_ <= window_.start_ns() + last) next_sample_ns_ += timeline_->interval_ns;
 }
 
-void Timekeeper::arm(std::int64_t now) {
-  std::int64_t due = INT64_MAX;
-  if (ramping_) due = ramp_end_ns_;
-  if (!ramping_ && rules_.timeline) due = std::min(due, next_sample_ns_);
-  if (deadline_ns_) due = std::min(due, *deadline_ns_);
-  if (due == INT64_MAX) return;
-  os_.set_alarm(std::max<std::int64_t>(due - now, 1));
-}
-
 void Timekeeper::copy_ended(const Stats& stats) {
-  os_.set_alarm(0);
-  alarm::take();
   const std::int64_t now = window_.now_ns();
   // A copy that ended inside its ramp measured nothing: all it moved was
   // the ramp's.

@@ -16,7 +16,6 @@
 #include <cstdlib>
 #include <vector>
 
-#include "system/alarm.h"
 #include "system/os_direct.h"
 
 namespace ddtime {
@@ -168,11 +167,6 @@ IoResult PosixOs::terminal_columns(int fd) noexcept {
   winsize size{};
   if (::ioctl(fd, TIOCGWINSZ, &size) != 0) return {-1, errno};
   return {size.ws_col, 0};
-}
-
-IoResult PosixOs::set_alarm(std::int64_t after_ns) noexcept {
-  const int err = alarm::set(after_ns);
-  return err == 0 ? IoResult{0, 0} : IoResult{-1, err};
 }
 
 IoResult PosixOs::real_path(const char* path, char* resolved) noexcept {

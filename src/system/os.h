@@ -71,10 +71,6 @@ class Os {
   virtual IoResult real_path(const char* path, char* resolved) noexcept = 0;
   // unlink(2): a file the program created and must not leave behind.
   virtual IoResult remove_file(const char* path) noexcept = 0;
-  // The alarm (alarm.h) rung once, after after_ns (0: none pending).
-  // --time and --timeline take their turns from it, so that the copy
-  // reads no clock between them.
-  virtual IoResult set_alarm(std::int64_t after_ns) noexcept = 0;
   // TIOCGWINSZ: the columns of the terminal fd is (ENOTTY: not one).
   virtual IoResult terminal_columns(int fd) noexcept = 0;
 };
@@ -120,7 +116,6 @@ class OsWrapper : public Os {
   }
   IoResult real_path(const char* path, char* resolved) noexcept override { return target_.real_path(path, resolved); }
   IoResult remove_file(const char* path) noexcept override { return target_.remove_file(path); }
-  IoResult set_alarm(std::int64_t after_ns) noexcept override { return target_.set_alarm(after_ns); }
   IoResult terminal_columns(int fd) noexcept override { return target_.terminal_columns(fd); }
 
  private:
@@ -152,7 +147,6 @@ class PosixOs final : public Os {
   IoResult allocate_blocks(int fd, off_t offset, off_t length) noexcept override;
   IoResult real_path(const char* path, char* resolved) noexcept override;
   IoResult remove_file(const char* path) noexcept override;
-  IoResult set_alarm(std::int64_t after_ns) noexcept override;
   IoResult terminal_columns(int fd) noexcept override;
 };
 

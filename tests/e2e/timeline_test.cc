@@ -187,16 +187,29 @@ TEST_F(TimelineOnLoop, EachIntervalsBytesAreWhatTheBlockLayerCountedInIt) {
     }
     if (error < best_error) best_error = error, best_offset = offset;
   }
+  // Whether the reader read the counters within 3 ms of a time: a reader
+  // the scheduler kept off the CPU around a boundary cannot tell.
+  auto read_near = [&](double t) {
+    for (const Reading& reading : readings) {
+      if (std::fabs(reading.at - t) <= 0.003) return true;
+    }
+    return false;
+  };
   // Every whole interval but the last (the run's end, shorter) within 5%.
   double previous_end = 0;
+  std::size_t checked = 0;
   for (std::size_t i = 0; i + 1 < samples.size(); ++i) {
     const double end = samples[i]["end_s"].number();
-    const double accounted = accounted_at(best_offset + end) - accounted_at(best_offset + previous_end);
-    const auto reported = static_cast<double>(samples[i]["interval_bytes"].integer());
-    EXPECT_NEAR(accounted, reported, reported * 0.05)
-        << "interval " << i << " ending at " << end << " s (window opened " << best_offset << " s after launch)";
+    if (read_near(best_offset + previous_end) && read_near(best_offset + end)) {
+      const double accounted = accounted_at(best_offset + end) - accounted_at(best_offset + previous_end);
+      const auto reported = static_cast<double>(samples[i]["interval_bytes"].integer());
+      EXPECT_NEAR(accounted, reported, reported * 0.05)
+          << "interval " << i << " ending at " << end << " s (window opened " << best_offset << " s after launch)";
+      ++checked;
+    }
     previous_end = end;
   }
+  EXPECT_GE(checked * 2, samples.size()) << "the reader was kept off the CPU for most boundaries";
 }
 
 }  // namespace

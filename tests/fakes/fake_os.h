@@ -11,10 +11,10 @@
 #include <sys/sysmacros.h>
 
 #include <algorithm>
-#include <climits>
-#include <cstdio>
-#include <cstdint>
 #include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -52,10 +52,10 @@ class FakeOs final : public Os {
   int fdatasync_error = 0;
   int ftruncate_error = 0;
   int reserve_error = 0;
-  ssize_t resident = 0;  // what resident_pages() answers
-  int resident_error = 0;  // or the errno it fails with
-  DirectIoNeeds direct_needs;          // what direct_io_needs() answers
-  std::int64_t device_size = -1;       // block_device_size(): -1 means ENOTTY
+  ssize_t resident = 0;            // what resident_pages() answers
+  int resident_error = 0;          // or the errno it fails with
+  DirectIoNeeds direct_needs;      // what direct_io_needs() answers
+  std::int64_t device_size = -1;   // block_device_size(): -1 means ENOTTY
   std::vector<std::string> calls;  // "read 0 512", "write 1 512", ...
   // Names for the two files, so that a session can open them again for
   // every run and a read-back can read the output: opening input_name
@@ -75,9 +75,8 @@ class FakeOs final : public Os {
   std::string stderr_written;
   std::string output_text() const { return {output.begin(), output.end()}; }
   std::size_t count_calls(const std::string& prefix) const {
-    return static_cast<std::size_t>(std::count_if(calls.begin(), calls.end(), [&](const std::string& c) {
-      return c.rfind(prefix, 0) == 0;
-    }));
+    return static_cast<std::size_t>(
+        std::count_if(calls.begin(), calls.end(), [&](const std::string& c) { return c.rfind(prefix, 0) == 0; }));
   }
 
   IoResult open(const char* path, int flags, mode_t) noexcept override {
@@ -251,12 +250,6 @@ class FakeOs final : public Os {
     calls.push_back(std::string("unlink ") + path);
     return {0, 0};
   }
-  // Kept apart from calls: a timed run's alarms are not the copy's I/O.
-  IoResult set_alarm(std::int64_t after_ns) noexcept override {
-    alarms.push_back(after_ns);
-    return {0, 0};
-  }
-  std::vector<std::int64_t> alarms;
   IoResult terminal_columns(int) noexcept override { return {-1, ENOTTY}; }
   IoResult real_path(const char* path, char* resolved) noexcept override {
     std::snprintf(resolved, PATH_MAX, "/fake/%s", path);

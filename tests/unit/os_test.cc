@@ -6,6 +6,7 @@
 #include "system/os.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,8 +15,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace ddtime {
 namespace {
@@ -91,10 +90,7 @@ class RecordingOs final : public Os {
     return answer("real_path " + std::string(path), 21);
   }
   IoResult remove_file(const char* path) noexcept override { return answer("remove_file " + std::string(path), 22); }
-  IoResult set_alarm(std::int64_t after_ns) noexcept override {
-    return answer("set_alarm " + std::to_string(after_ns), 23);
-  }
-  IoResult terminal_columns(int fd) noexcept override { return answer("terminal_columns " + std::to_string(fd), 24); }
+  IoResult terminal_columns(int fd) noexcept override { return answer("terminal_columns " + std::to_string(fd), 23); }
 
  private:
   // n is the call's own number; err is set too, to see it carried back.
@@ -129,7 +125,6 @@ std::vector<std::string> every_call() {
           "allocate_blocks 1 0 65536",
           "real_path ./out.img",
           "remove_file gone.tmp",
-          "set_alarm 2500000000",
           "terminal_columns 2"};
 }
 
@@ -165,7 +160,6 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   char resolved[PATH_MAX];
   r.push_back(os.real_path("./out.img", resolved));
   r.push_back(os.remove_file("gone.tmp"));
-  r.push_back(os.set_alarm(2'500'000'000));
   r.push_back(os.terminal_columns(2));
   return answers;
 }
@@ -180,7 +174,7 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.calls, every_call());
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
-  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24};
+  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // --time, --ramp and --timeline over simulated time: a clock that moves a
-// millisecond per read and an alarm that goes off when the clock passes
-// it, as SIGALRM would. The Timekeeper's own rules, then whole timed runs
-// over FakeOs: passes over the range, every record counted, the ramp left
-// out, the output holding the range's bytes.
+// millisecond per read. The Timekeeper's own rules (the clock read at a
+// stride that keeps a reading about every millisecond), then whole timed
+// runs over FakeOs: passes over the range, every record counted, the ramp
+// left out, the output holding the range's bytes.
 #include "measure/timekeeper.h"
 
 #include <gtest/gtest.h>
@@ -15,7 +15,6 @@
 #include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 #include "fakes/recording_events.h"
-#include "system/alarm.h"
 
 namespace ddtime {
 namespace {
@@ -33,32 +32,17 @@ class StepClock final : public Clock {
   std::int64_t now = 1'000 * kMs;
 };
 
-// The alarm Os::set_alarm sets, delivered when a read finds the clock
-// past it; each read takes a millisecond.
+// Each read takes a millisecond.
 class SimulatedTime final : public OsWrapper {
  public:
   SimulatedTime(Os& target, StepClock& clock) : OsWrapper(target), clock_(clock) {}
   IoResult read(int fd, void* buffer, std::size_t length) noexcept override {
     clock_.now += kMs;
-    deliver();
     return OsWrapper::read(fd, buffer, length);
   }
-  IoResult set_alarm(std::int64_t after_ns) noexcept override {
-    alarm_at_ = after_ns > 0 ? clock_.now + after_ns : -1;
-    ++alarms_set;
-    return {0, 0};
-  }
-  void deliver() {
-    if (alarm_at_ >= 0 && clock_.now >= alarm_at_) {
-      alarm_at_ = -1;
-      alarm::detail::bell.store(true);
-    }
-  }
-  int alarms_set = 0;
 
  private:
   StepClock& clock_;
-  std::int64_t alarm_at_ = -1;
 };
 
 Stats moved(std::int64_t records, std::int64_t bs) {
@@ -69,12 +53,10 @@ Stats moved(std::int64_t records, std::int64_t bs) {
 }
 
 TEST(Timekeeper, SaysStopOnlyOnceTheTimeIsUp) {
-  FakeOs fake;
   StepClock clock;
-  SimulatedTime os(fake, clock);
   RunWindow window(clock, false);
   window.start(nullptr);
-  Timekeeper keeper(os, window, {.time_ns = 10 * kMs});
+  Timekeeper keeper(window, {.time_ns = 10 * kMs});
   keeper.start(nullptr);
   clock.now += 9 * kMs;
   EXPECT_FALSE(keeper.tick(moved(9, 512)));
@@ -84,12 +66,10 @@ TEST(Timekeeper, SaysStopOnlyOnceTheTimeIsUp) {
 }
 
 TEST(Timekeeper, SamplesTheCumulativeBytesAtEachIntervalAndTheCopysEnd) {
-  FakeOs fake;
   StepClock clock;
-  SimulatedTime os(fake, clock);
   RunWindow window(clock, false);
   window.start(nullptr);
-  Timekeeper keeper(os, window, {.time_ns = 100 * kMs, .timeline = true});
+  Timekeeper keeper(window, {.time_ns = 100 * kMs, .timeline = true});
   keeper.start(nullptr);
   // --time=100ms: a twentieth of it, 5 ms, so that there are 20 samples.
   EXPECT_EQ(keeper.timeline().interval_ns, 5 * kMs);
@@ -110,12 +90,10 @@ TEST(Timekeeper, SamplesTheCumulativeBytesAtEachIntervalAndTheCopysEnd) {
 }
 
 TEST(Timekeeper, AnUntimedRunsTimelineDoublesItsIntervalRatherThanHoldMoreThanFortyFineSamples) {
-  FakeOs fake;
   StepClock clock;
-  SimulatedTime os(fake, clock);
   RunWindow window(clock, false);
   window.start(nullptr);
-  Timekeeper keeper(os, window, {.timeline = true});
+  Timekeeper keeper(window, {.timeline = true});
   keeper.start(nullptr);
   const std::int64_t first = keeper.timeline().interval_ns;
   EXPECT_EQ(first, Timekeeper::kLongestInterval / 64);
@@ -138,13 +116,11 @@ TEST(Timekeeper, AnUntimedRunsTimelineDoublesItsIntervalRatherThanHoldMoreThanFo
 }
 
 TEST(Timekeeper, TheRampIsLeftOutAndTheTimeCountsFromItsEnd) {
-  FakeOs fake;
   StepClock clock;
-  SimulatedTime os(fake, clock);
   RunWindow window(clock, false);
   window.start(nullptr);
   const std::int64_t opened = window.start_ns();
-  Timekeeper keeper(os, window, {.time_ns = 10 * kMs, .ramp_ns = 5 * kMs, .timeline = true});
+  Timekeeper keeper(window, {.time_ns = 10 * kMs, .ramp_ns = 5 * kMs, .timeline = true});
   keeper.start(nullptr);
   clock.now += 5 * kMs;
   EXPECT_FALSE(keeper.tick(moved(50, 10)));
@@ -160,13 +136,11 @@ TEST(Timekeeper, TheRampIsLeftOutAndTheTimeCountsFromItsEnd) {
 }
 
 TEST(Timekeeper, SteadyEndsTheRunOnceTheLastWindowHoldsByBothDefinitions) {
-  FakeOs fake;
   StepClock clock;
-  SimulatedTime os(fake, clock);
   RunWindow window(clock, false);
   window.start(nullptr);
   const SteadyRule rule{10, 1, 5};
-  Timekeeper keeper(os, window, {.time_ns = 1000 * kMs, .timeline = true, .steady = rule});
+  Timekeeper keeper(window, {.time_ns = 1000 * kMs, .timeline = true, .steady = rule});
   keeper.start(nullptr);
   const std::int64_t interval = keeper.timeline().interval_ns;  // 50 ms
   // A rising start, then a flat rate of 1000 records an interval: the
@@ -181,6 +155,47 @@ TEST(Timekeeper, SteadyEndsTheRunOnceTheLastWindowHoldsByBothDefinitions) {
   }
   EXPECT_EQ(ended_at, 7);  // intervals 4..8 (0-based 3..7) are the first flat five
   EXPECT_EQ(keeper.ended_by(), TimedEnd::kSteady);
+}
+
+TEST(Timekeeper, ReadsTheClockAboutEveryMillisecondWhateverThePace) {
+  StepClock clock;
+  RunWindow window(clock, false);
+  window.start(nullptr);
+  Timekeeper keeper(window, {.time_ns = 1000 * kMs});
+  keeper.start(nullptr);
+  // A record every microsecond for 100 ms: the stride grows until a
+  // reading comes about every millisecond.
+  std::int64_t records = 0;
+  for (int i = 0; i < 100'000; ++i) {
+    clock.now += 1000;
+    keeper.due(moved(++records, 512));
+  }
+  // The deadline is still met within a millisecond of the pace: at a
+  // record per microsecond the copy stops by 1001 ms.
+  bool stopped = false;
+  while (!stopped && clock.now - window.start_ns() < 2000 * kMs) {
+    clock.now += 1000;
+    stopped = keeper.due(moved(++records, 512));
+  }
+  EXPECT_TRUE(stopped);
+  EXPECT_LE(clock.now - window.start_ns(), 1002 * kMs);
+  // The pace falls to a record every 10 ms: the next reading is at most
+  // the longest stride away, and the time is noticed by then.
+  Timekeeper slow(window, {.time_ns = 100 * kMs});
+  window.start(nullptr);
+  slow.start(nullptr);
+  for (int i = 0; i < 1000; ++i) {
+    clock.now += 1000;
+    slow.due(moved(++records, 512));
+  }
+  stopped = false;
+  int late = 0;
+  while (!stopped) {
+    clock.now += 10 * kMs;
+    stopped = slow.due(moved(++records, 512));
+    if (clock.now - window.start_ns() > 100 * kMs) ++late;
+  }
+  EXPECT_LE(late, Timekeeper::kLongestStride);
 }
 
 struct TimedRun {
