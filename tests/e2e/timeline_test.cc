@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -117,6 +118,26 @@ TEST_F(Timelines, SteadyEndsATimedRunOnceTheRateHolds) {
   const Json json = parse_json(r.err);
   EXPECT_EQ(json["time"]["ended_by"].string(), "steady");
   EXPECT_LT(json["times"]["real"].number(), 30.0);
+}
+
+TEST_F(Timelines, SigusrOneShowsTheTimelineSoFar) {
+  Options o = opts({"if=/dev/zero", "of=/dev/null", "bs=64k", "--time=1s", "--timeline=50ms"});
+  o.as_ddtime = true;
+  DdProcess p(o);
+  std::this_thread::sleep_for(400ms);  // some samples taken
+  p.send_signal(SIGUSR1);
+  ASSERT_TRUE(p.wait_for_stderr([](const std::string& err) { return err.find("interval rates:") != std::string::npos; },
+                                2000ms))
+      << p.stderr_so_far();
+  const std::string so_far = p.stderr_so_far();
+  const Result r = p.finish();
+  ASSERT_STATUS(r, "exit 0");
+  // The snapshot: the statistics so far, then the timeline so far, before
+  // the run's own report.
+  EXPECT_NE(so_far.find("ddtime: rate per "), std::string::npos) << so_far;
+  EXPECT_NE(so_far.find(" records in\n"), std::string::npos) << so_far;
+  EXPECT_EQ(r.err.find("ended by the time limit"), r.err.rfind("ended by the time limit")) << r.err;
+  EXPECT_GE(r.err.find("ended by the time limit"), so_far.size() - 1) << "the run went on after the snapshot";
 }
 
 // The truth of a timeline: an independent reader of the block layer's
