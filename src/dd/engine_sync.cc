@@ -56,6 +56,9 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
   // back at the range's start at each pass's first record.
   class AtItsBlock;
   class AtPassStart;
+  // Both sides to these offsets (a negative one: that side stays); false
+  // when a seek failed (said, and the copy ended).
+  bool place(std::int64_t input_at, std::int64_t output_at);
 
   template <typename Sink, typename Place = InTurn>
   void copy_with(Sink& sink, Place place = {});
@@ -376,21 +379,26 @@ void SyncCopy::copy_with(Sink& sink, Place place) {
   if (writer_.final_op_was_seek() && extend_to_final_seek(job_.os, events_) != 0) result_.exit_status = 1;
 }
 
+bool SyncCopy::place(std::int64_t input_at, std::int64_t output_at) {
+  for (const auto& [fd, at, side] :
+       {std::tuple{kInputFd, input_at, Side::kInput}, std::tuple{kOutputFd, output_at, Side::kOutput}}) {
+    if (at < 0) continue;
+    if (const IoResult moved = job_.os.lseek(fd, static_cast<off_t>(at), SEEK_SET); !moved.ok()) {
+      events_.notice(Notice::kCannotSeek, side, moved.err, 0);
+      end(1, Ending::kFinished);
+      return false;
+    }
+  }
+  return true;
+}
+
 class SyncCopy::AtItsBlock {
  public:
   AtItsBlock(SyncCopy& copy, std::int64_t input_base, std::int64_t output_base) noexcept
       : copy_(copy), input_base_(input_base), output_base_(output_base) {}
   bool operator()(std::int64_t record) {
     const std::int64_t offset = copy_.job_.queue.order.block_of(record) * copy_.settings_.ibs;
-    for (const auto& [fd, base, side] :
-         {std::tuple{kInputFd, input_base_, Side::kInput}, std::tuple{kOutputFd, output_base_, Side::kOutput}}) {
-      if (const IoResult moved = copy_.job_.os.lseek(fd, static_cast<off_t>(base + offset), SEEK_SET); !moved.ok()) {
-        copy_.events_.notice(Notice::kCannotSeek, side, moved.err, 0);
-        copy_.end(1, Ending::kFinished);
-        return false;
-      }
-    }
-    return true;
+    return copy_.place(input_base_ + offset, output_base_ + offset);
   }
 
  private:
@@ -407,17 +415,7 @@ class SyncCopy::AtPassStart {
     if (record < next_pass_) [[likely]]
       return true;
     next_pass_ += blocks_;
-    if (record == 0) return true;
-    for (const auto& [fd, base, side] :
-         {std::tuple{kInputFd, input_base_, Side::kInput}, std::tuple{kOutputFd, output_base_, Side::kOutput}}) {
-      if (base < 0) continue;
-      if (const IoResult moved = copy_.job_.os.lseek(fd, static_cast<off_t>(base), SEEK_SET); !moved.ok()) {
-        copy_.events_.notice(Notice::kCannotSeek, side, moved.err, 0);
-        copy_.end(1, Ending::kFinished);
-        return false;
-      }
-    }
-    return true;
+    return record == 0 || copy_.place(input_base_, output_base_);
   }
 
  private:

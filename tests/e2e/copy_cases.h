@@ -5,6 +5,9 @@
 // each compares a way of copying with the sync engine's (and GNU's) copy.
 #pragma once
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
@@ -41,6 +44,18 @@ class CopyCaseTest : public DdTest {
     args.insert(args.end(), extra.begin(), extra.end());
     Copy done{dd(args), read_file("out")};
     return done;
+  }
+
+  // A refusal: exit 1, the words, nothing copied and no of= created
+  // (the name "new").
+  void expect_refused(const std::vector<std::string>& args, const std::string& words) {
+    ::unlink((dir() / "new").c_str());
+    const Result r = ddtime(args);
+    EXPECT_STATUS(r, "exit 1");
+    EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("records in"), std::string::npos) << "refused before the copy: " << r.err;
+    struct stat status {};
+    EXPECT_NE(::stat((dir() / "new").c_str(), &status), 0) << "of= was created";
   }
 
   std::string input_;

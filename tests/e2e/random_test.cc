@@ -49,17 +49,6 @@ class Random : public CopyCaseTest {
     CopyCaseTest::SetUp();
     SKIP_IF_ANOTHER_DD();
   }
-
-  // A refusal: exit 1, the words, no of= created.
-  void expect_refused(const std::vector<std::string>& args, const std::string& words) {
-    ::unlink((dir() / "new").c_str());
-    const Result r = ddtime(args);
-    EXPECT_STATUS(r, "exit 1");
-    EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
-    EXPECT_EQ(r.err.find("records in"), std::string::npos) << "refused before the copy: " << r.err;
-    struct stat status {};
-    EXPECT_NE(::stat((dir() / "new").c_str(), &status), 0) << "of= was created";
-  }
 };
 
 TEST_F(Random, ACopyEndsAsTheSequentialCopyAtEveryDepthAndEngine) {
@@ -231,8 +220,8 @@ TEST_F(RandomOnLoop, ARangePastTheDevicesEndIsRefusedBeforeAnythingIsWritten) {
 TEST_F(RandomOnLoop, StampsWrittenAtRandomAreEachInPlaceAndReadAtRandomCopyTheDevice) {
   SKIP_IF_ANOTHER_DD();
   // Written at random, verified in order: each sector holds its own offset.
-  const Result written = ddtime({"of=" + device_, "bs=4k", "oflag=direct", "--pattern=stamp", "--random",
-                                 "--iodepth=8", "--verify"});
+  const Result written =
+      ddtime({"of=" + device_, "bs=4k", "oflag=direct", "--pattern=stamp", "--random", "--iodepth=8", "--verify"});
   ASSERT_STATUS(written, "exit 0");
   EXPECT_NE(written.err.find("verify: ok"), std::string::npos) << written.err;
   const std::string device = device_bytes();
@@ -248,4 +237,4 @@ TEST_F(RandomOnLoop, StampsWrittenAtRandomAreEachInPlaceAndReadAtRandomCopyTheDe
 }
 
 }  // namespace
-}  // namespace ddtime
+}  // namespace ddtime::e2e

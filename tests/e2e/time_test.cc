@@ -29,16 +29,6 @@ class TimedRuns : public CopyCaseTest {
     CopyCaseTest::SetUp();
     SKIP_IF_ANOTHER_DD();
   }
-
-  void expect_refused(const std::vector<std::string>& args, const std::string& words) {
-    ::unlink((dir() / "new").c_str());
-    const Result r = ddtime(args);
-    EXPECT_STATUS(r, "exit 1");
-    EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
-    EXPECT_EQ(r.err.find("records in"), std::string::npos) << "refused before the copy: " << r.err;
-    struct stat status {};
-    EXPECT_NE(::stat((dir() / "new").c_str(), &status), 0) << "of= was created";
-  }
 };
 
 // The records lines and the bytes line of GNU's summary.
