@@ -167,7 +167,8 @@ TEST(TimelineText, EveryUnitsLabelsFitTheirMargin) {
   const TimelineAnalysis analysis = analyse_timeline(timeline);
   for (const RateUnits units : {RateUnits::kSi, RateUnits::kIecAndBytes, RateUnits::kBytes, RateUnits::kAll}) {
     for (const unsigned width : {40u, 80u}) {
-      for (const std::string_view line : lines_of(timeline_text(timeline, analysis, width, true, units))) {
+      const std::string text = timeline_text(timeline, analysis, width, true, units);
+      for (const std::string_view line : lines_of(text)) {
         EXPECT_LE(columns_of(line), width) << "width " << width << ": " << line;
       }
     }
