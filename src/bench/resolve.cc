@@ -254,8 +254,11 @@ bool check_time(Os& os, const Job& job, const Messages& messages) {
       job.plan.pattern || !job.settings.input_file ? std::nullopt : size_of(os, *job.settings.input_file, job.input);
   const std::optional<std::int64_t> skip = job.settings.skip_offset();
   if (size && skip) range = std::min(range, std::max<std::int64_t>(*size - *skip, 0));
-  if (range < job.settings.ibs) {
-    messages.time_range_under_a_block(range, job.settings.ibs);
+  // Every row of a bs sweep goes round the same range in its own blocks.
+  std::int64_t bs = job.settings.ibs;
+  for (const std::int64_t row : job.plan.sweep_bs) bs = std::max(bs, row);
+  if (range < bs) {
+    messages.time_range_under_a_block(range, bs);
     return false;
   }
   if (job.plan.pattern || is_positional(job.input) || is_order_free(job.input)) return true;

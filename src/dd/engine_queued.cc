@@ -153,7 +153,10 @@ void QueuedCopy::reserve_output() {
   if (!job_.os.fstat(kOutputFd, status).ok() || !S_ISREG(status.st_mode)) return;
   output_size_before_ = status.st_size;
   if (!settings_.oflag.direct) return;
-  const std::optional<std::int64_t> bytes = input_bytes_from(job_.os, settings_, input_base_);
+  // A timed run goes round its whole blocks alone.
+  const std::optional<std::int64_t> bytes = job_.queue.order.repeats()
+                                                ? std::optional(job_.queue.order.blocks() * ibs_)
+                                                : input_bytes_from(job_.os, settings_, input_base_);
   std::int64_t end = 0;
   if (!bytes || __builtin_add_overflow(output_base_, *bytes, &end)) return;
   // Bytes before output_base_ that the file lacks stay a hole, as seek= leaves them.
@@ -322,7 +325,11 @@ void QueuedCopy::finish_positions() {
   // A regular file ends where the sync engine's would: what was written
   // ahead of a failure or a stop, and what a reservation held beyond the
   // copy, goes. Bytes the file held before the copy stay (conv=notrunc).
-  const std::int64_t sync_end = output_base_ + stats_.bytes_out;
+  // A timed run's passes write its range again and again: the sync
+  // engine's end is the range's, once a pass is done.
+  const std::int64_t moved =
+      job_.queue.order.repeats() ? std::min(stats_.bytes_out, job_.queue.order.blocks() * ibs_) : stats_.bytes_out;
+  const std::int64_t sync_end = output_base_ + moved;
   if (output_size_before_ >= 0) {
     const std::int64_t keep = std::max(output_size_before_, sync_end);
     if (std::max(written_end_, reserved_end_) > keep) job_.os.ftruncate(kOutputFd, static_cast<off_t>(keep));
