@@ -69,16 +69,21 @@ void resolve_direct(Job& job) {
   job.settings.ext.direct = false;  // done: the flags say it from here on
 }
 
-// The operands' own range: count= in bytes, else what a file or device
-// holds past skip=.
-std::optional<std::int64_t> range_bytes(Os& os, const Job& job) {
-  if (const std::optional<std::int64_t> counted = job.settings.count_in_bytes()) return counted;
+// What a file or device input holds past skip=; nullopt for anything else
+// (and for --pattern, which has no end).
+std::optional<std::int64_t> input_rest(Os& os, const Job& job) {
   if (job.plan.pattern) return std::nullopt;
   const std::optional<std::int64_t> size = job.settings.input_file ? size_of(os, *job.settings.input_file, job.input)
                                                                    : size_of_fd(os, STDIN_FILENO, job.input);
   const std::optional<std::int64_t> skipped = job.settings.skip_offset();
   if (!size || !skipped) return std::nullopt;
   return *size > *skipped ? *size - *skipped : 0;
+}
+
+// The operands' own range: count= in bytes, else the input's rest.
+std::optional<std::int64_t> range_bytes(Os& os, const Job& job) {
+  if (const std::optional<std::int64_t> counted = job.settings.count_in_bytes()) return counted;
+  return input_rest(os, job);
 }
 
 // --random's (and --time's) range where the input gives none (an endless source such as
@@ -249,11 +254,8 @@ bool check_time(Os& os, const Job& job, const Messages& messages) {
   }
   // count= or --size bounded by what the input holds past skip=: the
   // range the passes go over.
-  std::int64_t range = *job.bytes;
-  const std::optional<std::int64_t> size =
-      job.plan.pattern || !job.settings.input_file ? std::nullopt : size_of(os, *job.settings.input_file, job.input);
-  const std::optional<std::int64_t> skip = job.settings.skip_offset();
-  if (size && skip) range = std::min(range, std::max<std::int64_t>(*size - *skip, 0));
+  const std::optional<std::int64_t> rest = input_rest(os, job);
+  const std::int64_t range = rest ? std::min(*job.bytes, *rest) : *job.bytes;
   // Every row of a bs sweep goes round the same range in its own blocks.
   std::int64_t bs = job.settings.ibs;
   for (const std::int64_t row : job.plan.sweep_bs) bs = std::max(bs, row);

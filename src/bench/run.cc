@@ -166,7 +166,6 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   if (!queue_.set_up(request, engine_, queue)) return ended_before_copy(1);
   if (plan_.random && !place_randomly(queue)) return ended_before_copy(1);
   if (plan_.time_ns) go_round(queue);
-  order_ = queue.order;
   set_up_timekeeper();
   RunStart start;
   start.settings = &settings_;
@@ -273,7 +272,7 @@ bool Run::place_randomly(QueueSetup& queue) {
   const std::uint64_t seed = plan_.random_seed.value_or(0);
   // A timed run goes round the whole blocks alone.
   const std::int64_t range = plan_.time_ns ? blocks * settings_.ibs : *bytes;
-  queue.order = plan_.time_ns && blocks > 0 ? BlockOrder::passes(blocks, true, seed) : BlockOrder(blocks, seed);
+  queue.order = BlockOrder(blocks, seed);  // a timed run's passes: go_round
   random_ = RandomAccess{seed,
                          settings_.skip_offset().value_or(0),
                          settings_.seek_offset().value_or(0),

@@ -91,7 +91,6 @@ class Run {
   std::optional<LatencyProbe> latency_;   // --latency, set up before the window opens
   std::optional<RandomAccess> random_;    // --random: the order's seed and range
   std::optional<Timekeeper> timekeeper_;  // --time, --ramp, --timeline, --steady
-  BlockOrder order_{};                    // the order the copy took
 };
 
 }  // namespace ddtime

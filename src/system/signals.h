@@ -27,7 +27,6 @@ void install_as_gnu() noexcept;
 // Cheap enough to call before every system call.
 inline bool pending() noexcept { return detail::any_pending != 0; }
 
-
 struct Taken {
   int interrupt = 0;  // the terminating signal that arrived, or 0
   bool info = false;  // one SIGUSR1 was consumed
