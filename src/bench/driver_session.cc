@@ -140,10 +140,12 @@ void Driver::extend_auto_sweep(SessionRecord& session, std::size_t row, std::vec
   rates.push_back(summary->bytes_per_second);
   const KneeSearch search = knee_search(rates);
   // Doubling stops at the knee, or where a block would outgrow what
-  // every row moves (or 1 GiB).
+  // every row moves (or 1 GiB), or a timed run's range: --time goes round
+  // whole blocks only, and a row with none would copy once, untimed.
   const std::int64_t next = session.rows[row].bs * 2;
   const std::int64_t moved = job_->sweep_bytes ? *job_->sweep_bytes : job_->bytes.value_or(std::int64_t{1} << 30);
-  const std::int64_t most = std::min<std::int64_t>(moved, std::int64_t{1} << 30);
+  const std::int64_t most =
+      std::min({moved, job_->timed_range.value_or(INT64_MAX), std::int64_t{1} << 30});
   if (!search.more) {
     if (search.knee && *search.knee < session.rows.size()) session.rows[*search.knee].knee = true;
   } else if (next <= most) {

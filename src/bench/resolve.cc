@@ -242,7 +242,7 @@ bool check_random(Os& os, const Job& job, const Messages& messages) {
 // --time: a range with an end is gone over again from its start, which
 // the input must be able to return to, in whole blocks; an endless one
 // must not fill a file.
-bool check_time(Os& os, const Job& job, const Messages& messages) {
+bool check_time(Os& os, Job& job, const Messages& messages) {
   if (!job.bytes) {
     const bool fills = job.output == FileKind::kRegular || job.output == FileKind::kAbsent ||
                        job.output == FileKind::kUnknown || job.output == FileKind::kDirectory;
@@ -256,6 +256,7 @@ bool check_time(Os& os, const Job& job, const Messages& messages) {
   // range the passes go over.
   const std::optional<std::int64_t> rest = input_rest(os, job);
   const std::int64_t range = rest ? std::min(*job.bytes, *rest) : *job.bytes;
+  job.timed_range = range;
   // Every row of a bs sweep goes round the same range in its own blocks.
   std::int64_t bs = job.settings.ibs;
   for (const std::int64_t row : job.plan.sweep_bs) bs = std::max(bs, row);

@@ -34,6 +34,9 @@ struct Job {
   std::optional<std::int64_t> sweep_bytes;
   // What one run moves, where the operands or the input's size tell.
   std::optional<std::int64_t> bytes;
+  // --time: the range the passes go round (bytes, capped by the input's
+  // rest); a bs=auto sweep stops doubling before a block outgrows it.
+  std::optional<std::int64_t> timed_range;
   std::vector<CpuCache> caches;  // --sweep=bs=memory: the CPU's data caches
   // A block-device output claimed (O_EXCL) for every run of a session or
   // read-back: held from here to the end, so that nothing can mount or

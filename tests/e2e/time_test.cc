@@ -109,6 +109,27 @@ TEST_F(TimedRuns, ADirectOutputReservedAheadEndsWithTheRangesWholeBlocks) {
   }
 }
 
+TEST_F(TimedRuns, AnAutoSweepStopsDoublingBeforeABlockOutgrowsTheTimedRange) {
+  // count= is larger than the file, whose 20000 bytes hold whole blocks up
+  // to 16k: a 32k row would have none to go round and would copy the range
+  // once, untimed, partial block and all.
+  write_file("small", input_.substr(0, 20000));
+  const Result r = ddtime({"if=small", "of=out", "bs=4096", "count=1M", "iflag=count_bytes", "oflag=direct",
+                           "--sweep=bs=auto", "--time=30ms", "--json=report.json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json report = parse_json(read_file("report.json"));
+  ASSERT_GT(report["runs"].size(), 0U) << r.err;
+  for (std::size_t i = 0; i < report["runs"].size(); ++i) {
+    const Json& run = report["runs"][i];
+    SCOPED_TRACE(run["bs"].integer());
+    EXPECT_LE(run["bs"].integer(), 16384);
+    EXPECT_EQ(run["time"]["ended_by"].string(), "time");
+  }
+  const std::string out = read_file("out");
+  EXPECT_EQ(out.size() % 4096, 0U) << "of= holds whole blocks only: " << out.size();
+  EXPECT_TRUE(out == input_.substr(0, out.size()));
+}
+
 TEST_F(TimedRuns, ARandomStampWrittenForATimeHoldsEverySectorsOwnOffset) {
   // Written at random for a time, pass after pass: every block landed
   // where it belongs, each sector stamped with its own offset.
