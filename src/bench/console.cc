@@ -154,6 +154,7 @@ int Console::present(const RunRecord& run) {
     if (result.random) text += random_line(diag_.program(), *result.random, result.stats, result.times, settings.ibs);
     if (result.timed) text += timed_lines(diag_.program(), *result.timed, result.times, settings.ibs);
     if (run.shows_engine) text += engine_line(diag_.program(), result.engine);
+    text += jobs_line(diag_.program(), result.engine, result.times, result.stats);
     text += timing_report(diag_.program(), result.stats, result.times, settings);
     if (result.latency) text += latency_report(diag_.program(), *result.latency, diag_.utf8_quotes());
     if (result.timeline) text += timeline_report(*result.timeline, result.steady_rule);

@@ -142,6 +142,7 @@ void Console::print_session_end(const SessionRecord& session) {
   if (session.runs.empty() || session.runs.back().result.report != RunResult::Report::kSummary) return;
   const RunRecord& last = session.runs.back();
   if (last.shows_engine) diag_.raw(engine_line(diag_.program(), last.result.engine));
+  diag_.raw(jobs_line(diag_.program(), last.result.engine, last.result.times, last.result.stats));
   // The measured line of the run whose GNU lines follow: in a sweep, the
   // last row's, and it says so.
   diag_.raw(session.rows.size() > 1 ? row_labelled(last.measured, session.rows[last.row].setting) : last.measured);
@@ -155,6 +156,7 @@ void Console::print_readback_end(const SessionRecord& session) {
   if (!text && machine_output_on_stderr()) return;
   const RunRecord& write = session.runs.front();
   if (text && write.shows_engine) diag_.raw(engine_line(diag_.program(), write.result.engine));
+  if (text) diag_.raw(jobs_line(diag_.program(), write.result.engine, write.result.times, write.result.stats));
   diag_.raw(reporter_.summary(write.result.stats, write.result.times.real_ns));
 }
 

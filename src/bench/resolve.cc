@@ -239,6 +239,25 @@ bool check_random(Os& os, const Job& job, const Messages& messages) {
   return true;
 }
 
+// --jobs=N: every job reads and writes its own part at offsets of its
+// own, which a pipe or a tape cannot take (the output may also be
+// /dev/null, where order cannot show).
+bool check_jobs(const Job& job, const Messages& messages) {
+  for (const Side side : {Side::kInput, Side::kOutput}) {
+    const FileKind kind = side == Side::kInput ? job.input : job.output;
+    if (is_positional(kind) || is_order_free(kind)) continue;
+    // Absent: the run creates the output, or says why the input cannot open.
+    if (kind == FileKind::kAbsent || kind == FileKind::kUnknown) continue;
+    messages.jobs_cannot_place(job.plan.jobs, side,
+                               kind == FileKind::kPipe        ? "a pipe"
+                               : kind == FileKind::kSocket    ? "a socket"
+                               : kind == FileKind::kDirectory ? "a directory"
+                                                              : "a character device that takes each transfer in turn");
+    return false;
+  }
+  return true;
+}
+
 // --time: a range with an end is gone over again from its start, which
 // the input must be able to return to, in whole blocks; an endless one
 // must not fill a file.
@@ -273,6 +292,7 @@ bool check_time(Os& os, Job& job, const Messages& messages) {
 
 bool check_modes(Os& os, Job& job, const Messages& messages) {
   if (job.plan.random && !check_random(os, job, messages)) return false;
+  if (job.plan.jobs > 1 && !check_jobs(job, messages)) return false;
   if (job.plan.time_ns && !check_time(os, job, messages)) return false;
   if (job.plan.readback && !check_readback(job, messages)) return false;
   if (job.plan.session() && !job.plan.readback && !check_rerunnable(job, messages)) return false;

@@ -145,7 +145,7 @@ void Run::describe_engine(RunResult& result) const {
   result.engine = engine_;
   Ring* const ring = queue_.ring();
   if (ring == nullptr) return;
-  const RingCounters counters = ring->counters();
+  const RingCounters counters = queue_.counters();
   result.engine.name = ring->name();
   result.engine.depth = ring->depth();
   result.engine.setup = ring->setup();
@@ -191,7 +191,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   // The CPU a window may hold: the threads engine's workers count with the
   // copy's thread; io_uring's kernel workers are bounded by the CPUs alone.
   if (Ring* const ring = queue_.ring())
-    window_.set_threads(ring->worker_threads() > 0 ? ring->worker_threads() + 1 : 0);
+    window_.set_threads(ring->worker_threads() > 0 ? (ring->worker_threads() + 1) * plan_.jobs : 0);
   const CopyJob job{split ? static_cast<Os&>(timed) : *base,
                     *events,
                     window_.clock(),
@@ -207,6 +207,10 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   if (timekeeper_) timekeeper_->start(latency_ ? &latency_->recorders() : nullptr);
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
+  engine_.jobs_asked = plan_.jobs;
+  engine_.jobs = copied.jobs.jobs;
+  engine_.jobs_spread_s = static_cast<double>(copied.jobs.last_end_ns - copied.jobs.first_end_ns) / 1e9;
+  engine_.submitters_busy = copied.jobs.busy;
   if (timekeeper_) timekeeper_->copy_ended(copied.stats);
   if (latency_) latency_->copy_ended(queue_.ring() != nullptr);
   RunResult result = after_copy(copied);

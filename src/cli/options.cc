@@ -44,6 +44,15 @@ unsigned depth(const DdNumber& number) {
   return static_cast<unsigned>(n.value);
 }
 
+// --jobs=N: 1 to kMaxJobs submitters.
+unsigned job_count(const DdNumber& number) {
+  const ParsedNumber& n = number.parsed;
+  if (n.verdict != NumberVerdict::kOk || n.value < 1 || n.value > Plan::kMaxJobs) {
+    throw BadArgument{fmt::format("The jobs are a whole number from 1 to {}.", Plan::kMaxJobs)};
+  }
+  return static_cast<unsigned>(n.value);
+}
+
 std::size_t alignment(const DdNumber& number) {
   const ParsedNumber& n = number.parsed;
   // posix_memalign takes nothing below the size of a pointer.
@@ -241,6 +250,8 @@ void DdtimeOptions::describe_io(const RowsWanted& wanted) {
           },
           "N"),
       "keep up to N reads and writes in flight (1 to 1024; 1: one at a time, as dd)");
+  add("jobs", row<DdNumber>([this](const DdNumber& v) { plan_.jobs = job_count(v); }, "N"),
+      "N submitting threads, each with its own ring and --iodepth, sharing the range (1 to 64)");
   add("engine",
       row<Text>(
           [this](const Text& v) {
@@ -395,6 +406,12 @@ constexpr Conflict kConflicts[] = {
     {[](const Settings&, const Plan& p) { return p.random; },
      [](const Settings& s, const Plan&) { return s.oflag.append; },
      "--random writes each block in its place: it does not combine with oflag=append"},
+    {[](const Settings&, const Plan& p) { return p.jobs > 1; },
+     [](const Settings& s, const Plan&) { return s.oflag.append; },
+     "--jobs writes each job's part at its own offsets: it does not combine with oflag=append"},
+    {[](const Settings&, const Plan& p) { return p.jobs > 1; },
+     [](const Settings&, const Plan& p) { return p.latency; },
+     "--jobs does not combine with --latency: the jobs' latencies are not merged into one report"},
     {[](const Settings&, const Plan& p) { return p.ramp_ns > 0; },
      [](const Settings&, const Plan& p) { return !p.time_ns; },
      "--ramp precedes a timed run: give --time too"},
@@ -432,10 +449,15 @@ bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) 
     diag.error(0, fmt::format("--engine=sync keeps one I/O in flight; it does not combine with {}", depth_name));
     return false;
   }
+  if (plan.engine == EngineChoice::kSync && plan.jobs > 1) {
+    diag.error(0, fmt::format("--engine=sync is one loop in one thread; it does not combine with --jobs={}", plan.jobs));
+    return false;
+  }
   // --random copies blocks as they are, with either engine.
   if (!plan.queued() && !plan.random) return true;
   const std::string asked =
       plan.random          ? std::string("--random")
+      : plan.jobs > 1      ? fmt::format("--jobs={}", plan.jobs)
       : plan.iodepth_given ? depth_name
                            : fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring ? "io_uring" : "threads");
   auto refuse = [&](std::string_view operand) {

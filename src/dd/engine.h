@@ -29,6 +29,14 @@ namespace ddtime {
 // Only pointed to here: the engines, which use them, include them.
 struct LatencyRecorders;
 
+// What the jobs of a --jobs copy report back with the copy's result.
+struct JobsUse {
+  unsigned jobs = 1;
+  std::int64_t first_end_ns = 0;
+  std::int64_t last_end_ns = 0;
+  double busy = 0;
+};
+
 struct CopyResult {
   Stats stats;
   int exit_status = 0;
@@ -36,6 +44,13 @@ struct CopyResult {
   bool output_needs_fsync = false;  // the O_DIRECT tail went through the page cache
   std::int64_t input_offset = -1;   // where the input stands, for cache advice; -1: cannot seek
   std::int64_t first_write = -1;    // where the copy's first write landed (first_write_offset); -1: unknown
+  JobsUse jobs;                     // --jobs: how the jobs went
+};
+
+// One job's ring and its slots.
+struct QueueLane {
+  Ring* ring = nullptr;
+  std::span<const std::span<unsigned char>> slots;
 };
 
 // For the queued engine, set up before the measured window opens: the ring
@@ -55,6 +70,9 @@ struct QueueSetup {
   bool generated_input = false;
   // Which block each record goes to: in turn, or --random's permutation.
   BlockOrder order{};
+  // --jobs=N: each job's ring and slots; lanes[0] is ring and slots above.
+  // Empty or one: a single job.
+  std::span<const QueueLane> lanes = {};
 };
 
 // Everything an engine needs, decided before the first read.
@@ -123,6 +141,17 @@ struct EngineUse {
   enum class Fallback { kNone, kInputCannotSeek, kInputReadInOrder, kUringRefused };
   Fallback fallback = Fallback::kNone;
   int fallback_err = 0;  // kUringRefused: io_uring_setup's errno
+  // --jobs=N: the jobs that copied (fewer than asked when the range has
+  // fewer records), how far apart the first and the last ended, and how
+  // busy their submitting threads were (CPU time over real time, the mean
+  // of the jobs): near 1, the submitters, not the device, set the pace.
+  unsigned jobs_asked = 1;
+  unsigned jobs = 1;
+  double jobs_spread_s = 0;
+  double submitters_busy = 0;
+  // The submitters were busy most of the time: the signal to add jobs.
+  bool cpu_limited() const noexcept { return jobs > 1 && submitters_busy >= 0.9; }
 };
+
 
 }  // namespace ddtime

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dd/engine_queued.h"
+#include "dd/engine_queued_internal.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,108 +16,23 @@
 #include "system/signals.h"
 
 namespace ddtime {
-namespace {
-
-// A request's tag: the record index, with the top bit set for a write.
-constexpr std::uint64_t kWriteBit = std::uint64_t{1} << 63;
-
-class QueuedCopy final : private PositionBuffers {
- public:
-  explicit QueuedCopy(const CopyJob& job);
-  CopyResult run();
-
- private:
-  // Where one record stands. Record i always lives in slot i % depth, so
-  // in-order accounting needs no search.
-  struct Slot {
-    enum class State : std::uint8_t { kFree, kReading, kRead, kWriting, kWritten };
-    State state = State::kFree;
-    std::int64_t record = -1;
-    std::size_t want = 0;            // bytes asked of the read
-    std::int64_t got = 0;            // bytes read, or -errno
-    std::size_t written = 0;         // bytes written so far
-    int write_error = 0;             // errno of a failed write, or 0
-    std::uint64_t queued_ticks = 0;  // --latency: when its request was queued (read_ticks)
-  };
-
-  Slot& slot(std::int64_t record) { return slots_[static_cast<std::size_t>(record) % slots_.size()]; }
-  // Where record's block starts, from the range's start: in turn, or
-  // where --random's order sends it.
-  std::int64_t block_offset(std::int64_t record) const noexcept { return job_.queue.order.block_of(record) * ibs_; }
-  unsigned char* buffer(std::int64_t record) {
-    return job_.queue.slots[static_cast<std::size_t>(record) % slots_.size()].data();
-  }
-  int buffer_index(std::int64_t record) const {
-    return static_cast<int>(static_cast<std::size_t>(record) % slots_.size());
-  }
-  unsigned char* block_for(Side) override { return job_.queue.slots[0].data(); }
-
-  bool position();
-  void reserve_output();
-  void queue_reads();
-  // The record's read, or the rest of it after a short one.
-  void queue_read(std::int64_t record);
-  void queue_write(std::int64_t record);
-  void queue_sequential_write();
-  // reaped_ticks: when the batch holding it was reaped (read_ticks), for
-  // --latency.
-  void on_completion(const RingCompletion& completion, std::int64_t reaped_ticks);
-  void retire_in_order();
-  // The final partial record, through the Writer as in the sync engine.
-  void write_tail();
-  void stop(std::int64_t end_record) {
-    stopping_ = true;
-    if (end_record < end_record_) end_record_ = end_record;
-  }
-  void finish_positions();
-
-  const CopyJob& job_;
-  const Settings& settings_;
-  Events& events_;
-  Ring& ring_;
-  CopyResult result_;
-  Stats& stats_ = result_.stats;
-  Reader reader_;
-  Writer writer_;
-  InputOffset input_offset_;
-  std::vector<Slot> slots_;
-  const std::int64_t ibs_;
-  const bool positional_output_;
-  // Writes go out as their reads complete: at their own offsets, or, to
-  // /dev/null and its kind, anywhere; else one at a time in record order.
-  const bool any_order_writes_;
-  const bool refill_short_reads_;
-  LatencyRecorders* const latency_;
-  std::int64_t input_base_ = 0;   // where record 0 is read
-  std::int64_t output_base_ = 0;  // where record 0 is written
-  // Records count= allows (kNoLimit: to the end, or round and round for
-  // --time); lowered to what was started when the time is up.
-  std::int64_t record_limit_;
-  const std::int64_t max_records_;        // where count= in bytes has its short record
-  std::int64_t next_read_ = 0;            // the next record to read
-  std::int64_t next_write_ = 0;           // sequential output: the next record to write
-  std::int64_t next_retire_ = 0;          // the next record to count
-  std::int64_t end_record_ = kNoLimit;    // records from here on do not count
-  std::int64_t tail_record_ = -1;         // the partial record the Writer writes
-  std::int64_t written_end_ = 0;          // the furthest byte a write reached
-  std::int64_t output_size_before_ = -1;  // a regular file's size before the copy; -1: not one
-  std::int64_t reserved_end_ = 0;         // where reserve_output grew the file to; 0: it did not
-  unsigned in_flight_ = 0;                // requests queued or in flight
-  bool sequential_write_in_flight_ = false;
-  bool stopping_ = false;  // no new requests
-  bool interrupted_ = false;
-  ProgressTicker progress_ticker_;
-};
 
 QueuedCopy::QueuedCopy(const CopyJob& job)
+    : QueuedCopy(job, QueueLane{job.queue.ring, job.queue.slots}, job.events, JobPart{}, nullptr) {}
+
+QueuedCopy::QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part,
+                       JobsCrew* crew)
     : job_(job),
       settings_(job.settings),
-      events_(job.events),
-      ring_(*job.queue.ring),
-      reader_(job.os, job.events, result_.stats, job.settings, job.input_cache),
-      writer_(job.os, job.events, result_.stats, job.settings, job.output_cache),
+      events_(events),
+      ring_(*lane.ring),
+      slot_buffers_(lane.slots),
+      part_(part),
+      crew_(crew),
+      reader_(job.os, events, result_.stats, job.settings, job.input_cache),
+      writer_(job.os, events, result_.stats, job.settings, job.output_cache),
       input_offset_(job.input_position),
-      slots_(job.queue.slots.size()),
+      slots_(lane.slots.size()),
       ibs_(job.settings.ibs),
       positional_output_(job.queue.positional_output),
       any_order_writes_(job.queue.positional_output || job.queue.order_free_output),
@@ -178,7 +94,8 @@ void QueuedCopy::queue_reads() {
     // A count in bytes ends with one short record for the leftover bytes.
     slot(record) =
         Slot{Slot::State::kReading, record,
-             record >= max_records_ ? static_cast<std::size_t>(settings_.max_bytes) : static_cast<std::size_t>(ibs_)};
+             part_.global(record) >= max_records_ ? static_cast<std::size_t>(settings_.max_bytes)
+                                                  : static_cast<std::size_t>(ibs_)};
     queue_read(record);
   }
 }
@@ -264,7 +181,7 @@ void QueuedCopy::retire_in_order() {
       if (s.got < 0) {
         events_.notice(Notice::kReadError, Side::kInput, static_cast<int>(-s.got), 0);
         result_.exit_status = 1;
-        return stop(next_retire_);
+        return stop_every_job(next_retire_);
       }
       if (s.got == 0) return stop(next_retire_);
       if (s.got < ibs_) {
@@ -290,7 +207,7 @@ void QueuedCopy::retire_in_order() {
         events_.notice(Notice::kWriteError, Side::kOutput, s.write_error, 0);
       }
       result_.exit_status = 1;
-      return stop(next_retire_);
+      return stop_every_job(next_retire_);
     }
     ++stats_.full_records_out;
     s.state = Slot::State::kFree;
@@ -303,9 +220,11 @@ void QueuedCopy::write_tail() {
   ++stats_.partial_records_in;
   stats_.bytes_in += s.got;
   input_offset_.advance(s.got);
-  // The Writer writes at the file's own offset, which pwrite left alone.
+  // The Writer writes at the file's own offset, which pwrite left alone;
+  // a job's own bytes are its part's, not those before the tail.
   if (positional_output_) {
-    job_.os.lseek(kOutputFd, static_cast<off_t>(output_base_ + stats_.bytes_out), SEEK_SET);
+    const std::int64_t before = crew_ != nullptr ? block_offset(tail_record_) : stats_.bytes_out;
+    job_.os.lseek(kOutputFd, static_cast<off_t>(output_base_ + before), SEEK_SET);
   }
   IoResult wrote = writer_.write(buffer(tail_record_), static_cast<std::size_t>(s.got));
   if (wrote.err == kStopRequested) {
@@ -327,8 +246,11 @@ void QueuedCopy::finish_positions() {
   // copy, goes. Bytes the file held before the copy stay (conv=notrunc).
   // A timed run's passes write its range again and again: the sync
   // engine's end is the range's, once a pass is done.
-  const std::int64_t moved =
+  std::int64_t moved =
       job_.queue.order.repeats() ? std::min(stats_.bytes_out, job_.queue.order.blocks() * ibs_) : stats_.bytes_out;
+  // --jobs in turn: one job's copy would have ended at the first record
+  // left undone.
+  if (cut_at_ >= 0) moved = std::min(moved, cut_at_ * ibs_);
   const std::int64_t sync_end = output_base_ + moved;
   if (output_size_before_ >= 0) {
     const std::int64_t keep = std::max(output_size_before_, sync_end);
@@ -349,16 +271,46 @@ CopyResult QueuedCopy::run() {
     return result_;
   }
   reserve_output();
-  const bool progress = settings_.status == StatusLevel::kProgress || settings_.ext.progress;
+  if (job_.queue.lanes.size() > 1) start_jobs();
+  copy_loop();
+  if (jobs_) wait_for_jobs();
+  if (interrupted_) {
+    result_.ending = Ending::kInterrupted;
+  } else if (tail_record_ >= 0 && result_.exit_status == 0) {
+    write_tail();
+  }
+  if (jobs_) add_up_jobs();
+  finish_positions();
+  result_.output_needs_fsync = result_.output_needs_fsync || writer_.needs_fsync();
+  result_.input_offset = input_offset_.for_cache();
+  return result_;
+}
+
+void QueuedCopy::poll_stops() {
+  // Another job's error or a SIGINT stops every job.
+  if (crew_ != nullptr && crew_->stop.load(std::memory_order_relaxed)) stopping_ = true;
+  if (job_index_ != 0) {
+    // Another job: job 0 hears the signals and keeps the time.
+    if (crew_->time_up.load(std::memory_order_relaxed)) record_limit_ = std::min(record_limit_, next_read_);
+    return;
+  }
+  if (settings_.status == StatusLevel::kProgress || settings_.ext.progress) progress_ticker_.poll(counted_so_far());
+  // SIGINT stops submission; what is in flight is drained and counted.
+  if (signals::pending() && events_.handle_signals(counted_so_far())) {
+    interrupted_ = true;
+    stopping_ = true;
+    if (crew_ != nullptr) crew_->stop.store(true, std::memory_order_relaxed);
+  }
+  // The time is up: no new reads; what was read is written and counted.
+  if (time_to_stop(job_, crew_ != nullptr ? counted_so_far() : stats_)) {
+    record_limit_ = std::min(record_limit_, next_read_);
+    if (crew_ != nullptr) crew_->time_up.store(true, std::memory_order_relaxed);
+  }
+}
+
+void QueuedCopy::copy_loop() {
   while (true) {
-    if (progress) progress_ticker_.poll(stats_);
-    // SIGINT stops submission; what is in flight is drained and counted.
-    if (signals::pending() && events_.handle_signals(stats_)) {
-      interrupted_ = true;
-      stopping_ = true;
-    }
-    // The time is up: no new reads; what was read is written and counted.
-    if (time_to_stop(job_, stats_)) record_limit_ = std::min(record_limit_, next_read_);
+    poll_stops();
     queue_reads();
     queue_sequential_write();
     if (in_flight_ == 0) {
@@ -375,7 +327,7 @@ CopyResult QueuedCopy::run() {
     if (const int err = ring_.submit_and_wait(1); err != 0 && err != EINTR) {
       events_.notice(Notice::kReadError, Side::kInput, err, 0);
       result_.exit_status = 1;
-      stop(next_retire_);
+      stop_every_job(next_retire_);
       break;
     }
     // One clock reading for the whole batch: every request in it was
@@ -383,104 +335,12 @@ CopyResult QueuedCopy::run() {
     const auto reaped = latency_ != nullptr ? static_cast<std::int64_t>(read_ticks()) : 0;
     for (const RingCompletion& completion : ring_.completions()) on_completion(completion, reaped);
     retire_in_order();
+    if (crew_ != nullptr) publish();
     if (!stopping_ && next_read_ >= record_limit_ && next_retire_ >= record_limit_) break;
   }
-  if (interrupted_) {
-    result_.ending = Ending::kInterrupted;
-  } else if (tail_record_ >= 0 && result_.exit_status == 0) {
-    write_tail();
-  }
-  finish_positions();
-  result_.output_needs_fsync = writer_.needs_fsync();
-  result_.input_offset = input_offset_.for_cache();
-  return result_;
+  if (crew_ != nullptr) publish();
 }
-
-}  // namespace
 
 CopyResult run_queued_copy(const CopyJob& job) { return QueuedCopy(job).run(); }
-
-// One allocation for every slot, each starting on the alignment: one
-// mapping, so no page of allocator bookkeeping per slot in the RSS.
-bool QueueResources::allocate_slots(const Request& request) {
-  const std::size_t alignment = request.alignment;
-  const auto ibs = static_cast<std::size_t>(request.settings.ibs);
-  const std::size_t stride = (ibs + alignment - 1) / alignment * alignment;
-  std::size_t total = 0;
-  if (stride < ibs || __builtin_mul_overflow(stride, std::size_t{request.plan.iodepth}, &total) ||
-      !slot_memory_.allocate(total, alignment)) {
-    request.events.notice(Notice::kQueueBuffersExhausted, Side::kInput, 0, request.plan.iodepth);
-    return false;
-  }
-  for (unsigned i = 0; i < request.plan.iodepth; ++i) slots_.push_back(slot_memory_.span().subspan(i * stride, ibs));
-  return true;
-}
-
-// io_uring unless the threads engine is asked for; the threads engine when
-// io_uring is refused and was not asked for by name (the report says why).
-bool QueueResources::open_ring(const Request& request, EngineUse& engine) {
-  if (request.plan.engine != EngineChoice::kThreads) {
-    RingOpened opened = open_uring(request.plan.iodepth, slots_);
-    if (opened.ring) {
-      ring_ = std::move(opened.ring);
-    } else if (request.plan.engine == EngineChoice::kIoUring) {
-      request.events.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
-      return false;
-    } else {
-      engine.fallback = EngineUse::Fallback::kUringRefused;
-      engine.fallback_err = opened.err;
-    }
-  }
-  if (ring_) return true;
-  RingOpened threads = open_thread_ring(request.plan.iodepth);
-  if (!threads.ring) {
-    request.events.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, request.plan.iodepth);
-    return false;
-  }
-  ring_ = std::move(threads.ring);
-  return true;
-}
-
-bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetup& queue) {
-  if (!request.plan.queued()) return true;
-  // Reads go at their own offsets and come back in any order, which a
-  // pipe, a terminal or a tape cannot take: then the copy is the sync
-  // engine's, and the report says why.
-  const Positioning input = positioning_of(request.os, kInputFd);
-  if (!request.input_seekable || input == Positioning::kInOrder) {
-    engine.fallback =
-        request.input_seekable ? EngineUse::Fallback::kInputReadInOrder : EngineUse::Fallback::kInputCannotSeek;
-    return true;
-  }
-  queue.refill_short_reads = input == Positioning::kOrderFree;
-  // Writes go at their own offsets only to a regular file or a block
-  // device, and as they come to /dev/null, where order cannot show;
-  // anything else (a pipe, a tape) takes them in record order, one at a
-  // time, as O_APPEND does.
-  // O_APPEND sends a regular file's writes to its end, so they go in
-  // order at the file's own position; a block device has no end to append
-  // at, and GNU's writes land one after another from where it stands.
-  IoResult flags = request.os.get_status_flags(kOutputFd);
-  const Positioning output = positioning_of(request.os, kOutputFd);
-  struct stat status {};
-  const bool block_device = request.os.fstat(kOutputFd, status).ok() && S_ISBLK(status.st_mode);
-  queue.positional_output = output == Positioning::kPositional && request.os.lseek(kOutputFd, 0, SEEK_CUR).ok() &&
-                            flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
-  queue.order_free_output = output == Positioning::kOrderFree;
-  if (!allocate_slots(request) || !open_ring(request, engine)) return false;
-  // --pattern: the generator answers the input's reads, as PatternOs
-  // does for the sync engine.
-  if (request.pattern != nullptr) ring_ = std::make_unique<PatternRing>(std::move(ring_), *request.pattern);
-  queue.ring = ring_.get();
-  queue.slots = slots_;
-  queue.generated_input = request.pattern != nullptr;
-  return true;
-}
-
-void QueueResources::release() noexcept {
-  ring_.reset();
-  slots_.clear();
-  slot_memory_ = AlignedBuffer();
-}
 
 }  // namespace ddtime

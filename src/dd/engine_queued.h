@@ -41,17 +41,21 @@ class QueueResources {
   // null: the sync engine copies (engine.fallback says why, when a queue
   // was asked for).
   bool set_up(const Request& request, EngineUse& engine, QueueSetup& queue);
-  Ring* ring() const noexcept { return ring_.get(); }
+  // Job 0's ring (null: none).
+  Ring* ring() const noexcept { return rings_.empty() ? nullptr : rings_.front().get(); }
+  // Every job's counters, summed.
+  RingCounters counters() const noexcept;
   // The ring first: its threads or the kernel may still hold the slots.
   void release() noexcept;
 
  private:
   bool allocate_slots(const Request& request);
-  bool open_ring(const Request& request, EngineUse& engine);
+  std::unique_ptr<Ring> open_ring(const Request& request, EngineUse& engine, unsigned job);
 
-  AlignedBuffer slot_memory_;  // the slots, back to back
+  AlignedBuffer slot_memory_;  // the slots, back to back, iodepth per job
   std::vector<std::span<unsigned char>> slots_;
-  std::unique_ptr<Ring> ring_;
+  std::vector<std::unique_ptr<Ring>> rings_;  // one per job
+  std::vector<QueueLane> lanes_;
 };
 
 // Requires: job.queue.ring and job.queue.slots set, the input seekable, the

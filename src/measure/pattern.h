@@ -84,6 +84,7 @@ class PatternRing final : public Ring {
   unsigned worker_threads() const noexcept override { return inner_->worker_threads(); }
   std::string setup() const override { return inner_->setup(); }
   RingCounters counters() const noexcept override { return inner_->counters(); }
+  int start_in_this_thread() noexcept override { return inner_->start_in_this_thread(); }
 
   void queue(const RingRequest& request) noexcept override;
   int submit_and_wait(unsigned wait_for) noexcept override;

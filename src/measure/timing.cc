@@ -34,6 +34,12 @@ CpuTimes process_cpu_times() noexcept {
           static_cast<std::int64_t>(cpu.tv_sec) * kNanosecondsPerSecond + cpu.tv_nsec};
 }
 
+std::int64_t thread_cpu_ns() noexcept {
+  struct timespec cpu {};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+  return static_cast<std::int64_t>(cpu.tv_sec) * kNanosecondsPerSecond + cpu.tv_nsec;
+}
+
 unsigned usable_cpus() noexcept {
   cpu_set_t set;
   CPU_ZERO(&set);

@@ -39,6 +39,9 @@ struct CpuTimes {
 };
 CpuTimes process_cpu_times() noexcept;
 
+// CPU time consumed by the calling thread so far (CLOCK_THREAD_CPUTIME_ID).
+std::int64_t thread_cpu_ns() noexcept;
+
 // The CPU time spent between two readings taken inside a window of
 // real_ns: the exact total of every thread of the process, divided between
 // user and system in the proportion getrusage moved in the window (or,

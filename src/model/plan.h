@@ -33,6 +33,9 @@ struct PatternSpec {
 struct Plan {
   EngineChoice engine = EngineChoice::kAuto;
   unsigned iodepth = 1;  // --iodepth=N, 1..kMaxIodepth
+  // --jobs=N: N submitters, each with its own ring and iodepth slots,
+  // sharing the range (1..kMaxJobs).
+  unsigned jobs = 1;
   bool iodepth_given = false;
   bool engine_given = false;  // --engine, even --engine=sync or auto
 
@@ -68,19 +71,22 @@ struct Plan {
   std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr
 
   static constexpr unsigned kMaxIodepth = 1024;
+  static constexpr unsigned kMaxJobs = 64;
   static constexpr unsigned kMaxRuns = 100000;
 
   // Whether the queued engine is asked for: more than one I/O in flight,
-  // a queued engine named outright (io_uring or threads at depth 1, to
+  // more than one job, a queued engine named outright (io_uring or threads at depth 1, to
   // compare with sync), or --random, whose reads and writes go at offsets
   // of their own.
   bool queued() const noexcept {
-    return engine != EngineChoice::kSync && (iodepth > 1 || engine != EngineChoice::kAuto || random);
+    return engine != EngineChoice::kSync && (iodepth > 1 || jobs > 1 || engine != EngineChoice::kAuto || random);
   }
 
   // Whether the report has an engine line and the JSON an engine object:
   // whenever the engine or the depth was asked about.
-  bool shows_engine() const noexcept { return queued() || iodepth_given || engine_given || !sweep_iodepth.empty(); }
+  bool shows_engine() const noexcept {
+    return queued() || iodepth_given || engine_given || jobs > 1 || !sweep_iodepth.empty();
+  }
 
   // Whether --sweep=bs= asks for rows of block sizes (a list, auto or memory).
   bool sweeps_bs() const noexcept { return !sweep_bs.empty() || sweep_bs_auto || sweep_bs_memory; }

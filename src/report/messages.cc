@@ -231,6 +231,12 @@ void Messages::random_cannot_place(Side side, std::string_view kind) const {
               diag_.quote(name_of(side)), kind);
 }
 
+void Messages::jobs_cannot_place(unsigned jobs, Side side, std::string_view kind) const {
+  const bool input = side == Side::kInput;
+  diag_.error(0, "--jobs={} {} each job's part at its own offsets, which {} cannot take: it is {}", jobs,
+              input ? "reads" : "writes", diag_.quote(name_of(side)), kind);
+}
+
 void Messages::random_needs_range() const {
   diag_.error(0,
               "--random draws its order over a range with an end, and neither the input nor the output has one: "

@@ -57,6 +57,8 @@ class Messages {
   // --random: a side whose blocks cannot be reached at offsets of their
   // own (kind: "a pipe"), or a range with no end to draw the order over.
   void random_cannot_place(Side side, std::string_view kind) const;
+  // --jobs=N: a side that takes its transfers only in turn.
+  void jobs_cannot_place(unsigned jobs, Side side, std::string_view kind) const;
   void random_needs_range() const;
   void random_past_device_end(const std::string& path, std::int64_t end, std::int64_t size) const;
   // --time: a write to a file with no end to the range; a range with no

@@ -205,7 +205,7 @@ void put_residency(json::Object& object, std::string_view key, const std::option
 
 // The same facts as the report's engine line: mean_in_flight and
 // system_calls_per_io are null for the sync engine, which does not count.
-void put_engine(json::Object object, const EngineUse& engine, const RunTimes& times) {
+void put_engine(json::Object object, const EngineUse& engine, const RunTimes& times, const Stats& stats) {
   object.string("name", engine.name).integer("depth", engine.depth);
   // The threads whose CPU the times hold: null where io_uring's kernel
   // workers may have added theirs.
@@ -226,6 +226,15 @@ void put_engine(json::Object object, const EngineUse& engine, const RunTimes& ti
     object.null("fallback");
   } else {
     object.string("fallback", why);
+  }
+  if (engine.jobs_asked > 1) {
+    json::Object jobs = object.object("jobs");
+    jobs.integer("asked", engine.jobs_asked).integer("ran", engine.jobs);
+    jobs.decimal("spread_s", {static_cast<Wide>(engine.jobs_spread_s * 1e9 + 0.5), 9})
+        .decimal("submitters_busy", {static_cast<Wide>(engine.submitters_busy * 1000 + 0.5), 3})
+        .boolean("cpu_limited", engine.cpu_limited());
+    const double cpu = cpu_per_io(times, stats);
+    jobs.decimal("cpu_per_io_s", {static_cast<Wide>(cpu * 1e9 + 0.5), 9});
   }
 }
 
@@ -290,7 +299,7 @@ void put_run(json::Object& run, const RunRecord& source, std::string_view versio
     json::Array errors = run.array("errors");
     for (const std::string& error : source.errors) errors.string(error);
   }
-  if (source.shows_engine) put_engine(run.object("engine"), source.result.engine, times);
+  if (source.shows_engine) put_engine(run.object("engine"), source.result.engine, times, source.result.stats);
   if (source.result.latency) put_latency(run.object("latency"), *source.result.latency);
   if (const std::optional<RandomAccess>& random = source.result.random) {
     run.string("access", "random").integer("order_seed", static_cast<std::int64_t>(random->seed));

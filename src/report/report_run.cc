@@ -370,6 +370,31 @@ std::string timed_lines(std::string_view program, const TimedRun& timed, const R
   return to_string(out);
 }
 
+double cpu_per_io(const RunTimes& times, const Stats& stats) {
+  const std::int64_t ios =
+      stats.full_records_in + stats.partial_records_in + stats.full_records_out + stats.partial_records_out;
+  const std::int64_t cpu = times.user_ns + times.sys_ns;
+  return ios > 0 && cpu > 0 ? static_cast<double>(cpu) / 1e9 / static_cast<double>(ios) : 0;
+}
+
+std::string jobs_line(std::string_view program, const EngineUse& engine, const RunTimes& times, const Stats& stats) {
+  if (engine.jobs_asked <= 1) return {};
+  Buffer out;
+  append_format(out, "{}: jobs {}", program, engine.jobs);
+  if (engine.jobs < engine.jobs_asked) {
+    append_format(out, " of {} asked (the range has {} record{})", engine.jobs_asked, engine.jobs,
+                  engine.jobs == 1 ? "" : "s");
+  }
+  if (engine.jobs > 1) {
+    append_format(out, ", the last ended {:.1f} ms after the first; submitters {:.0f}% busy", engine.jobs_spread_s * 1e3,
+                  engine.submitters_busy * 100);
+    if (engine.cpu_limited()) out.append(std::string_view(": CPU-limited, more jobs may help"));
+  }
+  if (const double cpu = cpu_per_io(times, stats); cpu > 0) append_format(out, "; {:.2f} us CPU per I/O", cpu * 1e6);
+  out.push_back('\n');
+  return to_string(out);
+}
+
 std::string engine_line(std::string_view program, const EngineUse& engine) {
   Buffer out;
   append_format(out, "{}: engine {}, depth {}", program, engine.name, engine.depth);

@@ -95,6 +95,14 @@ std::string timed_lines(std::string_view program, const TimedRun& timed, const R
 //   3000      |****************************************|
 std::string latency_report(std::string_view program, const LatencyReport& latency, bool utf8);
 
+// --jobs=N's line: the jobs that copied, how far apart they ended, how
+// busy their submitting threads were ("CPU-limited" at 90% or more) and
+// the process's CPU time per I/O; "" without --jobs.
+std::string jobs_line(std::string_view program, const EngineUse& engine, const RunTimes& times, const Stats& stats);
+
+// The process's CPU time per read or write, in seconds; 0 when not measured.
+double cpu_per_io(const RunTimes& times, const Stats& stats);
+
 // Why the engine asked for did not run, in words; "" when it did.
 std::string engine_fallback(const EngineUse& engine);
 

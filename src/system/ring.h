@@ -65,6 +65,10 @@ class Ring {
   // next call.
   virtual std::span<const RingCompletion> completions() const noexcept = 0;
   virtual RingCounters counters() const noexcept = 0;
+  // --jobs: the calling thread, not the one that opened the ring, submits
+  // from here on (a single-issuer io_uring opened for another thread is
+  // enabled by its submitter). Returns 0 or errno.
+  virtual int start_in_this_thread() noexcept { return 0; }
 };
 
 // An io_uring of depth entries, its completion queue sized to the depth,
@@ -77,7 +81,9 @@ struct RingOpened {
   std::unique_ptr<Ring> ring;
   int err = 0;
 };
-RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> buffers);
+// for_another_thread: the ring starts disabled, for start_in_this_thread.
+RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> buffers,
+                      bool for_another_thread = false);
 
 // Whether this build has the io_uring ring at all.
 bool uring_built_in() noexcept;

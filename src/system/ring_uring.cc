@@ -108,6 +108,12 @@ class UringRing final : public Ring {
   }
   RingCounters counters() const noexcept override { return counters_; }
 
+  int start_in_this_thread() noexcept override {
+    if ((flags_ & IORING_SETUP_R_DISABLED) == 0) return 0;
+    const int result = io_uring_enable_rings(&ring_);
+    return result < 0 ? -result : 0;
+  }
+
  private:
   io_uring ring_{};
   unsigned depth_;
@@ -125,7 +131,7 @@ class UringRing final : public Ring {
 
 bool uring_built_in() noexcept { return true; }
 
-RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> buffers) {
+RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> buffers, bool for_another_thread) {
   // Each flag needs a newer kernel than the one before it; a kernel that
   // does not know one answers EINVAL, and the ring is set up without it.
   const unsigned tries[] = {
@@ -135,8 +141,11 @@ RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> 
       0,
   };
   int err = ENOSYS;
+  // A ring for another thread starts disabled: a single issuer is the
+  // thread that enables it, not the one that set it up.
+  const unsigned disabled = for_another_thread ? IORING_SETUP_R_DISABLED : 0;
   for (unsigned flags : tries) {
-    auto ring = std::make_unique<UringRing>(depth, flags);
+    auto ring = std::make_unique<UringRing>(depth, flags | disabled);
     const int result = ring->init();
     if (result == 0) {
       ring->register_buffers(buffers);
@@ -152,7 +161,7 @@ RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> 
 
 bool uring_built_in() noexcept { return false; }
 
-RingOpened open_uring(unsigned, std::span<const std::span<unsigned char>>) { return {nullptr, ENOSYS}; }
+RingOpened open_uring(unsigned, std::span<const std::span<unsigned char>>, bool) { return {nullptr, ENOSYS}; }
 
 #endif
 

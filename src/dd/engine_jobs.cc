@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --jobs=N: the queued copy's range split among N jobs, each a QueuedCopy
+// with a ring and slots of its own, job 0 in the calling thread and the
+// others in threads of their own. Job 0 positions the files first and
+// ends their positions last; it alone hears signals, keeps the time and
+// says what the other jobs met, so an error or a signal is said once and
+// ends every job.
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <optional>
+
+#include "dd/engine_queued_internal.h"
+#include "measure/timing.h"
+
+namespace ddtime {
+
+
+// Parts of the range's records: contiguous ones when it has an end (one
+// part per job, the last shorter), every Nth record when it has none.
+std::vector<JobPart> split_range(std::optional<std::int64_t> records, unsigned jobs, bool passes) {
+  std::vector<JobPart> parts;
+  if (!records) {
+    for (unsigned job = 0; job < jobs; ++job) parts.push_back({job, 1, jobs});
+    return parts;
+  }
+  const std::int64_t each = (*records + jobs - 1) / jobs;
+  for (std::int64_t first = 0; first < *records; first += each) {
+    parts.push_back({first, std::min(each, *records - first), passes ? *records : kNoLimit});
+  }
+  return parts;
+}
+
+QueuedCopy::~QueuedCopy() = default;
+
+void QueuedCopy::start_jobs() {
+  // The range's records: a timed run's whole blocks each pass, or what
+  // count= and the input's size leave.
+  const bool passes = job_.queue.order.repeats();
+  std::optional<std::int64_t> records;
+  if (passes) {
+    records = job_.queue.order.blocks();
+  } else if (const std::optional<std::int64_t> bytes = input_bytes_from(job_.os, settings_, input_base_)) {
+    records = (*bytes + ibs_ - 1) / ibs_;
+  }
+  const auto asked = static_cast<unsigned>(job_.queue.lanes.size());
+  const std::vector<JobPart> parts = split_range(records, asked, passes);
+  result_.jobs.jobs = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
+  if (parts.size() <= 1) return;
+  jobs_ = std::make_unique<JobsRun>(static_cast<unsigned>(parts.size()));
+  crew_ = &jobs_->crew;
+  auto limit = [&](const JobPart& part) { return passes || !records ? kNoLimit : part.length; };
+  part_ = parts[0];
+  record_limit_ = limit(parts[0]);
+  for (std::size_t job = 1; job < parts.size(); ++job) {
+    auto copy = std::make_unique<QueuedCopy>(job_, job_.queue.lanes[job], jobs_->events[job], parts[job], crew_);
+    copy->job_index_ = static_cast<unsigned>(job);
+    copy->record_limit_ = limit(parts[job]);
+    jobs_->copies.push_back(std::move(copy));
+  }
+  jobs_->crew.running = static_cast<unsigned>(jobs_->copies.size());
+  jobs_->start_ns = job_.clock.now_ns();
+  jobs_->start_cpu_ns = thread_cpu_ns();
+  const int failed = jobs_->threads.start(static_cast<unsigned>(jobs_->copies.size()),
+                                          [this](unsigned i) { jobs_->copies[i]->run_part(*this); });
+  if (failed != 0) {
+    // A job without a thread copies nothing: every job stops, and the
+    // copy ends as a read that failed.
+    events_.notice(Notice::kThreadsUnavailable, Side::kInput, failed, static_cast<std::int64_t>(parts.size()));
+    result_.exit_status = 1;
+    stop_every_job(0);
+    std::lock_guard lock(jobs_->crew.mutex);
+    jobs_->crew.running -= static_cast<unsigned>(jobs_->copies.size()) - static_cast<unsigned>(jobs_->threads.size());
+  }
+}
+
+void QueuedCopy::run_part(const QueuedCopy& first) {
+  input_base_ = first.input_base_;
+  output_base_ = first.output_base_;
+  const std::int64_t start_ns = job_.clock.now_ns();
+  const std::int64_t start_cpu = thread_cpu_ns();
+  if (const int err = ring_.start_in_this_thread(); err != 0) {
+    events_.notice(Notice::kReadError, Side::kInput, err, 0);
+    result_.exit_status = 1;
+    stop_every_job(0);
+  } else {
+    copy_loop();
+  }
+  if (!crew_->stop.load(std::memory_order_relaxed) && tail_record_ >= 0 && result_.exit_status == 0) write_tail();
+  result_.output_needs_fsync = writer_.needs_fsync();
+  end_ns_ = job_.clock.now_ns();
+  busy_ = end_ns_ > start_ns ? static_cast<double>(thread_cpu_ns() - start_cpu) / static_cast<double>(end_ns_ - start_ns)
+                             : 0;
+  {
+    std::lock_guard lock(crew_->mutex);
+    --crew_->running;
+  }
+  crew_->ended.notify_one();
+}
+
+void QueuedCopy::wait_for_jobs() {
+  end_ns_ = job_.clock.now_ns();
+  busy_ = end_ns_ > jobs_->start_ns ? static_cast<double>(thread_cpu_ns() - jobs_->start_cpu_ns) /
+                                          static_cast<double>(end_ns_ - jobs_->start_ns)
+                                    : 0;
+  // Job 0's own part is done; it still hears the signals and keeps the
+  // time (its record limit no longer matters) until the last job ends.
+  std::unique_lock lock(crew_->mutex);
+  while (crew_->running > 0) {
+    lock.unlock();
+    poll_stops();
+    lock.lock();
+    crew_->ended.wait_for(lock, std::chrono::milliseconds(1));
+  }
+  lock.unlock();
+  jobs_->threads.join();
+}
+
+Stats QueuedCopy::counted_so_far() const noexcept {
+  Stats total = stats_;
+  if (crew_ == nullptr) return total;
+  for (std::size_t job = 1; job < crew_->counts.size(); ++job) {
+    const JobsCrew::Counts& counts = crew_->counts[job];
+    total.full_records_in += counts.full_records_in.load(std::memory_order_relaxed);
+    total.full_records_out += counts.full_records_out.load(std::memory_order_relaxed);
+    total.bytes_in += counts.bytes_in.load(std::memory_order_relaxed);
+    total.bytes_out += counts.bytes_out.load(std::memory_order_relaxed);
+  }
+  return total;
+}
+
+void QueuedCopy::publish() noexcept {
+  if (job_index_ == 0) return;
+  JobsCrew::Counts& counts = crew_->counts[job_index_];
+  counts.full_records_in.store(stats_.full_records_in, std::memory_order_relaxed);
+  counts.full_records_out.store(stats_.full_records_out, std::memory_order_relaxed);
+  counts.bytes_in.store(stats_.bytes_in, std::memory_order_relaxed);
+  counts.bytes_out.store(stats_.bytes_out, std::memory_order_relaxed);
+}
+
+// Every job's records and bytes in one result; what the other jobs met,
+// said once: an error only when none was said before it.
+void QueuedCopy::add_up_jobs() {
+  find_the_cut();  // before job 0's counts hold the others'
+  bool error_said = result_.exit_status != 0;
+  std::int64_t first_end = end_ns_;
+  std::int64_t last_end = end_ns_;
+  double busy = busy_;
+  for (std::size_t i = 0; i < jobs_->copies.size(); ++i) {
+    const QueuedCopy& other = *jobs_->copies[i];
+    const Stats& counted = other.result_.stats;
+    stats_.full_records_in += counted.full_records_in;
+    stats_.partial_records_in += counted.partial_records_in;
+    stats_.full_records_out += counted.full_records_out;
+    stats_.partial_records_out += counted.partial_records_out;
+    stats_.bytes_in += counted.bytes_in;
+    stats_.bytes_out += counted.bytes_out;
+    input_offset_.advance(counted.bytes_in);
+    written_end_ = std::max(written_end_, other.written_end_);
+    result_.output_needs_fsync = result_.output_needs_fsync || other.result_.output_needs_fsync;
+    if (other.result_.exit_status == 0 || !error_said) {
+      for (const HeldEvents::Held& held : jobs_->events[i + 1].held()) {
+        events_.notice(held.what, held.side, held.err, held.value);
+      }
+    }
+    if (other.result_.exit_status != 0) {
+      error_said = true;
+      result_.exit_status = other.result_.exit_status;
+    }
+    first_end = std::min(first_end, other.end_ns_);
+    last_end = std::max(last_end, other.end_ns_);
+    busy += other.busy_;
+  }
+  result_.jobs = {static_cast<unsigned>(jobs_->copies.size() + 1), first_end, last_end,
+                  busy / static_cast<double>(jobs_->copies.size() + 1)};
+}
+
+// Contiguous parts in turn: the first part a stop left undone is where
+// one job's copy would have stopped; the records other jobs wrote beyond
+// it go with the cut, so of= never holds a gap.
+void QueuedCopy::find_the_cut() {
+  if (job_.queue.order.random() || part_.period != kNoLimit) return;
+  auto undone = [](const QueuedCopy& copy) -> std::int64_t {
+    const std::int64_t done = copy.next_retire_ + (copy.result_.stats.partial_records_out > 0 ? 1 : 0);
+    return done < copy.part_.length ? copy.part_.first + done : -1;
+  };
+  cut_at_ = undone(*this);
+  for (std::size_t i = 0; i < jobs_->copies.size() && cut_at_ < 0; ++i) cut_at_ = undone(*jobs_->copies[i]);
+}
+
+}  // namespace ddtime

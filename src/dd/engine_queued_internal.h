@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// engine_queued's copy, shared by engine_queued.cc (one job's loop) and
+// engine_jobs.cc (--jobs: the range split among jobs, each a QueuedCopy
+// with a ring of its own in a thread of its own).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "dd/engine.h"
+#include "dd/io.h"
+#include "dd/io_position.h"
+#include "model/settings.h"
+#include "system/threads.h"
+
+namespace ddtime {
+
+// Which of the range's records one job copies: its record i is the
+// range's (i / length) * period + first + i % length. A contiguous part
+// of every pass of period records (sequential access splits the range as
+// fio's offset_increment does, a timed run's passes repeat the split, and
+// --random's parts are parts of one permutation, so every block is still
+// visited once a pass); with length 1 and period N, every Nth record of an
+// endless range. The default: the whole range, record for record.
+struct JobPart {
+  std::int64_t first = 0;
+  std::int64_t length = kNoLimit;
+  std::int64_t period = kNoLimit;
+  std::int64_t global(std::int64_t record) const noexcept {
+    return length == kNoLimit ? record : (record / length) * period + first + record % length;
+  }
+};
+
+// Parts of the range's records (nullopt: endless) for up to jobs jobs:
+// contiguous ones, one per job and the last shorter, never an empty one;
+// every jobs-th record of an endless range. passes: a timed run's, which
+// repeat the split each pass of records.
+std::vector<JobPart> split_range(std::optional<std::int64_t> records, unsigned jobs, bool passes);
+
+// What the jobs share: the stop every job obeys, the time job 0 keeps,
+// and what each job has counted so far (its own cache line each).
+struct JobsCrew {
+  struct alignas(64) Counts {
+    std::atomic<std::int64_t> full_records_in{0};
+    std::atomic<std::int64_t> full_records_out{0};
+    std::atomic<std::int64_t> bytes_in{0};
+    std::atomic<std::int64_t> bytes_out{0};
+  };
+  explicit JobsCrew(unsigned jobs) : counts(jobs) {}
+  std::atomic<bool> stop{false};     // an error or a SIGINT: no job starts I/O
+  std::atomic<bool> time_up{false};  // job 0's timekeeper said so
+  std::vector<Counts> counts;        // [0] unused: job 0's are its own
+  std::mutex mutex;
+  std::condition_variable ended;  // a job ended (running fell)
+  unsigned running = 0;           // under mutex
+};
+
+// Another job's events, held until job 0 says them: the Events the
+// console implements are the calling thread's alone.
+class HeldEvents final : public Events {
+ public:
+  struct Held {
+    Notice what;
+    Side side;
+    int err;
+    std::int64_t value;
+  };
+  HeldEvents() { held_.reserve(4); }
+  void notice(Notice what, Side side, int err, std::int64_t value) override { held_.push_back({what, side, err, value}); }
+  void alignment_refused(const AlignmentProblem&) override {}
+  void starting(const RunStart&) override {}
+  void show_stats(const Stats&) override {}
+  bool handle_signals(const Stats&) override { return false; }
+  void progress(const Stats&, std::int64_t) override {}
+  const std::vector<Held>& held() const noexcept { return held_; }
+
+ private:
+  std::vector<Held> held_;
+};
+
+// A request's tag: the record index, with the top bit set for a write.
+constexpr std::uint64_t kWriteBit = std::uint64_t{1} << 63;
+
+class QueuedCopy final : private PositionBuffers {
+ public:
+  // The only job, or --jobs' job 0: it positions the files, hears the
+  // signals, keeps the time and the progress line, and ends the positions.
+  explicit QueuedCopy(const CopyJob& job);
+  // Another job of --jobs: its own lane (ring and slots), its part of the
+  // range, its events held for job 0 to say, the crew it belongs to.
+  QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part, JobsCrew* crew);
+  ~QueuedCopy() override;
+  CopyResult run();
+  // Another job's copy, in its own thread, from where job 0 positioned.
+  void run_part(const QueuedCopy& first);
+  const CopyResult& result() const noexcept { return result_; }
+
+ private:
+  // Where one record stands. Record i always lives in slot i % depth, so
+  // in-order accounting needs no search.
+  struct Slot {
+    enum class State : std::uint8_t { kFree, kReading, kRead, kWriting, kWritten };
+    State state = State::kFree;
+    std::int64_t record = -1;
+    std::size_t want = 0;            // bytes asked of the read
+    std::int64_t got = 0;            // bytes read, or -errno
+    std::size_t written = 0;         // bytes written so far
+    int write_error = 0;             // errno of a failed write, or 0
+    std::uint64_t queued_ticks = 0;  // --latency: when its request was queued (read_ticks)
+  };
+
+  Slot& slot(std::int64_t record) { return slots_[static_cast<std::size_t>(record) % slots_.size()]; }
+  // Where record's block starts, from the range's start: in turn, or
+  // where --random's order sends it.
+  // record counts this job's records; part_ says which of the range's it is.
+  std::int64_t block_offset(std::int64_t record) const noexcept {
+    return job_.queue.order.block_of(part_.global(record)) * ibs_;
+  }
+  unsigned char* buffer(std::int64_t record) {
+    return slot_buffers_[static_cast<std::size_t>(record) % slots_.size()].data();
+  }
+  int buffer_index(std::int64_t record) const {
+    return static_cast<int>(static_cast<std::size_t>(record) % slots_.size());
+  }
+  unsigned char* block_for(Side) override { return slot_buffers_[0].data(); }
+
+  bool position();
+  void copy_loop();
+  // The copy's turn to stop: the time, a signal (job 0), or another job's
+  // error or stop (every other job).
+  void poll_stops();
+  // --jobs: job 0 splits the range, starts the other jobs, waits for them
+  // (hearing signals and keeping the time while it does) and adds up.
+  void start_jobs();
+  void wait_for_jobs();
+  void add_up_jobs();
+  void find_the_cut();
+  // Every job's counts so far (this job's alone without --jobs).
+  Stats counted_so_far() const noexcept;
+  void publish() noexcept;
+  void reserve_output();
+  void queue_reads();
+  // The record's read, or the rest of it after a short one.
+  void queue_read(std::int64_t record);
+  void queue_write(std::int64_t record);
+  void queue_sequential_write();
+  // reaped_ticks: when the batch holding it was reaped (read_ticks), for
+  // --latency.
+  void on_completion(const RingCompletion& completion, std::int64_t reaped_ticks);
+  void retire_in_order();
+  // The final partial record, through the Writer as in the sync engine.
+  void write_tail();
+  void stop(std::int64_t end_record) {
+    stopping_ = true;
+    if (end_record < end_record_) end_record_ = end_record;
+  }
+  // An error: every job stops starting I/O.
+  void stop_every_job(std::int64_t end_record) {
+    stop(end_record);
+    if (crew_ != nullptr) crew_->stop.store(true, std::memory_order_relaxed);
+  }
+  void finish_positions();
+
+  const CopyJob& job_;
+  const Settings& settings_;
+  Events& events_;
+  Ring& ring_;
+  std::span<const std::span<unsigned char>> slot_buffers_;
+  JobPart part_;  // --jobs' job 0 learns its part in start_jobs
+  JobsCrew* crew_;  // null: the only job (job 0 of --jobs joins its crew in start_jobs)
+  unsigned job_index_ = 0;  // in crew_->counts
+  std::int64_t end_ns_ = 0;  // --jobs: when this job's copy ended
+  // --jobs in turn: the range's first record no job copied, when a stop
+  // (an error, a signal) left one undone; -1: none. One job's copy would
+  // have ended there, and so does a regular of=.
+  std::int64_t cut_at_ = -1;
+  double busy_ = 0;          // and its thread's CPU time over its real time
+
+  CopyResult result_;
+  Stats& stats_ = result_.stats;
+  Reader reader_;
+  Writer writer_;
+  InputOffset input_offset_;
+  std::vector<Slot> slots_;
+  const std::int64_t ibs_;
+  const bool positional_output_;
+  // Writes go out as their reads complete: at their own offsets, or, to
+  // /dev/null and its kind, anywhere; else one at a time in record order.
+  const bool any_order_writes_;
+  const bool refill_short_reads_;
+  LatencyRecorders* const latency_;
+  std::int64_t input_base_ = 0;   // where record 0 is read
+  std::int64_t output_base_ = 0;  // where record 0 is written
+  // Records count= allows (kNoLimit: to the end, or round and round for
+  // --time); lowered to what was started when the time is up.
+  std::int64_t record_limit_;
+  const std::int64_t max_records_;        // where count= in bytes has its short record
+  std::int64_t next_read_ = 0;            // the next record to read
+  std::int64_t next_write_ = 0;           // sequential output: the next record to write
+  std::int64_t next_retire_ = 0;          // the next record to count
+  std::int64_t end_record_ = kNoLimit;    // records from here on do not count
+  std::int64_t tail_record_ = -1;         // the partial record the Writer writes
+  std::int64_t written_end_ = 0;          // the furthest byte a write reached
+  std::int64_t output_size_before_ = -1;  // a regular file's size before the copy; -1: not one
+  std::int64_t reserved_end_ = 0;         // where reserve_output grew the file to; 0: it did not
+  unsigned in_flight_ = 0;                // requests queued or in flight
+  bool sequential_write_in_flight_ = false;
+  bool stopping_ = false;  // no new requests
+  bool interrupted_ = false;
+  ProgressTicker progress_ticker_;
+  std::unique_ptr<struct JobsRun> jobs_;  // job 0 of --jobs: the others
+};
+
+
+// --jobs' job 0's crew: the other jobs, their threads and events.
+struct JobsRun {
+  explicit JobsRun(unsigned jobs) : crew(jobs), events(jobs) {}
+  JobsCrew crew;
+  std::vector<HeldEvents> events;                   // [0] unused
+  std::vector<std::unique_ptr<QueuedCopy>> copies;  // jobs 1..N-1
+  ThreadGroup threads;
+  std::int64_t start_ns = 0;
+  std::int64_t start_cpu_ns = 0;
+};
+
+}  // namespace ddtime

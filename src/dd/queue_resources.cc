@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The queued engine's resources: the slots in one allocation and a ring
+// per job, set up before the measured window opens.
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "dd/engine_queued.h"
+#include "measure/pattern.h"
+
+namespace ddtime {
+
+// One allocation for every slot, each starting on the alignment: one
+// mapping, so no page of allocator bookkeeping per slot in the RSS.
+bool QueueResources::allocate_slots(const Request& request) {
+  const std::size_t alignment = request.alignment;
+  const auto ibs = static_cast<std::size_t>(request.settings.ibs);
+  const std::size_t stride = (ibs + alignment - 1) / alignment * alignment;
+  const std::size_t count = std::size_t{request.plan.iodepth} * request.plan.jobs;
+  std::size_t total = 0;
+  if (stride < ibs || __builtin_mul_overflow(stride, count, &total) || !slot_memory_.allocate(total, alignment)) {
+    request.events.notice(Notice::kQueueBuffersExhausted, Side::kInput, 0, request.plan.iodepth);
+    return false;
+  }
+  for (std::size_t i = 0; i < count; ++i) slots_.push_back(slot_memory_.span().subspan(i * stride, ibs));
+  return true;
+}
+
+// io_uring unless the threads engine is asked for; the threads engine when
+// io_uring is refused and was not asked for by name (the report says why).
+// Job 0's ring is the calling thread's; every other job's is enabled by
+// the job's own thread.
+std::unique_ptr<Ring> QueueResources::open_ring(const Request& request, EngineUse& engine, unsigned job) {
+  const std::span<const std::span<unsigned char>> slots =
+      std::span<const std::span<unsigned char>>(slots_).subspan(std::size_t{job} * request.plan.iodepth,
+                                                                request.plan.iodepth);
+  std::unique_ptr<Ring> ring;
+  if (request.plan.engine != EngineChoice::kThreads && engine.fallback != EngineUse::Fallback::kUringRefused) {
+    RingOpened opened = open_uring(request.plan.iodepth, slots, job != 0);
+    if (opened.ring) {
+      ring = std::move(opened.ring);
+    } else if (request.plan.engine == EngineChoice::kIoUring) {
+      request.events.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
+      return nullptr;
+    } else {
+      engine.fallback = EngineUse::Fallback::kUringRefused;
+      engine.fallback_err = opened.err;
+    }
+  }
+  if (ring) return ring;
+  RingOpened threads = open_thread_ring(request.plan.iodepth);
+  if (!threads.ring) {
+    request.events.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, request.plan.iodepth);
+    return nullptr;
+  }
+  return std::move(threads.ring);
+}
+
+bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetup& queue) {
+  if (!request.plan.queued()) return true;
+  // Reads go at their own offsets and come back in any order, which a
+  // pipe, a terminal or a tape cannot take: then the copy is the sync
+  // engine's, and the report says why.
+  const Positioning input = positioning_of(request.os, kInputFd);
+  if (!request.input_seekable || input == Positioning::kInOrder) {
+    engine.fallback =
+        request.input_seekable ? EngineUse::Fallback::kInputReadInOrder : EngineUse::Fallback::kInputCannotSeek;
+    return true;
+  }
+  queue.refill_short_reads = input == Positioning::kOrderFree;
+  // Writes go at their own offsets only to a regular file or a block
+  // device, and as they come to /dev/null, where order cannot show;
+  // anything else (a pipe, a tape) takes them in record order, one at a
+  // time, as O_APPEND does.
+  // O_APPEND sends a regular file's writes to its end, so they go in
+  // order at the file's own position; a block device has no end to append
+  // at, and GNU's writes land one after another from where it stands.
+  IoResult flags = request.os.get_status_flags(kOutputFd);
+  const Positioning output = positioning_of(request.os, kOutputFd);
+  struct stat status {};
+  const bool block_device = request.os.fstat(kOutputFd, status).ok() && S_ISBLK(status.st_mode);
+  queue.positional_output = output == Positioning::kPositional && request.os.lseek(kOutputFd, 0, SEEK_CUR).ok() &&
+                            flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
+  queue.order_free_output = output == Positioning::kOrderFree;
+  if (!allocate_slots(request)) return false;
+  for (unsigned job = 0; job < request.plan.jobs; ++job) {
+    std::unique_ptr<Ring> ring = open_ring(request, engine, job);
+    if (!ring) return false;
+    // --pattern: the generator answers the input's reads, as PatternOs
+    // does for the sync engine.
+    if (request.pattern != nullptr) ring = std::make_unique<PatternRing>(std::move(ring), *request.pattern);
+    lanes_.push_back({ring.get(), std::span<const std::span<unsigned char>>(slots_).subspan(
+                                      std::size_t{job} * request.plan.iodepth, request.plan.iodepth)});
+    rings_.push_back(std::move(ring));
+  }
+  queue.ring = lanes_[0].ring;
+  queue.slots = lanes_[0].slots;
+  queue.lanes = lanes_;
+  queue.generated_input = request.pattern != nullptr;
+  return true;
+}
+
+RingCounters QueueResources::counters() const noexcept {
+  RingCounters sum;
+  for (const std::unique_ptr<Ring>& ring : rings_) {
+    const RingCounters counters = ring->counters();
+    sum.requests += counters.requests;
+    sum.system_calls += counters.system_calls;
+    sum.in_flight_sum += counters.in_flight_sum;
+    sum.submissions += counters.submissions;
+  }
+  return sum;
+}
+
+void QueueResources::release() noexcept {
+  lanes_.clear();
+  rings_.clear();
+  slots_.clear();
+  slot_memory_ = AlignedBuffer();
+}
+
+}  // namespace ddtime

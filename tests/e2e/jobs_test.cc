@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --jobs=N: N submitters share the range, each with its own ring. A copy
+// stays a copy: of= ends byte for byte as one job's copy (and GNU dd's)
+// leaves it, with the same records lines and status, in turn or at
+// random, with io_uring and the thread pool; a timed run's jobs go round
+// their parts; more jobs than records run as many as there are records;
+// an error is said once and ends every job; the report says how the jobs
+// went; what cannot take offsets of its own, or another option cannot
+// take, is refused before anything is written.
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "e2e/copy_cases.h"
+#include "e2e/harness.h"
+#include "support/json.h"
+
+namespace ddtime::e2e {
+namespace {
+
+using support::Json;
+using support::parse_json;
+
+const CopyCase kCases[] = {
+    {"Bs4kEndsShort", {"bs=4096"}},
+    {"SkipAndCountInBlocks", {"bs=64K", "skip=3", "count=7"}},
+    {"SeekIntoAnExistingFileUnderNotrunc", {"bs=4096", "seek=9", "count=20", "conv=notrunc"}, true},
+    {"SkipAndCountInBytes", {"bs=4096", "iflag=skip_bytes,count_bytes", "skip=1000", "count=50000"}},
+    {"CountPastTheEnd", {"bs=16K", "count=1000"}},
+    {"DirectBothWithSeekAndCount", {"bs=4096", "iflag=direct", "oflag=direct", "seek=3", "count=33"}},
+};
+
+class Jobs : public CopyCaseTest {
+ protected:
+  void SetUp() override {
+    CopyCaseTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+  }
+};
+
+TEST_F(Jobs, ACopyEndsAsOneJobsCopyAtEveryJobCountEngineAndOrder) {
+  for (const CopyCase& c : kCases) {
+    const Copy one = copy(c, {});
+    ASSERT_STATUS(one.result, "exit 0") << c.name;
+    for (const char* jobs : {"--jobs=2", "--jobs=3", "--jobs=16"}) {
+      for (const char* engine : {"--engine=io_uring", "--engine=threads"}) {
+        for (const char* order : {"--iodepth=4", "--random=7"}) {
+          SCOPED_TRACE(std::string(c.name) + " " + jobs + " " + engine + " " + order);
+          const Copy shared = copy(c, {jobs, engine, order});
+          EXPECT_EQ(shared.result.status(), one.result.status()) << shared.result;
+          EXPECT_EQ(shared.result.err_masked(), one.result.err_masked());
+          EXPECT_TRUE(shared.output == one.output)
+              << "output differs: " << shared.output.size() << " against " << one.output.size() << " bytes";
+        }
+      }
+    }
+  }
+}
+
+TEST_F(Jobs, TheReportSaysHowManyJobsRanHowFarApartTheyEndedAndTheCpuPerIo) {
+  const Result r = ddtime({"if=in", "of=out", "bs=4096", "--jobs=4"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_TRUE(std::regex_search(
+      r.err, std::regex(R"(: jobs 4, the last ended \d+\.\d ms after the first; submitters \d+% busy)"
+                        R"((: CPU-limited, more jobs may help)?; \d+\.\d\d us CPU per I/O\n)")))
+      << r.err;
+  EXPECT_TRUE(read_file("out") == input_);
+}
+
+TEST_F(Jobs, MoreJobsThanRecordsRunOneJobARecord) {
+  const Result r = ddtime({"if=in", "of=out", "bs=4096", "count=3", "--jobs=8", "--json=report.json"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find(": jobs 3 of 8 asked (the range has 3 records)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("3+0 records in\n3+0 records out\n"), std::string::npos) << r.err;
+  const Json jobs = parse_json(read_file("report.json"))["engine"]["jobs"];
+  EXPECT_EQ(jobs["asked"].integer(), 8);
+  EXPECT_EQ(jobs["ran"].integer(), 3);
+  EXPECT_TRUE(jobs.has("cpu_limited"));
+  EXPECT_TRUE(read_file("out") == input_.substr(0, 3 * 4096));
+}
+
+TEST_F(Jobs, ATimedRunsJobsGoRoundTheirPartsAndLeaveTheRangesBlocks) {
+  for (const char* order : {"--iodepth=2", "--random=5"}) {
+    SCOPED_TRACE(order);
+    const Result r = ddtime({"if=in", "of=out", "bs=4096", "count=10", "--jobs=3", "--time=150ms", order});
+    ASSERT_STATUS(r, "exit 0");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"((\d+)\+0 records in\n(\d+)\+0 records out\n(\d+) bytes)")))
+        << r.err;
+    EXPECT_GT(std::stoll(m[1]), 30) << "more than three passes in 150 ms";
+    EXPECT_EQ(m[1], m[2]);
+    EXPECT_EQ(std::stoll(m[3]), std::stoll(m[2]) * 4096);
+    EXPECT_TRUE(read_file("out") == input_.substr(0, 10 * 4096));
+  }
+}
+
+TEST_F(Jobs, AnEndlessCopyToDevNullSharesTheRecordsAmongTheJobs) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=64k", "--jobs=2", "--time=100ms"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find(": jobs 2, the last ended"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(\n(\d+)\+0 records in\n\1\+0 records out\n)"))) << r.err;
+}
+
+TEST_F(Jobs, AWriteErrorIsSaidOnceAndEndsEveryJob) {
+  const Result r = ddtime({"if=in", "of=/dev/full", "bs=4096", "count=200", "--jobs=4", "--iodepth=2"});
+  EXPECT_STATUS(r, "exit 1");
+  const std::string said = "error writing '/dev/full': No space left on device";
+  const std::size_t first = r.err.find(said);
+  ASSERT_NE(first, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(said, first + 1), std::string::npos) << "said once: " << r.err;
+  EXPECT_NE(r.err.find("+0 records out\n0 bytes copied"), std::string::npos) << r.err;
+}
+
+TEST_F(Jobs, WhatCannotTakeOffsetsOrJobsIsRefusedBeforeAnythingIsWritten) {
+  expect_refused({"if=in", "of=new", "bs=4096", "--jobs=2", "--engine=sync"},
+                 "--engine=sync is one loop in one thread; it does not combine with --jobs=2");
+  expect_refused({"if=in", "of=new", "bs=4096", "--jobs=2", "oflag=append", "conv=notrunc"},
+                 "--jobs writes each job's part at its own offsets: it does not combine with oflag=append");
+  expect_refused({"if=in", "of=new", "bs=4096", "--jobs=2", "--latency"}, "--jobs does not combine with --latency");
+  expect_refused({"if=in", "of=new", "bs=4096", "--jobs=2", "conv=ucase"}, "--jobs=2 does not combine with conv=ucase");
+  expect_refused({"if=in", "of=new", "ibs=4096", "obs=512", "--jobs=2"}, "--jobs=2 needs bs=, not ibs= and obs=");
+  expect_refused({"if=in", "of=new", "bs=4096", "--jobs=0"}, "The jobs are a whole number from 1 to 64.");
+  expect_refused({"if=in", "of=new", "bs=4096", "--jobs=65"}, "The jobs are a whole number from 1 to 64.");
+  Options o = opts({"of=new", "bs=4096", "--jobs=2"});
+  o.in = Stdin::chunked({"from a pipe"});
+  o.as_ddtime = true;
+  ::unlink((dir() / "new").c_str());
+  const Result r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("--jobs=2 reads each job's part at its own offsets, which ‘standard input’ cannot take: it is a pipe"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace ddtime::e2e
