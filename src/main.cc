@@ -16,6 +16,7 @@
 #include "report/diag.h"
 #include "cli/operands.h"
 #include "system/os.h"
+#include "bench/compare_driver.h"
 #include "bench/driver.h"
 #include "report/report_json.h"
 #include "measure/timing.h"
@@ -76,6 +77,7 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
         break;
     }
     ddtime::PosixOs os;
+    if (parsed.plan.compare) return ddtime::run_compare(os, diag, parsed.settings, parsed.plan);
     ddtime::MonotonicClock clock;
     // Only --progress draws differently on a terminal; GNU dd asks nothing
     // of stderr, and neither does a plain run here (one ioctl less).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/operands.h"
 
+#include <algorithm>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,9 +70,7 @@ std::optional<ParseOutcome::Action> ending_option(const CommandLine& line, const
   return std::nullopt;
 }
 
-// Every option in order, then every operand in order; the first complaint
-// ends the parse. False when one was said.
-bool apply_all(const CommandLine& line, DdOperands& operands, const DdtimeOptions& extensions, const Diag& diag) {
+bool apply_options(const CommandLine& line, const DdtimeOptions& extensions, const Diag& diag) {
   for (const po::option& option : line.options) {
     try {
       apply(extensions.rows(), option);
@@ -79,12 +79,57 @@ bool apply_all(const CommandLine& line, DdOperands& operands, const DdtimeOption
       return false;
     }
   }
+  return true;
+}
+
+// Every option in order, then every operand in order; the first complaint
+// ends the parse. False when one was said.
+bool apply_all(const CommandLine& line, DdOperands& operands, const DdtimeOptions& extensions, const Diag& diag) {
+  if (!apply_options(line, extensions, diag)) return false;
   try {
     for (const po::option& operand : line.operands) {
       if (operand.string_key == kUnknownOperand) operands.unrecognized(operand.value.front());
       apply(operands.rows(), operand);
     }
   } catch (const Refused&) {
+    return false;
+  }
+  return true;
+}
+
+bool asks_to_compare(const CommandLine& line) {
+  return std::any_of(line.options.begin(), line.options.end(),
+                     [](const po::option& option) { return option.string_key == "compare"; });
+}
+
+// --compare reads documents and copies nothing: of ddtime's options only
+// those about its output mean anything with it, and every word that is not
+// an option names a document; a dd operand is refused, not taken for a file.
+constexpr std::string_view kCompareOptions[] = {"compare", "json", "csv", "units", "force"};
+
+bool take_documents(const CommandLine& line, const Settings& settings, Plan& plan, const Diag& diag) {
+  for (const po::option& option : line.options) {
+    if (std::find(std::begin(kCompareOptions), std::end(kCompareOptions), option.string_key) ==
+        std::end(kCompareOptions)) {
+      diag.error(0, fmt::format("--compare reads documents; it does not combine with --{}", option.string_key));
+      return false;
+    }
+  }
+  for (const po::option& operand : line.operands) {
+    if (operand.string_key != kUnknownOperand) {
+      diag.error(0, fmt::format("--compare takes JSON documents, not dd operands: {}",
+                                diag.quote(operand.original_tokens.front())));
+      return false;
+    }
+    plan.documents.push_back(operand.value.front());
+  }
+  if (plan.documents.size() < 2) {
+    diag.error(0, "--compare needs two documents or more: the baseline first, then those compared with it");
+    diag.try_help();
+    return false;
+  }
+  if (plan.csv && !plan.csv_path && settings.ext.json && !settings.ext.json_path) {
+    diag.error(0, "--csv and --json cannot both take the place of the table: give one a PATH");
     return false;
   }
   return true;
@@ -104,6 +149,9 @@ OperandParser::OperandParser(int argc, const char* const* argv, const Diag& diag
 OperandParser::~OperandParser() = default;
 
 bool OperandParser::json_replaces_text() const {
+  // --compare's JSON takes the table's place on standard output; its
+  // refusals stay words on standard error.
+  if (asks_to_compare(*line_)) return false;
   bool replaces = false;
   for (const po::option& option : line_->options) {
     if (option.string_key == "json") replaces = option.value.empty();
@@ -114,6 +162,12 @@ bool OperandParser::json_replaces_text() const {
 ParseOutcome OperandParser::parse() {
   if (const auto ended = ending_option(*line_, diag_, outcome_.stdout_text)) {
     outcome_.action = *ended;
+    return std::move(outcome_);
+  }
+  if (asks_to_compare(*line_)) {
+    const bool taken = apply_options(*line_, *extensions_, diag_) &&
+                       take_documents(*line_, outcome_.settings, outcome_.plan, diag_);
+    outcome_.action = taken ? ParseOutcome::Action::kRun : ParseOutcome::Action::kFail;
     return std::move(outcome_);
   }
   if (!apply_all(*line_, *operands_, *extensions_, diag_)) {

@@ -318,7 +318,11 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
           "LIMIT"),
       "with --time: end once the rate is steady within LIMIT percent (10), as fio's steadystate");
   add("force", row<Switch>([this](Switch) { plan_.force = true; }),
-      "let a session write to a block device that is mounted or in use");
+      "let a session write to a block device that is mounted or in use; with --compare, compare documents "
+      "whose rows or operands differ, or that are incomplete");
+  add("compare", row<Switch>([this](Switch) { plan_.compare = true; }),
+      "compare the JSON documents named in place of operands (runs, sessions, profiles) with the first: "
+      "medians, their ratio and its 95% interval, a rank test's verdict");
   add("csv",
       row<OptionalText>(
           [this](const OptionalText& v) {

@@ -69,6 +69,10 @@ struct Plan {
   std::optional<double> steady_percent;
   bool csv = false;                     // --csv[=PATH]: one line per run
   std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr
+  // --compare: the JSON documents named on the command line, the first the
+  // baseline; nothing is copied.
+  bool compare = false;
+  std::vector<std::string> documents;
 
   static constexpr unsigned kMaxIodepth = 1024;
   static constexpr unsigned kMaxJobs = 64;

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "report/report_compare.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iterator>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "report/json.h"
+#include "report/report_session.h"
+
+namespace ddtime {
+namespace {
+
+// A ratio with two decimals, or three where two would read 1.00 for a
+// ratio that is not 1.
+std::string ratio_text(double ratio) {
+  const std::string two = fmt::format("{:.2f}", ratio);
+  return two == "1.00" && ratio != 1 ? fmt::format("{:.3f}", ratio) : two;
+}
+
+std::string interval_text(const RatioInterval& interval) {
+  return fmt::format("{}-{}", ratio_text(interval.low), ratio_text(interval.high));
+}
+
+std::string part_words(const KeyPart& part) {
+  if (part.name == "bs" && part.number) return "bs=" + bs_text(*part.number);
+  if (part.name == "iodepth" && part.number) return fmt::format("depth {}", *part.number);
+  if (part.number) return fmt::format("{}={}", part.name, *part.number);
+  return part.text;
+}
+
+// The reason after "~", or empty for a verdict of faster or slower.
+std::string reason(const RowComparison& row) {
+  switch (row.verdict) {
+    case Verdict::kTooFew:
+      return fmt::format("too few runs ({} and {}: the smallest p a rank test can give is {:.2f})", row.baseline_runs,
+                         row.other_runs, row.smallest_p);
+    case Verdict::kNoChange:
+      return fmt::format("no significant difference (p={:.2f})", row.test->p);
+    case Verdict::kNoRuns:
+      return fmt::format("no counted runs to compare ({} and {})", row.baseline_runs, row.other_runs);
+    case Verdict::kFaster:
+    case Verdict::kSlower:
+      break;
+  }
+  return {};
+}
+
+std::string_view verdict_word(Verdict verdict) {
+  return verdict == Verdict::kFaster ? "faster" : verdict == Verdict::kSlower ? "slower" : "~";
+}
+
+// An operand's value as the command line would say it: bs=1M.
+std::string operand_words(std::string_view path, const std::optional<std::string>& value) {
+  if (!value) return fmt::format("no {}", path);
+  const bool block = path == "bs" || path == "ibs" || path == "obs";
+  const bool digits = !value->empty() && std::all_of(value->begin(), value->end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+  if (block && digits && value->size() < 19) return fmt::format("{}={}", path, bs_text(std::stoll(*value)));
+  return fmt::format("{}={}", path, *value);
+}
+
+using Cells = std::vector<std::string>;
+
+std::string table(const std::vector<Cells>& lines) {
+  std::vector<std::size_t> widths;
+  for (const Cells& cells : lines) {
+    widths.resize(std::max(widths.size(), cells.size()), 0);
+    for (std::size_t i = 0; i < cells.size(); ++i) widths[i] = std::max(widths[i], cells[i].size());
+  }
+  std::string out;
+  for (const Cells& cells : lines) {
+    std::string line;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      line += i + 1 == cells.size() ? cells[i] : fmt::format("{:<{}}  ", cells[i], widths[i]);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+Cells row_cells(const ComparedRow& row, RateUnits units) {
+  const RowComparison& f = row.figures;
+  const auto rate = [&](const std::optional<double>& median) { return median ? rate_text(*median, units) : "-"; };
+  return {row_label(row.key),
+          rate(f.baseline_median),
+          rate(f.other_median),
+          f.ratio ? ratio_text(*f.ratio) : "-",
+          f.interval ? interval_text(*f.interval) : "n/a",
+          f.test ? fmt::format("{:.3f}", f.test->p) : "-",
+          fmt::format("{}, {}", f.baseline_runs, f.other_runs),
+          verdict_text(f)};
+}
+
+std::string environment_lines(const ComparisonReport& report) {
+  std::string out;
+  for (const EnvironmentDifference& difference : report.environment) {
+    std::string values;
+    for (const std::optional<std::string>& value : difference.values) {
+      values += (values.empty() ? "" : " | ") + value.value_or("-");
+    }
+    out += fmt::format("environment: {}: {}\n", difference.path, values);
+  }
+  if (!report.without_environment.empty()) {
+    std::string names;
+    for (const std::string& name : report.without_environment) names += (names.empty() ? "" : ", ") + name;
+    out += fmt::format("environment: not recorded in {}\n", names);
+  }
+  if (out.empty()) out = "environment: the same in every document\n";
+  return out;
+}
+
+}  // namespace
+
+std::string row_label(const RowKey& key) {
+  std::string label;
+  for (const KeyPart& part : key) {
+    if (part.name == "pass" && part.text == "copy") continue;  // a plain copy says nothing more
+    label += (label.empty() ? "" : " ") + part_words(part);
+  }
+  return label;
+}
+
+std::string verdict_text(const RowComparison& row) {
+  if (row.verdict == Verdict::kFaster || row.verdict == Verdict::kSlower) {
+    const bool faster = row.verdict == Verdict::kFaster;
+    const double ratio = faster ? *row.ratio : 1 / *row.ratio;
+    std::string text = fmt::format("{}x {}", ratio_text(ratio), verdict_word(row.verdict));
+    if (row.interval) {
+      const RatioInterval shown = faster ? *row.interval : RatioInterval{1 / row.interval->high, 1 / row.interval->low};
+      text += fmt::format(" [{}]", interval_text(shown));
+    }
+    return text;
+  }
+  return "~ " + reason(row);
+}
+
+std::string comparison_text(const ComparisonReport& report, RateUnits units) {
+  std::string out = environment_lines(report);
+  const std::string& baseline = report.names.front();
+  for (const ComparedDocument& other : report.others) {
+    out += fmt::format("{} against {}:\n", other.name, baseline);
+    std::vector<Cells> lines{{"row", baseline, other.name, "ratio", "95% interval", "p", "runs", "verdict"}};
+    for (const ComparedRow& row : other.rows) lines.push_back(row_cells(row, units));
+    out += table(lines);
+  }
+  return out;
+}
+
+namespace {
+
+void put_side(json::Object side, const std::optional<double>& median, std::size_t runs) {
+  if (median) {
+    side.decimal("median", json::rounded(*median, 3));
+  } else {
+    side.null("median");
+  }
+  side.integer("runs", static_cast<std::int64_t>(runs));
+}
+
+void put_key(json::Object key, const RowKey& parts) {
+  for (const KeyPart& part : parts) {
+    if (part.number) {
+      key.integer(part.name, *part.number);
+    } else {
+      key.string(part.name, part.text);
+    }
+  }
+}
+
+void put_row(json::Object row, const std::string& document, const ComparedRow& source) {
+  const RowComparison& f = source.figures;
+  row.string("document", document);
+  put_key(row.object("key"), source.key);
+  put_side(row.object("baseline"), f.baseline_median, f.baseline_runs);
+  put_side(row.object("other"), f.other_median, f.other_runs);
+  if (f.ratio) {
+    row.decimal("ratio", json::rounded(*f.ratio, 6));
+  } else {
+    row.null("ratio");
+  }
+  if (f.interval) {
+    row.array("ci95").decimal(json::rounded(f.interval->low, 6)).decimal(json::rounded(f.interval->high, 6));
+  } else {
+    row.null("ci95");
+  }
+  if (f.test) {
+    row.decimal("p", json::rounded(f.test->p, 6));
+  } else {
+    row.null("p");
+  }
+  row.string("verdict", verdict_word(f.verdict));
+  if (const std::string why = reason(f); why.empty()) {
+    row.null("reason");
+  } else {
+    row.string("reason", why);
+  }
+}
+
+void put_environment(json::Object& comparison, const ComparisonReport& report) {
+  {
+    json::Array names = comparison.array("environment_not_recorded");
+    for (const std::string& name : report.without_environment) names.string(name);
+  }
+  json::Array differences = comparison.array("environment_differences");
+  for (const EnvironmentDifference& source : report.environment) {
+    json::Object difference = differences.object();
+    difference.string("key", source.path);
+    json::Array values = difference.array("values");
+    for (const std::optional<std::string>& value : source.values) {
+      if (value) {
+        values.string(*value);
+      } else {
+        values.null();
+      }
+    }
+  }
+}
+
+// RFC 4180: a field with a comma, a quote or a line break is quoted, its
+// quotes doubled.
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string csv_number(const std::optional<double>& value, int decimals) {
+  return value ? fmt::format("{:.{}f}", *value, decimals) : std::string();
+}
+
+}  // namespace
+
+std::string comparison_json(const ComparisonReport& report, std::string_view version) {
+  json::Writer out;
+  {
+    json::Object document = out.object();
+    document.string("tool", "ddtime").string("version", version);
+    json::Object comparison = document.object("comparison");
+    comparison.string("baseline", report.names.front());
+    {
+      json::Array names = comparison.array("documents");
+      for (const std::string& name : report.names) names.string(name);
+    }
+    put_environment(comparison, report);
+    json::Array rows = comparison.array("rows");
+    for (const ComparedDocument& other : report.others) {
+      for (const ComparedRow& row : other.rows) put_row(rows.object(), other.name, row);
+    }
+  }
+  return out.text() + "\n";
+}
+
+std::string comparison_csv(const ComparisonReport& report) {
+  std::string out =
+      "document,baseline,row,baseline_median,baseline_runs,median,runs,ratio,ci95_low,ci95_high,p,verdict,reason\n";
+  for (const ComparedDocument& other : report.others) {
+    for (const ComparedRow& row : other.rows) {
+      const RowComparison& f = row.figures;
+      const std::optional<double> low = f.interval ? std::optional<double>(f.interval->low) : std::nullopt;
+      const std::optional<double> high = f.interval ? std::optional<double>(f.interval->high) : std::nullopt;
+      const std::optional<double> p = f.test ? std::optional<double>(f.test->p) : std::nullopt;
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(other.name),
+                         csv_field(report.names.front()), csv_field(row_label(row.key)),
+                         csv_number(f.baseline_median, 3), f.baseline_runs, csv_number(f.other_median, 3),
+                         f.other_runs, csv_number(f.ratio, 6), csv_number(low, 6), csv_number(high, 6),
+                         csv_number(p, 6), verdict_word(f.verdict), csv_field(reason(f)));
+    }
+  }
+  return out;
+}
+
+void document_unreadable(const Diag& diag, std::string_view name, int err, bool opening) {
+  diag.error(err, "{} {}", opening ? "cannot open" : "error reading", diag.quote_always(name));
+}
+
+void document_problem(const Diag& diag, std::string_view name, const DocumentProblem& problem) {
+  switch (problem.kind) {
+    case DocumentProblem::Kind::kSyntax:
+      diag.error(0, "{}:{}:{}: not a complete JSON document: {}", diag.quote_if_needed(name), problem.line,
+                 problem.column, problem.detail);
+      return;
+    case DocumentProblem::Kind::kNotDdtime:
+      diag.error(0, "{} is not a ddtime JSON document (no \"tool\": \"ddtime\")", diag.quote_always(name));
+      return;
+    case DocumentProblem::Kind::kRefusal:
+      diag.error(0, "{} is the document of a refused command: it holds no measurements", diag.quote_always(name));
+      return;
+    case DocumentProblem::Kind::kUnknownKind:
+      diag.error(0, "{} is a ddtime document, but not of a run, a session or a profile", diag.quote_always(name));
+      return;
+    case DocumentProblem::Kind::kMalformed:
+      diag.error(0, "{}: {} is missing or not what ddtime writes there", diag.quote_if_needed(name), problem.detail);
+      return;
+  }
+}
+
+void document_incomplete(const Diag& diag, std::string_view name) {
+  diag.error(0,
+             "{} is incomplete (\"complete\": false): a signal cut its runs short; "
+             "--force compares what it holds",
+             diag.quote_always(name));
+}
+
+namespace {
+
+std::string row_list(const std::vector<RowKey>& keys) {
+  std::string list;
+  for (const RowKey& key : keys) list += (list.empty() ? "" : ", ") + row_label(key);
+  return list;
+}
+
+}  // namespace
+
+void documents_differ(const Diag& diag, std::string_view baseline, std::string_view other, const Matching& matching,
+                      bool one_row) {
+  std::string what;
+  if (const std::optional<OperandDifference>& d = matching.difference) {
+    what = fmt::format("{} in {}, {} in {}", operand_words(d->path, d->baseline_value), baseline,
+                       operand_words(d->path, d->other_value), other);
+    if (!one_row) what += fmt::format(" (row {})", row_label(d->row));
+  } else {
+    std::vector<std::string> parts;
+    if (!matching.only_baseline.empty()) parts.push_back(fmt::format("{} only in {}", row_list(matching.only_baseline), baseline));
+    if (!matching.only_other.empty()) parts.push_back(fmt::format("{} only in {}", row_list(matching.only_other), other));
+    what = parts.size() == 2 ? parts[0] + "; " + parts[1] : parts.front();
+  }
+  diag.error(0, "{} and {} did not measure the same thing: {}; --force compares them anyway",
+             diag.quote_always(baseline), diag.quote_always(other), what);
+}
+
+void no_common_rows(const Diag& diag, std::string_view baseline, std::string_view other) {
+  diag.error(0, "{} and {} have no row in common to compare", diag.quote_always(baseline), diag.quote_always(other));
+}
+
+void report_is_document(const Diag& diag, std::string_view option, std::string_view name) {
+  diag.error(0, "{} names {}, one of the documents compared: the report would overwrite it", option,
+             diag.quote_always(name));
+}
+
+}  // namespace ddtime
