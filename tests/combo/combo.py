@@ -55,6 +55,10 @@ checks the invariants of issue 19:
                        --csv, the samples' schema), --jobs (the JSON
                        engine's jobs object)
   figures              a figure that was not measured is null, never 0
+  compare-self         --compare of a --json=PATH document with itself
+                       exits 0, its --json parses with a row per row of the
+                       document, and every verdict is ~ (no run is faster
+                       than itself)
 
 Some cases write to a block device of the test's own ($DEV: a loop device
 over an 8 MiB file, filled with 0xAA before each run), where there is no
@@ -1805,6 +1809,32 @@ class Checker:
         if rows and len(rows) > 1 and rows[0] in (CSV_HEADER, TIMELINE_CSV_HEADER):
             self.check_csv(rows, reference, ref_name, docs[-1] if docs else None)
 
+    def check_compare_self(self, ddtime: str) -> None:
+        """--compare of the run's own document with itself (issue 22)."""
+        path = self.case.ext.get("json")
+        doc = self.json_docs[-1] if self.json_docs else None
+        if (not path or doc is None or self.killed or self.run.status != 0 or self.refused
+                or doc.get("complete") is not True):
+            return
+        done = subprocess.run([ddtime, "--compare", path, path, "--json"], cwd=self.dir, env=ENV,
+                              capture_output=True, timeout=30)
+        if done.returncode != 0:
+            self.fail("compare-self", "--compare of a document with itself failed",
+                      f"exit {done.returncode}: {done.stderr.decode('utf-8', 'replace')[:300]}")
+            return
+        try:
+            rows = json.loads(done.stdout)["comparison"]["rows"]
+        except (ValueError, KeyError, TypeError) as error:
+            self.fail("compare-self", "--compare --json does not parse", f"{error}: {done.stdout[:200]!r}")
+            return
+        expected = len(doc["summary"]) if "summary" in doc else 1
+        if len(rows) != expected:
+            self.fail("compare-self", "--compare has not a row per row of the document",
+                      f"{len(rows)} rows against the document's {expected}")
+        if any(row.get("verdict") != "~" for row in rows):
+            self.fail("compare-self", "a document compared with itself is faster or slower",
+                      json.dumps([row.get("verdict") for row in rows]))
+
     def check_json(self, doc: dict, reference: Optional[Summary], ref_name: str) -> None:
         runs = self.copy_runs(doc)
         if not runs and doc.get("signal") and "runs" in doc:
@@ -2203,6 +2233,8 @@ class Harness:
         checker = Checker(case, self.o.seed, gnu_runs, exact, gnu_final, run, before, after, case_dir,
                           self.o.sigint_bound, self.o.sigint_grace, device_data)
         failures = checker.check()
+        if case.program == "ddtime":
+            checker.check_compare_self(self.o.ddtime)
         status = ("timeout" if run.timed_out else f"signal {signal.Signals(-run.status).name}"
                   if run.status < 0 else f"exit {run.status}")
         return Outcome(case, failures, checker.refused, status, elapsed, run.stderr)

@@ -108,9 +108,9 @@ expect "ddtime if=disk\\ images/" "disk images/a.img disk images/b.img"
 expect "ddtime bs=1M if=no" "notes.txt"
 
 # The --long options and their values.
-expect "ddtime --" "--align= --cache= --csv --csv= --direct --engine= --force --gnu --help --iodepth= --jobs= --json --json= --latency --pattern= --preallocate --progress --ramp= --random --random= --readback --repeat= --size= --split-times --steady --steady= --sweep= --time= --timeline --timeline= --units= --verify --version --warmup="
+expect "ddtime --" "--align= --cache= --compare --csv --csv= --direct --engine= --force --gnu --help --iodepth= --jobs= --json --json= --latency --pattern= --preallocate --progress --ramp= --random --random= --readback --repeat= --size= --split-times --steady --steady= --sweep= --time= --timeline --timeline= --units= --verify --version --warmup="
 expect "ddtime --cache=c" "cold cold-system"
-expect "ddtime --c" "--cache= --csv --csv="
+expect "ddtime --c" "--cache= --compare --csv --csv="
 expect "ddtime --pattern=" "ones random stamp zero"
 expect "ddtime --re" "--readback --repeat="
 expect "ddtime --ra" "--ramp= --random --random="
