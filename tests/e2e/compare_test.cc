@@ -49,8 +49,9 @@ TEST_F(Compare, ADocumentAgainstItselfIsNoDifference) {
   EXPECT_EQ(lines[1], "a.json against a.json:");
   EXPECT_TRUE(lines[2].starts_with("row            a.json")) << lines[2];
   EXPECT_TRUE(lines[3].starts_with("bs=64k depth 1 ")) << lines[3];
-  EXPECT_TRUE(lines[3].ends_with("1.00   n/a           1.000  5, 5  ~ no significant difference (p=1.00)"))
-      << lines[3];
+  // Every run tied with its twin: U = mn/2, p = 1; the ratio of medians 1.
+  EXPECT_NE(lines[3].find("  1.00   "), std::string::npos) << lines[3];
+  EXPECT_TRUE(lines[3].ends_with("1.000  5, 5  ~ no significant difference (p=1.00)")) << lines[3];
 }
 
 TEST_F(Compare, TwoSessionsGetAVerdictAndTheReports) {
