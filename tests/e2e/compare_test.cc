@@ -47,7 +47,7 @@ TEST_F(Compare, ADocumentAgainstItselfIsNoDifference) {
   ASSERT_EQ(lines.size(), 4u) << result.out;
   EXPECT_EQ(lines[0], "environment: not recorded in a.json, a.json");
   EXPECT_EQ(lines[1], "a.json against a.json:");
-  EXPECT_TRUE(lines[2].starts_with("row            a.json")) << lines[2];
+  EXPECT_TRUE(lines[2].starts_with("row             a.json")) << lines[2];
   EXPECT_TRUE(lines[3].starts_with("bs=64k depth 1 ")) << lines[3];
   // Every run tied with its twin: U = mn/2, p = 1; the ratio of medians 1.
   EXPECT_NE(lines[3].find("  1.00   "), std::string::npos) << lines[3];
