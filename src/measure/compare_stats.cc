@@ -5,6 +5,15 @@
 #include <cmath>
 #include <vector>
 
+// Boost 1.74's root finders (boost/math/tools/roots.hpp, which the normal's
+// quantile reaches) include <iostream> for debugging output they print
+// only under BOOST_MATH_INSTRUMENT, and with it the static initialisation
+// of the standard streams that no source of ddtime's may run before main
+// (tests/link/linkage_test.sh). libstdc++'s include guard, set here, makes
+// that include empty; nothing of Boost's that is compiled uses a stream.
+#ifndef _GLIBCXX_IOSTREAM
+#define _GLIBCXX_IOSTREAM 1
+#endif
 #include <boost/math/distributions/normal.hpp>
 
 namespace ddtime {
