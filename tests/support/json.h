@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// json — a small, strict JSON reader (RFC 8259) for checking ddtime's --json
-// output in the unit and end-to-end tests. It parses one value and keeps what a test
-// needs to look at: object members in the order written, numbers as their
-// literal text. Anything RFC 8259 rejects is an error, and so are duplicate
-// keys and invalid UTF-8, so a test passing means the output is clean JSON.
+// json — a strict JSON reader (RFC 8259) for checking ddtime's --json
+// output in the unit and end-to-end tests, on nlohmann's parser. It parses
+// one value and keeps what a test needs to look at: object members in the
+// order written, numbers as their literal text. Anything RFC 8259 rejects
+// is an error, and so are duplicate keys and invalid UTF-8, so a test
+// passing means the output is clean JSON.
 #pragma once
 
 #include <cstddef>
