@@ -11,8 +11,11 @@ set -eu
 # libclang-rt-14-dev: the libFuzzer targets; valgrind: the valgrind.* tests;
 # python3: tests/bench/compare.py and the combination test tests/combo/combo.py
 # (a fresh Debian 12 has none, and CMake then leaves those tests out);
-# e2fsprogs: mkfs.ext4 for the combination test's loop-mounted file system.
-packages="cmake ninja-build g++ pkg-config libfmt-dev libboost-program-options-dev libgtest-dev liburing-dev mandoc
+# e2fsprogs: mkfs.ext4 for the combination test's loop-mounted file system;
+# nlohmann-json3-dev: --compare's (and the tests') JSON parser;
+# libboost-math-dev: --compare's normal distribution (header only).
+packages="cmake ninja-build g++ pkg-config libfmt-dev libboost-program-options-dev libboost-math-dev
+  nlohmann-json3-dev libgtest-dev liburing-dev mandoc
   fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 e2fsprogs $*"
 
 missing=""
