@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <vector>
 
 #include "system/os_direct.h"
@@ -167,6 +169,25 @@ IoResult PosixOs::terminal_columns(int fd) noexcept {
   winsize size{};
   if (::ioctl(fd, TIOCGWINSZ, &size) != 0) return {-1, errno};
   return {size.ws_col, 0};
+}
+
+IoResult PosixOs::host_name(char* name, std::size_t length) noexcept {
+  if (length == 0) return {-1, EINVAL};
+  utsname system{};
+  if (::uname(&system) != 0) return {-1, errno};
+  std::size_t n = 0;
+  while (n + 1 < length && n < sizeof(system.nodename) && system.nodename[n] != '\0') {
+    name[n] = system.nodename[n];
+    ++n;
+  }
+  name[n] = '\0';
+  return {static_cast<ssize_t>(n), 0};
+}
+
+IoResult PosixOs::wall_clock_seconds() noexcept {
+  const std::time_t now = ::time(nullptr);
+  if (now == static_cast<std::time_t>(-1)) return {-1, errno};
+  return {static_cast<ssize_t>(now), 0};
 }
 
 IoResult PosixOs::real_path(const char* path, char* resolved) noexcept {

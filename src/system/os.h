@@ -73,6 +73,11 @@ class Os {
   virtual IoResult remove_file(const char* path) noexcept = 0;
   // TIOCGWINSZ: the columns of the terminal fd is (ENOTTY: not one).
   virtual IoResult terminal_columns(int fd) noexcept = 0;
+  // uname(2)'s nodename into name (length bytes, NUL-terminated, cut to
+  // fit): the machine a report names.
+  virtual IoResult host_name(char* name, std::size_t length) noexcept = 0;
+  // time(2): n is the seconds since the epoch, the date a report carries.
+  virtual IoResult wall_clock_seconds() noexcept = 0;
 };
 
 // The base of a decorator: every call goes to the wrapped Os unchanged, so
@@ -117,6 +122,8 @@ class OsWrapper : public Os {
   IoResult real_path(const char* path, char* resolved) noexcept override { return target_.real_path(path, resolved); }
   IoResult remove_file(const char* path) noexcept override { return target_.remove_file(path); }
   IoResult terminal_columns(int fd) noexcept override { return target_.terminal_columns(fd); }
+  IoResult host_name(char* name, std::size_t length) noexcept override { return target_.host_name(name, length); }
+  IoResult wall_clock_seconds() noexcept override { return target_.wall_clock_seconds(); }
 
  private:
   Os& target_;
@@ -148,6 +155,8 @@ class PosixOs final : public Os {
   IoResult real_path(const char* path, char* resolved) noexcept override;
   IoResult remove_file(const char* path) noexcept override;
   IoResult terminal_columns(int fd) noexcept override;
+  IoResult host_name(char* name, std::size_t length) noexcept override;
+  IoResult wall_clock_seconds() noexcept override;
 };
 
 }  // namespace ddtime

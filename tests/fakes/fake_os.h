@@ -55,6 +55,8 @@ class FakeOs final : public Os {
   ssize_t resident = 0;            // what resident_pages() answers
   int resident_error = 0;          // or the errno it fails with
   DirectIoNeeds direct_needs;      // what direct_io_needs() answers
+  std::string host = "testhost";   // what host_name() answers
+  ssize_t wall_clock = 1764720000;  // what wall_clock_seconds() answers: 2025-12-03 00:00 UTC
   std::int64_t device_size = -1;   // block_device_size(): -1 means ENOTTY
   std::vector<std::string> calls;  // "read 0 512", "write 1 512", ...
   // Names for the two files, so that a session can open them again for
@@ -251,6 +253,13 @@ class FakeOs final : public Os {
     return {0, 0};
   }
   IoResult terminal_columns(int) noexcept override { return {-1, ENOTTY}; }
+  // A fixed machine and moment, so that a report naming them can be pinned.
+  IoResult host_name(char* name, std::size_t length) noexcept override {
+    if (length == 0) return {-1, EINVAL};
+    const int n = std::snprintf(name, length, "%s", host.c_str());
+    return {n, 0};
+  }
+  IoResult wall_clock_seconds() noexcept override { return {wall_clock, 0}; }
   IoResult real_path(const char* path, char* resolved) noexcept override {
     std::snprintf(resolved, PATH_MAX, "/fake/%s", path);
     return {0, 0};

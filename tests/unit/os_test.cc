@@ -91,6 +91,11 @@ class RecordingOs final : public Os {
   }
   IoResult remove_file(const char* path) noexcept override { return answer("remove_file " + std::string(path), 22); }
   IoResult terminal_columns(int fd) noexcept override { return answer("terminal_columns " + std::to_string(fd), 23); }
+  IoResult host_name(char* name, std::size_t length) noexcept override {
+    last_buffer = name;
+    return answer("host_name " + std::to_string(length), 24);
+  }
+  IoResult wall_clock_seconds() noexcept override { return answer("wall_clock_seconds", 25); }
 
  private:
   // n is the call's own number; err is set too, to see it carried back.
@@ -125,7 +130,9 @@ std::vector<std::string> every_call() {
           "allocate_blocks 1 0 65536",
           "real_path ./out.img",
           "remove_file gone.tmp",
-          "terminal_columns 2"};
+          "terminal_columns 2",
+          "host_name 64",
+          "wall_clock_seconds"};
 }
 
 // The answers to every_call(), in its order; direct_io_needs apart.
@@ -161,6 +168,8 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   r.push_back(os.real_path("./out.img", resolved));
   r.push_back(os.remove_file("gone.tmp"));
   r.push_back(os.terminal_columns(2));
+  r.push_back(os.host_name(static_cast<char*>(buffer), 64));
+  r.push_back(os.wall_clock_seconds());
   return answers;
 }
 
@@ -174,7 +183,8 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.calls, every_call());
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
-  const std::vector<ssize_t> numbers = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23};
+  const std::vector<ssize_t> numbers = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
+                                        13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;
@@ -229,6 +239,27 @@ TEST(OsWrapper, ADecoratorCanAnswerInsteadOfTheWrappedOs) {
   EXPECT_EQ(inner.calls, expected);
   EXPECT_EQ(answers.results[9].n, -1);
   EXPECT_EQ(answers.results[9].err, EIO);
+}
+
+// The host name is the one call here whose answer is cut to a buffer:
+// it ends in a NUL whatever the buffer's length, and says how long it is.
+TEST(PosixOs, HostNameIsTheNodenameCutToTheBufferAndEndsInANul) {
+  PosixOs os;
+  char name[256];
+  const IoResult whole = os.host_name(name, sizeof name);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(std::string(name).size(), static_cast<std::size_t>(whole.n));
+  char cut[3] = {'x', 'x', 'x'};
+  const IoResult short_one = os.host_name(cut, sizeof cut);
+  ASSERT_TRUE(short_one.ok());
+  EXPECT_EQ(cut[short_one.n], '\0');
+  EXPECT_LE(short_one.n, 2);
+  EXPECT_EQ(os.host_name(cut, 0).err, EINVAL);
+}
+
+TEST(PosixOs, WallClockIsAfterThisCodeWasWritten) {
+  PosixOs os;
+  EXPECT_GT(os.wall_clock_seconds().n, 1764720000 - 86400 * 365);
 }
 
 }  // namespace
