@@ -13,11 +13,41 @@
 namespace ddtime {
 namespace svg_detail {
 
+double log10_of(double value) {
+  if (!(value > 0) || !std::isfinite(value)) return 0;
+  constexpr double kLn2 = 0.693147180559945309417;
+  constexpr double kLn10 = 2.302585092994045684018;
+  int exponent = 0;
+  while (value >= 2) {
+    value /= 2;
+    ++exponent;
+  }
+  while (value < 1) {
+    value *= 2;
+    --exponent;
+  }
+  // ln m = 2 atanh(t), t = (m - 1) / (m + 1) <= 1/3 for m in [1, 2).
+  const double t = (value - 1) / (value + 1);
+  double term = t, sum = 0;
+  for (int k = 1; k < 64; k += 2) {
+    sum += term / k;
+    term *= t * t;
+  }
+  return (2 * sum + exponent * kLn2) / kLn10;
+}
+
+double power_of_ten(int exponent) {
+  if (exponent < 0) return 1 / power_of_ten(-exponent);
+  double power = 1;
+  for (int k = 0; k < exponent && k < 400; ++k) power *= 10;
+  return power;
+}
+
 double Scale::at(double value) const {
   if (!std::isfinite(value)) value = low;
   if (log) {
     const double clamped = std::clamp(value, low, high);
-    return from + (std::log10(clamped) - std::log10(low)) / (std::log10(high) - std::log10(low)) * (to - from);
+    return from + (log10_of(clamped) - log10_of(low)) / (log10_of(high) - log10_of(low)) * (to - from);
   }
   return from + (std::clamp(value, low, high) - low) / (high - low) * (to - from);
 }
@@ -26,7 +56,7 @@ namespace {
 
 // 1, 2 or 5 x 10^k: the step nearest above raw.
 double nice_step(double raw) {
-  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+  const double decade = power_of_ten(static_cast<int>(std::floor(log10_of(raw))));
   for (const double factor : {1.0, 2.0, 5.0, 10.0}) {
     if (factor * decade >= raw * 0.999) return factor * decade;
   }
@@ -46,8 +76,8 @@ std::vector<double> linear_ticks(double low, double high, int about) {
 std::vector<double> decade_ticks(double low, double high) {
   std::vector<double> ticks;
   if (!(low > 0) || !(high > low)) return ticks;
-  for (int k = static_cast<int>(std::ceil(std::log10(low) - 1e-9)); std::pow(10.0, k) <= high * (1 + 1e-9); ++k) {
-    ticks.push_back(std::pow(10.0, k));
+  for (int k = static_cast<int>(std::ceil(log10_of(low) - 1e-9)); power_of_ten(k) <= high * (1 + 1e-9); ++k) {
+    ticks.push_back(power_of_ten(k));
   }
   return ticks;
 }
@@ -60,15 +90,15 @@ double linear_top(double largest) {
 
 double decade_top(double largest) {
   if (!(largest > 0) || !std::isfinite(largest)) return 1;
-  return std::pow(10.0, std::ceil(std::log10(largest) - 1e-9));
+  return power_of_ten(static_cast<int>(std::ceil(log10_of(largest) - 1e-9)));
 }
 
 std::string tick_text(double value) {
   if (!std::isfinite(value) || value == 0) return "0";
   const double magnitude = std::fabs(value);
-  if (magnitude >= 1 && std::fabs(value - std::round(value)) < 1e-9 * magnitude) return svg_number(value, 0);
+  if (magnitude >= 1 && std::fabs(value - std::floor(value + 0.5)) < 1e-9 * magnitude) return svg_number(value, 0);
   // Enough decimals to show the first significant digit and the next.
-  const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(magnitude))), 1, 12);
+  const int decimals = std::clamp(1 - static_cast<int>(std::floor(log10_of(magnitude))), 1, 12);
   std::string text = svg_number(value, decimals);
   while (text.back() == '0') text.pop_back();
   if (text.back() == '.') text.pop_back();

@@ -12,6 +12,11 @@
 
 namespace ddtime::svg_detail {
 
+// log10 and 10^k without libm, which the static-runtime build must not
+// need (tests/link): log10_of(x) for x > 0 (0 otherwise), to about 1e-15.
+double log10_of(double value);
+double power_of_ten(int exponent);
+
 // Values [low, high] onto pixels [from, to]; a log scale clamps values at
 // or below low to low. Requires: low < high, and low > 0 when log.
 struct Scale {

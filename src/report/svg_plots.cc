@@ -93,7 +93,7 @@ Scale latency_x(const std::vector<LatencySeries>& series) {
     }
   }
   if (!(low > 0) || !(high > low)) return {100, 1e6, true, kSvgPlotLeft, kSvgPlotRight};
-  return {std::pow(10.0, std::floor(std::log10(low))), decade_top(high * 1.0001), true, kSvgPlotLeft, kSvgPlotRight};
+  return {power_of_ten(static_cast<int>(std::floor(log10_of(low)))), decade_top(high * 1.0001), true, kSvgPlotLeft, kSvgPlotRight};
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // log ticks at decades, marks where they belong), and no input, however
 // empty or broken, that writes "nan" or "inf" into the document.
 #include "report/svg_charts.h"
+#include "report/svg_charts_internal.h"
 
 #include <gtest/gtest.h>
 
@@ -60,6 +61,20 @@ void expect_no_broken_numbers(const std::string& xml) {
 const SvgHeading kHeading{"ddtime if=/dev/zero of=/dev/null --svg=x.svg", "on testhost"};
 
 std::string page_of(SvgPanel panel) { return svg_page(kHeading, {std::move(panel)}); }
+
+// The static-runtime build links no libm, so the log scales have their own.
+TEST(SvgScale, ItsLog10AndPowersOfTenAreExactEnoughForAnAxis) {
+  for (const double x : {1e-9, 0.01, 0.5, 1.0, 2.0, 3.0, 45.0, 1000.0, 3500.0, 1e12, 1.7e300}) {
+    EXPECT_NEAR(svg_detail::log10_of(x), std::log10(x), 1e-12) << x;
+  }
+  EXPECT_EQ(svg_detail::log10_of(0), 0);
+  EXPECT_EQ(svg_detail::log10_of(-5), 0);
+  EXPECT_EQ(svg_detail::log10_of(std::numeric_limits<double>::quiet_NaN()), 0);
+  EXPECT_EQ(svg_detail::power_of_ten(0), 1);
+  EXPECT_EQ(svg_detail::power_of_ten(6), 1e6);
+  EXPECT_EQ(svg_detail::power_of_ten(-2), 0.01);
+  EXPECT_EQ(svg_detail::power_of_ten(22), 1e22);
+}
 
 TEST(SvgBars, DrawsEachBarWithAHeightInProportionToItsValue) {
   BarChart chart{"rates", "MiB/s", false, {{"4k d1", 100, {}, {}, {}}, {"64k d1", 50, {}, {}, {}}}};
