@@ -14,9 +14,10 @@ set -eu
 # e2fsprogs: mkfs.ext4 for the combination test's loop-mounted file system;
 # nlohmann-json3-dev: --compare's (and the tests') JSON parser;
 # libboost-math-dev: --compare's normal distribution (header only).
+# librsvg2-bin: rsvg-convert, with which the svg.render test renders --svg's files.
 packages="cmake ninja-build g++ pkg-config libfmt-dev libboost-program-options-dev libboost-math-dev
   nlohmann-json3-dev libgtest-dev liburing-dev mandoc
-  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 e2fsprogs $*"
+  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 e2fsprogs librsvg2-bin $*"
 
 missing=""
 for package in $packages; do

@@ -12,6 +12,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "report/diag.h"
 #include "cli/operands.h"
@@ -83,6 +84,7 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
     // of stderr, and neither does a plain run here (one ioctl less).
     const bool stderr_is_terminal = parsed.settings.ext.progress && isatty(STDERR_FILENO) == 1;
     ddtime::Driver driver(os, clock, diag, parsed.settings, parsed.plan, stderr_is_terminal);
+    if (parsed.plan.svg_path) driver.command_line(std::vector<std::string>(argv, argv + argc));
     return driver.run();
   } catch (const std::bad_alloc&) {
     diag.error(0, "memory exhausted");

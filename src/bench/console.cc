@@ -14,6 +14,7 @@
 #include "report/report_json.h"
 #include "report/report_run.h"
 #include "report/report_session.h"
+#include "report/report_svg.h"
 #include "report/report_timeline.h"
 #include "system/file_kind.h"
 #include "system/signals.h"
@@ -166,10 +167,32 @@ int Console::present(const RunRecord& run) {
   return deliver_json(json_report(run, DDTIME_VERSION), !snapshot);
 }
 
-int Console::run_ended(const RunRecord& run) { return present(run); }
+int Console::run_ended(const RunRecord& run) {
+  const int status = present(run);
+  return deliver_svg(&run, nullptr) != 0 ? 1 : status;
+}
 
 void Console::run_ended_without_summary(const RunRecord& run) {
   if (run.settings.ext.json) deliver_json(json_report(run, DDTIME_VERSION), true);
+  // The chart of a run that never measured says so: the file is an SVG.
+  deliver_svg(&run, nullptr);
+}
+
+int Console::deliver_svg(const RunRecord* run, const SessionRecord* session) {
+  if (reports_ == nullptr || !reports_->wanted(ReportFormat::kSvg)) return 0;
+  SvgTitle title{shell_command(command_line_), {}, {}};
+  char host[256];
+  if (os_.host_name(host, sizeof host).ok()) title.host = host;
+  if (const IoResult now = os_.wall_clock_seconds(); now.ok()) title.date = svg_date(now.n);
+  const std::string xml =
+      svg_report(title, session != nullptr ? session_panels(*session, rate_units()) : run_panels(*run, rate_units()));
+  if (const int err = reports_->write(ReportFormat::kSvg, xml); err != 0) {
+    if (const std::optional<std::string> path = reports_->path(ReportFormat::kSvg)) {
+      messages_.svg_report_failed(*path, err);
+    }
+    return 1;
+  }
+  return 0;
 }
 
 int Console::deliver_csv(const std::string& csv) {

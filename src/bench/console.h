@@ -44,6 +44,8 @@ class Console final : public Events {
   // the reports' targets, open until finished().
   void resolved(const Settings& settings, const Plan& plan, std::vector<CpuCache> caches, ReportFiles& reports);
   void finished() noexcept { reports_ = nullptr; }
+  // The command line as given, for --svg's heading.
+  void command_line(std::vector<std::string> argv) { command_line_ = std::move(argv); }
   // A command refused before anything ran: with --json on standard error
   // its refusal document there. Returns the exit status, 1.
   int refused();
@@ -105,6 +107,8 @@ class Console final : public Events {
   void print_readback_end(const SessionRecord& session);
   int deliver_json(const std::string& json, bool final);
   int deliver_csv(const std::string& csv);
+  // --svg: the document, once, when the run or the session ends.
+  int deliver_svg(const RunRecord* run, const SessionRecord* session);
   void stream_csv(const RunRecord& run);
   void time_lines(const RunRecord& run);
   // --timeline's chart and analysis, each line ours, fitted to the terminal.
@@ -133,6 +137,7 @@ class Console final : public Events {
   Reporter reporter_;
   bool stderr_is_terminal_;
   std::vector<CpuCache> caches_;             // --sweep=bs=memory: the CPU's data caches
+  std::vector<std::string> command_line_;    // argv, for --svg's heading
   ReportFiles* reports_ = nullptr;           // open from resolved() to finished()
   bool json_on_stderr_ = false;              // --json with no PATH: JSON replaces the text
   std::optional<std::int64_t> total_bytes_;  // for --progress

@@ -62,7 +62,7 @@ Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const
       asked_(settings),
       asked_plan_(plan),
       // The CPU is read at the window's ends when a report will show it.
-      window_(clock, settings.ext.timing_report || settings.ext.json || plan.csv),
+      window_(clock, settings.ext.timing_report || settings.ext.json || plan.csv || plan.svg_path),
       console_(os, diag, window_, settings, plan, stderr_is_terminal) {}
 
 Driver::~Driver() {

@@ -39,6 +39,8 @@ class Driver {
 
   // The exit status; does not return when a SIGINT stopped the run.
   int run();
+  // The command line as given, which --svg's heading shows.
+  void command_line(std::vector<std::string> argv) { console_.command_line(std::move(argv)); }
 
  private:
   // What resolve decided; nothing rewrites it afterwards.

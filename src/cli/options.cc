@@ -223,6 +223,15 @@ void DdtimeOptions::describe_reports(const RowsWanted& wanted) {
           "PATH"),
       "write one JSON object describing the run to PATH, or to standard error "
       "in place of all other text when no PATH is given");
+  add("svg",
+      row<Text>(
+          [this](const Text& v) {
+            // As for --json=: an empty PATH is a script's unset variable.
+            if (v.text.empty()) throw BadArgument{"A PATH names the file the chart goes to."};
+            plan_.svg_path = v.text;
+          },
+          "PATH"),
+      "draw what the run produced as an SVG chart in PATH (bars, timeline, latency histogram)");
   add("units",
       row<Text>(
           [this](const Text& v) { ext_.units = symbol(kUnitSymbols, v.text, "si, iec, both, bytes, all")->units; },

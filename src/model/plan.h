@@ -69,6 +69,7 @@ struct Plan {
   std::optional<double> steady_percent;
   bool csv = false;                     // --csv[=PATH]: one line per run
   std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr
+  std::optional<std::string> svg_path;  // --svg=PATH: the run's charts, written when it ends
   // --compare: the JSON documents named on the command line, the first the
   // baseline; nothing is copied.
   bool compare = false;

@@ -4,6 +4,22 @@
 #include "report/report.h"
 
 namespace ddtime {
+namespace {
+
+// The option that asked for a report, as its refusals name it.
+const char* report_option(ReportFormat format) {
+  switch (format) {
+    case ReportFormat::kJson:
+      return "--json";
+    case ReportFormat::kCsv:
+      return "--csv";
+    case ReportFormat::kSvg:
+      return "--svg";
+  }
+  return "--json";
+}
+
+}  // namespace
 
 Messages::Messages(const Diag& diag, const Settings& settings) : diag_(diag), settings_(settings) {}
 
@@ -142,6 +158,10 @@ void Messages::alignment(const AlignmentProblem& problem) const {
   }
 }
 
+void Messages::svg_report_failed(const std::string& path, int err) const {
+  diag_.error(err, "failed to write the SVG report to {}", diag_.quote_always(path));
+}
+
 void Messages::json_report_failed(const std::string& path, int err) const {
   diag_.error(err, "failed to write the JSON report to {}", diag_.quote_always(path));
 }
@@ -196,7 +216,7 @@ void Messages::preallocate_needs_size() const {
 
 void Messages::report_path_refused(const ReportPathProblem& problem) const {
   using Kind = ReportPathProblem::Kind;
-  const char* option = problem.format == ReportFormat::kJson ? "--json" : "--csv";
+  const char* option = report_option(problem.format);
   const std::string path = diag_.quote(problem.path);
   switch (problem.kind) {
     case Kind::kDirectory:
@@ -209,7 +229,8 @@ void Messages::report_path_refused(const ReportPathProblem& problem) const {
       diag_.error(0, "{} and of= name the same file {}: the report would overwrite the copy", option, path);
       break;
     case Kind::kSameAsOther:
-      diag_.error(0, "--json and --csv name the same file {}: one report would overwrite the other", path);
+      diag_.error(0, "{} and {} name the same file {}: one report would overwrite the other",
+                  report_option(problem.other), option, path);
       break;
     case Kind::kCannotOpen:
       diag_.error(problem.err, "{}: cannot open {}", option, path);

@@ -33,6 +33,7 @@ class Messages {
   void alignment(const AlignmentProblem& problem) const;
   void json_report_failed(const std::string& path, int err) const;
   void csv_report_failed(const std::string& path, int err) const;
+  void svg_report_failed(const std::string& path, int err) const;
   // A session (--repeat, --warmup, --sweep) opens each file again for every
   // run: asked names the option, kind what the side is when it has a name
   // ("a pipe"); a side without a name is standard input or output.

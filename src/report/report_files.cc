@@ -44,31 +44,34 @@ std::vector<ReportRequest> requested_reports(const Settings& settings, const Pla
   std::vector<ReportRequest> reports;
   if (settings.ext.json) reports.push_back({ReportFormat::kJson, settings.ext.json_path});
   if (plan.csv) reports.push_back({ReportFormat::kCsv, plan.csv_path});
+  if (plan.svg_path) reports.push_back({ReportFormat::kSvg, plan.svg_path});
   return reports;
 }
 
 std::optional<ReportPathProblem> check_report_paths(Os& os, const Settings& settings,
                                                     const std::vector<ReportRequest>& reports) {
   using Kind = ReportPathProblem::Kind;
-  std::vector<Identity> seen;
+  std::vector<std::pair<Identity, ReportFormat>> seen;
   for (const ReportRequest& report : reports) {
     if (!report.path) continue;
     const std::string& path = *report.path;
     struct stat status {};
     if (os.stat_path(path.c_str(), status).ok() && S_ISDIR(status.st_mode)) {
-      return ReportPathProblem{Kind::kDirectory, report.format, path, 0};
+      return ReportPathProblem{Kind::kDirectory, report.format, report.format, path, 0};
     }
     const Identity identity = identity_of(os, path);
     if (settings.input_file && same_file(identity, identity_of(os, *settings.input_file))) {
-      return ReportPathProblem{Kind::kSameAsInput, report.format, path, 0};
+      return ReportPathProblem{Kind::kSameAsInput, report.format, report.format, path, 0};
     }
     if (settings.output_file && same_file(identity, identity_of(os, *settings.output_file))) {
-      return ReportPathProblem{Kind::kSameAsOutput, report.format, path, 0};
+      return ReportPathProblem{Kind::kSameAsOutput, report.format, report.format, path, 0};
     }
-    for (const Identity& other : seen) {
-      if (same_file(identity, other)) return ReportPathProblem{Kind::kSameAsOther, report.format, path, 0};
+    for (const auto& [other, other_format] : seen) {
+      if (same_file(identity, other)) {
+        return ReportPathProblem{Kind::kSameAsOther, report.format, other_format, path, 0};
+      }
     }
-    seen.push_back(identity);
+    seen.emplace_back(identity, report.format);
   }
   return std::nullopt;
 }
@@ -99,7 +102,8 @@ std::optional<ReportPathProblem> ReportFiles::open(const std::vector<ReportReque
       }
       open_.clear();
       for (const std::string& made : created) os_.remove_file(made.c_str());
-      return ReportPathProblem{ReportPathProblem::Kind::kCannotOpen, report.format, *report.path, opened.err};
+      return ReportPathProblem{ReportPathProblem::Kind::kCannotOpen, report.format, report.format, *report.path,
+                               opened.err};
     }
     if (new_file) created.push_back(*report.path);
     existed.push_back(!new_file);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// report_files — --json=PATH and --csv=PATH are outputs like of=. Before
+// report_files — --json=PATH, --csv=PATH and --svg=PATH are outputs like of=. Before
 // anything is opened for writing, each path is checked: not a directory,
 // not the same file as if=, of= or the other report (the same device and
 // inode, or for a name that is not there yet the same resolved directory
@@ -19,7 +19,7 @@
 
 namespace ddtime {
 
-enum class ReportFormat { kJson, kCsv };
+enum class ReportFormat { kJson, kCsv, kSvg };
 
 // Why a report path cannot be had.
 struct ReportPathProblem {
@@ -27,11 +27,12 @@ struct ReportPathProblem {
     kDirectory,     // the path is a directory
     kSameAsInput,   // the same file as if=
     kSameAsOutput,  // the same file as of=
-    kSameAsOther,   // --json and --csv name one file
+    kSameAsOther,   // two reports (--json, --csv, --svg) name one file: format and other
     kCannotOpen,    // open(2) refused it: err says why
   };
   Kind kind = Kind::kCannotOpen;
   ReportFormat format = ReportFormat::kJson;
+  ReportFormat other = ReportFormat::kJson;  // kSameAsOther: the report asked for before it
   std::string path;
   int err = 0;
 };

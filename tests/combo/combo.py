@@ -41,6 +41,8 @@ checks the invariants of issue 19:
   report-parse         --json/--csv parse, replace all text on stderr
   report-agrees        --json/--csv agree with GNU's summary, the exit
                        status and the number of runs
+  svg-parse            --svg=PATH, after exit status 0, is well-formed XML
+                       whose root is <svg> with width and height
   stdout-empty         nothing on standard output when of= is given
   signal-usr1          SIGUSR1 never kills the process
   usr1-prints          SIGUSR1 prints the statistics so far
@@ -102,6 +104,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -411,10 +414,13 @@ def generate(seed: int, number: int) -> Case:
             ext["csv"] = "r.csv"
             if rng.random() < 0.2:
                 files["r.csv"] = ("text", "old,report\n")
+    if rng.random() < 0.08:
+        ext["svg"] = "r.svg"
     # Report paths that alias the data files, or cannot be opened, on purpose.
     if rng.random() < 0.07:
         trick = rng.choice(["json=of", "json=./of", "json=in", "csv=of", "csv=in", "same", "json=dir",
-                            "csv=dir", "json=nodir", "csv=nodir", "json=empty", "csv=empty", "json=link"])
+                            "csv=dir", "json=nodir", "csv=nodir", "json=empty", "csv=empty", "json=link",
+                            "svg=of", "svg=dir", "svg=json", "svg=empty"])
         if trick.endswith("of") and dd["of"] != "out":
             dd["of"] = "out"
         if trick == "json=of":
@@ -436,6 +442,15 @@ def generate(seed: int, number: int) -> Case:
             ext[trick[:trick.index("=")]] = "nodir/r.rep"
         elif trick in ("json=empty", "csv=empty"):
             ext[trick[:trick.index("=")]] = ""
+        elif trick == "svg=of":
+            ext["svg"] = "out"
+        elif trick == "svg=json":
+            ext["json"] = ext["svg"] = "same.rep"
+        elif trick == "svg=dir":
+            files["adir"] = ("dir",)
+            ext["svg"] = "adir"
+        elif trick == "svg=empty":
+            ext["svg"] = ""
         elif trick == "json=link":
             dd["of"] = "out"
             files["link-out"] = ("symlink", "out")
@@ -536,7 +551,7 @@ def generate(seed: int, number: int) -> Case:
 # What the case means: expected refusals and the GNU dd model.
 
 def report_paths(case: Case) -> Dict[str, Optional[str]]:
-    return {k: case.ext[k] for k in ("json", "csv") if k in case.ext}
+    return {k: case.ext[k] for k in ("json", "csv", "svg") if k in case.ext}
 
 
 def norm(path: str) -> str:
@@ -568,8 +583,8 @@ def expected_refusal(case: Case) -> Optional[str]:
         if "/" in target and target.split("/")[0] not in case.files:
             return f"--{key}={path} is in a directory that does not exist"
         resolved[key] = target
-    if len(resolved) == 2 and resolved["json"] == resolved["csv"]:
-        return "--json and --csv name the same file"
+    if len(set(resolved.values())) < len(resolved):
+        return "--" + " and --".join(resolved) + " name the same file"
     return None
 
 
@@ -1808,6 +1823,24 @@ class Checker:
                     rows = None
         if rows and len(rows) > 1 and rows[0] in (CSV_HEADER, TIMELINE_CSV_HEADER):
             self.check_csv(rows, reference, ref_name, docs[-1] if docs else None)
+        self.check_svg()
+
+    def check_svg(self) -> None:
+        """--svg=PATH after exit status 0: one well-formed <svg> with its size."""
+        if "svg" not in self.case.ext or self.killed or self.run.status != 0:
+            return
+        text, problem = self.load_report("svg")
+        if problem:
+            self.fail("svg-parse", f"--svg=PATH {problem}", f"--svg={self.case.ext['svg']}: {problem} after exit status 0")
+            return
+        try:
+            root = ElementTree.fromstring(text.encode("utf-8", "surrogateescape"))
+        except ElementTree.ParseError as error:
+            self.fail("svg-parse", "--svg=PATH is not well-formed XML", f"{error}; starts {text[:120]!r}")
+            return
+        if root.tag != "{http://www.w3.org/2000/svg}svg" or not root.get("width") or not root.get("height"):
+            self.fail("svg-parse", "--svg=PATH is not an <svg> with width and height",
+                      f"root {root.tag} {dict(root.attrib)}")
 
     def check_compare_self(self, ddtime: str) -> None:
         """--compare of the run's own document with itself (issue 22)."""
