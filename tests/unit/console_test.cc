@@ -90,5 +90,42 @@ TEST(Console, ASessionsStatusIsOneWhenItWasStoppedAndHasNoneOfItsOwn) {
   EXPECT_EQ(console.session_ended(session), 1);
 }
 
+// --svg's heading: the command line main handed over, and the machine
+// and the date as the Os tells them (the fake's fixed ones here).
+TEST(Console, TheSvgNamesTheCommandTheHostAndTheDateAndIsWrittenOnceAtTheEnd) {
+  Seen seen;
+  seen.os.output_name = "chart.svg";
+  Plan plan;
+  plan.svg_path = "chart.svg";
+  Console console(seen.os, seen.diag, seen.window, reading("in"), plan, false);
+  console.command_line({"ddtime", "if=in", "--svg=chart.svg", "it's"});
+  ReportFiles files(seen.os);
+  ASSERT_FALSE(files.open(requested_reports(Settings{}, plan)));
+  console.resolved(reading("in"), plan, {}, files);
+  EXPECT_EQ(console.run_ended(finished_run(0, 3)), 0);
+  const std::string svg(seen.os.output.begin(), seen.os.output.end());
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u) << svg;
+  EXPECT_EQ(svg.find("<?xml", 1), std::string::npos) << "one document";
+  EXPECT_NE(svg.find(">ddtime if=in --svg=chart.svg &apos;it&apos;\\&apos;&apos;s&apos;</text>"), std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(">on testhost, 2025-12-03 00:00 UTC (ddtime "), std::string::npos);
+}
+
+TEST(Console, AnSvgThatCannotBeWrittenSaysSoAndFailsTheRun) {
+  Seen seen;
+  seen.os.output_name = "chart.svg";
+  Plan plan;
+  plan.svg_path = "chart.svg";
+  Console console(seen.os, seen.diag, seen.window, reading("in"), plan, false);
+  ReportFiles files(seen.os);
+  ASSERT_FALSE(files.open(requested_reports(Settings{}, plan)));
+  console.resolved(reading("in"), plan, {}, files);
+  seen.os.on_write({testing::Fail(ENOSPC)});
+  EXPECT_EQ(console.run_ended(finished_run(0, 3)), 1);
+  EXPECT_NE(seen.text.find("ddtime: failed to write the SVG report to 'chart.svg': No space left on device\n"),
+            std::string::npos)
+      << seen.text;
+}
+
 }  // namespace
 }  // namespace ddtime
