@@ -4,7 +4,9 @@
 // --json's is, before anything is written; as dd the option
 // works and adds no text. (That the file renders is tests/svg/svg_render_test.py's.)
 
+#include <csignal>
 #include <regex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,22 @@ TEST_F(SvgOutput, ARunThatFailsBeforeMeasuringStillLeavesADocument) {
   ASSERT_STATUS(r, "exit 1");
   const std::string svg = read_file("failed.svg");
   EXPECT_EQ(declared_height(svg), 64 + 360);
+  expect_no_broken_numbers(svg);
+}
+
+// SIGINT: the chart of what completed is written before ddtime dies by
+// the signal, as the man page says.
+TEST_F(SvgOutput, AfterSigintTheChartOfTheRunSoFarIsWritten) {
+  Options o = opts({"if=/dev/zero", "of=/dev/null", "bs=64k", "--time=20s", "--timeline=50ms", "--svg=int.svg"});
+  o.as_ddtime = true;
+  DdProcess p(o);
+  std::this_thread::sleep_for(400ms);
+  p.send_signal(SIGINT);
+  const Result r = p.finish();
+  EXPECT_STATUS(r, "signal SIGINT");
+  const std::string svg = read_file("int.svg");
+  EXPECT_EQ(declared_height(svg), 64 + 360) << svg;
+  EXPECT_NE(svg.find("class=\"step\""), std::string::npos) << svg;
   expect_no_broken_numbers(svg);
 }
 
