@@ -6,8 +6,8 @@
 
 #include <csignal>
 #include <regex>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "e2e/harness.h"
