@@ -16,6 +16,7 @@
 
 #include "report/diag.h"
 #include "cli/operands.h"
+#include "measure/environment.h"
 #include "system/os.h"
 #include "bench/compare_driver.h"
 #include "bench/driver.h"
@@ -62,9 +63,18 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
     const bool json_only = parser.json_replaces_text();
     if (json_only) diag.set_muted(true);
     ddtime::ParseOutcome parsed = parser.parse();
+    ddtime::PosixOs os;
+    // The JSON's environment repeats the command line word for word; a run
+    // without JSON spares the copy.
+    std::vector<std::string> command_line;
+    if (json_only || parsed.settings.ext.json || parsed.plan.svg_path) command_line.assign(argv, argv + argc);
     switch (parsed.action) {
       case ddtime::ParseOutcome::Action::kFail:
-        if (json_only) (void)write_all(STDERR_FILENO, ddtime::json_refusal(diag.history(), DDTIME_VERSION));
+        if (json_only) {
+          // The operands were refused: no file of theirs is described.
+          const ddtime::Environment environment = ddtime::gather_environment(os, command_line, {}, {});
+          (void)write_all(STDERR_FILENO, ddtime::json_refusal(diag.history(), environment, DDTIME_VERSION));
+        }
         return EXIT_FAILURE;
       case ddtime::ParseOutcome::Action::kPrintAndExit:
         // GNU closes standard output at exit and fails if --help or
@@ -77,14 +87,12 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
       case ddtime::ParseOutcome::Action::kRun:
         break;
     }
-    ddtime::PosixOs os;
     if (parsed.plan.compare) return ddtime::run_compare(os, diag, parsed.settings, parsed.plan);
     ddtime::MonotonicClock clock;
     // Only --progress draws differently on a terminal; GNU dd asks nothing
     // of stderr, and neither does a plain run here (one ioctl less).
     const bool stderr_is_terminal = parsed.settings.ext.progress && isatty(STDERR_FILENO) == 1;
-    ddtime::Driver driver(os, clock, diag, parsed.settings, parsed.plan, stderr_is_terminal);
-    if (parsed.plan.svg_path) driver.command_line(std::vector<std::string>(argv, argv + argc));
+    ddtime::Driver driver(os, clock, diag, parsed.settings, parsed.plan, stderr_is_terminal, std::move(command_line));
     return driver.run();
   } catch (const std::bad_alloc&) {
     diag.error(0, "memory exhausted");

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "dd/io.h"
+#include "measure/environment.h"
 #include "report/report_json.h"
 #include "report/report_run.h"
 #include "report/report_session.h"
@@ -22,7 +23,7 @@
 namespace ddtime {
 
 Console::Console(Os& os, Diag& diag, RunWindow& window, const Settings& settings, const Plan& plan,
-                 bool stderr_is_terminal)
+                 bool stderr_is_terminal, std::vector<std::string> command_line)
     : os_(os),
       diag_(diag),
       window_(window),
@@ -31,7 +32,8 @@ Console::Console(Os& os, Diag& diag, RunWindow& window, const Settings& settings
       run_settings_(settings),
       messages_(diag, run_settings_),
       reporter_(settings.status, settings.ext.units.value_or(RateUnits::kIecAndBytes)),
-      stderr_is_terminal_(stderr_is_terminal) {}
+      stderr_is_terminal_(stderr_is_terminal),
+      command_line_(std::move(command_line)) {}
 
 void Console::begin() {
   begun_ns_ = window_.now_ns();
@@ -46,11 +48,23 @@ void Console::resolved(const Settings& settings, const Plan& plan, std::vector<C
   caches_ = std::move(caches);
   reports_ = &reports;
   if (machine_output_on_stderr()) diag_.set_muted(true);
+  // Now, while no window is open, and of the files as resolved.
+  environment_.reset();
+  if (settings_.ext.json) environment();
+}
+
+const Environment& Console::environment() {
+  if (!environment_) {
+    environment_ = gather_environment(os_, command_line_, settings_.input_file, settings_.output_file);
+    // Every run of --random goes in the order of the plan's one seed.
+    if (plan_.random) environment_->random_seed = plan_.random_seed;
+  }
+  return *environment_;
 }
 
 int Console::refused() {
   if (!json_on_stderr_) return 1;
-  write_all(os_, STDERR_FILENO, json_refusal(diag_.history(), DDTIME_VERSION));
+  write_all(os_, STDERR_FILENO, json_refusal(diag_.history(), environment(), DDTIME_VERSION));
   return 1;
 }
 
@@ -164,7 +178,7 @@ int Console::present(const RunRecord& run) {
   text += reporter_.summary(result.stats, result.times.real_ns);
   if (!text.empty()) diag_.raw(text);
   if (!settings.ext.json) return 0;
-  return deliver_json(json_report(run, DDTIME_VERSION), !snapshot);
+  return deliver_json(json_report(run, environment(), DDTIME_VERSION), !snapshot);
 }
 
 int Console::run_ended(const RunRecord& run) {
@@ -173,7 +187,7 @@ int Console::run_ended(const RunRecord& run) {
 }
 
 void Console::run_ended_without_summary(const RunRecord& run) {
-  if (run.settings.ext.json) deliver_json(json_report(run, DDTIME_VERSION), true);
+  if (run.settings.ext.json) deliver_json(json_report(run, environment(), DDTIME_VERSION), true);
   // The chart of a run that never measured says so: the file is an SVG.
   deliver_svg(&run, nullptr);
 }
@@ -181,8 +195,8 @@ void Console::run_ended_without_summary(const RunRecord& run) {
 int Console::deliver_svg(const RunRecord* run, const SessionRecord* session) {
   if (reports_ == nullptr || !reports_->wanted(ReportFormat::kSvg)) return 0;
   SvgTitle title{shell_command(command_line_), {}, {}};
-  char host[256];
-  if (os_.host_name(host, sizeof host).ok()) title.host = host;
+  struct utsname names {};
+  if (os_.system_names(names).ok()) title.host = names.nodename;
   if (const IoResult now = os_.wall_clock_seconds(); now.ok()) title.date = svg_date(now.n);
   const std::string xml =
       svg_report(title, session != nullptr ? session_panels(*session, rate_units()) : run_panels(*run, rate_units()));
@@ -256,7 +270,7 @@ void Console::phase_snapshot(std::string_view phase, const SessionRecord* so_far
   }
 }
 
-std::string Console::phase_json(std::string_view phase, const SessionRecord* so_far) const {
+std::string Console::phase_json(std::string_view phase, const SessionRecord* so_far) {
   if (so_far == nullptr) {
     // A single run not begun: its document, nothing moved, nothing timed.
     RunTimes unmeasured;
@@ -264,14 +278,14 @@ std::string Console::phase_json(std::string_view phase, const SessionRecord* so_
     RunRecord run = snapshot_of(Stats{}, unmeasured);
     run.settings = settings_;
     run.phase = phase;
-    return json_report(run, DDTIME_VERSION);
+    return json_report(run, environment(), DDTIME_VERSION);
   }
   SessionRecord snapshot = *so_far;
   snapshot.complete = false;
   snapshot.phase = phase;
   snapshot.exit_status.reset();
   snapshot.signal = 0;
-  return json_session_report(snapshot, DDTIME_VERSION);
+  return json_session_report(snapshot, environment(), DDTIME_VERSION);
 }
 
 std::string Console::measured_words(const Settings& settings) {

@@ -20,6 +20,7 @@
 #include "measure/record.h"
 #include "measure/run_window.h"
 #include "measure/verify.h"
+#include "model/environment_facts.h"
 #include "model/events.h"
 #include "model/plan.h"
 #include "model/settings.h"
@@ -33,15 +34,18 @@ namespace ddtime {
 
 class Console final : public Events {
  public:
-  // settings and plan: the command line's, until resolved() replaces them.
-  Console(Os& os, Diag& diag, RunWindow& window, const Settings& settings, const Plan& plan, bool stderr_is_terminal);
+  // settings and plan: the command line's, until resolved() replaces them;
+  // command_line: argv as given, for the JSON's environment.
+  Console(Os& os, Diag& diag, RunWindow& window, const Settings& settings, const Plan& plan, bool stderr_is_terminal,
+          std::vector<std::string> command_line = {});
 
   // Before anything else: JSON on stderr replaces every line of text,
   // refusals included, so diag is muted from here.
   void begin();
   const Messages& messages() const noexcept { return messages_; }
   // What every run is reported against once resolve has decided it, and
-  // the reports' targets, open until finished().
+  // the reports' targets, open until finished(). With --json, the
+  // environment is gathered here, before the first run's window opens.
   void resolved(const Settings& settings, const Plan& plan, std::vector<CpuCache> caches, ReportFiles& reports);
   void finished() noexcept { reports_ = nullptr; }
   // The command line as given, for --svg's heading.
@@ -118,13 +122,17 @@ class Console final : public Events {
   std::string csv_table(std::span<const RunRecord> runs);
   std::string csv_snapshot(const Stats& stats, const RunTimes& times);
   void phase_snapshot(std::string_view phase, const SessionRecord* so_far);
-  std::string phase_json(std::string_view phase, const SessionRecord* so_far) const;
+  std::string phase_json(std::string_view phase, const SessionRecord* so_far);
   RunRecord snapshot_of(const Stats& stats, const RunTimes& times) const;
   // JSON or CSV in place of the text on stderr: diag is muted, no text.
   bool machine_output_on_stderr() const {
     return (settings_.ext.json && !settings_.ext.json_path) || (plan_.csv && !plan_.csv_path);
   }
   RateUnits rate_units() const noexcept { return settings_.ext.units.value_or(RateUnits::kIecAndBytes); }
+  // The JSON's environment: gathered once, from the settings as they
+  // stand, the first time a document needs it (resolved() sees to it that
+  // this is never inside a measured window).
+  const Environment& environment();
 
   Os& os_;
   Diag& diag_;
@@ -137,7 +145,6 @@ class Console final : public Events {
   Reporter reporter_;
   bool stderr_is_terminal_;
   std::vector<CpuCache> caches_;             // --sweep=bs=memory: the CPU's data caches
-  std::vector<std::string> command_line_;    // argv, for --svg's heading
   ReportFiles* reports_ = nullptr;           // open from resolved() to finished()
   bool json_on_stderr_ = false;              // --json with no PATH: JSON replaces the text
   std::optional<std::int64_t> total_bytes_;  // for --progress
@@ -146,6 +153,8 @@ class Console final : public Events {
   std::int64_t begun_ns_ = 0;                // when begin() was called, on the window's clock
   bool csv_header_sent_ = false;             // --csv on stderr: the header goes once
   std::size_t csv_rows_sent_ = 0;            // --csv on stderr: lines streamed so far
+  std::vector<std::string> command_line_;    // argv as given
+  std::optional<Environment> environment_;   // --json: gathered once
 };
 
 }  // namespace ddtime

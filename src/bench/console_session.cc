@@ -171,7 +171,7 @@ int Console::session_ended(const SessionRecord& session) {
   if (plan_.csv && deliver_csv(csv_table(session.runs)) != 0) status = 1;
   if (deliver_svg(nullptr, &session) != 0) status = 1;
   if (!settings_.ext.json) return status;
-  if (deliver_json(json_session_report(session, DDTIME_VERSION), true) != 0) status = 1;
+  if (deliver_json(json_session_report(session, environment(), DDTIME_VERSION), true) != 0) status = 1;
   return status;
 }
 

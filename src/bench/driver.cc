@@ -56,14 +56,14 @@ using namespace driver_detail;
 
 
 Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const Plan& plan,
-               bool stderr_is_terminal)
+               bool stderr_is_terminal, std::vector<std::string> command_line)
     : os_(os),
       diag_(diag),
       asked_(settings),
       asked_plan_(plan),
       // The CPU is read at the window's ends when a report will show it.
       window_(clock, settings.ext.timing_report || settings.ext.json || plan.csv || plan.svg_path),
-      console_(os, diag, window_, settings, plan, stderr_is_terminal) {}
+      console_(os, diag, window_, settings, plan, stderr_is_terminal, std::move(command_line)) {}
 
 Driver::~Driver() {
   if (job_ && job_->device_claim >= 0) os_.close(job_->device_claim);

@@ -31,16 +31,15 @@ namespace ddtime {
 class Driver {
  public:
   // diag is muted here when --json sends JSON to stderr in place of text.
+  // command_line: argv as given, which the JSON's environment repeats.
   Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const Plan& plan = {},
-         bool stderr_is_terminal = false);
+         bool stderr_is_terminal = false, std::vector<std::string> command_line = {});
   ~Driver();
   Driver(const Driver&) = delete;
   Driver& operator=(const Driver&) = delete;
 
   // The exit status; does not return when a SIGINT stopped the run.
   int run();
-  // The command line as given, which --svg's heading shows.
-  void command_line(std::vector<std::string> argv) { console_.command_line(std::move(argv)); }
 
  private:
   // What resolve decided; nothing rewrites it afterwards.

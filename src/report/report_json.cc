@@ -4,6 +4,7 @@
 // colon, comma and bracket.
 #include "report/report_json.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdint>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "model/symbols.h"
 #include "model/utf8.h"
 #include "report/json.h"
+#include "report/report_environment_json.h"
 #include "report/report_internal.h"
 #include "report/report_run.h"
 #include "report/report_time_json.h"
@@ -273,12 +275,25 @@ void put_latency(json::Object object, const LatencyReport& latency) {
   put_latency_side(object.object("write"), latency.write);
 }
 
-void put_run(json::Object& run, const RunRecord& source, std::string_view version) {
+std::string_view version_or_build(std::string_view version) {
+  return version.empty() ? std::string_view(DDTIME_VERSION) : version;
+}
+
+// The environment with the seeds a document's runs used, where one shows
+// them: the order's and the generator's.
+Environment with_seeds_of(Environment environment, const RunRecord& run) {
+  if (run.result.random) environment.random_seed = run.result.random->seed;
+  if (run.seed) environment.pattern_seed = run.seed;
+  return environment;
+}
+
+// environment: the document's, for a run that is one; null inside a session.
+void put_run(json::Object& run, const RunRecord& source, std::string_view version, const Environment* environment) {
   const Stats& stats = source.result.stats;
   const RunTimes& times = source.result.times;
-  run.string("tool", "ddtime")
-      .string("version", version.empty() ? std::string_view(DDTIME_VERSION) : version)
-      .boolean("complete", source.complete());
+  run.string("tool", "ddtime").string("version", version_or_build(version));
+  if (environment != nullptr) put_environment(run.object("environment"), with_seeds_of(*environment, source));
+  run.boolean("complete", source.complete());
   if (!source.phase.empty()) run.string("phase", source.phase);
   put_operands(run.object("operands"), source.settings);
   run.object("records_in").integer("full", stats.full_records_in).integer("partial", stats.partial_records_in);
@@ -315,11 +330,11 @@ void put_run(json::Object& run, const RunRecord& source, std::string_view versio
 
 }  // namespace
 
-std::string json_report(const RunRecord& run, std::string_view version) {
+std::string json_report(const RunRecord& run, const Environment& environment, std::string_view version) {
   json::Writer out;
   {
     json::Object object = out.object();
-    put_run(object, run, version);
+    put_run(object, run, version, &environment);
   }
   std::string text = out.text();
   text.push_back('\n');
@@ -366,7 +381,7 @@ void put_plan(json::Object& document, const SessionRecord& session) {
 }
 
 void put_session_run(json::Object& run, const RunRecord& source, std::string_view version) {
-  put_run(run, source, version);
+  put_run(run, source, version, nullptr);
   const RunTimes& times = source.result.times;
   run.integer("bs", source.settings.ibs)
       .integer("iodepth", source.depth)
@@ -411,16 +426,27 @@ void put_summary_row(json::Object& row, const RowRecord& source) {
   if (source.latency) put_latency(row.object("latency"), *source.latency);
 }
 
+// The session's environment with the first seeds its runs show.
+Environment session_environment(Environment environment, const SessionRecord& session) {
+  const auto random = std::find_if(session.runs.begin(), session.runs.end(),
+                                   [](const RunRecord& run) { return run.result.random.has_value(); });
+  if (random != session.runs.end()) environment.random_seed = random->result.random->seed;
+  const auto pattern =
+      std::find_if(session.runs.begin(), session.runs.end(), [](const RunRecord& run) { return run.seed.has_value(); });
+  if (pattern != session.runs.end()) environment.pattern_seed = pattern->seed;
+  return environment;
+}
+
 }  // namespace
 
-std::string json_session_report(const SessionRecord& session, std::string_view version) {
+std::string json_session_report(const SessionRecord& session, const Environment& environment,
+                                std::string_view version) {
   json::Writer out;
   {
     json::Object document = out.object();
-    document.integer("schema", 1)
-        .string("tool", "ddtime")
-        .string("version", version.empty() ? std::string_view(DDTIME_VERSION) : version)
-        .boolean("complete", session.complete);
+    document.integer("schema", 1).string("tool", "ddtime").string("version", version_or_build(version));
+    put_environment(document.object("environment"), session_environment(environment, session));
+    document.boolean("complete", session.complete);
     if (!session.phase.empty()) document.string("phase", session.phase);
     put_plan(document, session);
     {
@@ -447,16 +473,14 @@ std::string json_session_report(const SessionRecord& session, std::string_view v
   return text;
 }
 
-std::string json_refusal(std::span<const std::string> errors, std::string_view version) {
+std::string json_refusal(std::span<const std::string> errors, const Environment& environment,
+                         std::string_view version) {
   json::Writer out;
   {
     json::Object object = out.object();
-    object.string("tool", "ddtime")
-        .string("version", version.empty() ? std::string_view(DDTIME_VERSION) : version)
-        .boolean("complete", false)
-        .boolean("refused", true)
-        .integer("exit_status", 1)
-        .null("signal");
+    object.string("tool", "ddtime").string("version", version_or_build(version));
+    put_environment(object.object("environment"), environment);
+    object.boolean("complete", false).boolean("refused", true).integer("exit_status", 1).null("signal");
     json::Array list = object.array("errors");
     for (const std::string& error : errors) list.string(error);
   }

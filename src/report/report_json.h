@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "measure/record.h"
+#include "model/environment_facts.h"
 
 namespace ddtime {
 
@@ -19,7 +20,7 @@ namespace ddtime {
 // a run stopped by a signal; the engine is there when the record shows it.
 // The --json schema, one object on one line (keys always in this order):
 //
-//   {"tool":"ddtime","version":"0.1.0","complete":true,"phase":"..."|absent,
+//   {"tool":"ddtime","version":"0.1.0","environment":{...},"complete":true,"phase":"..."|absent,
 //    "operands":{"if":"in.img"|null,"of":null|"...","ibs":512,"obs":512,
 //      "cbs":0,"skip":{"records":0,"bytes":0},"seek":{"records":0,"bytes":0},
 //      "count":{"records":8|null,"bytes":0},"conv":["ucase"],"iflag":[],
@@ -56,6 +57,10 @@ namespace ddtime {
 //   not; operands then add "if_hex" (after "if") or "of_hex" (after "of"):
 //   the name's bytes in lower-case hex, present only for such a name.
 // - version: the version given, or the build's version when empty.
+// - environment: the machine, the command line, the date and the files
+//   (report_environment_json.h), with the seeds the run used: --random's
+//   order seed and --pattern's seed from the record, else the
+//   environment's own.
 // - With --latency, a last key "latency":
 //     {"clock_cost_ns":24.1,"definition":"system call"|"system call, from
 //      the end of the one before"|"submit to reap","between_calls_ns":21.5
@@ -70,11 +75,11 @@ namespace ddtime {
 //   "blocks":256}: the order's seed (not --pattern's "seed" of a session
 //   run) and the range it was drawn over, its whole blocks each visited
 //   once; a partial last block, if any, came last.
-std::string json_report(const RunRecord& run, std::string_view version = {});
+std::string json_report(const RunRecord& run, const Environment& environment, std::string_view version = {});
 
 // A session of runs (--repeat, --warmup, --sweep) as one document:
 //
-//   {"schema":1,"tool":"ddtime","version":"0.1.0","complete":true,
+//   {"schema":1,"tool":"ddtime","version":"0.1.0","environment":{...},"complete":true,
 //    "phase":"..."|absent,
 //    "plan":{"repeat":5,"warmup":1,"sweep":{"bs":[4096,65536]|null,
 //      "iodepth":[1,8]|null},"size":268435456|null,
@@ -90,6 +95,8 @@ std::string json_report(const RunRecord& run, std::string_view version = {});
 //      "latency":{...as a run's, its runs merged}|absent}, ...],
 //    "exit_status":0|1|null,"signal":null|"SIGINT"}
 //
+// - environment: as a run's, once for the session (its runs have none), its
+//   seeds the first run's that has one; each run keeps its own "seed".
 // - complete: false for a SIGUSR1 snapshot outside a copy (between runs,
 //   in the verify pass), with phase saying what was going on, the runs
 //   finished so far and an empty summary.
@@ -109,15 +116,17 @@ std::string json_report(const RunRecord& run, std::string_view version = {});
 //   the rows; seconds with 9 decimals, bytes_per_second with 3; the
 //   outliers are the 1-based numbers of the measured runs the MAD rule
 //   flags; median_ci95 is null below 6 runs.
-std::string json_session_report(const SessionRecord& session, std::string_view version = {});
+std::string json_session_report(const SessionRecord& session, const Environment& environment,
+                                std::string_view version = {});
 
 // A command refused before anything ran (a bad option, a conflict, a
 // report path that aliases a data file), with --json on standard error,
 // where JSON replaces all text, diagnostics included. One object on one
 // line:
-//   {"tool":"ddtime","version":"0.1.0","complete":false,"refused":true,
-//    "exit_status":1,"signal":null,"errors":["..."]}
-std::string json_refusal(std::span<const std::string> errors, std::string_view version);
+//   {"tool":"ddtime","version":"0.1.0","environment":{...},"complete":false,
+//    "refused":true,"exit_status":1,"signal":null,"errors":["..."]}
+std::string json_refusal(std::span<const std::string> errors, const Environment& environment,
+                         std::string_view version);
 
 // text as a JSON string literal, quotes included. '"' and '\\' are
 // escaped, control characters (and DEL) as \u00XX; valid UTF-8 passes

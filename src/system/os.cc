@@ -6,6 +6,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -171,27 +172,31 @@ IoResult PosixOs::terminal_columns(int fd) noexcept {
   return {size.ws_col, 0};
 }
 
-IoResult PosixOs::host_name(char* name, std::size_t length) noexcept {
-  if (length == 0) return {-1, EINVAL};
-  utsname system{};
-  if (::uname(&system) != 0) return {-1, errno};
-  std::size_t n = 0;
-  while (n + 1 < length && n < sizeof(system.nodename) && system.nodename[n] != '\0') {
-    name[n] = system.nodename[n];
-    ++n;
-  }
-  name[n] = '\0';
-  return {static_cast<ssize_t>(n), 0};
+IoResult PosixOs::real_path(const char* path, char* resolved) noexcept {
+  return ::realpath(path, resolved) != nullptr ? IoResult{0, 0} : IoResult{-1, errno};
+}
+
+IoResult PosixOs::system_names(struct utsname& names) noexcept { return from_call(::uname(&names)); }
+
+IoResult PosixOs::filesystem_magic(const char* path) noexcept {
+  struct statfs facts {};
+  if (::statfs(path, &facts) != 0) return {-1, errno};
+  // f_type is a signed word; the magic numbers are 32-bit patterns.
+  return {static_cast<ssize_t>(static_cast<std::uint32_t>(facts.f_type)), 0};
+}
+
+IoResult PosixOs::online_cpus() noexcept {
+  // sysconf says -1 without setting errno when the value is unknown.
+  errno = 0;
+  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus < 1) return {-1, errno != 0 ? errno : ENOSYS};
+  return {static_cast<ssize_t>(cpus), 0};
 }
 
 IoResult PosixOs::wall_clock_seconds() noexcept {
-  const std::time_t now = ::time(nullptr);
-  if (now == static_cast<std::time_t>(-1)) return {-1, errno};
-  return {static_cast<ssize_t>(now), 0};
-}
-
-IoResult PosixOs::real_path(const char* path, char* resolved) noexcept {
-  return ::realpath(path, resolved) != nullptr ? IoResult{0, 0} : IoResult{-1, errno};
+  timespec now{};
+  if (::clock_gettime(CLOCK_REALTIME, &now) != 0) return {-1, errno};
+  return {static_cast<ssize_t>(now.tv_sec), 0};
 }
 
 }  // namespace ddtime

@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -73,10 +74,15 @@ class Os {
   virtual IoResult remove_file(const char* path) noexcept = 0;
   // TIOCGWINSZ: the columns of the terminal fd is (ENOTTY: not one).
   virtual IoResult terminal_columns(int fd) noexcept = 0;
-  // uname(2)'s nodename into name (length bytes, NUL-terminated, cut to
-  // fit): the machine a report names.
-  virtual IoResult host_name(char* name, std::size_t length) noexcept = 0;
-  // time(2): n is the seconds since the epoch, the date a report carries.
+  // For the reports' environment (issue 22), never called while a run is
+  // measured. uname(2).
+  virtual IoResult system_names(struct utsname& names) noexcept = 0;
+  // statfs(2): n is f_type, the magic number of the file system path is on.
+  virtual IoResult filesystem_magic(const char* path) noexcept = 0;
+  // sysconf(_SC_NPROCESSORS_ONLN): n is how many CPUs are online.
+  virtual IoResult online_cpus() noexcept = 0;
+  // CLOCK_REALTIME: n is the seconds since the epoch, for a date; what is
+  // measured is timed by timing's clocks, never by this one.
   virtual IoResult wall_clock_seconds() noexcept = 0;
 };
 
@@ -122,7 +128,9 @@ class OsWrapper : public Os {
   IoResult real_path(const char* path, char* resolved) noexcept override { return target_.real_path(path, resolved); }
   IoResult remove_file(const char* path) noexcept override { return target_.remove_file(path); }
   IoResult terminal_columns(int fd) noexcept override { return target_.terminal_columns(fd); }
-  IoResult host_name(char* name, std::size_t length) noexcept override { return target_.host_name(name, length); }
+  IoResult system_names(struct utsname& names) noexcept override { return target_.system_names(names); }
+  IoResult filesystem_magic(const char* path) noexcept override { return target_.filesystem_magic(path); }
+  IoResult online_cpus() noexcept override { return target_.online_cpus(); }
   IoResult wall_clock_seconds() noexcept override { return target_.wall_clock_seconds(); }
 
  private:
@@ -155,7 +163,9 @@ class PosixOs final : public Os {
   IoResult real_path(const char* path, char* resolved) noexcept override;
   IoResult remove_file(const char* path) noexcept override;
   IoResult terminal_columns(int fd) noexcept override;
-  IoResult host_name(char* name, std::size_t length) noexcept override;
+  IoResult system_names(struct utsname& names) noexcept override;
+  IoResult filesystem_magic(const char* path) noexcept override;
+  IoResult online_cpus() noexcept override;
   IoResult wall_clock_seconds() noexcept override;
 };
 

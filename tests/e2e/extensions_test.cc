@@ -121,7 +121,7 @@ std::optional<Json> json_or_fail(const std::string& text) {
 }
 
 const std::vector<std::string> kTopLevelKeys = {
-    "tool",    "version", "complete", "operands", "records_in",  "records_out", "truncated_records",
+    "tool",    "version", "environment", "complete", "operands", "records_in",  "records_out", "truncated_records",
     "bytes_in", "bytes_out", "times", "rates", "exit_status", "signal", "errors"};
 
 // ---- the strict JSON reader the tests rely on ----

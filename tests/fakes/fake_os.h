@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -55,8 +56,6 @@ class FakeOs final : public Os {
   ssize_t resident = 0;            // what resident_pages() answers
   int resident_error = 0;          // or the errno it fails with
   DirectIoNeeds direct_needs;      // what direct_io_needs() answers
-  std::string host = "testhost";   // what host_name() answers
-  ssize_t wall_clock = 1764720000;  // what wall_clock_seconds() answers: 2025-12-03 00:00 UTC
   std::int64_t device_size = -1;   // block_device_size(): -1 means ENOTTY
   std::vector<std::string> calls;  // "read 0 512", "write 1 512", ...
   // Names for the two files, so that a session can open them again for
@@ -70,6 +69,20 @@ class FakeOs final : public Os {
   // A disk that lies: reading the output's byte at this offset gives it
   // with its bits flipped.
   std::optional<std::size_t> output_reads_wrong_at;
+  // The machine, for the reports' environment: read-only text files by
+  // name (/proc, /sys), opened and read as the real ones are, and known to
+  // stat_path as regular files unless stats says otherwise; stats answers
+  // stat_path for a name first; links is what real_path resolves a name
+  // to (a /sys path not among them is not there); magics is each path's
+  // statfs f_type (any other: ENOENT).
+  std::map<std::string, std::string> files;
+  std::map<std::string, struct stat> stats;
+  std::map<std::string, std::string> links;
+  std::map<std::string, std::uint32_t> magics;
+  struct utsname names = fake_names();
+  int names_error = 0;                        // uname fails with this
+  ssize_t cpus_online = 2;                    // online_cpus(); 0 means unknown (ENOSYS)
+  std::int64_t wall_seconds = 1'796'250'000;  // wall_clock_seconds()
 
   void on_read(std::vector<Step> steps) { reads_.insert(reads_.end(), steps.begin(), steps.end()); }
   void on_write(std::vector<Step> steps) { writes_.insert(writes_.end(), steps.begin(), steps.end()); }
@@ -85,6 +98,10 @@ class FakeOs final : public Os {
     calls.push_back(std::string("open ") + path);
     if (std::string_view(path) == "/dev/null") {
       open_[next_fd_] = {File::kNull, 0, true, true};
+      return {next_fd_++, 0};
+    }
+    if (files.count(path) != 0) {
+      open_[next_fd_] = {File::kText, 0, true, false, path};
       return {next_fd_++, 0};
     }
     const bool is_input = input_name && *input_name == path;
@@ -117,7 +134,11 @@ class FakeOs final : public Os {
       if (step.kind == Step::Kind::kEof) return {0, 0};
       limit = std::min(limit, step.bytes);
     }
-    const std::vector<unsigned char>& bytes = contents(found->second.file);
+    if (found->second.file == File::kText) {
+      const std::string& text = files[found->second.name];
+      text_.assign(text.begin(), text.end());
+    }
+    const std::vector<unsigned char>& bytes = found->second.file == File::kText ? text_ : contents(found->second.file);
     std::size_t& position = found->second.position;
     std::size_t available = bytes.size() - std::min(bytes.size(), position);
     std::size_t n = std::min(limit, available);
@@ -218,6 +239,14 @@ class FakeOs final : public Os {
   IoResult stat_path(const char* path, struct stat& status) noexcept override {
     calls.push_back(std::string("stat ") + path);
     status = {};
+    if (const auto known = stats.find(path); known != stats.end()) {
+      status = known->second;
+      return {0, 0};
+    }
+    if (files.count(path) != 0) {
+      status.st_mode = S_IFREG | 0444;
+      return {0, 0};
+    }
     if (std::string_view(path) == "/dev/null") {
       open_[next_fd_] = {File::kNull, 0, true, true};
       return {next_fd_++, 0};
@@ -253,30 +282,52 @@ class FakeOs final : public Os {
     return {0, 0};
   }
   IoResult terminal_columns(int) noexcept override { return {-1, ENOTTY}; }
-  // A fixed machine and moment, so that a report naming them can be pinned.
-  IoResult host_name(char* name, std::size_t length) noexcept override {
-    if (length == 0) return {-1, EINVAL};
-    const int n = std::snprintf(name, length, "%s", host.c_str());
-    return {n, 0};
-  }
-  IoResult wall_clock_seconds() noexcept override { return {wall_clock, 0}; }
   IoResult real_path(const char* path, char* resolved) noexcept override {
+    if (const auto link = links.find(path); link != links.end()) {
+      std::snprintf(resolved, PATH_MAX, "%s", link->second.c_str());
+      return {0, 0};
+    }
+    // sysfs has only what links names.
+    if (std::string_view(path).starts_with("/sys/")) return {-1, ENOENT};
     std::snprintf(resolved, PATH_MAX, "/fake/%s", path);
     return {0, 0};
   }
+  IoResult system_names(struct utsname& answer) noexcept override {
+    if (names_error != 0) return {-1, names_error};
+    answer = names;
+    return {0, 0};
+  }
+  IoResult filesystem_magic(const char* path) noexcept override {
+    calls.push_back(std::string("statfs ") + path);
+    const auto magic = magics.find(path);
+    return magic == magics.end() ? IoResult{-1, ENOENT} : IoResult{static_cast<ssize_t>(magic->second), 0};
+  }
+  IoResult online_cpus() noexcept override { return cpus_online > 0 ? IoResult{cpus_online, 0} : IoResult{-1, ENOSYS}; }
+  IoResult wall_clock_seconds() noexcept override { return {static_cast<ssize_t>(wall_seconds), 0}; }
   DirectIoNeeds direct_io_needs(int) noexcept override { return direct_needs; }
   IoResult block_device_size(int) noexcept override {
     return device_size < 0 ? IoResult{-1, ENOTTY} : IoResult{static_cast<ssize_t>(device_size), 0};
   }
 
  private:
-  enum class File { kInput, kOutput, kNull };
+  enum class File { kInput, kOutput, kNull, kText };
   struct Open {
     File file;
     std::size_t position = 0;
     bool readable = true;
     bool writable = false;
+    std::string name = {};  // kText: its key in files
   };
+  static struct utsname fake_names() {
+    struct utsname names {};
+    std::snprintf(names.sysname, sizeof names.sysname, "Linux");
+    std::snprintf(names.nodename, sizeof names.nodename, "fakehost");
+    std::snprintf(names.release, sizeof names.release, "6.1.0-fake");
+    std::snprintf(names.version, sizeof names.version, "#1 SMP fake");
+    std::snprintf(names.machine, sizeof names.machine, "x86_64");
+    return names;
+  }
+  std::vector<unsigned char> text_;  // the kText file being read
   // /dev/null reads as empty and keeps nothing written to it.
   std::vector<unsigned char>& contents(File file) noexcept {
     null_.clear();

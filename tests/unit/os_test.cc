@@ -27,6 +27,7 @@ class RecordingOs final : public Os {
   const void* last_buffer = nullptr;
   struct stat* last_status = nullptr;
   char* last_resolved = nullptr;
+  struct utsname* last_names = nullptr;
 
   IoResult open(const char* path, int flags, mode_t mode) noexcept override {
     return answer("open " + std::string(path) + " " + std::to_string(flags) + " " + std::to_string(mode), 1);
@@ -91,11 +92,15 @@ class RecordingOs final : public Os {
   }
   IoResult remove_file(const char* path) noexcept override { return answer("remove_file " + std::string(path), 22); }
   IoResult terminal_columns(int fd) noexcept override { return answer("terminal_columns " + std::to_string(fd), 23); }
-  IoResult host_name(char* name, std::size_t length) noexcept override {
-    last_buffer = name;
-    return answer("host_name " + std::to_string(length), 24);
+  IoResult system_names(struct utsname& names) noexcept override {
+    last_names = &names;
+    return answer("system_names", 24);
   }
-  IoResult wall_clock_seconds() noexcept override { return answer("wall_clock_seconds", 25); }
+  IoResult filesystem_magic(const char* path) noexcept override {
+    return answer("filesystem_magic " + std::string(path), 25);
+  }
+  IoResult online_cpus() noexcept override { return answer("online_cpus", 26); }
+  IoResult wall_clock_seconds() noexcept override { return answer("wall_clock_seconds", 27); }
 
  private:
   // n is the call's own number; err is set too, to see it carried back.
@@ -131,7 +136,9 @@ std::vector<std::string> every_call() {
           "real_path ./out.img",
           "remove_file gone.tmp",
           "terminal_columns 2",
-          "host_name 64",
+          "system_names",
+          "filesystem_magic /data",
+          "online_cpus",
           "wall_clock_seconds"};
 }
 
@@ -168,7 +175,10 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   r.push_back(os.real_path("./out.img", resolved));
   r.push_back(os.remove_file("gone.tmp"));
   r.push_back(os.terminal_columns(2));
-  r.push_back(os.host_name(static_cast<char*>(buffer), 64));
+  struct utsname names {};
+  r.push_back(os.system_names(names));
+  r.push_back(os.filesystem_magic("/data"));
+  r.push_back(os.online_cpus());
   r.push_back(os.wall_clock_seconds());
   return answers;
 }
@@ -183,8 +193,8 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.calls, every_call());
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
-  const std::vector<ssize_t> numbers = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
-                                        13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25};
+  const std::vector<ssize_t> numbers = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
+                                        14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;

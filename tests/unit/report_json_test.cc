@@ -192,8 +192,11 @@ TEST(JsonReport, PrintsTheWholeObjectForAPlainRun) {
   Stats stats = copied(4096, 0, 4 * kGiB);
   RunTimes times = timed(81'300'000, 0, 81'100'000);
   const RunRecord run = plain_run(settings, stats, times);
-  EXPECT_EQ(json_report(run, "0.1.0"),
-            R"({"tool":"ddtime","version":"0.1.0","complete":true,)"
+  EXPECT_EQ(json_report(run, Environment{}, "0.1.0"),
+            R"({"tool":"ddtime","version":"0.1.0",)"
+            R"("environment":{"host":null,"kernel":null,"cpu":{"model":null,"logical_cpus":null},"memory_bytes":null,)"
+            R"("ddtime_version":"","command_line":[],"date":null,"files":{"input":null,"output":null},)"
+            R"("seeds":{"random":null,"pattern":null}},"complete":true,)"
             R"("operands":{"if":"/dev/zero","of":"/dev/null","ibs":1048576,"obs":1048576,"cbs":0,)"
             R"("skip":{"records":0,"bytes":0},"seek":{"records":0,"bytes":0},"count":{"records":4096,"bytes":0},)"
             R"("conv":[],"iflag":[],"oflag":[],"status":"default"},)"
@@ -242,8 +245,11 @@ TEST(JsonReport, PrintsAnInterruptedRunWithEverythingOptional) {
   RunRecord run = stopped_run(settings, stats, times, SIGINT);
   run.errors = errors;
   EXPECT_EQ(
-      json_report(run, "9.9.9"),
-      R"({"tool":"ddtime","version":"9.9.9","complete":false,)"
+      json_report(run, Environment{}, "9.9.9"),
+      R"({"tool":"ddtime","version":"9.9.9",)"
+      R"("environment":{"host":null,"kernel":null,"cpu":{"model":null,"logical_cpus":null},"memory_bytes":null,)"
+      R"("ddtime_version":"","command_line":[],"date":null,"files":{"input":null,"output":null},)"
+      R"("seeds":{"random":null,"pattern":null}},"complete":false,)"
       R"("operands":{"if":null,"of":null,"ibs":512,"obs":512,"cbs":80,)"
       R"("skip":{"records":3,"bytes":7},"seek":{"records":2,"bytes":1},"count":{"records":0,"bytes":100},)"
       R"("conv":["ascii","unblock","fsync"],"iflag":["fullblock","count_bytes"],"oflag":["direct","seek_bytes"],)"
@@ -258,7 +264,7 @@ TEST(JsonReport, PrintsAnInterruptedRunWithEverythingOptional) {
 }
 
 Json parsed_report(const RunRecord& run) {
-  const std::string text = json_report(run);
+  const std::string text = json_report(run, Environment{});
   EXPECT_EQ(text.find('\n'), text.size() - 1) << "one line, newline-terminated";
   std::string error;
   auto json = read_json(text, &error);
@@ -269,9 +275,9 @@ Json parsed_report(const RunRecord& run) {
 TEST(JsonReport, HasTheDocumentedKeysInOrder) {
   Settings settings;
   const Json json = parsed_report(plain_run(settings, Stats{}, RunTimes{}));
-  EXPECT_EQ(json.keys(), (std::vector<std::string>{"tool", "version", "complete", "operands", "records_in",
-                                                   "records_out", "truncated_records", "bytes_in", "bytes_out", "times",
-                                                   "rates", "exit_status", "signal", "errors"}));
+  EXPECT_EQ(json.keys(), (std::vector<std::string>{"tool", "version", "environment", "complete", "operands",
+                                                   "records_in", "records_out", "truncated_records", "bytes_in",
+                                                   "bytes_out", "times", "rates", "exit_status", "signal", "errors"}));
   EXPECT_EQ(json["operands"].keys(), (std::vector<std::string>{"if", "of", "ibs", "obs", "cbs", "skip", "seek", "count",
                                                                "conv", "iflag", "oflag", "status"}));
   EXPECT_EQ(json["times"].keys(), (std::vector<std::string>{"real", "copy", "flush", "read", "write", "user", "sys"}));
@@ -367,7 +373,7 @@ TEST(JsonReport, SecondsAreExactNanoseconds) {
   times.copy_ns = std::numeric_limits<std::int64_t>::min();
   times.flush_ns = 1'000'000'001;
   times.flushed = true;
-  const std::string text = json_report(plain_run(settings, Stats{}, times));
+  const std::string text = json_report(plain_run(settings, Stats{}, times), Environment{});
   EXPECT_NE(text.find(R"("real":9223372036.854775807,"copy":-9223372036.854775808,"flush":1.000000001,)"),
             std::string::npos)
       << text;
@@ -420,15 +426,15 @@ TEST(JsonReport, WeirdNamesAndMessagesStillGiveValidJson) {
 
 Json parsed_session(const SessionRecord& session) {
   std::string error;
-  auto json = read_json(json_session_report(session, "0.1.0"), &error);
+  auto json = read_json(json_session_report(session, Environment{}, "0.1.0"), &error);
   EXPECT_TRUE(json) << error;
   return json.value_or(Json{});
 }
 
 TEST(JsonSessionReport, AFinishedSessionIsCompleteAndNamesNoPhase) {
   const Json json = parsed_session(SessionRecord{.exit_status = 0});
-  EXPECT_EQ(json.keys(), (std::vector<std::string>{"schema", "tool", "version", "complete", "plan", "runs", "summary",
-                                                   "exit_status", "signal"}));
+  EXPECT_EQ(json.keys(), (std::vector<std::string>{"schema", "tool", "version", "environment", "complete", "plan",
+                                                   "runs", "summary", "exit_status", "signal"}));
   EXPECT_TRUE(json["complete"].boolean());
   EXPECT_EQ(json["exit_status"].integer(), 0);
 }
@@ -438,8 +444,8 @@ TEST(JsonSessionReport, ASnapshotIsIncompleteAndNamesItsPhase) {
   session.complete = false;
   session.phase = "the generator's calibration";
   const Json json = parsed_session(session);
-  EXPECT_EQ(json.keys(), (std::vector<std::string>{"schema", "tool", "version", "complete", "phase", "plan", "runs",
-                                                   "summary", "exit_status", "signal"}));
+  EXPECT_EQ(json.keys(), (std::vector<std::string>{"schema", "tool", "version", "environment", "complete", "phase",
+                                                   "plan", "runs", "summary", "exit_status", "signal"}));
   EXPECT_FALSE(json["complete"].boolean());
   EXPECT_EQ(json["phase"].string(), "the generator's calibration");
   EXPECT_TRUE(json["exit_status"].is_null());
@@ -453,7 +459,7 @@ TEST(JsonReport, ASnapshotOutsideTheCopyNamesItsPhaseAfterComplete) {
   run.pass = Pass::kSnapshot;
   run.phase = "--cache=warm: setting the cache up";
   const Json json = parsed_report(run);
-  EXPECT_EQ(json.keys()[3], "phase");
+  EXPECT_EQ(json.keys()[4], "phase");
   EXPECT_EQ(json["phase"].string(), "--cache=warm: setting the cache up");
   EXPECT_TRUE(json["times"]["real"].is_null());
 }

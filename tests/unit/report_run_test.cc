@@ -444,10 +444,10 @@ TEST(TimingReport, IgnoresTheGlobalLocale) {
   const Stats stats = copied(4096, 0, 4 * kGiB);
   const RunTimes times = timed(81'300'000, 1, 2);
   const RunRecord run = plain_run(settings, stats, times);
-  const std::string json = json_report(run);
+  const std::string json = json_report(run, Environment{});
   std::locale::global(previous);
   EXPECT_EQ(before, after);
-  EXPECT_EQ(json, json_report(run));
+  EXPECT_EQ(json, json_report(run, Environment{}));
 }
 
 // --- Reporter::extended_progress ---
