@@ -61,6 +61,10 @@ checks the invariants of issue 19:
                        exits 0, its --json parses with a row per row of the
                        document, and every verdict is ~ (no run is faster
                        than itself)
+  report-environment   every JSON document (a run's, a session's, a
+                       snapshot, a refusal) has its "environment" right
+                       after "version", with the command line exactly as
+                       executed, the host, and the date in ISO 8601 UTC
 
 Some cases write to a block device of the test's own ($DEV: a loop device
 over an 8 MiB file, filled with 0xAA before each run), where there is no
@@ -1055,6 +1059,7 @@ class DdtimeRun:
     sent: List[Sent]
     exited_before_signal: bool
     exit_at: float       # seconds after the start
+    argv: List[str] = dataclasses.field(default_factory=list)  # as executed, argv[0] included
 
 
 def signal_mask(pid: int) -> Tuple[int, int]:
@@ -1165,7 +1170,7 @@ def run_ddtime(case: Case, binary: str, directory: Path, scratch_dir: Path, time
     end = exit_at if exit_at is not None else time.monotonic()
     return DdtimeRun(process.returncode, out_path.read_bytes(),
                      err_path.read_bytes().decode("utf-8", "surrogateescape"), timed_out, end - start,
-                     sent, exited_before, end - start)
+                     sent, exited_before, end - start, args)
 
 
 def caught_names(mask: int) -> str:
@@ -1330,6 +1335,8 @@ class Checker:
     def check(self) -> List[Failure]:
         self.check_exit()
         self.parse_stderr_reports()
+        for doc in self.stderr_json:
+            self.check_environment(doc, "--json on stderr")
         said_only_a_diagnostic = (not self.printed() and not self.stderr_report_has_runs()
                                   and not self.stderr_has_report())
         self.refused = self.run.status == 1 and not self.run.timed_out and said_only_a_diagnostic
@@ -1787,6 +1794,8 @@ class Checker:
             lines = [l for l in text.splitlines() if l.strip()]
             try:
                 docs = [json.loads(l) for l in lines] if len(lines) > 1 else [json.loads(text)]
+                for doc in docs:
+                    self.check_environment(doc, f"--json={self.case.ext['json']}")
                 if len(docs) != 1:
                     self.fail("report-parse", "--json=PATH holds several documents",
                               f"{len(docs)} JSON lines in {self.case.ext['json']}")
@@ -1896,6 +1905,26 @@ class Checker:
                 and self.run.status == 0 and "runs" in doc and len(runs) != len(self.gnu)):
             self.fail("report-agrees", "JSON lists a different number of runs",
                       f"{len(runs)} copy runs in JSON; the session is {len(self.gnu)} runs")
+
+    def check_environment(self, doc: object, where: str) -> None:
+        """Issue 22: what comparing two machines' documents needs."""
+        if not isinstance(doc, dict):
+            return
+        keys = list(doc)
+        place = keys.index("version") + 1 if "version" in keys else -1
+        env = doc.get("environment")
+        if not isinstance(env, dict) or place >= len(keys) or keys[place] != "environment":
+            self.fail("report-environment", "JSON document without environment after version",
+                      f"{where}: keys {keys[:6]}")
+            return
+        if env.get("command_line") != self.run.argv:
+            self.fail("report-environment", "environment.command_line is not the command line",
+                      f"{where}: {env.get('command_line')!r}; executed {self.run.argv!r}")
+        if not isinstance(env.get("host"), str) or not env.get("host"):
+            self.fail("report-environment", "environment.host is not a name", f"{where}: {env.get('host')!r}")
+        date = env.get("date")
+        if not isinstance(date, str) or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", date):
+            self.fail("report-environment", "environment.date is not ISO 8601 UTC", f"{where}: {date!r}")
 
     def summary_comparable(self, reference: Summary) -> bool:
         # A bs=auto sweep's last row has a block size of its own.
