@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "e2e/harness.h"
+#include "e2e/loop_device.h"
 #include "support/json.h"
 
 namespace ddtime::e2e {
@@ -149,6 +150,28 @@ TEST_F(Environment, RefusalsHaveOneWhetherTheParserOrTheCheckBeforeTheRunRefused
     EXPECT_TRUE((*document)["refused"].boolean()) << r;
     expect_environment(*document, args);
   }
+}
+
+// A real block device, through the real sysfs: its own disk, named after
+// it, with the logical block size it was given and no file system mounted.
+class EnvironmentOnLoop : public LoopDevice {
+ protected:
+  EnvironmentOnLoop() : LoopDevice(4096, 64 * 1024) {}
+};
+
+TEST_F(EnvironmentOnLoop, ABlockDeviceIsDescribedFromSysfs) {
+  SKIP_IF_ANOTHER_DD();
+  const Result r = ddtime({"if=" + device_, "of=/dev/null", "bs=4k", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json document = parse_json(lines_of(r.err).back());
+  const Json& input = document["environment"]["files"]["input"];
+  EXPECT_EQ(input["path"].string(), device_);
+  EXPECT_TRUE(input["filesystem"].is_null()) << "nothing is mounted from it";
+  const Json& device = input["device"];
+  EXPECT_EQ(device["name"].string(), device_.substr(std::string("/dev/").size()));
+  EXPECT_EQ(device["logical_block_size"].integer(), 4096);
+  EXPECT_TRUE(device["rotational"].kind() == Json::Kind::kBool) << r.err;
+  EXPECT_TRUE(device["model"].is_null()) << "a loop device has no device/model";
 }
 
 }  // namespace
