@@ -251,22 +251,6 @@ TEST(OsWrapper, ADecoratorCanAnswerInsteadOfTheWrappedOs) {
   EXPECT_EQ(answers.results[9].err, EIO);
 }
 
-// The host name is the one call here whose answer is cut to a buffer:
-// it ends in a NUL whatever the buffer's length, and says how long it is.
-TEST(PosixOs, HostNameIsTheNodenameCutToTheBufferAndEndsInANul) {
-  PosixOs os;
-  char name[256];
-  const IoResult whole = os.host_name(name, sizeof name);
-  ASSERT_TRUE(whole.ok());
-  EXPECT_EQ(std::string(name).size(), static_cast<std::size_t>(whole.n));
-  char cut[3] = {'x', 'x', 'x'};
-  const IoResult short_one = os.host_name(cut, sizeof cut);
-  ASSERT_TRUE(short_one.ok());
-  EXPECT_EQ(cut[short_one.n], '\0');
-  EXPECT_LE(short_one.n, 2);
-  EXPECT_EQ(os.host_name(cut, 0).err, EINVAL);
-}
-
 TEST(PosixOs, WallClockIsAfterThisCodeWasWritten) {
   PosixOs os;
   EXPECT_GT(os.wall_clock_seconds().n, 1764720000 - 86400 * 365);
