@@ -87,7 +87,9 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
       case ddtime::ParseOutcome::Action::kRun:
         break;
     }
-    if (parsed.plan.compare) return ddtime::run_compare(os, diag, parsed.settings, parsed.plan);
+    if (parsed.plan.compare) {
+      return ddtime::run_compare(os, diag, parsed.settings, parsed.plan, std::vector<std::string>(argv, argv + argc));
+    }
     ddtime::MonotonicClock clock;
     // Only --progress draws differently on a terminal; GNU dd asks nothing
     // of stderr, and neither does a plain run here (one ioctl less).

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <array>
@@ -18,6 +19,7 @@
 #include "report/messages.h"
 #include "report/report_compare.h"
 #include "report/report_files.h"
+#include "report/report_svg.h"
 
 namespace ddtime {
 namespace {
@@ -112,7 +114,11 @@ bool report_overwrites_document(Os& os, const Diag& diag, const Plan& plan, cons
       struct stat document {};
       if (os.stat_path(name.c_str(), document).ok() && document.st_dev == target.st_dev &&
           document.st_ino == target.st_ino) {
-        report_is_document(diag, report.format == ReportFormat::kJson ? "--json" : "--csv", name);
+        report_is_document(diag,
+                           report.format == ReportFormat::kJson  ? "--json"
+                           : report.format == ReportFormat::kCsv ? "--csv"
+                                                                 : "--svg",
+                           name);
         return true;
       }
     }
@@ -120,13 +126,26 @@ bool report_overwrites_document(Os& os, const Diag& diag, const Plan& plan, cons
   return false;
 }
 
-std::string text_of(ReportFormat format, const ComparisonReport& report) {
+// --svg's chart: the ratios with their intervals, under the command, the
+// host and the date.
+std::string comparison_svg(Os& os, const ComparisonReport& report, const std::vector<std::string>& command_line) {
+  SvgTitle title{shell_command(command_line), {}, {}};
+  struct utsname names {};
+  if (os.system_names(names).ok()) title.host = names.nodename;
+  if (const IoResult now = os.wall_clock_seconds(); now.ok()) title.date = svg_date(now.n);
+  return svg_report(title, comparison_panels(report));
+}
+
+std::string text_of(Os& os, ReportFormat format, const ComparisonReport& report,
+                    const std::vector<std::string>& command_line) {
+  if (format == ReportFormat::kSvg) return comparison_svg(os, report, command_line);
   return format == ReportFormat::kJson ? comparison_json(report, DDTIME_VERSION) : comparison_csv(report);
 }
 
 // The table on standard output, unless a report without a PATH takes its
 // place there; the reports with a PATH to their files.
-int write_outputs(Os& os, const Diag& diag, const Settings& settings, const Plan& plan, const ComparisonReport& report) {
+int write_outputs(Os& os, const Diag& diag, const Settings& settings, const Plan& plan, const ComparisonReport& report,
+                  const std::vector<std::string>& command_line) {
   const std::vector<ReportRequest> reports = requested_reports(settings, plan);
   if (report_overwrites_document(os, diag, plan, reports)) return 1;
   const Messages messages(diag, settings);
@@ -139,12 +158,13 @@ int write_outputs(Os& os, const Diag& diag, const Settings& settings, const Plan
   int status = 0;
   for (const ReportRequest& request : reports) {
     if (!request.path) {
-      shown = text_of(request.format, report);
+      shown = text_of(os, request.format, report, command_line);
       continue;
     }
-    if (const int err = files.write(request.format, text_of(request.format, report)); err != 0) {
+    if (const int err = files.write(request.format, text_of(os, request.format, report, command_line)); err != 0) {
       if (request.format == ReportFormat::kJson) messages.json_report_failed(*request.path, err);
       if (request.format == ReportFormat::kCsv) messages.csv_report_failed(*request.path, err);
+      if (request.format == ReportFormat::kSvg) messages.svg_report_failed(*request.path, err);
       status = 1;
     }
   }
@@ -157,12 +177,13 @@ int write_outputs(Os& os, const Diag& diag, const Settings& settings, const Plan
 
 }  // namespace
 
-int run_compare(Os& os, const Diag& diag, const Settings& settings, const Plan& plan) {
+int run_compare(Os& os, const Diag& diag, const Settings& settings, const Plan& plan,
+                const std::vector<std::string>& command_line) {
   const std::optional<std::vector<Document>> documents = read_all(os, diag, plan);
   if (!documents) return 1;
   const std::optional<ComparisonReport> report = compare_all(diag, plan, *documents);
   if (!report) return 1;
-  return write_outputs(os, diag, settings, plan, *report);
+  return write_outputs(os, diag, settings, plan, *report, command_line);
 }
 
 }  // namespace ddtime

@@ -6,6 +6,9 @@
 // CSV. Opens no measured window and copies nothing.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "model/plan.h"
 #include "model/settings.h"
 #include "report/diag.h"
@@ -15,6 +18,8 @@ namespace ddtime {
 
 // The exit status: 0 once the comparison is written, whatever it says; 1
 // for a refusal or an error, said through diag.
-int run_compare(Os& os, const Diag& diag, const Settings& settings, const Plan& plan);
+// command_line: argv as given, for --svg's heading.
+int run_compare(Os& os, const Diag& diag, const Settings& settings, const Plan& plan,
+                const std::vector<std::string>& command_line);
 
 }  // namespace ddtime

@@ -105,7 +105,7 @@ bool asks_to_compare(const CommandLine& line) {
 // --compare reads documents and copies nothing: of ddtime's options only
 // those about its output mean anything with it, and every word that is not
 // an option names a document; a dd operand is refused, not taken for a file.
-constexpr std::string_view kCompareOptions[] = {"compare", "json", "csv", "units", "force"};
+constexpr std::string_view kCompareOptions[] = {"compare", "json", "csv", "svg", "units", "force"};
 
 bool take_documents(const CommandLine& line, const Settings& settings, Plan& plan, const Diag& diag) {
   for (const po::option& option : line.options) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """--svg renders: for each kind of run (a plain run, a sweep, a timed run
-with --timeline, --latency), ddtime writes an SVG file that is well-formed
+with --timeline, --latency, a --compare of two sessions), ddtime writes an SVG file that is well-formed
 XML with an <svg> root of the declared size, and rsvg-convert (Debian's
 librsvg2-bin) renders it to a PNG of exactly that size.
 
@@ -55,6 +55,8 @@ def check(ddtime, kind, args, directory):
         raise AssertionError(f"{kind}: ddtime exited {run.returncode}: {run.stderr}")
     with open(svg, encoding="utf-8") as text:
         content = text.read()
+    if kind == "comparison" and "faster" not in content and "slower" not in content and "~" not in content:
+        raise AssertionError(f"{kind}: no verdict in the document")
     for word in ("nan", "inf\"", "NaN", "Inf"):
         if word in content:
             raise AssertionError(f"{kind}: {word!r} in the document")
@@ -77,7 +79,16 @@ def main():
         return 77
     failures = 0
     with tempfile.TemporaryDirectory() as directory:
-        for kind, args in KINDS.items():
+        # A comparison's chart: two sessions made here, then compared.
+        kinds = dict(KINDS)
+        documents = []
+        for name, bs in (("a.json", "4k"), ("b.json", "64k")):
+            path = os.path.join(directory, name)
+            subprocess.run([options.ddtime, "if=/dev/zero", "of=/dev/null", "--size=16M", "bs=" + bs, "--repeat=5",
+                            "--json=" + path], capture_output=True, check=True, timeout=60)
+            documents.append(path)
+        kinds["comparison"] = ["--compare", *documents, "--force"]
+        for kind, args in kinds.items():
             try:
                 check(options.ddtime, kind, args, directory)
             except (AssertionError, ElementTree.ParseError, OSError, ValueError, TypeError) as error:
