@@ -1206,6 +1206,35 @@ def timekeeping_rows(args: argparse.Namespace) -> List[str]:
     return lines
 
 
+def jobs_rows(args: argparse.Namespace) -> List[str]:
+    """--jobs=2 against --jobs=1 on CPU-bound copies (memory to memory, every
+    read and write a real system call), paired: each round runs both, in
+    turn, so a busy moment of the machine falls on both."""
+    lines = ["| workload | --jobs=1 | --jobs=2 | jobs=2 / jobs=1 rate, paired median [95% CI] | submitters busy "
+             "(jobs=2) | CPU per I/O (1, 2) |", "|---|---:|---:|---|---:|---:|"]
+    workloads = [("zero→null bs=4k, 400,000 records", ["if=/dev/zero", "of=/dev/null", "bs=4k", "count=400000"]),
+                 ("zero→null bs=64k, 100,000 records", ["if=/dev/zero", "of=/dev/null", "bs=64k", "count=100000"])]
+    for name, copy in workloads:
+        rates: Dict[int, List[float]] = {1: [], 2: []}
+        busy: List[float] = []
+        cpu: Dict[int, List[float]] = {1: [], 2: []}
+        for round_number in range(args.runs):
+            for jobs in rotated([1, 2], round_number):
+                _, report = timed_process([args.ddtime, *copy, f"--jobs={jobs}", "--engine=io_uring", "--json"])
+                rates[jobs].append(report["bytes_out"] / report["times"]["real"])
+                records = report["records_in"]["full"] + report["records_out"]["full"]
+                cpu[jobs].append((report["times"]["user"] + report["times"]["sys"]) / max(1, records))
+                if jobs == 2:
+                    busy.append(float(report["engine"]["jobs"]["submitters_busy"]))
+        ratios = [two / one for one, two in zip(rates[1], rates[2])]
+        low, high = median_interval(ratios) if len(ratios) >= 6 else (min(ratios), max(ratios))
+        lines.append(f"| {name} | {statistics.median(rates[1]) / 1e9:.2f} GB/s | {statistics.median(rates[2]) / 1e9:.2f} GB/s "
+                     f"| {statistics.median(ratios):.3f} [{low:.3f}–{high:.3f}] | {statistics.median(busy) * 100:.0f}% "
+                     f"| {statistics.median(cpu[1]) * 1e6:.2f} µs, {statistics.median(cpu[2]) * 1e6:.2f} µs |")
+        log(lines[-1])
+    return lines
+
+
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1241,6 +1270,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--timekeeping", action="store_true",
                         help="run issue 21's time rows instead: --timeline's cost at bs=4k zero->null, paired, and "
                              "how long --time=2s lasts by an outside clock")
+    parser.add_argument("--jobs", action="store_true",
+                        help="run issue 22's --jobs rows instead: --jobs=2 against --jobs=1 on CPU-bound copies, "
+                             "paired")
     parser.add_argument("--latency-cost", action="store_true",
                         help="run the --latency cost rows instead (issue 19: each copy with and without it, whole process)")
     parser.add_argument("--sessions", action="store_true",
@@ -1278,6 +1310,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0
     if args.timekeeping:
         print("\n".join(timekeeping_rows(args)))
+        return 0
+    if args.jobs:
+        print("\n".join(jobs_rows(args)))
         return 0
     # The modes that replace the main table: (asked, needs fio and root, rows).
     modes = [(args.sessions, None, session_rows), (args.random_access, "--random-access", random_access_rows),
