@@ -7,7 +7,9 @@
 
 #if DDTIME_WITH_URING
 #include <liburing.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <unistd.h>
 #endif
 
 namespace ddtime {
@@ -110,8 +112,10 @@ class UringRing final : public Ring {
 
   int start_in_this_thread() noexcept override {
     if ((flags_ & IORING_SETUP_R_DISABLED) == 0) return 0;
-    const int result = io_uring_enable_rings(&ring_);
-    return result < 0 ? -result : 0;
+    // The system call itself: Debian 12's liburing.so.2 does not export
+    // io_uring_enable_rings (its static library does).
+    const long result = ::syscall(__NR_io_uring_register, ring_.ring_fd, IORING_REGISTER_ENABLE_RINGS, nullptr, 0);
+    return result < 0 ? errno : 0;
   }
 
  private:
