@@ -13,6 +13,7 @@
 // more per worker in the peak RSS that --iodepth bounds (depth x bs +
 // 2 MiB). Now a worker costs the two pages of its stack and descriptor.
 #include "system/ring.h"
+#include "system/threads.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -35,16 +36,12 @@ class ThreadRing final : public Ring {
   // The workers, or the errno that refused one (none is left running then).
   int start() noexcept {
     done_.reserve(depth_);
-    // Workers must not take the copy's signals: block them while starting
-    // the threads, which inherit the mask.
-    sigset_t all;
-    sigset_t previous;
-    sigfillset(&all);
-    sigdelset(&all, SIGPIPE);
-    pthread_sigmask(SIG_SETMASK, &all, &previous);
     workers_.reserve(depth_);
-    const int failed = start_workers();
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    int failed = 0;
+    {
+      const WorkerSignalMask mask;
+      failed = start_workers();
+    }
     if (failed != 0) stop_workers();
     return failed;
   }

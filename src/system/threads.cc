@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "system/threads.h"
 
-#include <signal.h>
-
 #include <utility>
 
 namespace ddtime {
@@ -11,11 +9,7 @@ int ThreadGroup::start(unsigned count, std::function<void(unsigned)> work) {
   work_ = std::move(work);
   members_.reserve(count);
   threads_.reserve(count);
-  sigset_t all;
-  sigset_t previous;
-  sigfillset(&all);
-  sigdelset(&all, SIGPIPE);
-  pthread_sigmask(SIG_SETMASK, &all, &previous);
+  const WorkerSignalMask mask;
   int failed = 0;
   for (unsigned i = 0; i < count && failed == 0; ++i) {
     members_.push_back({this, i});
@@ -23,9 +17,17 @@ int ThreadGroup::start(unsigned count, std::function<void(unsigned)> work) {
     failed = pthread_create(&thread, nullptr, &ThreadGroup::enter, &members_.back());
     if (failed == 0) threads_.push_back(thread);
   }
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   return failed;
 }
+
+WorkerSignalMask::WorkerSignalMask() noexcept {
+  sigset_t all;
+  sigfillset(&all);
+  sigdelset(&all, SIGPIPE);
+  pthread_sigmask(SIG_SETMASK, &all, &previous_);
+}
+
+WorkerSignalMask::~WorkerSignalMask() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
 
 void* ThreadGroup::enter(void* self) noexcept {
   const auto* member = static_cast<const Member*>(self);

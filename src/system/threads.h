@@ -10,8 +10,24 @@
 #include <vector>
 
 #include <pthread.h>
+#include <signal.h>
 
 namespace ddtime {
+
+// While it lives, the calling thread blocks every signal but SIGPIPE, and
+// so do the threads it starts, which inherit the mask: a worker must not
+// take the copy's SIGINT or SIGUSR1, yet a write to a closed pipe must
+// kill as it does in GNU dd.
+class WorkerSignalMask {
+ public:
+  WorkerSignalMask() noexcept;
+  ~WorkerSignalMask();
+  WorkerSignalMask(const WorkerSignalMask&) = delete;
+  WorkerSignalMask& operator=(const WorkerSignalMask&) = delete;
+
+ private:
+  sigset_t previous_;
+};
 
 class ThreadGroup {
  public:
