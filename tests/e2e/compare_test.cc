@@ -106,6 +106,29 @@ TEST_F(Compare, ADocumentThatIsNotDdtimesIsNamed) {
   EXPECT_EQ(result.err, "ddtime: 'fio.json' is not a ddtime JSON document (no \"tool\": \"ddtime\")\n");
 }
 
+TEST_F(Compare, ManyRunsTakeTheNormalApproximationWithLibmLoadedOnlyThen) {
+  // 25 runs a side are 625 pairs, past the exact distribution's 400: the
+  // normal's erfc runs in the binary, whose libm functions load libm.so.6
+  // on their first call (libm_on_demand), and must give glibc's answer.
+  for (const auto& [name, bs] : {std::pair{"small.json", "1k"}, std::pair{"large.json", "256k"}}) {
+    const Result made = ddtime_c({"if=/dev/zero", "of=/dev/null", std::string("bs=") + bs, "--size=16M", "--repeat=25",
+                                  std::string("--json=") + name});
+    ASSERT_STATUS(made, "exit 0");
+  }
+  const Result result = ddtime_c({"--compare", "small.json", "large.json", "--force", "--json"});
+  ASSERT_STATUS(result, "exit 0");
+  const support::Json row = support::parse_json(result.out)["comparison"]["rows"][0];
+  EXPECT_EQ(row["verdict"].string(), "faster") << result.out;
+  // Complete separation of 25 and 25 by the normal approximation with
+  // continuity correction: z = (312.5 - 0.5) / sqrt(25*25*51/12) = 6.05,
+  // two-sided p = 1.4e-9, which the JSON's six decimals write as 0.
+  EXPECT_EQ(row["p"].literal(), "0.000000") << result.out;
+  // The interval's ranks come from the normal's quantile too.
+  ASSERT_TRUE(row["ci95"].is_array()) << result.out;
+  EXPECT_LT(row["ci95"][0].number(), row["ratio"].number());
+  EXPECT_GT(row["ci95"][1].number(), row["ratio"].number());
+}
+
 TEST_F(Compare, ATruncatedDocumentNamesFileLineAndColumn) {
   session("a.json");
   const std::string whole = read_file("a.json");
