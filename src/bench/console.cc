@@ -194,12 +194,16 @@ void Console::run_ended_without_summary(const RunRecord& run) {
 
 int Console::deliver_svg(const RunRecord* run, const SessionRecord* session) {
   if (reports_ == nullptr || !reports_->wanted(ReportFormat::kSvg)) return 0;
+  return deliver_svg_document(session != nullptr ? session_panels(*session, rate_units())
+                                                 : run_panels(*run, rate_units()));
+}
+
+int Console::deliver_svg_document(const std::vector<SvgPanel>& panels) {
   SvgTitle title{shell_command(command_line_), {}, {}};
   struct utsname names {};
   if (os_.system_names(names).ok()) title.host = names.nodename;
   if (const IoResult now = os_.wall_clock_seconds(); now.ok()) title.date = svg_date(now.n);
-  const std::string xml =
-      svg_report(title, session != nullptr ? session_panels(*session, rate_units()) : run_panels(*run, rate_units()));
+  const std::string xml = svg_report(title, panels);
   if (const int err = reports_->write(ReportFormat::kSvg, xml); err != 0) {
     if (const std::optional<std::string> path = reports_->path(ReportFormat::kSvg)) {
       messages_.svg_report_failed(*path, err);

@@ -17,6 +17,7 @@
 
 #include "measure/cache_state.h"
 #include "measure/measured.h"
+#include "measure/profile_record.h"
 #include "measure/record.h"
 #include "measure/run_window.h"
 #include "measure/verify.h"
@@ -28,6 +29,7 @@
 #include "report/messages.h"
 #include "report/report.h"
 #include "report/report_files.h"
+#include "report/svg_charts.h"
 #include "system/os.h"
 
 namespace ddtime {
@@ -102,6 +104,10 @@ class Console final : public Events {
   // the statistics, the table, GNU's lines last, CSV and JSON. Returns the
   // exit status, 1 when a report could not be written.
   int session_ended(const SessionRecord& session);
+  // --profile's end (complete, failed or stopped by a signal): the table
+  // and its footer, CSV, SVG, JSON (console_profile.cc). Returns the exit
+  // status, 1 when a report could not be written.
+  int profile_ended(const ProfileRecord& record);
 
  private:
   // ddtime's lines, GNU's summary and the JSON of a run or a snapshot.
@@ -113,6 +119,7 @@ class Console final : public Events {
   int deliver_csv(const std::string& csv);
   // --svg: the document, once, when the run or the session ends.
   int deliver_svg(const RunRecord* run, const SessionRecord* session);
+  int deliver_svg_document(const std::vector<SvgPanel>& panels);
   void stream_csv(const RunRecord& run);
   void time_lines(const RunRecord& run);
   // --timeline's chart and analysis, each line ours, fitted to the terminal.

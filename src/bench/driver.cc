@@ -75,7 +75,10 @@ int Driver::run() {
   // Everything besides GNU's own copy that takes time (calibration,
   // warm-up, cache drop, preallocation, the passes) happens with the
   // handlers in place: a SIGUSR1 then never kills, and a SIGINT is heard.
-  if (asked_plan_.session() || asked_plan_.readback || asked_plan_.preallocate) signals::install_as_gnu();
+  if (asked_plan_.profile) shape_profile();
+  if (asked_plan_.session() || asked_plan_.readback || asked_plan_.preallocate || asked_plan_.profile) {
+    signals::install_as_gnu();
+  }
   // --random without a seed: one drawn now, so that resolve's Job holds
   // the order every run of it repeats.
   if (asked_plan_.random && !asked_plan_.random_seed) {
@@ -90,7 +93,10 @@ int Driver::run() {
     return console_.refused();
   }
   console_.resolved(settings(), plan(), job_->caches, files);
-  const int status = plan().readback ? run_readback() : plan().session() ? run_session() : run_single();
+  const int status = plan().profile    ? run_profile()
+                     : plan().readback ? run_readback()
+                     : plan().session() ? run_session()
+                                        : run_single();
   console_.finished();
   return status;
 }
@@ -120,15 +126,20 @@ int Driver::run_single() {
 
 RunRecord Driver::run_once(const Settings& settings, unsigned depth, const PatternSource* pattern,
                            std::string label) {
+  Plan plan = this->plan();
+  plan.iodepth = depth;
+  plan.iodepth_given = plan.iodepth_given || !plan.sweep_iodepth.empty();
+  return run_with(settings, plan, pattern, std::move(label));
+}
+
+RunRecord Driver::run_with(const Settings& settings, const Plan& plan, const PatternSource* pattern,
+                           std::string label) {
   const std::size_t said_before = diag_.history().size();
   RunRecord record;
   // What the run measures, in words, now that --cache has acted.
   record.measured = console_.measured_words(settings);
   std::optional<PatternOs> generated;
   if (pattern != nullptr) generated.emplace(os_, *pattern);
-  Plan plan = this->plan();
-  plan.iodepth = depth;
-  plan.iodepth_given = plan.iodepth_given || !plan.sweep_iodepth.empty();
   console_.run_begins(settings, std::move(label));
   Run run(generated ? static_cast<Os&>(*generated) : os_, console_, window_, settings, plan, pattern);
   record.result = run.perform();
@@ -138,7 +149,7 @@ RunRecord Driver::run_once(const Settings& settings, unsigned depth, const Patte
   record.errors.assign(said.begin() + static_cast<std::ptrdiff_t>(std::min(said_before, said.size())), said.end());
   if (record.result.ending == Ending::kInterrupted) record.signal = console_.interrupt();
   record.shows_engine = plan.shows_engine();
-  record.depth = depth;
+  record.depth = plan.iodepth;
   record.cache = plan.cache;
   if (pattern != nullptr) record.seed = pattern->seed();
   return record;

@@ -18,6 +18,7 @@
 #include "bench/resolve.h"
 #include "bench/run.h"
 #include "measure/pattern.h"
+#include "measure/profile_record.h"
 #include "measure/record.h"
 #include "measure/run_window.h"
 #include "measure/timing.h"
@@ -90,6 +91,23 @@ class Driver {
   // label: which run of a session or read-back it is, for SIGUSR1.
   RunRecord run_once(const Settings& settings, unsigned depth, const PatternSource* pattern = nullptr,
                      std::string label = {});
+  // The same with a plan of its own (a profile's test: depth, jobs, order).
+  RunRecord run_with(const Settings& settings, const Plan& plan, const PatternSource* pattern, std::string label);
+
+  // --profile (driver_profile.cc): the command line shaped into the base
+  // job before resolve, then the range prepared and each test run.
+  void shape_profile();
+  std::int64_t profile_default_range();
+  int run_profile();
+  ProfileRecord profile_record() const;
+  Settings profile_settings(const ProfileTest& test, bool write) const;
+  Plan profile_plan(const ProfileTest& test, bool write);
+  std::optional<int> prepare_profile_range(ProfileRecord& record);
+  std::optional<int> run_profile_test(ProfileRecord& record, ProfileRow& row);
+  std::optional<int> profile_run_ended(ProfileRecord& record, const RunRecord& run);
+  void profile_pause(ProfileRecord& record);
+  int profile_finish(ProfileRecord& record, std::optional<int> exit_status);
+  [[noreturn]] void profile_stop(ProfileRecord& record);
 
   Os& os_;
   Diag& diag_;

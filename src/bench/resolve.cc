@@ -305,6 +305,7 @@ bool check_modes(Os& os, Job& job, const Messages& messages) {
 }  // namespace
 
 std::string session_words(const Plan& plan) {
+  if (plan.profile) return fmt::format("--profile={}", plan.profile->name);
   if (plan.repeat > 1) return fmt::format("--repeat={}", plan.repeat);
   if (plan.warmup > 0) return fmt::format("--warmup={}", plan.warmup);
   if (plan.sweeps_bs() || !plan.sweep_iodepth.empty()) return "--sweep";

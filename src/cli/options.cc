@@ -84,6 +84,14 @@ std::int64_t duration(const std::string& text) {
   throw BadArgument{"A duration is a number and a unit, ms, s, m or h (30s, 500ms, 2m), from 1ms to a week."};
 }
 
+// --pause: a duration as --time's, or 0 for none.
+std::int64_t pause(const std::string& text) {
+  if (text == "0") return 0;
+  const std::optional<std::int64_t> ns = parse_duration_ns(text);
+  if (ns && *ns >= 0 && *ns <= std::int64_t{7} * 24 * 3'600'000'000'000) return *ns;
+  throw BadArgument{"A pause is 0, or a number and a unit, ms, s, m or h (5s, 500ms), up to a week."};
+}
+
 // --steady=LIMIT: a percentage, 10 or 10%.
 double steady_limit(const std::string& text) {
   const std::optional<double> value = parse_percentage(text);
@@ -275,9 +283,15 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
   auto add = [&](const char* name, po::value_semantic* value, const char* words) {
     add_row(rows_, wanted, name, value, words);
   };
-  add("repeat", row<DdNumber>([this](const DdNumber& v) { plan_.repeat = runs(v, 1); }, "N"),
+  add("repeat", row<DdNumber>([this](const DdNumber& v) {
+                            plan_.repeat = runs(v, 1);
+                            plan_.repeat_given = true;
+                          }, "N"),
       "run the copy N times, reopening the files, and give the statistics of the runs");
-  add("warmup", row<DdNumber>([this](const DdNumber& v) { plan_.warmup = runs(v, 0); }, "M"),
+  add("warmup", row<DdNumber>([this](const DdNumber& v) {
+                            plan_.warmup = runs(v, 0);
+                            plan_.warmup_given = true;
+                          }, "M"),
       "run the copy M times first, unmeasured");
   add("sweep", row<Text>([this](const Text& v) { sweep(v.text, plan_); }, "KEY=LIST"),
       "one row per setting: bs= or iodepth= a list (4k,64k,1M) or powers of two (4k..64M); bs=auto; bs=memory");
@@ -326,6 +340,17 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
           },
           "LIMIT"),
       "with --time: end once the rate is steady within LIMIT percent (10), as fio's steadystate");
+  add("profile",
+      row<Text>(
+          [this](const Text& v) {
+            plan_.profile = find_profile(v.text);
+            if (plan_.profile == nullptr) throw BadArgument{fmt::format("Valid arguments are: {}", kProfileNames)};
+          },
+          "NAME"),
+      "characterise a disk as CrystalDiskMark does: diskmark, nvme or flash's tests, read (and with of=, write)");
+  add("pause",
+      row<Text>([this](const Text& v) { plan_.pause_ns = pause(v.text); }, "DURATION"),
+      "with --profile: wait that long between tests (5s; flash: 30s; 0 for none)");
   add("force", row<Switch>([this](Switch) { plan_.force = true; }),
       "let a session write to a block device that is mounted or in use; with --compare, compare documents "
       "whose rows or operands differ, or that are incomplete");
@@ -500,6 +525,7 @@ bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) 
 }  // namespace
 
 bool check_plan(const Settings& settings, const Plan& plan, const Diag& diag) {
+  if (!check_profile(settings, plan, diag)) return false;
   for (const Conflict& conflict : kConflicts) {
     if (conflict.asked(settings, plan) && conflict.refused(settings, plan)) {
       diag.error(0, conflict.why);

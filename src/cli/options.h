@@ -40,4 +40,7 @@ po::options_description gnu_options(const RowsWanted& wanted);
 // are not involved, these are ddtime's. Says why through diag; false then.
 bool check_plan(const Settings& settings, const Plan& plan, const Diag& diag);
 
+// --profile's and --pause's refusals (options_profile.cc), part of check_plan.
+bool check_profile(const Settings& settings, const Plan& plan, const Diag& diag);
+
 }  // namespace ddtime

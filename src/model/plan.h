@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "model/profile.h"
+
 namespace ddtime {
 
 // --engine=: auto takes io_uring when more than one I/O is to be in flight
@@ -41,6 +43,13 @@ struct Plan {
 
   unsigned repeat = 1;  // --repeat=N: measured runs per setting
   unsigned warmup = 0;  // --warmup=M: unmeasured runs before them
+  // Given on the command line: --profile's own defaults (3 and 1) apply
+  // only when not.
+  bool repeat_given = false;
+  bool warmup_given = false;
+  // --profile=NAME: the preset's tests in place of one copy (null: none).
+  const ProfilePreset* profile = nullptr;
+  std::optional<std::int64_t> pause_ns;  // --pause=DURATION: between a profile's tests
   // --sweep=bs=LIST and --sweep=iodepth=LIST: one row per setting (both:
   // every pair, bs outermost). Empty: the command line's own.
   std::vector<std::int64_t> sweep_bs;

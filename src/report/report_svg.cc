@@ -245,6 +245,27 @@ std::vector<SvgPanel> session_panels(const SessionRecord& session, RateUnits uni
   return panels;
 }
 
+std::vector<SvgPanel> profile_panels(const ProfileRecord& record) {
+  BarChart chart;
+  chart.value_axis = "MB/s";
+  chart.log_scale = true;
+  chart.title = fmt::format("{}: median of {} run{} per test and side, its 95% interval from 6 runs",
+                            record.preset->name, record.repeat, record.repeat == 1 ? "" : "s");
+  for (const ProfileRow& row : record.rows) {
+    if (!row.rate) continue;
+    SvgBar bar{fmt::format("{} {}", row.test.label, row.write ? "write" : "read"), row.rate->median / 1e6,
+               std::nullopt, std::nullopt, {}};
+    if (row.rate->median_low && row.rate->median_high) {
+      bar.low = *row.rate->median_low / 1e6;
+      bar.high = *row.rate->median_high / 1e6;
+    }
+    chart.bars.push_back(std::move(bar));
+  }
+  std::vector<SvgPanel> panels;
+  panels.emplace_back(std::move(chart));
+  return panels;
+}
+
 std::string svg_report(const SvgTitle& title, const std::vector<SvgPanel>& panels) {
   std::string subtitle = title.host.empty() ? "on an unnamed machine" : "on " + title.host;
   if (!title.date.empty()) subtitle += ", " + title.date;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "measure/profile_record.h"
 #include "measure/record.h"
 #include "model/settings.h"
 #include "report/report_compare.h"
@@ -44,6 +45,10 @@ std::vector<SvgPanel> session_panels(const SessionRecord& session, RateUnits uni
 // its rows' ratios of medians with their 95% intervals about 1, on a log
 // scale, each with its verdict.
 std::vector<SvgPanel> comparison_panels(const ComparisonReport& report);
+
+// The panel of a --profile: a bar per test and side, the median in MB/s
+// (1,000,000 B/s) on six decades of log scale, its interval a whisker.
+std::vector<SvgPanel> profile_panels(const ProfileRecord& record);
 
 // The whole document.
 std::string svg_report(const SvgTitle& title, const std::vector<SvgPanel>& panels);

@@ -193,6 +193,12 @@ IoResult PosixOs::online_cpus() noexcept {
   return {static_cast<ssize_t>(cpus), 0};
 }
 
+IoResult PosixOs::sleep_ns(std::int64_t ns) noexcept {
+  const timespec wait{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+  if (::nanosleep(&wait, nullptr) != 0) return {-1, errno};
+  return {0, 0};
+}
+
 IoResult PosixOs::wall_clock_seconds() noexcept {
   timespec now{};
   if (::clock_gettime(CLOCK_REALTIME, &now) != 0) return {-1, errno};

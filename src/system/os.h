@@ -84,6 +84,9 @@ class Os {
   // CLOCK_REALTIME: n is the seconds since the epoch, for a date; what is
   // measured is timed by timing's clocks, never by this one.
   virtual IoResult wall_clock_seconds() noexcept = 0;
+  // Waits ns nanoseconds, or less when a signal comes (EINTR): --profile's
+  // pause between tests, cut into slices so that a SIGINT is heard.
+  virtual IoResult sleep_ns(std::int64_t ns) noexcept = 0;
 };
 
 // The base of a decorator: every call goes to the wrapped Os unchanged, so
@@ -132,6 +135,7 @@ class OsWrapper : public Os {
   IoResult filesystem_magic(const char* path) noexcept override { return target_.filesystem_magic(path); }
   IoResult online_cpus() noexcept override { return target_.online_cpus(); }
   IoResult wall_clock_seconds() noexcept override { return target_.wall_clock_seconds(); }
+  IoResult sleep_ns(std::int64_t ns) noexcept override { return target_.sleep_ns(ns); }
 
  private:
   Os& target_;
@@ -167,6 +171,7 @@ class PosixOs final : public Os {
   IoResult filesystem_magic(const char* path) noexcept override;
   IoResult online_cpus() noexcept override;
   IoResult wall_clock_seconds() noexcept override;
+  IoResult sleep_ns(std::int64_t ns) noexcept override;
 };
 
 }  // namespace ddtime

@@ -83,6 +83,7 @@ class FakeOs final : public Os {
   int names_error = 0;                        // uname fails with this
   ssize_t cpus_online = 2;                    // online_cpus(); 0 means unknown (ENOSYS)
   std::int64_t wall_seconds = 1'796'250'000;  // wall_clock_seconds()
+  std::int64_t slept_ns = 0;                  // sleep_ns(): the waits, added up, never waited
 
   void on_read(std::vector<Step> steps) { reads_.insert(reads_.end(), steps.begin(), steps.end()); }
   void on_write(std::vector<Step> steps) { writes_.insert(writes_.end(), steps.begin(), steps.end()); }
@@ -304,6 +305,10 @@ class FakeOs final : public Os {
   }
   IoResult online_cpus() noexcept override { return cpus_online > 0 ? IoResult{cpus_online, 0} : IoResult{-1, ENOSYS}; }
   IoResult wall_clock_seconds() noexcept override { return {static_cast<ssize_t>(wall_seconds), 0}; }
+  IoResult sleep_ns(std::int64_t ns) noexcept override {
+    slept_ns += ns;
+    return {0, 0};
+  }
   DirectIoNeeds direct_io_needs(int) noexcept override { return direct_needs; }
   IoResult block_device_size(int) noexcept override {
     return device_size < 0 ? IoResult{-1, ENOTTY} : IoResult{static_cast<ssize_t>(device_size), 0};

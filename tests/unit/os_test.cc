@@ -101,6 +101,7 @@ class RecordingOs final : public Os {
   }
   IoResult online_cpus() noexcept override { return answer("online_cpus", 26); }
   IoResult wall_clock_seconds() noexcept override { return answer("wall_clock_seconds", 27); }
+  IoResult sleep_ns(std::int64_t ns) noexcept override { return answer("sleep_ns " + std::to_string(ns), 28); }
 
  private:
   // n is the call's own number; err is set too, to see it carried back.
@@ -139,7 +140,8 @@ std::vector<std::string> every_call() {
           "system_names",
           "filesystem_magic /data",
           "online_cpus",
-          "wall_clock_seconds"};
+          "wall_clock_seconds",
+          "sleep_ns 5"};
 }
 
 // The answers to every_call(), in its order; direct_io_needs apart.
@@ -180,6 +182,7 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   r.push_back(os.filesystem_magic("/data"));
   r.push_back(os.online_cpus());
   r.push_back(os.wall_clock_seconds());
+  r.push_back(os.sleep_ns(5));
   return answers;
 }
 

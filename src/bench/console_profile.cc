@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The console's --profile: the table and its footer on standard error
+// once the profile ends (or a SIGINT ends it), then CSV, SVG and JSON,
+// all read from the profile's record.
+#include "bench/console.h"
+#include "report/report_profile.h"
+#include "report/report_svg.h"
+
+namespace ddtime {
+
+int Console::profile_ended(const ProfileRecord& record) {
+  if (session_text()) diag_.raw(profile_table(record));
+  int status = record.exit_status.value_or(1);
+  if (plan_.csv && deliver_csv(profile_csv(record)) != 0) status = 1;
+  if (reports_ != nullptr && reports_->wanted(ReportFormat::kSvg) &&
+      deliver_svg_document(profile_panels(record)) != 0) {
+    status = 1;
+  }
+  if (!settings_.ext.json) return status;
+  if (deliver_json(profile_json(record, environment(), DDTIME_VERSION), true) != 0) status = 1;
+  return status;
+}
+
+}  // namespace ddtime

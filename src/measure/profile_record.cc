@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "measure/profile_record.h"
+
+#include <algorithm>
+
+namespace ddtime {
+namespace {
+
+constexpr double kNsPerSecond = 1e9;
+constexpr std::size_t kP99 = 2;  // kLatencyPercentiles[2] is 99
+static_assert(kLatencyPercentiles[kP99] == 99);
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+ProfileRun profile_run(const RunRecord& record, bool write, bool warmup) {
+  ProfileRun run{.bytes_per_second = record.figures().bytes_per_second, .warmup = warmup, .counted = record.counted()};
+  if (record.result.latency) {
+    const LatencySummary& side = write ? record.result.latency->write : record.result.latency->read;
+    if (side.count > 0) {
+      run.mean_latency_ns = side.mean_ns;
+      if (side.percentiles[kP99]) run.p99_latency_ns = static_cast<double>(*side.percentiles[kP99]);
+    }
+  }
+  return run;
+}
+
+void summarise_profile_row(ProfileRow& row) {
+  std::vector<double> rates;
+  std::vector<double> means;
+  std::vector<double> p99s;
+  for (const ProfileRun& run : row.runs) {
+    if (run.warmup || !run.counted) continue;
+    rates.push_back(run.bytes_per_second);
+    if (run.mean_latency_ns) means.push_back(*run.mean_latency_ns);
+    if (run.p99_latency_ns) p99s.push_back(*run.p99_latency_ns);
+  }
+  if (rates.empty()) return;
+  row.rate = summarise_figure(rates);
+  row.iops = row.rate->median / static_cast<double>(row.test.bs);
+  if (row.test.jobs > 1) {
+    // --jobs cannot time each call: the mean time in flight from Little's
+    // law, the I/Os in flight over the rate they complete at.
+    row.latency_source = LatencySource::kLittle;
+    if (row.iops > 0) row.mean_latency_s = row.test.iodepth * row.test.jobs / row.iops;
+    return;
+  }
+  row.latency_source = LatencySource::kMeasured;
+  if (!means.empty()) {
+    double sum = 0;
+    for (const double mean : means) sum += mean;
+    row.mean_latency_s = sum / static_cast<double>(means.size()) / kNsPerSecond;
+  }
+  if (!p99s.empty()) row.p99_latency_s = median_of(p99s) / kNsPerSecond;
+}
+
+}  // namespace ddtime

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// profile_record — what a --profile run measured, as plain values: the
+// parameters every test ran with, and for each test and side its runs and
+// the figures the table shows (the median rate with its interval, the best
+// run, IOPS, mean and p99 latency). The driver fills it; every report
+// (text, JSON, CSV, SVG) reads it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "measure/aggregate.h"
+#include "measure/latency.h"
+#include "measure/record.h"
+#include "model/plan.h"
+#include "model/profile.h"
+
+namespace ddtime {
+
+// One run of a test: its rate and, when --latency timed it, its latency.
+struct ProfileRun {
+  double bytes_per_second = 0;
+  bool warmup = false;
+  bool counted = true;  // ran to its end without an error
+  std::optional<double> mean_latency_ns = std::nullopt;
+  std::optional<double> p99_latency_ns = std::nullopt;
+};
+
+// How a row's latency was found.
+enum class LatencySource { kMeasured, kLittle };
+
+// One test on one side: its runs, and the figures of the measured ones.
+struct ProfileRow {
+  ProfileTest test = {};
+  bool write = false;
+  std::vector<ProfileRun> runs = {};
+  std::optional<Figure> rate = std::nullopt;  // over the counted measured runs; absent: none
+  double iops = 0;             // the median rate over the block size
+  // Measured: the mean of the runs' means, the median of their p99s.
+  // Little's law (T > 1, where --latency cannot run): in flight / IOPS.
+  std::optional<double> mean_latency_s = std::nullopt;
+  std::optional<double> p99_latency_s = std::nullopt;
+  LatencySource latency_source = LatencySource::kMeasured;
+};
+
+struct ProfileRecord {
+  const ProfilePreset* preset = nullptr;
+  std::string target = {};    // the file or device measured
+  std::int64_t start = 0;     // skip= (if=) or seek= (of=), in bytes
+  std::int64_t range = 0;     // bytes every test goes round
+  std::int64_t time_ns = 0;   // each run
+  unsigned warmup = 0;        // unmeasured runs per test
+  unsigned repeat = 0;        // measured runs per test
+  std::int64_t pause_ns = 0;  // between tests
+  bool direct = false;        // O_DIRECT on the target
+  CacheMode cache = CacheMode::kAsIs;
+  bool cache_given = false;
+  bool writes = false;  // of=: the range prepared, then read and write rows
+  std::optional<std::int64_t> prepare_ns = {};  // the unmeasured preparation's time
+  std::vector<ProfileRow> rows = {};       // in the order run: reads, then writes
+  bool complete = false;                   // every test ran
+  std::optional<int> exit_status = {};     // absent when a signal ended it
+  int signal = 0;
+};
+
+// A measured or warm-up run of a row, from its record.
+ProfileRun profile_run(const RunRecord& record, bool write, bool warmup);
+
+// The row's figures from its runs: the rate's median, interval and best,
+// the IOPS, and the latency (measured, or by Little's law for T > 1).
+void summarise_profile_row(ProfileRow& row);
+
+}  // namespace ddtime

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "report/report_profile.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+namespace ddtime {
+namespace {
+
+constexpr double kMegabyte = 1e6;  // MB/s = 1,000,000 B/s, as CrystalDiskMark states
+// The bars: six decades, 1 MB/s to 1 TB/s, two characters a decade.
+constexpr int kBarWidth = 12;
+constexpr double kBarDecades = 6;
+
+std::string bar(const std::optional<Figure>& rate) {
+  if (!rate || rate->median <= 0) return std::string(kBarWidth, ' ');
+  const double decades = std::log10(rate->median / kMegabyte);
+  const double fraction = std::clamp(decades / kBarDecades, 0.0, 1.0);
+  // At least one mark for anything measured, even below 1 MB/s.
+  const int marks = std::max(1, static_cast<int>(std::lround(fraction * kBarWidth)));
+  return std::string(static_cast<std::size_t>(marks), '#') + std::string(static_cast<std::size_t>(kBarWidth - marks), ' ');
+}
+
+std::string megabytes(double bytes_per_second) {
+  const double mb = bytes_per_second / kMegabyte;
+  return mb >= 100 ? fmt::format("{:.0f}", mb) : mb >= 1 ? fmt::format("{:.1f}", mb) : fmt::format("{:.3f}", mb);
+}
+
+// The median, its interval when there are runs enough, the best run.
+std::string rate_cell(const std::optional<Figure>& rate) {
+  if (!rate) return "n/a";
+  std::string cell = megabytes(rate->median);
+  if (rate->median_low && rate->median_high) {
+    cell += fmt::format(" [{}-{}]", megabytes(*rate->median_low), megabytes(*rate->median_high));
+  }
+  return cell + fmt::format(" ({})", megabytes(rate->max));
+}
+
+std::string seconds_cell(const std::optional<double>& seconds) {
+  if (!seconds) return "n/a";
+  const double s = *seconds;
+  if (s >= 1) return fmt::format("{:.2f}s", s);
+  if (s >= 1e-3) return fmt::format("{:.2f}ms", s * 1e3);
+  return fmt::format("{:.1f}us", s * 1e6);
+}
+
+std::string iops_cell(const ProfileRow& row) { return row.rate ? fmt::format("{:.0f}", row.iops) : "n/a"; }
+
+std::string mean_cell(const ProfileRow& row) {
+  return seconds_cell(row.mean_latency_s) + (row.latency_source == LatencySource::kLittle ? "*" : "");
+}
+
+// The columns of one side: MB/s, IOPS, mean, p99, the bar.
+std::array<std::string, 5> side_cells(const ProfileRow* row) {
+  if (row == nullptr) return {"-", "-", "-", "-", std::string(kBarWidth, ' ')};
+  return {rate_cell(row->rate), iops_cell(*row), mean_cell(*row), seconds_cell(row->p99_latency_s), bar(row->rate)};
+}
+
+const ProfileRow* find_row(const ProfileRecord& record, std::string_view label, bool write) {
+  for (const ProfileRow& row : record.rows) {
+    if (row.test.label == label && row.write == write) return &row;
+  }
+  return nullptr;
+}
+
+using Line = std::vector<std::string>;
+
+std::vector<Line> table_lines(const ProfileRecord& record) {
+  std::vector<Line> lines;
+  Line header{"test", "read MB/s", "IOPS", "mean", "p99", "1M..1T (log)"};
+  if (record.writes) header.insert(header.end(), {"write MB/s", "IOPS", "mean", "p99", "1M..1T (log)"});
+  lines.push_back(header);
+  for (const ProfileTest& test : record.preset->tests) {
+    Line line{std::string(test.label)};
+    for (const bool write : {false, true}) {
+      if (write && !record.writes) break;
+      const std::array<std::string, 5> cells = side_cells(find_row(record, test.label, write));
+      line.insert(line.end(), cells.begin(), cells.end());
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+std::string aligned(const std::vector<Line>& lines) {
+  std::vector<std::size_t> widths(lines.front().size(), 0);
+  for (const Line& line : lines) {
+    for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
+  }
+  std::string text;
+  for (const Line& line : lines) {
+    std::string out;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      // The test's name and the bars read from the left, figures from the right.
+      const bool left = i == 0 || (i % 5 == 0);
+      out += i == 0 ? "" : (i % 5 == 1 ? "   " : "  ");
+      out += left ? fmt::format("{:<{}}", line[i], widths[i]) : fmt::format("{:>{}}", line[i], widths[i]);
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    text += out + '\n';
+  }
+  return text;
+}
+
+std::string range_words(std::int64_t bytes) {
+  if (bytes >= (std::int64_t{1} << 30) && bytes % (std::int64_t{1} << 30) == 0) {
+    return fmt::format("{} GiB", bytes >> 30);
+  }
+  if (bytes >= (std::int64_t{1} << 20) && bytes % (std::int64_t{1} << 20) == 0) {
+    return fmt::format("{} MiB", bytes >> 20);
+  }
+  return fmt::format("{} B", bytes);
+}
+
+std::string duration_words(std::int64_t ns) {
+  if (ns == 0) return "none";
+  if (ns % 1'000'000'000 == 0) return fmt::format("{} s", ns / 1'000'000'000);
+  return fmt::format("{} ms", ns / 1'000'000);
+}
+
+std::string cache_words(const ProfileRecord& record) {
+  if (!record.cache_given) {
+    return record.direct ? "uncached: O_DIRECT, as CrystalDiskMark and KDiskMark" : "O_DIRECT refused by the target: page cache as-is";
+  }
+  constexpr std::array<const char*, 4> kWords = {"as-is", "cold", "cold-system", "warm"};
+  return fmt::format("through the page cache, --cache={} before each run", kWords[static_cast<std::size_t>(record.cache)]);
+}
+
+bool any_little(const ProfileRecord& record) {
+  return std::any_of(record.rows.begin(), record.rows.end(),
+                     [](const ProfileRow& row) { return row.latency_source == LatencySource::kLittle; });
+}
+
+std::string footer(const ProfileRecord& record) {
+  std::string text = fmt::format("profile: {}; range: {} of {} from offset {}\n", record.preset->name,
+                                 range_words(record.range), record.target, record.start);
+  text += fmt::format("each test: {} warm-up run{} (unmeasured), then {} run{} of {}; pause between tests: {}\n",
+                      record.warmup, record.warmup == 1 ? "" : "s", record.repeat, record.repeat == 1 ? "" : "s",
+                      duration_words(record.time_ns), duration_words(record.pause_ns));
+  text += fmt::format("cache: {}\n", cache_words(record));
+  if (record.writes) {
+    text += fmt::format("data: random (--pattern=random); the range written once first in 1 MiB blocks, unmeasured{}\n",
+                        record.prepare_ns ? fmt::format(" ({:.2f} s)", static_cast<double>(*record.prepare_ns) / 1e9)
+                                          : std::string());
+    text += "order: the read tests (of the range written), then the write tests\n";
+  }
+  text += fmt::format("MB/s = 1,000,000 B/s: median of {} runs [95% interval, from 6 runs] (best run in parentheses:\n",
+                      record.repeat);
+  text += "  CrystalDiskMark's figure; KDiskMark's is the mean); IOPS = median MB/s / block size\n";
+  text += "latency: mean and p99 per I/O, timed with --latency (T1 tests; mean of the runs' means, median of their p99s)\n";
+  if (any_little(record)) text += "* mean from Little's law, Q x T / IOPS: --jobs times no single I/O (p99 n/a)\n";
+  return text;
+}
+
+}  // namespace
+
+std::string profile_table(const ProfileRecord& record) {
+  std::string text = fmt::format("{}: {} (bars: log scale, 1 MB/s to 1 TB/s)\n", record.preset->name, record.target);
+  text += aligned(table_lines(record));
+  if (!record.complete) text += "(incomplete: the tests not shown did not run)\n";
+  return text + footer(record);
+}
+
+}  // namespace ddtime

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// report_profile — every word of --profile's reports, from its record: the
+// table on standard error (a row per test, read and write side by side:
+// MB/s, IOPS, mean and p99 latency, a bar on a log scale of six decades)
+// with the footer that states every parameter and how each figure was
+// chosen; the JSON document --compare reads; the CSV, a line per test and
+// side.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "measure/profile_record.h"
+#include "model/environment_facts.h"
+
+namespace ddtime {
+
+// The table and its footer, each line ending in a newline.
+std::string profile_table(const ProfileRecord& record);
+
+// {"schema":1,"tool":"ddtime","version":..,"environment":{..},"complete":..,
+//  "target":{"path":..,"start":..,"prepared_s":..|null},
+//  "profile":{"name","size","time_s","warmup","repeat","pause_s","direct","cache","pattern"},
+//  "rows":[{"test","side","bs","iodepth","jobs","random","median_bytes_per_second","ci95":[lo,hi]|null,
+//           "best_bytes_per_second","iops","latency":{"mean_s","p99_s","source"},"runs":[..]}],
+//  "exit_status":..|null,"signal":..}
+std::string profile_json(const ProfileRecord& record, const Environment& environment, std::string_view version);
+
+// A header, then a line per test and side.
+std::string profile_csv(const ProfileRecord& record);
+
+}  // namespace ddtime

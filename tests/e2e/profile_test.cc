@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --profile=NAME: a disk characterised in one command. With if= the read
+// tests of the preset, with of= the range prepared, then the read and the
+// write tests; one table with every parameter in its footer, JSON that
+// --compare reads, a CSV line per test and side; what a profile sets
+// itself refused by name; a device in use refused unless --force; a
+// SIGINT prints the tests done, then kills. Every run is tiny: 4-8 MiB,
+// 30-50 ms.
+#include <signal.h>
+
+#include <chrono>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "e2e/harness.h"
+#include "e2e/loop_device.h"
+#include "support/json.h"
+
+namespace ddtime::e2e {
+namespace {
+
+using support::Json;
+using support::parse_json;
+
+// What every test here runs with: small, fast, no pause.
+const std::vector<std::string> kQuick = {"--size=4M", "--time=30ms", "--repeat=2", "--warmup=0", "--pause=0"};
+
+std::vector<std::string> with_quick(std::vector<std::string> args) {
+  args.insert(args.end(), kQuick.begin(), kQuick.end());
+  return args;
+}
+
+class Profile : public DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    SKIP_IF_ANOTHER_DD();
+    write_file("in", pattern(8 << 20, 3));
+  }
+};
+
+// ddtime's own lines never use GNU's words, which scripts grep for.
+void expect_no_gnu_words(const std::string& err) {
+  for (const char* word : {"bytes", "copied", "records in", "records out"}) {
+    EXPECT_EQ(err.find(word), std::string::npos) << word << " in:\n" << err;
+  }
+}
+
+TEST_F(Profile, IfAloneRunsTheReadTestsAndPrintsOneTableWithItsFooter) {
+  const Result r = ddtime(with_quick({"--profile=diskmark", "if=in", "--json=p.json"}));
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("diskmark: in (bars: log scale, 1 MB/s to 1 TB/s)\n"), std::string::npos) << r.err;
+  for (const char* test : {"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"}) {
+    EXPECT_TRUE(std::regex_search(r.err, std::regex(std::string("\n") + test + R"( +[0-9.]+ \([0-9.]+\) +\d+ )")))
+        << test << " in:\n" << r.err;
+  }
+  EXPECT_EQ(r.err.find("write MB/s"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("profile: diskmark; range: 4 MiB of in from offset 0\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("each test: 0 warm-up runs (unmeasured), then 2 runs of 30 ms; pause between tests: none\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("cache: uncached: O_DIRECT"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("MB/s = 1,000,000 B/s: median of 2 runs"), std::string::npos) << r.err;
+  expect_no_gnu_words(r.err);
+  const Json doc = parse_json(read_file("p.json"));
+  EXPECT_TRUE(doc["complete"].boolean());
+  EXPECT_EQ(doc["exit_status"].integer(), 0);
+  EXPECT_EQ(doc["profile"]["name"].string(), "diskmark");
+  EXPECT_EQ(doc["profile"]["size"].integer(), 4 << 20);
+  EXPECT_TRUE(doc["profile"]["direct"].boolean());
+  EXPECT_TRUE(doc["profile"]["pattern"].is_null());
+  ASSERT_EQ(doc["rows"].size(), 4u);
+  const Json& q32 = doc["rows"][2];
+  EXPECT_EQ(q32["test"].string(), "RND4K Q32T1");
+  EXPECT_EQ(q32["side"].string(), "read");
+  EXPECT_EQ(q32["bs"].integer(), 4096);
+  EXPECT_EQ(q32["iodepth"].integer(), 32);
+  EXPECT_TRUE(q32["random"].boolean());
+  EXPECT_EQ(q32["runs"].size(), 2u);
+  EXPECT_GT(q32["median_bytes_per_second"].number(), 0);
+  EXPECT_NEAR(q32["iops"].number(), q32["median_bytes_per_second"].number() / 4096, 1);
+  EXPECT_EQ(q32["latency"]["source"].string(), "measured");
+  EXPECT_GT(q32["latency"]["mean_s"].number(), 0);
+  EXPECT_TRUE(q32["ci95"].is_null()) << "two runs hold no interval";
+}
+
+TEST_F(Profile, OfPreparesTheRangeThenReadsAndWritesIt) {
+  const Result r = ddtime(with_quick({"--profile=nvme", "of=disk.img", "--json=p.json", "--csv=p.csv"}));
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("write MB/s"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the range written once first in 1 MiB blocks, unmeasured"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("* mean from Little's law"), std::string::npos) << r.err;
+  expect_no_gnu_words(r.err);
+  const std::string written = read_file("disk.img");
+  ASSERT_EQ(written.size(), 4u << 20);
+  EXPECT_NE(written, std::string(4 << 20, '\0')) << "random data, not zeros";
+  const Json doc = parse_json(read_file("p.json"));
+  ASSERT_EQ(doc["rows"].size(), 8u);
+  EXPECT_EQ(doc["rows"][0]["side"].string(), "read");
+  EXPECT_EQ(doc["rows"][4]["side"].string(), "write");
+  EXPECT_EQ(doc["rows"][4]["test"].string(), "SEQ1M Q8T1");
+  const Json& t16 = doc["rows"][6];
+  EXPECT_EQ(t16["test"].string(), "RND4K Q32T16");
+  EXPECT_EQ(t16["jobs"].integer(), 16);
+  EXPECT_EQ(t16["latency"]["source"].string(), "little");
+  EXPECT_TRUE(t16["latency"]["p99_s"].is_null());
+  EXPECT_NEAR(t16["latency"]["mean_s"].number(), 32 * 16 / t16["iops"].number(), 1e-6);
+  EXPECT_EQ(doc["profile"]["pattern"].string(), "random");
+  EXPECT_GT(doc["target"]["prepared_s"].number(), 0);
+  const std::vector<std::string> csv = lines_of(read_file("p.csv"));
+  ASSERT_EQ(csv.size(), 9u);
+  EXPECT_TRUE(csv[0].starts_with("test,side,bs,iodepth,jobs,random,median_bytes_per_second")) << csv[0];
+  EXPECT_TRUE(csv[8].starts_with("RND4K Q1T1,write,4096,1,1,true,")) << csv[8];
+}
+
+TEST_F(Profile, WarmupsAreListedAndNotCounted) {
+  const Result r = ddtime({"--profile=diskmark", "if=in", "--size=4M", "--time=20ms", "--repeat=1", "--warmup=1",
+                           "--pause=0", "--json=p.json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json runs = parse_json(read_file("p.json"))["rows"][0]["runs"];
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_TRUE(runs[0]["warmup"].boolean());
+  EXPECT_FALSE(runs[1]["warmup"].boolean());
+}
+
+TEST_F(Profile, CompareReadsTwoProfiles) {
+  ASSERT_STATUS(ddtime(with_quick({"--profile=diskmark", "if=in", "--json=a.json"})), "exit 0");
+  ASSERT_STATUS(ddtime(with_quick({"--profile=diskmark", "if=in", "--json=b.json"})), "exit 0");
+  const Result r = ddtime({"--compare", "a.json", "b.json"});
+  ASSERT_STATUS(r, "exit 0");
+  for (const char* row : {"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"}) {
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << " in:\n" << r.out;
+  }
+}
+
+TEST_F(Profile, OperandsTheProfileSetsAreRefusedByName) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"bs=4k"}, "--profile=diskmark sets bs= for each test; give --size for the range"},
+      {{"ibs=4k"}, "sets bs= for each test"},
+      {{"count=4"}, "sets count= for each test"},
+      {{"conv=ucase"}, "sets conv= itself"},
+      {{"--iodepth=4"}, "sets --iodepth itself"},
+      {{"--jobs=2"}, "sets --jobs itself"},
+      {{"--random"}, "sets --random itself"},
+      {{"--latency"}, "sets --latency itself"},
+      {{"--sweep=bs=4k,8k"}, "sets --sweep itself"},
+      {{"--readback"}, "it does not combine with --readback"},
+      {{"--timeline"}, "it does not combine with --timeline"},
+  };
+  for (const auto& [extra, words] : cases) {
+    std::vector<std::string> args = {"--profile=diskmark", "if=in"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = ddtime(args);
+    EXPECT_STATUS(r, "exit 1") << extra[0];
+    EXPECT_NE(r.err.find(words), std::string::npos) << extra[0] << ": " << r.err;
+  }
+  const Result pattern = ddtime({"--profile=diskmark", "of=out", "--pattern=zero"});
+  EXPECT_STATUS(pattern, "exit 1");
+  EXPECT_NE(pattern.err.find("sets --pattern itself"), std::string::npos) << pattern.err;
+  EXPECT_FALSE(std::filesystem::exists(path("out"))) << "nothing was written";
+}
+
+TEST_F(Profile, WhatItCannotMeasureIsRefused) {
+  const Result unknown = ddtime({"--profile=fast", "if=in"});
+  EXPECT_STATUS(unknown, "exit 1");
+  EXPECT_NE(unknown.err.find("Valid arguments are: diskmark, nvme, flash"), std::string::npos) << unknown.err;
+  const Result neither = ddtime({"--profile=diskmark"});
+  EXPECT_STATUS(neither, "exit 1");
+  EXPECT_NE(neither.err.find("measures a file or a device: name it with if="), std::string::npos) << neither.err;
+  const Result both = ddtime({"--profile=diskmark", "if=in", "of=out"});
+  EXPECT_STATUS(both, "exit 1");
+  EXPECT_NE(both.err.find("give one of them, not both"), std::string::npos) << both.err;
+  const Result pause = ddtime({"if=in", "of=/dev/null", "--pause=1s"});
+  EXPECT_STATUS(pause, "exit 1");
+  EXPECT_NE(pause.err.find("--pause waits between a profile's tests: give --profile too"), std::string::npos)
+      << pause.err;
+  const Result bad_pause = ddtime({"--profile=diskmark", "if=in", "--pause=soon"});
+  EXPECT_STATUS(bad_pause, "exit 1");
+  Options piped = opts({"--profile=diskmark", "if=/dev/stdin", "--size=4M", "--time=30ms", "--pause=0"});
+  piped.as_ddtime = true;
+  piped.in = Stdin::pipe(std::string(1 << 20, 'x'));
+  const Result pipe = dd(piped);
+  EXPECT_STATUS(pipe, "exit 1");
+  EXPECT_NE(pipe.err.find("a pipe"), std::string::npos) << pipe.err;
+}
+
+TEST_F(Profile, ASigintPrintsTheTestsDoneThenKills) {
+  Options o = opts({"--profile=diskmark", "if=in", "--size=4M", "--time=20ms", "--repeat=1", "--warmup=0",
+                    "--pause=10s"});
+  o.as_ddtime = true;
+  DdProcess p(o);
+  // The first test takes some 20 ms; then the pause of 10 s begins.
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  p.send_signal(SIGINT);
+  const Result r = p.finish();
+  EXPECT_STATUS(r, "signal SIGINT");
+  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(\nSEQ1M Q8T1 +[0-9.]+ \()"))) << r.err;
+  EXPECT_NE(r.err.find("(incomplete: the tests not shown did not run)"), std::string::npos) << r.err;
+}
+
+// ---- block devices ----
+
+class ProfileOnADevice : public LoopDevice {
+ protected:
+  ProfileOnADevice() : LoopDevice(512, 8 << 20) {}
+  void SetUp() override {
+    LoopDevice::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    SKIP_IF_ANOTHER_DD();
+  }
+};
+
+TEST_F(ProfileOnADevice, ReadsAndWritesTheWholeDeviceWhenSmallerThanAGibibyte) {
+  const Result r = ddtime({"--profile=diskmark", "of=" + device_, "--time=30ms", "--repeat=1", "--warmup=0",
+                           "--pause=0", "--json=p.json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(read_file("p.json"));
+  EXPECT_EQ(doc["profile"]["size"].integer(), 8 << 20);
+  EXPECT_EQ(doc["rows"].size(), 8u);
+  EXPECT_NE(r.err.find("range: 8 MiB of " + device_), std::string::npos) << r.err;
+  EXPECT_TRUE(device_bytes() != content_) << "the range was written";
+  const Result read = ddtime({"--profile=diskmark", "if=" + device_, "--time=30ms", "--repeat=1", "--warmup=0",
+                              "--pause=0"});
+  ASSERT_STATUS(read, "exit 0");
+  EXPECT_EQ(read.err.find("write MB/s"), std::string::npos) << read.err;
+}
+
+TEST_F(ProfileOnADevice, ADeviceInUseIsRefusedUnlessForce) {
+  const int claim = ::open(device_.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+  ASSERT_GE(claim, 0) << device_ << ": " << std::strerror(errno);
+  const Result refused = ddtime(with_quick({"--profile=diskmark", "of=" + device_}));
+  EXPECT_STATUS(refused, "exit 1");
+  EXPECT_NE(refused.err.find("--profile=diskmark would write to "), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find(device_ + "\u2019, which is mounted or in use; --force writes to it anyway"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_TRUE(device_bytes() == content_) << "nothing was written";
+  const Result forced = ddtime(with_quick({"--profile=diskmark", "of=" + device_, "--force"}));
+  ::close(claim);
+  EXPECT_STATUS(forced, "exit 0");
+  EXPECT_TRUE(device_bytes() != content_);
+}
+
+}  // namespace
+}  // namespace ddtime::e2e
