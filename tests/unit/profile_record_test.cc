@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// profile_record: a row's figures from its runs. Warm-ups and failed runs
+// are listed but not counted; the rate is the median with the best run
+// beside it; IOPS the median over the block size; latency measured for
+// one job, by Little's law for more.
+#include "measure/profile_record.h"
+
+#include <gtest/gtest.h>
+
+namespace ddtime {
+namespace {
+
+ProfileRun run(double rate, std::optional<double> mean_ns = std::nullopt, std::optional<double> p99_ns = std::nullopt,
+               bool warmup = false) {
+  return ProfileRun{.bytes_per_second = rate, .warmup = warmup, .counted = true, .mean_latency_ns = mean_ns,
+                    .p99_latency_ns = p99_ns};
+}
+
+TEST(ProfileRecord, TheMedianAndTheBestComeFromTheMeasuredRunsOnly) {
+  ProfileRow row{.test = kDiskmarkTests[0]};
+  row.runs = {run(9e9, 1e6, 2e6, true), run(1e9, 1e6, 2e6), run(3e9, 3e6, 4e6), run(2e9, 2e6, 9e6)};
+  ProfileRun failed = run(8e9);
+  failed.counted = false;
+  row.runs.push_back(failed);
+  summarise_profile_row(row);
+  ASSERT_TRUE(row.rate.has_value());
+  EXPECT_EQ(row.rate->count, 3u);
+  EXPECT_DOUBLE_EQ(row.rate->median, 2e9);
+  EXPECT_DOUBLE_EQ(row.rate->max, 3e9);
+  EXPECT_FALSE(row.rate->median_low.has_value()) << "three runs hold no 95% interval";
+  EXPECT_DOUBLE_EQ(row.iops, 2e9 / (1 << 20));
+  EXPECT_EQ(row.latency_source, LatencySource::kMeasured);
+  EXPECT_DOUBLE_EQ(*row.mean_latency_s, 2e-3);  // the mean of the runs' means
+  EXPECT_DOUBLE_EQ(*row.p99_latency_s, 4e-3);   // the median of their p99s
+}
+
+TEST(ProfileRecord, ManyJobsTakeTheirMeanLatencyFromLittlesLaw) {
+  ProfileRow row{.test = kNvmeTests[2]};  // RND4K Q32T16
+  row.runs = {run(4096.0 * 100000)};
+  summarise_profile_row(row);
+  EXPECT_EQ(row.latency_source, LatencySource::kLittle);
+  EXPECT_DOUBLE_EQ(row.iops, 100000);
+  EXPECT_DOUBLE_EQ(*row.mean_latency_s, 32.0 * 16 / 100000);
+  EXPECT_FALSE(row.p99_latency_s.has_value());
+}
+
+TEST(ProfileRecord, ARowWithNoCountedRunHasNoFigures) {
+  ProfileRow row{.test = kDiskmarkTests[3]};
+  row.runs = {run(1e9, 1e6, 1e6, true)};
+  summarise_profile_row(row);
+  EXPECT_FALSE(row.rate.has_value());
+  EXPECT_FALSE(row.mean_latency_s.has_value());
+}
+
+TEST(ProfileRecord, EveryPresetIsFoundByNameAndNoOtherName) {
+  EXPECT_EQ(find_profile("diskmark")->tests.size(), 4u);
+  EXPECT_EQ(find_profile("nvme")->tests[2].jobs, 16u);
+  EXPECT_EQ(find_profile("flash")->pause_ns, 30 * kProfileSecond);
+  EXPECT_EQ(find_profile("flash")->time_ns, kProfileSecond);
+  EXPECT_EQ(find_profile("crystal"), nullptr);
+}
+
+}  // namespace
+}  // namespace ddtime

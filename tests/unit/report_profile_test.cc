@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// report_profile: the table's columns and bars (six decades of log scale),
+// the footer that states every parameter, and the JSON keys --compare
+// reads.
+#include "report/report_profile.h"
+
+#include <gtest/gtest.h>
+
+#include "support/json.h"
+
+namespace ddtime {
+namespace {
+
+ProfileRecord record_with(std::vector<double> read_rates) {
+  ProfileRecord record{.preset = find_profile("diskmark"), .target = "/dev/sdz", .range = 1 << 30,
+                       .time_ns = 5 * kProfileSecond, .warmup = 1, .repeat = 3, .pause_ns = 5 * kProfileSecond,
+                       .direct = true};
+  for (std::size_t i = 0; i < read_rates.size(); ++i) {
+    ProfileRow row{.test = kDiskmarkTests[i]};
+    row.runs = {ProfileRun{.bytes_per_second = read_rates[i]}};
+    summarise_profile_row(row);
+    record.rows.push_back(row);
+  }
+  record.complete = read_rates.size() == kDiskmarkTests.size();
+  record.exit_status = 0;
+  return record;
+}
+
+TEST(ReportProfile, TheBarsAreALogScaleOfSixDecades) {
+  // 1 GB/s is three decades of six: half of the twelve marks.
+  const std::string table = profile_table(record_with({1e9, 1e6, 1e12, 1e3}));
+  EXPECT_NE(table.find("(bars: log scale, 1 MB/s to 1 TB/s)"), std::string::npos) << table;
+  EXPECT_NE(table.find("  ######\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("  ############\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("  #\n"), std::string::npos) << "anything measured shows: " << table;
+}
+
+TEST(ReportProfile, TheFooterStatesEveryParameter) {
+  const std::string table = profile_table(record_with({1e9, 1e9, 1e8, 1e7}));
+  EXPECT_NE(table.find("profile: diskmark; range: 1 GiB of /dev/sdz from offset 0\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("each test: 1 warm-up run (unmeasured), then 3 runs of 5 s; pause between tests: 5 s\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("MB/s = 1,000,000 B/s: median of 3 runs"), std::string::npos) << table;
+  EXPECT_EQ(table.find("bytes"), std::string::npos) << table;
+}
+
+TEST(ReportProfile, AnIncompleteProfileSaysSo) {
+  const std::string table = profile_table(record_with({1e9}));
+  EXPECT_NE(table.find("(incomplete: the tests not shown did not run)"), std::string::npos) << table;
+  EXPECT_TRUE(table.find("\nSEQ1M Q1T1              -     -     -    -\n") != std::string::npos) << table;
+}
+
+TEST(ReportProfile, TheJsonHasARowPerTestAndSideWithItsRuns) {
+  const support::Json doc = support::parse_json(profile_json(record_with({1e9, 1e9, 1e8, 1e7}), Environment{}, "9"));
+  EXPECT_EQ(doc["schema"].integer(), 1);
+  EXPECT_EQ(doc["profile"]["name"].string(), "diskmark");
+  EXPECT_EQ(doc["profile"]["repeat"].integer(), 3);
+  EXPECT_EQ(doc["rows"].size(), 4u);
+  EXPECT_EQ(doc["rows"][3]["test"].string(), "RND4K Q1T1");
+  EXPECT_EQ(doc["rows"][3]["runs"][0]["bytes_per_second"].number(), 1e7);
+  EXPECT_NEAR(doc["rows"][3]["iops"].number(), 1e7 / 4096, 1e-3);
+  EXPECT_TRUE(doc["rows"][3]["ci95"].is_null());
+}
+
+}  // namespace
+}  // namespace ddtime
