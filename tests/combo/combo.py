@@ -8,7 +8,7 @@ fullblock, count_bytes, skip_bytes, seek_bytes) with ddtime's options
 (--size, --repeat, --warmup, --sweep, --readback, --verify, --preallocate,
 --pattern, --iodepth, --engine, --json, --csv, --cache, --latency,
 --split-times, --units, --progress, --random, --time, --ramp, --timeline,
---steady, --jobs), including report paths that alias the
+--steady, --jobs, and rarely --profile), including report paths that alias the
 data files on purpose, runs each in a fresh directory of a small file
 system made here (a loop-mounted ext4 image, else a size-limited tmpfs) and
 checks the invariants of issue 19:
@@ -57,6 +57,12 @@ checks the invariants of issue 19:
                        --csv, the samples' schema), --jobs (the JSON
                        engine's jobs object)
   figures              a figure that was not measured is null, never 0
+  profile              a --profile case (rare, and cheap: --size=1M,
+                       --time=30ms, one run, no warm-up, no pause) exits 0
+                       with a JSON row per test and side, each with its
+                       run counted, a table row per test on stderr and no
+                       GNU summary; it has no GNU twin (gnu_plan is not
+                       asked), so no GNU comparison applies
   compare-self         --compare of a --json=PATH document with itself
                        exits 0, its --json parses with a row per row of the
                        document, and every verdict is ~ (no run is faster
@@ -231,7 +237,31 @@ def input_length(rng: random.Random, long: bool) -> int:
                       (65537, 3), (rng.randint(0, 3 * MiB), 8), (3 * MiB, 2), (rng.randint(1, 70000), 5)])
 
 
+PROFILE_TESTS = {"diskmark": 4, "nvme": 4, "flash": 4}
+PROFILE_SHARE = 0.03  # of the cases: a profile runs some 8 tests
+
+
+def profile_case(rng: random.Random, number: int) -> Case:
+    """--profile with the cheapest settings, reading if= or writing of=."""
+    ext: Dict[str, object] = {"profile": rng.choice(sorted(PROFILE_TESTS)), "time": "30ms", "repeat": "1",
+                              "warmup": "0", "pause": "0", "size": "1M", "json": "profile.json"}
+    if rng.random() < 0.3:
+        ext["csv"] = "profile.csv"
+    dd: Dict[str, object] = {"if": "in"} if rng.random() < 0.5 else {"of": "out"}
+    order = list(dd) + list(ext)
+    rng.shuffle(order)
+    return Case(number, "ddtime", {"in": ("random", 2 * MiB)}, dd, ext, order, [])
+
+
+def is_profile(case: Case) -> bool:
+    return "profile" in case.ext
+
+
 def generate(seed: int, number: int) -> Case:
+    # Its own generator, so that the other cases stay as they were.
+    profile_rng = random.Random(f"ddtime-combo-profile:{seed}:{number}")
+    if profile_rng.random() < PROFILE_SHARE:
+        return profile_case(profile_rng, number)
     rng = random.Random(f"ddtime-combo:{seed}:{number}")
     kind = pick(rng, [("plain", 82), ("usr1", 9), ("int", 9)])
     long = kind != "plain"
@@ -2250,6 +2280,40 @@ class Outcome:
     skipped: bool = False
 
 
+def check_profile(case: Case, directory: Path, status: int, err: str) -> List[Failure]:
+    """exit 0 -> a JSON row per test and side, each run counted; the table
+    on stderr; no GNU summary and none of its words in ddtime's lines."""
+    name = str(case.ext["profile"])
+    sides = ["read", "write"] if "of" in case.dd else ["read"]
+    if status != 0:
+        return [Failure("profile", f"--profile={name} exit {status}", err[-800:])]
+    failures: List[Failure] = []
+    for word in ("copied", "bytes", "records in", "records out"):
+        if word in err:
+            failures.append(Failure("rule8-words", f"--profile: {word!r} on stderr", err[-800:]))
+    if f"{name}: " not in err or "(bars: log scale" not in err:
+        failures.append(Failure("profile", "--profile: no table on stderr", err[-800:]))
+    try:
+        doc = json.loads((directory / "profile.json").read_text())
+    except (OSError, ValueError) as error:
+        return failures + [Failure("report-parse", "--profile: JSON", str(error))]
+    rows = doc.get("rows", [])
+    if len(rows) != PROFILE_TESTS[name] * len(sides) or [r["side"] for r in rows] != [
+            side for side in sides for _ in range(PROFILE_TESTS[name])]:
+        failures.append(Failure("profile", "--profile: rows are not a test per side", json.dumps(rows)[:800]))
+    for row in rows:
+        runs = row.get("runs", [])
+        if len(runs) != 1 or not runs[0].get("counted") or not row.get("median_bytes_per_second"):
+            failures.append(Failure("profile", "--profile: a row without its counted run", json.dumps(row)[:800]))
+    if doc.get("complete") is not True or doc.get("exit_status") != 0:
+        failures.append(Failure("profile", "--profile: not complete", json.dumps(doc.get("complete"))))
+    if "csv" in case.ext:
+        lines = (directory / "profile.csv").read_text().splitlines()
+        if len(lines) != 1 + len(rows):
+            failures.append(Failure("report-parse", "--profile: CSV is not a line per row", "\n".join(lines)))
+    return failures
+
+
 class Harness:
     def __init__(self, options: argparse.Namespace, scratch: Scratch):
         self.o = options
@@ -2265,7 +2329,27 @@ class Harness:
     def close(self) -> None:
         shutil.rmtree(self.work, ignore_errors=True)
 
+    def run_profile(self, case: Case) -> Outcome:
+        """A --profile case: no GNU twin (a profile is not a dd copy), its
+        own invariant instead."""
+        case_dir = self.scratch.fresh("case")
+        make_files(case_dir, case, self.o.seed)
+        started = time.monotonic()
+        try:
+            done = subprocess.run([self.o.ddtime] + render(case), cwd=case_dir, env=ENV, stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=self.o.timeout)
+        except subprocess.TimeoutExpired as expired:
+            err = (expired.stderr or b"").decode("utf-8", "surrogateescape")
+            failure = Failure("hang", "--profile", f"still running after {self.o.timeout} s\n{err[-600:]}")
+            return Outcome(case, [failure], False, "timeout", time.monotonic() - started, err)
+        elapsed = time.monotonic() - started
+        err = done.stderr.decode("utf-8", "surrogateescape")
+        failures = check_profile(case, case_dir, done.returncode, err)
+        return Outcome(case, failures, False, f"exit {done.returncode}", elapsed, err)
+
     def run(self, case: Case) -> Outcome:
+        if is_profile(case):
+            return self.run_profile(case)
         on_device = case.dd.get("of") == "@dev"
         device = self.scratch.device
         if on_device and device is None:
