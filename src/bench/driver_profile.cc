@@ -178,7 +178,7 @@ std::optional<int> Driver::run_profile_test(ProfileRecord& record, ProfileRow& r
     if (record.cache_given) {
       SessionRecord scratch{.plan = plan};
       std::optional<CacheState> state;
-      if (!prepare_cache(settings, row.test.label, scratch, state)) {
+      if (!prepare_cache(settings, fmt::format("{} {}", row.test.label, side), scratch, state)) {
         if (console_.interrupt() != 0) profile_stop(record);
         return profile_finish(record, 1);
       }

@@ -215,6 +215,7 @@ DdtimeOptions::DdtimeOptions(Extensions& ext, Plan& plan, const RowsWanted& want
   describe_reports(wanted);
   describe_io(wanted);
   describe_sessions(wanted);
+  describe_profile(wanted);
 }
 
 void DdtimeOptions::describe_reports(const RowsWanted& wanted) {
@@ -340,17 +341,6 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
           },
           "LIMIT"),
       "with --time: end once the rate is steady within LIMIT percent (10), as fio's steadystate");
-  add("profile",
-      row<Text>(
-          [this](const Text& v) {
-            plan_.profile = find_profile(v.text);
-            if (plan_.profile == nullptr) throw BadArgument{fmt::format("Valid arguments are: {}", kProfileNames)};
-          },
-          "NAME"),
-      "characterise a disk as CrystalDiskMark does: diskmark, nvme or flash's tests, read (and with of=, write)");
-  add("pause",
-      row<Text>([this](const Text& v) { plan_.pause_ns = pause(v.text); }, "DURATION"),
-      "with --profile: wait that long between tests (5s; flash: 30s; 0 for none)");
   add("force", row<Switch>([this](Switch) { plan_.force = true; }),
       "let a session write to a block device that is mounted or in use; with --compare, compare documents "
       "whose rows or operands differ, or that are incomplete");
@@ -383,6 +373,23 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
           },
           "BYTES"),
       "what each run copies, whatever its block size (in place of count=)");
+}
+
+void DdtimeOptions::describe_profile(const RowsWanted& wanted) {
+  auto add = [&](const char* name, po::value_semantic* value, const char* words) {
+    add_row(rows_, wanted, name, value, words);
+  };
+  add("profile",
+      row<Text>(
+          [this](const Text& v) {
+            plan_.profile = find_profile(v.text);
+            if (plan_.profile == nullptr) throw BadArgument{fmt::format("Valid arguments are: {}", kProfileNames)};
+          },
+          "NAME"),
+      "run a preset's tests as CrystalDiskMark does (diskmark, nvme, flash): reads of if=, or writes and reads of of=");
+  add("pause",
+      row<Text>([this](const Text& v) { plan_.pause_ns = pause(v.text); }, "DURATION"),
+      "with --profile: wait that long between tests (5s; flash: 30s; 0 for none)");
 }
 
 po::options_description gnu_options(const RowsWanted& wanted) {

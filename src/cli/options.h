@@ -27,6 +27,7 @@ class DdtimeOptions {
   void describe_reports(const RowsWanted& wanted);
   void describe_io(const RowsWanted& wanted);
   void describe_sessions(const RowsWanted& wanted);
+  void describe_profile(const RowsWanted& wanted);
 
   Extensions& ext_;
   Plan& plan_;

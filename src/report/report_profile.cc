@@ -149,8 +149,8 @@ std::string footer(const ProfileRecord& record) {
                                           : std::string());
     text += "order: the read tests (of the range written), then the write tests\n";
   }
-  text += fmt::format("MB/s = 1,000,000 B/s: median of {} runs [95% interval, from 6 runs] (best run in parentheses:\n",
-                      record.repeat);
+  text += fmt::format("MB/s = 1,000,000 B/s: median of {} run{} [95% interval, from 6 runs] (best run in parentheses:\n",
+                      record.repeat, record.repeat == 1 ? "" : "s");
   text += "  CrystalDiskMark's figure; KDiskMark's is the mean); IOPS = median MB/s / block size\n";
   text += "latency: mean and p99 per I/O, timed with --latency (T1 tests; mean of the runs' means, median of their p99s)\n";
   if (any_little(record)) text += "* mean from Little's law, Q x T / IOPS: --jobs times no single I/O (p99 n/a)\n";

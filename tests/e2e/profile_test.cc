@@ -125,6 +125,16 @@ TEST_F(Profile, WarmupsAreListedAndNotCounted) {
   EXPECT_FALSE(runs[1]["warmup"].boolean());
 }
 
+TEST_F(Profile, CacheGoesThroughThePageCacheAndSvgDrawsTheBars) {
+  const Result r = ddtime(with_quick({"--profile=diskmark", "if=in", "--cache=as-is", "--svg=p.svg"}));
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("cache: through the page cache, --cache=as-is before each run\n"), std::string::npos) << r.err;
+  const std::string svg = read_file("p.svg");
+  EXPECT_TRUE(svg.starts_with("<?xml") || svg.starts_with("<svg")) << svg.substr(0, 100);
+  EXPECT_NE(svg.find("(log scale)"), std::string::npos);
+  EXPECT_NE(svg.find("RND4K Q32T1 read"), std::string::npos);
+}
+
 TEST_F(Profile, CompareReadsTwoProfiles) {
   ASSERT_STATUS(ddtime(with_quick({"--profile=diskmark", "if=in", "--json=a.json"})), "exit 0");
   ASSERT_STATUS(ddtime(with_quick({"--profile=diskmark", "if=in", "--json=b.json"})), "exit 0");
