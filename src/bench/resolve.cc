@@ -290,7 +290,25 @@ bool check_time(Os& os, Job& job, const Messages& messages) {
   return false;
 }
 
+// --profile measures a file or a block device: what it reads (if=) or
+// writes and reads back (of=, which may not exist yet).
+bool check_profile_target(const Job& job, const Messages& messages) {
+  const bool writes = job.plan.pattern.has_value();
+  const FileKind kind = writes ? job.output : job.input;
+  if (kind == FileKind::kRegular || kind == FileKind::kBlock || (writes && kind == FileKind::kAbsent) ||
+      kind == FileKind::kUnknown) {
+    return true;
+  }
+  messages.profile_needs_file(session_words(job.plan), *(writes ? job.settings.output_file : job.settings.input_file),
+                              kind == FileKind::kPipe        ? "a pipe"
+                              : kind == FileKind::kSocket    ? "a socket"
+                              : kind == FileKind::kDirectory ? "a directory"
+                                                             : "a character device");
+  return false;
+}
+
 bool check_modes(Os& os, Job& job, const Messages& messages) {
+  if (job.plan.profile && !check_profile_target(job, messages)) return false;
   if (job.plan.random && !check_random(os, job, messages)) return false;
   if (job.plan.jobs > 1 && !check_jobs(job, messages)) return false;
   if (job.plan.time_ns && !check_time(os, job, messages)) return false;

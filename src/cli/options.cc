@@ -84,14 +84,6 @@ std::int64_t duration(const std::string& text) {
   throw BadArgument{"A duration is a number and a unit, ms, s, m or h (30s, 500ms, 2m), from 1ms to a week."};
 }
 
-// --pause: a duration as --time's, or 0 for none.
-std::int64_t pause(const std::string& text) {
-  if (text == "0") return 0;
-  const std::optional<std::int64_t> ns = parse_duration_ns(text);
-  if (ns && *ns >= 0 && *ns <= std::int64_t{7} * 24 * 3'600'000'000'000) return *ns;
-  throw BadArgument{"A pause is 0, or a number and a unit, ms, s, m or h (5s, 500ms), up to a week."};
-}
-
 // --steady=LIMIT: a percentage, 10 or 10%.
 double steady_limit(const std::string& text) {
   const std::optional<double> value = parse_percentage(text);
@@ -373,23 +365,6 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
           },
           "BYTES"),
       "what each run copies, whatever its block size (in place of count=)");
-}
-
-void DdtimeOptions::describe_profile(const RowsWanted& wanted) {
-  auto add = [&](const char* name, po::value_semantic* value, const char* words) {
-    add_row(rows_, wanted, name, value, words);
-  };
-  add("profile",
-      row<Text>(
-          [this](const Text& v) {
-            plan_.profile = find_profile(v.text);
-            if (plan_.profile == nullptr) throw BadArgument{fmt::format("Valid arguments are: {}", kProfileNames)};
-          },
-          "NAME"),
-      "run a preset's tests as CrystalDiskMark does (diskmark, nvme, flash): reads of if=, or writes and reads of of=");
-  add("pause",
-      row<Text>([this](const Text& v) { plan_.pause_ns = pause(v.text); }, "DURATION"),
-      "with --profile: wait that long between tests (5s; flash: 30s; 0 for none)");
 }
 
 po::options_description gnu_options(const RowsWanted& wanted) {

@@ -1,16 +1,33 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// options_profile — part of operands: what --profile and --pause refuse.
+// options_profile — part of operands: --profile's and --pause's rows, and
+// what they refuse.
 // A profile sets each test's block size, depth, jobs, order and data
 // itself, so an operand that would set one of them is refused, naming it,
 // rather than silently overridden.
 #include <fmt/format.h>
 
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "cli/options.h"
+#include "model/number.h"
 
 namespace ddtime {
 namespace {
+
+template <typename T, typename Store>
+po::typed_value<T>* row(Store store, const char* value_name) {
+  return po::value<T>()->notifier(std::move(store))->value_name(value_name);
+}
+
+// --pause: a duration as --time's, or 0 for none.
+std::int64_t pause(const std::string& text) {
+  if (text == "0") return 0;
+  const std::optional<std::int64_t> ns = parse_duration_ns(text);
+  if (ns && *ns >= 0 && *ns <= std::int64_t{7} * 24 * 3'600'000'000'000) return *ns;
+  throw BadArgument{"A pause is 0, or a number and a unit, ms, s, m or h (5s, 500ms), up to a week."};
+}
 
 // The operand the profile sets that was given, or empty.
 std::string operand_it_sets(const Settings& s, const Plan& p) {
@@ -39,6 +56,23 @@ std::string option_it_refuses(const Settings& s, const Plan& p) {
 }
 
 }  // namespace
+
+void DdtimeOptions::describe_profile(const RowsWanted& wanted) {
+  auto add = [&](const char* name, po::value_semantic* value, const char* words) {
+    add_row(rows_, wanted, name, value, words);
+  };
+  add("profile",
+      row<Text>(
+          [this](const Text& v) {
+            plan_.profile = find_profile(v.text);
+            if (plan_.profile == nullptr) throw BadArgument{fmt::format("Valid arguments are: {}", kProfileNames)};
+          },
+          "NAME"),
+      "run a preset's tests as CrystalDiskMark does (diskmark, nvme, flash): reads of if=, or writes and reads of of=");
+  add("pause",
+      row<Text>([this](const Text& v) { plan_.pause_ns = pause(v.text); }, "DURATION"),
+      "with --profile: wait that long between tests (5s; flash: 30s; 0 for none)");
+}
 
 bool check_profile(const Settings& settings, const Plan& plan, const Diag& diag) {
   if (!plan.profile) {

@@ -282,6 +282,10 @@ void Messages::time_range_under_a_block(std::int64_t bytes, std::int64_t bs) con
               bs);
 }
 
+void Messages::profile_needs_file(std::string_view asked, const std::string& path, std::string_view kind) const {
+  diag_.error(0, "{} measures a file or a block device: {} is {}", asked, diag_.quote(path), kind);
+}
+
 void Messages::time_cannot_go_round(std::string_view kind) const {
   diag_.error(0, "--time goes over its range again from the start, which the input cannot: it is {}", kind);
 }

@@ -67,6 +67,8 @@ class Messages {
   void time_needs_size() const;
   void time_range_under_a_block(std::int64_t bytes, std::int64_t bs) const;
   void time_cannot_go_round(std::string_view kind) const;
+  // --profile's target is not a file or a block device (kind: "a pipe").
+  void profile_needs_file(std::string_view asked, const std::string& path, std::string_view kind) const;
 
  private:
   // False when `what` is not one of its notices.

@@ -25,7 +25,7 @@ using support::Json;
 using support::parse_json;
 
 // What every test here runs with: small, fast, no pause.
-const std::vector<std::string> kQuick = {"--size=4M", "--time=30ms", "--repeat=2", "--warmup=0", "--pause=0"};
+const std::vector<std::string> kQuick = {"--size=4M", "--time=20ms", "--repeat=2", "--warmup=0", "--pause=0"};
 
 std::vector<std::string> with_quick(std::vector<std::string> args) {
   args.insert(args.end(), kQuick.begin(), kQuick.end());
@@ -58,7 +58,7 @@ TEST_F(Profile, IfAloneRunsTheReadTestsAndPrintsOneTableWithItsFooter) {
   }
   EXPECT_EQ(r.err.find("write MB/s"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("profile: diskmark; range: 4 MiB of in from offset 0\n"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("each test: 0 warm-up runs (unmeasured), then 2 runs of 30 ms; pause between tests: none\n"),
+  EXPECT_NE(r.err.find("each test: 0 warm-up runs (unmeasured), then 2 runs of 20 ms; pause between tests: none\n"),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("cache: uncached: O_DIRECT"), std::string::npos) << r.err;
@@ -193,7 +193,11 @@ TEST_F(Profile, WhatItCannotMeasureIsRefused) {
   piped.in = Stdin::pipe(std::string(1 << 20, 'x'));
   const Result pipe = dd(piped);
   EXPECT_STATUS(pipe, "exit 1");
-  EXPECT_NE(pipe.err.find("a pipe"), std::string::npos) << pipe.err;
+  EXPECT_NE(pipe.err.find("--profile=diskmark measures a file or a block device: "), std::string::npos) << pipe.err;
+  EXPECT_NE(pipe.err.find(" is a pipe"), std::string::npos) << pipe.err;
+  const Result zero = ddtime({"--profile=diskmark", "if=/dev/zero"});
+  EXPECT_STATUS(zero, "exit 1");
+  EXPECT_NE(zero.err.find(" is a character device"), std::string::npos) << zero.err;
 }
 
 TEST_F(Profile, ASigintPrintsTheTestsDoneThenKills) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <string>
 #include <utility>
@@ -197,7 +198,7 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
   const std::vector<ssize_t> numbers = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
-                                        14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27};
+                                        14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;
@@ -257,6 +258,13 @@ TEST(OsWrapper, ADecoratorCanAnswerInsteadOfTheWrappedOs) {
 TEST(PosixOs, WallClockIsAfterThisCodeWasWritten) {
   PosixOs os;
   EXPECT_GT(os.wall_clock_seconds().n, 1764720000 - 86400 * 365);
+}
+
+TEST(PosixOs, SleepWaitsAtLeastItsTime) {
+  PosixOs os;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(os.sleep_ns(2'000'000).ok());
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(2));
 }
 
 }  // namespace
