@@ -7,6 +7,7 @@
 // SIGINT prints the tests done, then kills. Every run is tiny: 4-8 MiB,
 // 30-50 ms.
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <regex>
@@ -255,6 +256,37 @@ TEST_F(ProfileOnADevice, ADeviceInUseIsRefusedUnlessForce) {
   ::close(claim);
   EXPECT_STATUS(forced, "exit 0");
   EXPECT_TRUE(device_bytes() != content_);
+}
+
+// A device with a file system mounted on it: the kernel refuses its
+// O_EXCL claim, and so the profile refuses it before writing a byte.
+class ProfileOnAMountedDevice : public ProfileOnADevice {
+ protected:
+  void SetUp() override {
+    ProfileOnADevice::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    if (!shell("command -v mkfs.ext4").ok) GTEST_SKIP() << "needs mkfs.ext4 (e2fsprogs)";
+    ::mkdir(path("mnt").c_str(), 0755);
+    const Command made =
+        shell("mkfs.ext4 -q -F " + device_ + " && mount " + device_ + " '" + path("mnt").string() + "'");
+    if (!made.ok) GTEST_SKIP() << "could not make and mount an ext4 on " << device_ << ": " << made.output;
+    mounted_ = true;
+    content_ = device_bytes();
+  }
+  void TearDown() override {
+    if (mounted_) {
+      EXPECT_TRUE(shell("umount '" + path("mnt").string() + "'").ok);
+    }
+    ProfileOnADevice::TearDown();
+  }
+  bool mounted_ = false;
+};
+
+TEST_F(ProfileOnAMountedDevice, IsRefusedAndLeftAsItWas) {
+  const Result r = ddtime(with_quick({"--profile=diskmark", "of=" + device_}));
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("which is mounted or in use; --force writes to it anyway"), std::string::npos) << r.err;
+  EXPECT_TRUE(device_bytes() == content_) << "nothing was written";
 }
 
 }  // namespace
