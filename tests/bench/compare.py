@@ -944,6 +944,58 @@ def random_access_rows(args: argparse.Namespace) -> List[str]:
     return lines
 
 
+PROFILE_TEST = re.compile(r"^(SEQ|RND)(\d+)([KM]) Q(\d+)T(\d+)$")
+
+
+def fio_profile_rate(device: str, test: str, side: str, size_mib: int, seconds: int) -> float:
+    """One of KDiskMark's fio command lines (helper.cpp 219-237) for a
+    profile test: libaio, O_DIRECT, stop at the runtime or the size."""
+    kind, number, unit, depth, jobs = PROFILE_TEST.match(test).groups()
+    kib = int(number) * (1024 if unit == "M" else 1)
+    rw = ("rand" if kind == "RND" else "") + side
+    done = queue_run(["fio", "--output-format=json", "--ioengine=libaio", "--randrepeat=0", "--refill_buffers=0",
+                      "--end_fsync=1", "--direct=1", "--rwmixread=70", f"--filename={device}", f"--name={rw}",
+                      f"--size={size_mib}m", "--zero_buffers=0", f"--bs={kib}k", f"--runtime={seconds}",
+                      f"--rw={rw}", f"--iodepth={depth}", f"--numjobs={jobs}", "--group_reporting"])
+    return float(json.loads(done.stdout)["jobs"][0][side]["bw_bytes"])
+
+
+def profile_rows(args: argparse.Namespace) -> List[str]:
+    """--profile=diskmark's rows against fio running the same test with
+    KDiskMark's command line on the same loop device, paired rounds in
+    rotated order (one run of each test per round)."""
+    seconds = 1
+    lines = [f"{args.runs} rounds, {seconds} s a test, rotated order; loop device with --direct-io=on, "
+             f"{args.queue_mib} MiB, on {args.tmpdir} ({filesystem_type(Path(args.tmpdir))})", "",
+             "| test | side | ddtime MB/s | fio MB/s (KDiskMark's command) | ddtime/fio, paired [95% CI] |",
+             "|---|---|---:|---:|---|"]
+    rates: Dict[Tuple[str, str], Dict[str, List[float]]] = {}
+    with direct_loop_device(args, "ddtime-profile-") as device:
+        for round_number in range(args.runs):
+            for program in rotated(["ddtime", "fio"], round_number):
+                if program == "ddtime":
+                    done = queue_run([args.ddtime, "--profile=diskmark", f"of={device}", f"--time={seconds}s",
+                                      "--repeat=1", "--warmup=0", "--pause=0", "--force", "--json"])
+                    for row in json.loads(done.stderr)["rows"]:
+                        rates.setdefault((row["test"], row["side"]), {"ddtime": [], "fio": []})["ddtime"].append(
+                            float(row["median_bytes_per_second"]))
+                    continue
+                for (test, side), measured in rates.items() if rates else []:
+                    measured["fio"].append(fio_profile_rate(device, test, side, args.queue_mib, seconds))
+                if not rates:
+                    # fio went first: the tests are diskmark's, known by name.
+                    for side in ("read", "write"):
+                        for test in ("SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"):
+                            rates.setdefault((test, side), {"ddtime": [], "fio": []})["fio"].append(
+                                fio_profile_rate(device, test, side, args.queue_mib, seconds))
+    for (test, side), measured in rates.items():
+        lines.append(f"| {test} | {side} | {statistics.median(measured['ddtime']) / 1e6:.1f} "
+                     f"| {statistics.median(measured['fio']) / 1e6:.1f} "
+                     f"| {rate_ratio_text(measured['ddtime'], measured['fio'])} |")
+        log(lines[-1])
+    return lines
+
+
 def queue_copy_rows(args: argparse.Namespace) -> List[str]:
     """An O_DIRECT file-to-file copy on the machine's file system, ddtime at
     depth 4 against GNU dd; the outputs must be identical. Each round also
@@ -1270,6 +1322,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--timekeeping", action="store_true",
                         help="run issue 21's time rows instead: --timeline's cost at bs=4k zero->null, paired, and "
                              "how long --time=2s lasts by an outside clock")
+    parser.add_argument("--profile", action="store_true",
+                        help="run issue 22's --profile rows instead: --profile=diskmark's tests against fio with "
+                             "KDiskMark's command lines on a direct-I/O loop device, paired; needs root and fio")
     parser.add_argument("--jobs", action="store_true",
                         help="run issue 22's --jobs rows instead: --jobs=2 against --jobs=1 on CPU-bound copies, "
                              "paired")
@@ -1316,6 +1371,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0
     # The modes that replace the main table: (asked, needs fio and root, rows).
     modes = [(args.sessions, None, session_rows), (args.random_access, "--random-access", random_access_rows),
+             (args.profile, "--profile", profile_rows),
              (args.queue_depth, "--queue-depth", queue_depth_rows)]
     for asked, needs_fio, rows in modes:
         if not asked:
