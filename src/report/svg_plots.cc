@@ -191,7 +191,15 @@ void draw_intervals(SvgDocument& svg, double top, const IntervalChart& chart) {
   for (std::size_t i = 0; i < chart.rows.size(); ++i) {
     const RatioRow& row = chart.rows[i];
     const double y = top + kSvgPlotTop + row_height * (static_cast<double>(i) + 0.5);
-    svg.text(kSvgPlotLeft - 8, y + 4, svg_fit(row.label, 12), "small", SvgAnchor::kEnd);
+    // A long label ("SEQ1M Q8T1 read") in two lines, its last word under
+    // the rest, so that rows that differ only there stay told apart.
+    const std::size_t last_word = row.label.rfind(' ');
+    if (row.label.size() > 12 && last_word != std::string::npos) {
+      svg.text(kSvgPlotLeft - 8, y - 2, svg_fit(row.label.substr(0, last_word), 12), "small", SvgAnchor::kEnd);
+      svg.text(kSvgPlotLeft - 8, y + 10, svg_fit(row.label.substr(last_word + 1), 12), "small", SvgAnchor::kEnd);
+    } else {
+      svg.text(kSvgPlotLeft - 8, y + 4, svg_fit(row.label, 12), "small", SvgAnchor::kEnd);
+    }
     if (row.low && row.high && *row.low > 0 && *row.high > 0) {
       svg.line(x.at(*row.low), y, x.at(*row.high), y, "whisker");
       svg.line(x.at(*row.low), y - 5, x.at(*row.low), y + 5, "whisker");
@@ -202,7 +210,7 @@ void draw_intervals(SvgDocument& svg, double top, const IntervalChart& chart) {
                   {{"cx", svg_number(x.at(row.ratio))}, {"cy", svg_number(y)}, {"r", "4"}, {"class", "point"}});
     }
     const std::string words = "\xc3\x97" + figure_text(row.ratio) + "  " + row.verdict;  // ×
-    svg.text(x.to + 12, y + 4, svg_fit(words, 26), "small");
+    svg.text(x.to + 12, y + 4, svg_fit(words, 32), "small");
   }
 }
 

@@ -186,6 +186,16 @@ TEST(SvgLatency, DrawsNoNanOrInfWithoutSamples) {
   expect_no_broken_numbers(page_of(LatencyChart{"latency", {{"read", {{0, 0, 0}}, {{0, "p50"}}}}}));
 }
 
+TEST(SvgIntervals, ALongLabelTakesTwoLinesSoRowsThatDifferInTheLastWordStayApart) {
+  IntervalChart chart{"compare", {{"SEQ1M Q8T1 read", 2.0, 1.8, 2.2, "2.00x faster [1.80-2.20]"},
+                                  {"SEQ1M Q8T1 write", 1.0, 0.9, 1.1, "~ no significant difference (p=0.41)"}}};
+  const std::string xml = page_of(chart);
+  EXPECT_TRUE(has_text(xml, "SEQ1M Q8T1"));
+  EXPECT_TRUE(has_text(xml, "read"));
+  EXPECT_TRUE(has_text(xml, "write"));
+  EXPECT_TRUE(has_text(xml, "×2.00  2.00x faster [1.80-2.20]"));
+}
+
 TEST(SvgIntervals, DrawsALineAtOneAndEachRatioAsAPointWithItsWhiskerOnALogAxis) {
   IntervalChart chart{"compare", {{"64k", 2.0, 1.8, 2.2, "faster"}, {"1M", 0.5, {}, {}, "slower"}}};
   const std::string xml = page_of(chart);
