@@ -1366,12 +1366,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.timekeeping:
         print("\n".join(timekeeping_rows(args)))
         return 0
-    if args.jobs:
-        print("\n".join(jobs_rows(args)))
-        return 0
     # The modes that replace the main table: (asked, needs fio and root, rows).
     modes = [(args.sessions, None, session_rows), (args.random_access, "--random-access", random_access_rows),
-             (args.profile, "--profile", profile_rows),
+             (args.profile, "--profile", profile_rows), (args.jobs, None, jobs_rows),
              (args.queue_depth, "--queue-depth", queue_depth_rows)]
     for asked, needs_fio, rows in modes:
         if not asked:

@@ -601,6 +601,14 @@ TEST_F(JsonOutput, APathThatIsADataFileIsRefusedAndNothingChanges) {
        "ddtime: --json and of= name the same file './new': the report would overwrite the copy\n"},
       {{"of=/dev/null", "--json=same", "--csv=same"},
        "ddtime: --json and --csv name the same file 'same': one report would overwrite the other\n"},
+      {{"of=out1", "--svg=out1"},
+       "ddtime: --svg and of= name the same file 'out1': the report would overwrite the copy\n"},
+      {{"of=out2", "--svg=./in1"},
+       "ddtime: --svg and if= name the same file './in1': the report would overwrite the input\n"},
+      {{"of=out2", "--json=same", "--svg=same"},
+       "ddtime: --json and --svg name the same file 'same': one report would overwrite the other\n"},
+      {{"of=out2", "--csv=same", "--svg=same"},
+       "ddtime: --csv and --svg name the same file 'same': one report would overwrite the other\n"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args{"if=in1", "bs=4k"};
