@@ -27,7 +27,7 @@ using namespace driver_detail;
 std::vector<RowRecord> Driver::session_rows() const {
   std::vector<RowRecord> rows;
   // bs=auto starts from bs= (4k when not given) and grows as it goes.
-  const std::int64_t first = plan().sweep_bs_auto && !settings().bs_given ? 4096 : settings().ibs;
+  const std::int64_t first = plan().sweep_bs_auto ? first_auto_bs(settings()) : settings().ibs;
   const std::vector<std::int64_t> sizes = plan().sweep_bs.empty() ? std::vector<std::int64_t>{first} : plan().sweep_bs;
   const std::vector<unsigned> depths =
       plan().sweep_iodepth.empty() ? std::vector<unsigned>{plan().iodepth} : plan().sweep_iodepth;

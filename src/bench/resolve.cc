@@ -279,6 +279,8 @@ bool check_time(Os& os, Job& job, const Messages& messages) {
   // Every row of a bs sweep goes round the same range in its own blocks.
   std::int64_t bs = job.settings.ibs;
   for (const std::int64_t row : job.plan.sweep_bs) bs = std::max(bs, row);
+  // An auto sweep's rows are found as it runs, from its first one.
+  if (job.plan.sweep_bs_auto) bs = std::max(bs, first_auto_bs(job.settings));
   if (range < bs) {
     messages.time_range_under_a_block(range, bs);
     return false;
@@ -321,6 +323,8 @@ bool check_modes(Os& os, Job& job, const Messages& messages) {
 }
 
 }  // namespace
+
+std::int64_t first_auto_bs(const Settings& settings) noexcept { return settings.bs_given ? settings.ibs : 4096; }
 
 std::string session_words(const Plan& plan) {
   if (plan.profile) return fmt::format("--profile={}", plan.profile->name);

@@ -49,6 +49,10 @@ struct Job {
 // write-then-read modes. The text a refusal needs comes from messages.
 std::optional<Job> resolve(Os& os, const Settings& settings, const Plan& plan, const Messages& messages);
 
+// The block size --sweep=bs=auto's first row copies with: bs= when given,
+// else 4096; the rows double from there.
+std::int64_t first_auto_bs(const Settings& settings) noexcept;
+
 // The option that makes this a session, for messages: "--repeat=5".
 std::string session_words(const Plan& plan);
 

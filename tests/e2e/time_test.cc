@@ -178,6 +178,10 @@ TEST_F(TimedRuns, WhatCannotGoRoundOrWouldFillAFileIsRefusedBeforeAnythingIsWrit
   expect_refused({"if=in", "of=new", "bs=2M", "--time=1s"},
                  "--time goes over its range in whole blocks, and the range (1060921 bytes) holds no block of "
                  "bs=2097152");
+  // A bs=auto sweep starts at 4096 (without bs=): 512 bytes hold no block of it.
+  write_file("small", input_.substr(0, 512));
+  expect_refused({"if=small", "of=new", "--sweep=bs=auto", "--time=100ms"},
+                 "--time goes over its range in whole blocks, and the range (512 bytes) holds no block of bs=4096");
   expect_refused({"if=in", "of=new", "--ramp=1s"}, "--ramp precedes a timed run: give --time too");
   expect_refused({"if=in", "of=new", "--steady"}, "--steady ends a timed run early: give --time too");
   expect_refused({"if=in", "of=new", "--time=1s", "--verify"}, "they do not combine");
