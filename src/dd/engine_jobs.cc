@@ -88,9 +88,7 @@ void QueuedCopy::run_part(const QueuedCopy& first) {
   }
   if (!crew_->stop.load(std::memory_order_relaxed) && tail_record_ >= 0 && result_.exit_status == 0) write_tail();
   result_.output_needs_fsync = writer_.needs_fsync();
-  end_ns_ = job_.clock.now_ns();
-  busy_ = end_ns_ > start_ns ? static_cast<double>(thread_cpu_ns() - start_cpu) / static_cast<double>(end_ns_ - start_ns)
-                             : 0;
+  part_ended(start_ns, start_cpu);
   {
     std::lock_guard lock(crew_->mutex);
     --crew_->running;
@@ -98,11 +96,14 @@ void QueuedCopy::run_part(const QueuedCopy& first) {
   crew_->ended.notify_one();
 }
 
-void QueuedCopy::wait_for_jobs() {
+void QueuedCopy::part_ended(std::int64_t start_ns, std::int64_t start_cpu_ns) noexcept {
   end_ns_ = job_.clock.now_ns();
-  busy_ = end_ns_ > jobs_->start_ns ? static_cast<double>(thread_cpu_ns() - jobs_->start_cpu_ns) /
-                                          static_cast<double>(end_ns_ - jobs_->start_ns)
-                                    : 0;
+  const std::int64_t real = end_ns_ - start_ns;
+  busy_ = real > 0 ? static_cast<double>(thread_cpu_ns() - start_cpu_ns) / static_cast<double>(real) : 0;
+}
+
+void QueuedCopy::wait_for_jobs() {
+  part_ended(jobs_->start_ns, jobs_->start_cpu_ns);
   // Job 0's own part is done; it still hears the signals and keeps the
   // time (its record limit no longer matters) until the last job ends.
   std::unique_lock lock(crew_->mutex);

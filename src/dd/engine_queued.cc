@@ -42,6 +42,7 @@ QueuedCopy::QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events
                     : settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
                                                                                    : settings_.max_records),
       max_records_(job.queue.order.repeats() ? kNoLimit : settings_.max_records),
+      progress_(job.settings.status == StatusLevel::kProgress || job.settings.ext.progress),
       progress_ticker_(job.clock, job.events, job.start_ns) {}
 
 bool QueuedCopy::position() {
@@ -294,7 +295,7 @@ void QueuedCopy::poll_stops() {
     if (crew_->time_up.load(std::memory_order_relaxed)) record_limit_ = std::min(record_limit_, next_read_);
     return;
   }
-  if (settings_.status == StatusLevel::kProgress || settings_.ext.progress) progress_ticker_.poll(counted_so_far());
+  if (progress_) progress_ticker_.poll(counted_so_far());
   // SIGINT stops submission; what is in flight is drained and counted.
   if (signals::pending() && events_.handle_signals(counted_so_far())) {
     interrupted_ = true;
@@ -302,7 +303,11 @@ void QueuedCopy::poll_stops() {
     if (crew_ != nullptr) crew_->stop.store(true, std::memory_order_relaxed);
   }
   // The time is up: no new reads; what was read is written and counted.
-  if (time_to_stop(job_, crew_ != nullptr ? counted_so_far() : stats_)) {
+  // The only job hands its own counts over, uncopied; job 0 of --jobs,
+  // every job's, added up only when there is a timekeeper to see them.
+  const bool time_up = crew_ == nullptr ? time_to_stop(job_, stats_)
+                                        : job_.timekeeper != nullptr && time_to_stop(job_, counted_so_far());
+  if (time_up) {
     record_limit_ = std::min(record_limit_, next_read_);
     if (crew_ != nullptr) crew_->time_up.store(true, std::memory_order_relaxed);
   }

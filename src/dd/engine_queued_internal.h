@@ -140,6 +140,8 @@ class QueuedCopy final : private PositionBuffers {
   void start_jobs();
   void wait_for_jobs();
   void add_up_jobs();
+  // When this job's part ended, and how busy its thread was since start.
+  void part_ended(std::int64_t start_ns, std::int64_t start_cpu_ns) noexcept;
   void find_the_cut();
   // Every job's counts so far (this job's alone without --jobs).
   Stats counted_so_far() const noexcept;
@@ -213,6 +215,7 @@ class QueuedCopy final : private PositionBuffers {
   bool sequential_write_in_flight_ = false;
   bool stopping_ = false;  // no new requests
   bool interrupted_ = false;
+  const bool progress_;  // status=progress or --progress: a line each second
   ProgressTicker progress_ticker_;
   std::unique_ptr<struct JobsRun> jobs_;  // job 0 of --jobs: the others
 };

@@ -1360,14 +1360,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     if filesystem_type(Path(args.tmpdir)) == "tmpfs" and not args.smoke:
         log(f"warning: {args.tmpdir} is tmpfs; file rows will not measure a real filesystem")
-    if args.latency_cost:
-        print("\n".join(latency_rows(args)))
-        return 0
-    if args.timekeeping:
-        print("\n".join(timekeeping_rows(args)))
-        return 0
     # The modes that replace the main table: (asked, needs fio and root, rows).
-    modes = [(args.sessions, None, session_rows), (args.random_access, "--random-access", random_access_rows),
+    modes = [(args.latency_cost, None, latency_rows), (args.timekeeping, None, timekeeping_rows),
+             (args.sessions, None, session_rows), (args.random_access, "--random-access", random_access_rows),
              (args.profile, "--profile", profile_rows), (args.jobs, None, jobs_rows),
              (args.queue_depth, "--queue-depth", queue_depth_rows)]
     for asked, needs_fio, rows in modes:
