@@ -246,9 +246,15 @@ void QueuedCopy::finish_positions() {
   // ahead of a failure or a stop, and what a reservation held beyond the
   // copy, goes. Bytes the file held before the copy stay (conv=notrunc).
   // A timed run's passes write its range again and again: the sync
-  // engine's end is the range's, once a pass is done.
-  std::int64_t moved =
-      job_.queue.order.repeats() ? std::min(stats_.bytes_out, job_.queue.order.blocks() * ibs_) : stats_.bytes_out;
+  // engine's end is the range's, once a pass is done. Blocks written out
+  // of turn (--random, or --jobs' parts of a timed run, which no stop cuts
+  // back) all stay, up to the furthest: the ones below it not written yet
+  // are holes, or the old bytes.
+  std::int64_t moved = stats_.bytes_out;
+  if (job_.queue.order.random() || (job_.queue.order.repeats() && jobs_)) {
+    moved = std::max(moved, written_end_ - output_base_);
+  }
+  if (job_.queue.order.repeats()) moved = std::min(moved, job_.queue.order.blocks() * ibs_);
   // --jobs in turn: one job's copy would have ended at the first record
   // left undone.
   if (cut_at_ >= 0) moved = std::min(moved, cut_at_ * ibs_);

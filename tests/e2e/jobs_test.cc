@@ -8,6 +8,8 @@
 // went; what cannot take offsets of its own, or another option cannot
 // take, is refused before anything is written.
 
+#include <cstdint>
+#include <cstdlib>
 #include <regex>
 #include <string>
 #include <vector>
@@ -92,6 +94,41 @@ TEST_F(Jobs, ATimedRunsJobsGoRoundTheirPartsAndLeaveTheRangesBlocks) {
     EXPECT_EQ(m[1], m[2]);
     EXPECT_EQ(std::stoll(m[3]), std::stoll(m[2]) * 4096);
     EXPECT_TRUE(read_file("out") == input_.substr(0, 10 * 4096));
+  }
+}
+
+// A timed run that ends inside its first pass keeps every block it wrote,
+// each in its place, however far the jobs' parts (or --random's order)
+// took it: the blocks not written yet are holes in the new file. Before,
+// the file was cut at the bytes moved, and blocks written past that went.
+TEST_F(Jobs, ATimedRunEndingInItsFirstPassKeepsEveryBlockItWrote) {
+  const std::string big = pattern(32 << 20, 5);
+  write_file("big", big);
+  for (const std::vector<std::string>& how : {std::vector<std::string>{"--jobs=3", "--iodepth=2"},
+                                              std::vector<std::string>{"--jobs=1", "--random=9"},
+                                              std::vector<std::string>{"--jobs=4", "--random=9"}}) {
+    SCOPED_TRACE(how[0] + " " + how[1]);
+    ::unlink((dir() / "new").c_str());
+    std::vector<std::string> args = {"if=big", "of=new", "bs=512", "--time=20ms"};
+    args.insert(args.end(), how.begin(), how.end());
+    const Result r = ddtime(args);
+    ASSERT_STATUS(r, "exit 0");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"(\n(\d+)\+0 records out\n)"))) << r.err;
+    const std::int64_t written = std::stoll(m[1]);
+    ASSERT_LT(written, std::int64_t{32 << 20} / 512) << "the first pass ended inside 20 ms: nothing tested";
+    const std::string out = read_file("new");
+    const std::string hole(512, '\0');
+    std::int64_t copied = 0;
+    for (std::size_t at = 0; at < out.size(); at += 512) {
+      const std::string block = out.substr(at, 512);
+      if (block == big.substr(at, block.size())) {
+        ++copied;
+      } else {
+        ASSERT_EQ(block, hole.substr(0, block.size())) << "block " << at / 512 << " is neither the copy's nor a hole";
+      }
+    }
+    EXPECT_EQ(copied, written) << "every block written is in of=, in its place";
   }
 }
 
