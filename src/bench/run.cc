@@ -179,7 +179,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   if (plan_.latency) {
     // A timed run's samples are as many as the time allows, not the range's.
     const std::optional<std::int64_t> bytes = plan_.time_ns ? std::nullopt : expected_input_bytes(os_, settings_);
-    latency_.emplace(os_, events_, window_.clock(), settings_, bytes, plan_.random);
+    latency_.emplace(os_, events_, window_.clock(), settings_, bytes, plan_.random, plan_.jobs);
   }
   Os* base = latency_ ? &latency_->os() : &os_;
   Events* events = latency_ ? &latency_->events() : &events_;
@@ -203,8 +203,11 @@ RunResult Run::copy(std::size_t buffer_alignment) {
                     window_.start_ns(),
                     queue,
                     queue.ring != nullptr && latency_ ? &latency_->recorders() : nullptr,
-                    timekeeper_ ? &*timekeeper_ : nullptr};
-  if (timekeeper_) timekeeper_->start(latency_ ? &latency_->recorders() : nullptr);
+                    timekeeper_ ? &*timekeeper_ : nullptr,
+                    latency_ ? latency_->jobs_recorders() : std::span<LatencyRecorders* const>{}};
+  // --jobs' other jobs keep samples of their own, which no interval of the
+  // timeline (job 0's) can mark: its intervals carry no latency then.
+  if (timekeeper_) timekeeper_->start(latency_ ? &latency_->recorders() : nullptr, plan_.jobs == 1);
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
   engine_.jobs_asked = plan_.jobs;

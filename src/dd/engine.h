@@ -96,6 +96,8 @@ struct CopyJob {
   // --time, --ramp, --timeline: asked once per record or reaped batch
   // whether to stop (time_to_stop). Null: nothing is timed.
   Timekeeper* timekeeper = nullptr;
+  // --latency with --jobs: each job's recorders, [0] latency's.
+  std::span<LatencyRecorders* const> jobs_latency = {};
 };
 
 // The copy loop's check for a timed run's turn: a countdown, and the

@@ -53,7 +53,9 @@ void QueuedCopy::start_jobs() {
   part_ = parts[0];
   record_limit_ = limit(parts[0]);
   for (std::size_t job = 1; job < parts.size(); ++job) {
-    auto copy = std::make_unique<QueuedCopy>(job_, job_.queue.lanes[job], jobs_->events[job], parts[job], crew_);
+    LatencyRecorders* const latency = job < job_.jobs_latency.size() ? job_.jobs_latency[job] : nullptr;
+    auto copy =
+        std::make_unique<QueuedCopy>(job_, job_.queue.lanes[job], jobs_->events[job], parts[job], crew_, latency);
     copy->job_index_ = static_cast<unsigned>(job);
     copy->record_limit_ = limit(parts[job]);
     jobs_->copies.push_back(std::move(copy));
@@ -96,6 +98,19 @@ void QueuedCopy::run_part(const QueuedCopy& first) {
   crew_->ended.notify_one();
 }
 
+void QueuedCopy::forget_ramp_samples() noexcept {
+  ramp_forgotten_ = true;
+  if (latency_ == nullptr) return;
+  if (!crew_->ramp_over.load(std::memory_order_acquire)) {
+    latency_->reads.clear();
+    latency_->writes.clear();
+    return;
+  }
+  const JobsCrew::SampleMarks& marks = crew_->ramp_marks[job_index_];
+  latency_->reads.forget_first(marks.reads);
+  latency_->writes.forget_first(marks.writes);
+}
+
 void QueuedCopy::part_ended(std::int64_t start_ns, std::int64_t start_cpu_ns) noexcept {
   end_ns_ = job_.clock.now_ns();
   const std::int64_t real = end_ns_ - start_ns;
@@ -117,7 +132,7 @@ void QueuedCopy::wait_for_jobs() {
   jobs_->threads.join();
 }
 
-Stats QueuedCopy::counted_so_far() const noexcept {
+Stats QueuedCopy::counted_so_far(bool marks) const noexcept {
   Stats total = stats_;
   if (crew_ == nullptr) return total;
   for (std::size_t job = 1; job < crew_->counts.size(); ++job) {
@@ -126,6 +141,10 @@ Stats QueuedCopy::counted_so_far() const noexcept {
     total.full_records_out += counts.full_records_out.load(std::memory_order_relaxed);
     total.bytes_in += counts.bytes_in.load(std::memory_order_relaxed);
     total.bytes_out += counts.bytes_out.load(std::memory_order_relaxed);
+    if (marks) {
+      crew_->candidate_marks[job] = {counts.reads_sampled.load(std::memory_order_relaxed),
+                                     counts.writes_sampled.load(std::memory_order_relaxed)};
+    }
   }
   return total;
 }
@@ -137,6 +156,10 @@ void QueuedCopy::publish() noexcept {
   counts.full_records_out.store(stats_.full_records_out, std::memory_order_relaxed);
   counts.bytes_in.store(stats_.bytes_in, std::memory_order_relaxed);
   counts.bytes_out.store(stats_.bytes_out, std::memory_order_relaxed);
+  if (latency_ != nullptr) {
+    counts.reads_sampled.store(latency_->reads.count(), std::memory_order_relaxed);
+    counts.writes_sampled.store(latency_->writes.count(), std::memory_order_relaxed);
+  }
 }
 
 // Every job's records and bytes in one result; what the other jobs met,
@@ -147,8 +170,12 @@ void QueuedCopy::add_up_jobs() {
   std::int64_t first_end = end_ns_;
   std::int64_t last_end = end_ns_;
   double busy = busy_;
+  // A job that never heard the ramp end: its part done before it heard,
+  // or the whole copy inside the ramp (then every sample is the ramp's).
+  const bool ramped = job_.timekeeper != nullptr && job_.timekeeper->ramps();
   for (std::size_t i = 0; i < jobs_->copies.size(); ++i) {
-    const QueuedCopy& other = *jobs_->copies[i];
+    QueuedCopy& other = *jobs_->copies[i];
+    if (ramped && !other.ramp_forgotten_) other.forget_ramp_samples();
     const Stats& counted = other.result_.stats;
     stats_.full_records_in += counted.full_records_in;
     stats_.partial_records_in += counted.partial_records_in;

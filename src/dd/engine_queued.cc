@@ -18,10 +18,10 @@
 namespace ddtime {
 
 QueuedCopy::QueuedCopy(const CopyJob& job)
-    : QueuedCopy(job, QueueLane{job.queue.ring, job.queue.slots}, job.events, JobPart{}, nullptr) {}
+    : QueuedCopy(job, QueueLane{job.queue.ring, job.queue.slots}, job.events, JobPart{}, nullptr, job.latency) {}
 
 QueuedCopy::QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part,
-                       JobsCrew* crew)
+                       JobsCrew* crew, LatencyRecorders* latency)
     : job_(job),
       settings_(job.settings),
       events_(events),
@@ -37,7 +37,7 @@ QueuedCopy::QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events
       positional_output_(job.queue.positional_output),
       any_order_writes_(job.queue.positional_output || job.queue.order_free_output),
       refill_short_reads_(job.queue.refill_short_reads),
-      latency_(job.latency),
+      latency_(latency),
       record_limit_(job.queue.order.repeats()                                      ? kNoLimit
                     : settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
                                                                                    : settings_.max_records),
@@ -299,6 +299,7 @@ void QueuedCopy::poll_stops() {
   if (job_index_ != 0) {
     // Another job: job 0 hears the signals and keeps the time.
     if (crew_->time_up.load(std::memory_order_relaxed)) record_limit_ = std::min(record_limit_, next_read_);
+    if (!ramp_forgotten_ && crew_->ramp_over.load(std::memory_order_acquire)) forget_ramp_samples();
     return;
   }
   if (progress_) progress_ticker_.poll(counted_so_far());
@@ -311,8 +312,17 @@ void QueuedCopy::poll_stops() {
   // The time is up: no new reads; what was read is written and counted.
   // The only job hands its own counts over, uncopied; job 0 of --jobs,
   // every job's, added up only when there is a timekeeper to see them.
+  const bool ramping = crew_ != nullptr && job_.timekeeper != nullptr && job_.timekeeper->ramping();
   const bool time_up = crew_ == nullptr ? time_to_stop(job_, stats_)
-                                        : job_.timekeeper != nullptr && time_to_stop(job_, counted_so_far());
+                                        : job_.timekeeper != nullptr &&
+                                              time_to_stop(job_, counted_so_far(ramping && latency_ != nullptr));
+  // Job 0's timekeeper forgot its samples from the ramp; the others
+  // forget theirs, up to where they stood when the ramp's records were
+  // counted, when they hear of it.
+  if (ramping && !job_.timekeeper->ramping()) {
+    crew_->ramp_marks = crew_->candidate_marks;
+    crew_->ramp_over.store(true, std::memory_order_release);
+  }
   if (time_up) {
     record_limit_ = std::min(record_limit_, next_read_);
     if (crew_ != nullptr) crew_->time_up.store(true, std::memory_order_relaxed);

@@ -51,11 +51,26 @@ struct JobsCrew {
     std::atomic<std::int64_t> full_records_out{0};
     std::atomic<std::int64_t> bytes_in{0};
     std::atomic<std::int64_t> bytes_out{0};
+    // --latency: the samples the job's recorders hold (count()), published
+    // with the counts above, so that job 0 reads both at one moment.
+    std::atomic<std::int64_t> reads_sampled{0};
+    std::atomic<std::int64_t> writes_sampled{0};
   };
-  explicit JobsCrew(unsigned jobs) : counts(jobs) {}
+  // --ramp with --latency: a job's samples when job 0 counted the ramp's
+  // records: they are the ramp's, the ones after them the measurement's.
+  struct SampleMarks {
+    std::int64_t reads = 0;
+    std::int64_t writes = 0;
+  };
+  explicit JobsCrew(unsigned jobs) : counts(jobs), ramp_marks(jobs), candidate_marks(jobs) {}
   std::atomic<bool> stop{false};     // an error or a SIGINT: no job starts I/O
   std::atomic<bool> time_up{false};  // job 0's timekeeper said so
+  // --ramp ended: ramp_marks hold each job's samples of the ramp, which it
+  // forgets when it hears (release by job 0, acquire by the others).
+  std::atomic<bool> ramp_over{false};
   std::vector<Counts> counts;        // [0] unused: job 0's are its own
+  std::vector<SampleMarks> ramp_marks;       // [0] unused; written before ramp_over
+  std::vector<SampleMarks> candidate_marks;  // job 0's alone: the marks of its latest count
   std::mutex mutex;
   std::condition_variable ended;  // a job ended (running fell)
   unsigned running = 0;           // under mutex
@@ -94,7 +109,9 @@ class QueuedCopy final : private PositionBuffers {
   explicit QueuedCopy(const CopyJob& job);
   // Another job of --jobs: its own lane (ring and slots), its part of the
   // range, its events held for job 0 to say, the crew it belongs to.
-  QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part, JobsCrew* crew);
+  // latency: its own --latency recorders, or null.
+  QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part, JobsCrew* crew,
+             LatencyRecorders* latency);
   ~QueuedCopy() override;
   CopyResult run();
   // Another job's copy, in its own thread, from where job 0 positioned.
@@ -140,11 +157,17 @@ class QueuedCopy final : private PositionBuffers {
   void start_jobs();
   void wait_for_jobs();
   void add_up_jobs();
+  // --ramp with --latency: another job's samples from the ramp forgotten,
+  // once, when it first hears the ramp is over (or, all of them, when the
+  // copy ended inside it).
+  void forget_ramp_samples() noexcept;
   // When this job's part ended, and how busy its thread was since start.
   void part_ended(std::int64_t start_ns, std::int64_t start_cpu_ns) noexcept;
   void find_the_cut();
-  // Every job's counts so far (this job's alone without --jobs).
-  Stats counted_so_far() const noexcept;
+  // Every job's counts so far (this job's alone without --jobs); with
+  // marks, each other job's samples at the same moment into the crew's
+  // candidate_marks.
+  Stats counted_so_far(bool marks = false) const noexcept;
   void publish() noexcept;
   void reserve_output();
   void queue_reads();
@@ -183,6 +206,7 @@ class QueuedCopy final : private PositionBuffers {
   // have ended there, and so does a regular of=.
   std::int64_t cut_at_ = -1;
   double busy_ = 0;          // and its thread's CPU time over its real time
+  bool ramp_forgotten_ = false;  // forget_ramp_samples done
 
   CopyResult result_;
   Stats& stats_ = result_.stats;

@@ -74,6 +74,17 @@ LatencyRecorder::Aggregate LatencyRecorder::everything() const {
   return all;
 }
 
+void LatencyRecorder::forget_first(std::int64_t first) noexcept {
+  if (first <= 0) return;
+  if (static_cast<std::size_t>(first) > kept_) {
+    clear();
+    return;
+  }
+  const auto from = static_cast<std::size_t>(first);
+  std::copy(raw_.get() + from, raw_.get() + kept_, raw_.get());
+  kept_ -= from;
+}
+
 void LatencyRecorder::clear() noexcept {
   kept_ = 0;
   std::fill(spilled_.histogram.begin(), spilled_.histogram.end(), 0);

@@ -58,6 +58,11 @@ class LatencyRecorder {
 
   // Forgets every sample (--ramp's end): what follows is measured alone.
   void clear() noexcept;
+  // Forgets the first `first` samples recorded (count() when the ramp
+  // ended: another --jobs job's, which hears of it later): the ones after
+  // stay. Every sample when some of the first were only counted, which the
+  // histogram cannot tell apart from later ones.
+  void forget_first(std::int64_t first) noexcept;
 
   // The figures of the samples recorded [from, to) (a --timeline
   // interval), in nanoseconds; absent when there are none or they were not

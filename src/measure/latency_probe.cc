@@ -7,12 +7,16 @@ namespace ddtime {
 
 namespace {
 
-std::shared_ptr<LatencyRecorders> sized_recorders(const Settings& settings, std::optional<std::int64_t> bytes) {
+// One job's recorders: its share of the records (--jobs splits them
+// evenly), and of the most samples kept exactly in all.
+std::unique_ptr<LatencyRecorders> sized_recorders(const Settings& settings, std::optional<std::int64_t> bytes,
+                                                  unsigned jobs) {
   constexpr std::int64_t kMostSamples = 2'000'000;
-  const std::int64_t reads = bytes ? *bytes / settings.ibs + 2 : kMostSamples;
-  const std::int64_t writes = bytes ? *bytes / settings.obs + 2 : kMostSamples;
-  return std::make_shared<LatencyRecorders>(static_cast<std::size_t>(std::min(reads, kMostSamples)),
-                                            static_cast<std::size_t>(std::min(writes, kMostSamples)));
+  const std::int64_t most = kMostSamples / jobs;
+  const std::int64_t reads = bytes ? *bytes / settings.ibs / jobs + 2 : most;
+  const std::int64_t writes = bytes ? *bytes / settings.obs / jobs + 2 : most;
+  return std::make_unique<LatencyRecorders>(static_cast<std::size_t>(std::min(reads, most)),
+                                            static_cast<std::size_t>(std::min(writes, most)));
 }
 
 }  // namespace
@@ -23,12 +27,17 @@ bool latency_chains(const Settings& settings) noexcept {
 }
 
 LatencyProbe::LatencyProbe(Os& os, Events& events, Clock& clock, const Settings& settings,
-                           std::optional<std::int64_t> expected_bytes, bool seeks_each_record)
+                           std::optional<std::int64_t> expected_bytes, bool seeks_each_record, unsigned jobs)
     : clock_(clock),
-      recorders_(sized_recorders(settings, expected_bytes)),
+      recorders_(sized_recorders(settings, expected_bytes, jobs)),
       calls_(os, *recorders_, latency_chains(settings) && !seeks_each_record),
       events_(events, calls_),
       reading_cost_ticks_(reading_cost(read_ticks)) {
+  jobs_recorders_.push_back(recorders_.get());
+  for (unsigned job = 1; job < jobs; ++job) {
+    other_jobs_.push_back(sized_recorders(settings, expected_bytes, jobs));
+    jobs_recorders_.push_back(other_jobs_.back().get());
+  }
   // The calibration starts after the clock's cost was measured: both ends
   // of it read the two clocks back to back.
   start_ns_ = clock_.now_ns();
@@ -56,10 +65,25 @@ double LatencyProbe::ns_per_tick() const noexcept {
 
 void LatencyProbe::report(RunResult& result) const {
   const double ns_per_tick = this->ns_per_tick();
+  // --jobs: every job's samples in one report, kept exactly where each
+  // job kept them.
+  std::shared_ptr<LatencyRecorders> samples = recorders_;
+  if (!other_jobs_.empty()) {
+    std::size_t reads = 0, writes = 0;
+    for (const LatencyRecorders* job : jobs_recorders_) {
+      reads += job->reads.kept();
+      writes += job->writes.kept();
+    }
+    samples = std::make_shared<LatencyRecorders>(reads, writes);
+    for (const LatencyRecorders* job : jobs_recorders_) {
+      samples->reads.merge(job->reads);
+      samples->writes.merge(job->writes);
+    }
+  }
   result.latency = LatencyReport{definition_, reading_cost_ticks_ * ns_per_tick,
                                  gap_ticks_ ? std::optional(*gap_ticks_ * ns_per_tick) : std::nullopt,
-                                 recorders_->reads.summary(ns_per_tick), recorders_->writes.summary(ns_per_tick)};
-  result.latency_samples = recorders_;
+                                 samples->reads.summary(ns_per_tick), samples->writes.summary(ns_per_tick)};
+  result.latency_samples = samples;
   result.latency_ns_per_tick = ns_per_tick;
 }
 

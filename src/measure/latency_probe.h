@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "measure/latency.h"
 #include "measure/record.h"
@@ -27,8 +29,10 @@ class LatencyProbe {
   // recorders; a few million samples at most are kept exactly). clock:
   // the window's, against which the ticks are scaled. seeks_each_record:
   // --random, whose lseek before each record leaves no chain to time.
+  // jobs: --jobs' submitters, each filling recorders of its own (a share
+  // of the samples each), merged into one report after the copy.
   LatencyProbe(Os& os, Events& events, Clock& clock, const Settings& settings,
-               std::optional<std::int64_t> expected_bytes, bool seeks_each_record = false);
+               std::optional<std::int64_t> expected_bytes, bool seeks_each_record = false, unsigned jobs = 1);
   LatencyProbe(const LatencyProbe&) = delete;
   LatencyProbe& operator=(const LatencyProbe&) = delete;
 
@@ -39,6 +43,8 @@ class LatencyProbe {
   // For a queued copy: the recorders it fills from its submissions and
   // reaps.
   LatencyRecorders& recorders() noexcept { return *recorders_; }
+  // --jobs: each job's recorders, job 0's (recorders()) first.
+  std::span<LatencyRecorders* const> jobs_recorders() const noexcept { return jobs_recorders_; }
 
   // After the copy: what its durations were (queued: submit to reap).
   void copy_ended(bool queued) noexcept;
@@ -50,6 +56,8 @@ class LatencyProbe {
  private:
   Clock& clock_;
   std::shared_ptr<LatencyRecorders> recorders_;
+  std::vector<std::unique_ptr<LatencyRecorders>> other_jobs_;  // --jobs: jobs 1..N-1
+  std::vector<LatencyRecorders*> jobs_recorders_;
   LatencyOs calls_;
   ChainBreakingEvents events_;
   double reading_cost_ticks_ = 0;  // one read_ticks(), in ticks

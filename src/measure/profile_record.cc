@@ -43,14 +43,6 @@ void summarise_profile_row(ProfileRow& row) {
   if (rates.empty()) return;
   row.rate = summarise_figure(rates);
   row.iops = row.rate->median / static_cast<double>(row.test.bs);
-  if (row.test.jobs > 1) {
-    // --jobs cannot time each call: the mean time in flight from Little's
-    // law, the I/Os in flight over the rate they complete at.
-    row.latency_source = LatencySource::kLittle;
-    if (row.iops > 0) row.mean_latency_s = row.test.iodepth * row.test.jobs / row.iops;
-    return;
-  }
-  row.latency_source = LatencySource::kMeasured;
   if (!means.empty()) {
     double sum = 0;
     for (const double mean : means) sum += mean;

@@ -28,9 +28,6 @@ struct ProfileRun {
   std::optional<double> p99_latency_ns = std::nullopt;
 };
 
-// How a row's latency was found.
-enum class LatencySource { kMeasured, kLittle };
-
 // One test on one side: its runs, and the figures of the measured ones.
 struct ProfileRow {
   ProfileTest test = {};
@@ -38,11 +35,10 @@ struct ProfileRow {
   std::vector<ProfileRun> runs = {};
   std::optional<Figure> rate = std::nullopt;  // over the counted measured runs; absent: none
   double iops = 0;             // the median rate over the block size
-  // Measured: the mean of the runs' means, the median of their p99s.
-  // Little's law (T > 1, where --latency cannot run): in flight / IOPS.
+  // By --latency, every job's I/Os timed from submit to reap: the mean of
+  // the runs' means, the median of their p99s.
   std::optional<double> mean_latency_s = std::nullopt;
   std::optional<double> p99_latency_s = std::nullopt;
-  LatencySource latency_source = LatencySource::kMeasured;
 };
 
 struct ProfileRecord {
@@ -69,7 +65,7 @@ struct ProfileRecord {
 ProfileRun profile_run(const RunRecord& record, bool write, bool warmup);
 
 // The row's figures from its runs: the rate's median, interval and best,
-// the IOPS, and the latency (measured, or by Little's law for T > 1).
+// the IOPS, and the latency.
 void summarise_profile_row(ProfileRow& row);
 
 }  // namespace ddtime

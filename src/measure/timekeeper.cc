@@ -24,8 +24,9 @@ Timekeeper::Timekeeper(RunWindow& window, const Rules& rules)
   reading_gap_ns_ = std::min<std::int64_t>(kLongestReadingGap, timeline_->interval_ns / 20);
 }
 
-void Timekeeper::start(LatencyRecorders* latency) {
+void Timekeeper::start(LatencyRecorders* latency, bool interval_latency) {
   latency_ = latency;
+  interval_latency_ = interval_latency;
   const std::int64_t now = window_.start_ns();
   ramping_ = rules_.ramp_ns > 0;
   ramp_end_ns_ = now + rules_.ramp_ns;
@@ -37,7 +38,7 @@ void Timekeeper::start(LatencyRecorders* latency) {
       rules_.time_ns ? static_cast<std::size_t>(*rules_.time_ns / timeline_->interval_ns) + 4 : kMostFineSamples + 4;
   if (rules_.timeline) {
     timeline_->samples.reserve(expected);
-    if (latency_ != nullptr) latency_marks_.reserve(expected);
+    if (latency_ != nullptr && interval_latency_) latency_marks_.reserve(expected);
   }
   last_reading_ns_ = now;
   stride_ = 1;
@@ -102,7 +103,9 @@ void Timekeeper::take_sample(const Stats& stats, std::int64_t now) {
   sample.records = stats.full_records_out + stats.partial_records_out - ramp_stats_.full_records_out -
                    ramp_stats_.partial_records_out;
   timeline_->samples.push_back(sample);
-  if (latency_ != nullptr) latency_marks_.emplace_back(latency_->reads.kept(), latency_->writes.kept());
+  if (latency_ != nullptr && interval_latency_) {
+    latency_marks_.emplace_back(latency_->reads.kept(), latency_->writes.kept());
+  }
   // The next one an interval after this one was due: a late tick does not
   // shift the ones after it.
   while (next_sample_ns_ <= now) next_sample_ns_ += timeline_->interval_ns;

@@ -60,9 +60,11 @@ class Timekeeper {
   Timekeeper(const Timekeeper&) = delete;
   Timekeeper& operator=(const Timekeeper&) = delete;
 
-  // When the window opens. latency: --latency's recorders (each sample
-  // marks how many each held), or null.
-  void start(LatencyRecorders* latency);
+  // When the window opens. latency: --latency's recorders, emptied when
+  // the ramp ends, or null. interval_latency: each sample marks how many
+  // they held, for its interval's figures (not with --jobs, whose other
+  // jobs keep samples of their own).
+  void start(LatencyRecorders* latency, bool interval_latency = true);
   // The copy loop's check, once per record or reaped batch: true when the
   // copy is to stop starting I/O now (time is up, or steady) and finish
   // what it started. Reads the clock once every stride.
@@ -83,6 +85,9 @@ class Timekeeper {
   const Stats& ramp_stats() const noexcept { return ramp_stats_; }
   std::int64_t ramp_elapsed_ns() const noexcept { return ramp_elapsed_ns_; }
   TimedEnd ended_by() const noexcept { return ended_by_; }
+  // --ramp was asked for, and is still running.
+  bool ramps() const noexcept { return rules_.ramp_ns > 0; }
+  bool ramping() const noexcept { return ramping_; }
   // The samples so far (a SIGUSR1 view) or, after copy_ended, all of them.
   const Timeline& timeline() const noexcept { return *timeline_; }
   // The same, shared: a SIGUSR1 view may be asked for while it grows.
@@ -101,6 +106,7 @@ class Timekeeper {
   Rules rules_;
   LatencyRecorders* latency_ = nullptr;
   bool ramping_ = false;
+  bool interval_latency_ = true;
   bool adaptive_ = false;  // no interval given: coarsened as samples gather
   std::int64_t ramp_end_ns_ = 0;
   std::optional<std::int64_t> deadline_ns_;

@@ -51,9 +51,7 @@ std::string seconds_cell(const std::optional<double>& seconds) {
 
 std::string iops_cell(const ProfileRow& row) { return row.rate ? fmt::format("{:.0f}", row.iops) : "n/a"; }
 
-std::string mean_cell(const ProfileRow& row) {
-  return seconds_cell(row.mean_latency_s) + (row.latency_source == LatencySource::kLittle ? "*" : "");
-}
+std::string mean_cell(const ProfileRow& row) { return seconds_cell(row.mean_latency_s); }
 
 // The columns of one side: MB/s, IOPS, mean, p99, the bar.
 std::array<std::string, 5> side_cells(const ProfileRow* row) {
@@ -131,11 +129,6 @@ std::string cache_words(const ProfileRecord& record) {
   return fmt::format("through the page cache, --cache={} before each run", kWords[static_cast<std::size_t>(record.cache)]);
 }
 
-bool any_little(const ProfileRecord& record) {
-  return std::any_of(record.rows.begin(), record.rows.end(),
-                     [](const ProfileRow& row) { return row.latency_source == LatencySource::kLittle; });
-}
-
 std::string footer(const ProfileRecord& record) {
   std::string text = fmt::format("profile: {}; range: {} of {} from offset {}\n", record.preset->name,
                                  range_words(record.range), record.target, record.start);
@@ -152,8 +145,8 @@ std::string footer(const ProfileRecord& record) {
   text += fmt::format("MB/s = 1,000,000 B/s: median of {} run{} [95% interval, from 6 runs] (best run in parentheses:\n",
                       record.repeat, record.repeat == 1 ? "" : "s");
   text += "  CrystalDiskMark's figure; KDiskMark's is the mean); IOPS = median MB/s / block size\n";
-  text += "latency: mean and p99 per I/O, timed with --latency (T1 tests; mean of the runs' means, median of their p99s)\n";
-  if (any_little(record)) text += "* mean from Little's law, Q x T / IOPS: --jobs times no single I/O (p99 n/a)\n";
+  text += "latency: mean and p99 per I/O, submit to reap, every job's I/Os (--latency; mean of the runs' means,\n";
+  text += "  median of their p99s)\n";
   return text;
 }
 

@@ -22,7 +22,7 @@ std::string profile_table(const ProfileRecord& record);
 //  "target":{"path":..,"start":..,"prepared_s":..|null},
 //  "profile":{"name","size","time_s","warmup","repeat","pause_s","direct","cache","pattern"},
 //  "rows":[{"test","side","bs","iodepth","jobs","random","median_bytes_per_second","ci95":[lo,hi]|null,
-//           "best_bytes_per_second","iops","latency":{"mean_s","p99_s","source"},"runs":[..]}],
+//           "best_bytes_per_second","iops","latency":{"mean_s","p99_s"},"runs":[..]}],
 //  "exit_status":..|null,"signal":..}
 std::string profile_json(const ProfileRecord& record, const Environment& environment, std::string_view version);
 

@@ -54,7 +54,6 @@ void put_latency(json::Object latency, const ProfileRow& row) {
   } else {
     latency.null("p99_s");
   }
-  latency.string("source", row.latency_source == LatencySource::kLittle ? "little" : "measured");
 }
 
 void put_runs(json::Array runs, const ProfileRow& row) {
@@ -134,20 +133,19 @@ std::string profile_json(const ProfileRecord& record, const Environment& environ
 std::string profile_csv(const ProfileRecord& record) {
   std::string text =
       "test,side,bs,iodepth,jobs,random,median_bytes_per_second,ci95_low,ci95_high,best_bytes_per_second,iops,"
-      "mean_latency_s,p99_latency_s,latency_source,runs\n";
+      "mean_latency_s,p99_latency_s,runs\n";
   for (const ProfileRow& row : record.rows) {
     std::size_t counted = 0;
     for (const ProfileRun& run : row.runs) counted += (!run.warmup && run.counted) ? 1 : 0;
     const std::optional<Figure>& rate = row.rate;
-    text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.test.label, side_name(row), row.test.bs,
+    text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.test.label, side_name(row), row.test.bs,
                         row.test.iodepth, row.test.jobs, row.test.random ? "true" : "false",
                         optional_number(rate ? std::optional<double>(rate->median) : std::nullopt, 3),
                         optional_number(rate ? rate->median_low : std::nullopt, 3),
                         optional_number(rate ? rate->median_high : std::nullopt, 3),
                         optional_number(rate ? std::optional<double>(rate->max) : std::nullopt, 3),
                         optional_number(rate ? std::optional<double>(row.iops) : std::nullopt, 3),
-                        optional_number(row.mean_latency_s, 9), optional_number(row.p99_latency_s, 9),
-                        row.latency_source == LatencySource::kLittle ? "little" : "measured", counted);
+                        optional_number(row.mean_latency_s, 9), optional_number(row.p99_latency_s, 9), counted);
   }
   return text;
 }

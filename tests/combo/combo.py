@@ -34,7 +34,9 @@ checks the invariants of issue 19:
   summary-equals-gnu   the records and bytes lines (and GNU's messages) are
                        GNU's; invoked as dd, only extensions add lines;
                        --jobs after an error: GNU's messages, each once,
-                       and one summary (every job's records count)
+                       and one summary (every job's records count);
+                       --latency's JSON holds a write sample for every
+                       record written (every job's, merged)
   summary-last         nothing follows GNU's summary
   rule8-words          ddtime's own lines never contain copied, bytes,
                        records in, records out
@@ -2230,6 +2232,16 @@ class Checker:
             if runs and not all(r.get("engine", {}).get("jobs", {}).get("asked") == ext["jobs"] for r in runs):
                 self.fail("option-dropped", "--jobs: JSON engine has no jobs object",
                           f"--jobs={ext['jobs']} given; every run's engine object says jobs asked and ran")
+        if self.json_docs and ext.get("latency") and "ramp" not in ext and "sparse" not in self.case.dd.get("conv", ""):
+            # Every record written went out in at least one timed write, in
+            # whichever job wrote it (--jobs' recorders merged).
+            for r in self.copy_runs(self.json_docs[-1]):
+                written = r.get("records_out", {}).get("full", 0)
+                sampled = (r.get("latency") or {}).get("write", {}).get("count")
+                if sampled is not None and sampled < written:
+                    self.fail("summary-equals-gnu", "--latency: fewer write samples than records written",
+                              f"{sampled} write samples, {written} full records out")
+                    break
         if self.json_docs and "time" in ext:
             runs = self.copy_runs(self.json_docs[-1])
             if runs and not all("time" in r for r in runs):

@@ -149,12 +149,45 @@ TEST_F(Jobs, AWriteErrorIsSaidOnceAndEndsEveryJob) {
   EXPECT_NE(r.err.find("+0 records out\n0 bytes copied"), std::string::npos) << r.err;
 }
 
+// Each job times its own I/Os; the report holds every job's, one sample
+// per read and per write, whichever job made it.
+TEST_F(Jobs, LatencyCountsEveryJobsReadsAndWritesInOneReport) {
+  for (const char* engine : {"--engine=io_uring", "--engine=threads"}) {
+    SCOPED_TRACE(engine);
+    const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=4096", "count=30000", "--jobs=3", "--iodepth=4",
+                             engine, "--latency", "--json=l.json"});
+    ASSERT_STATUS(r, "exit 0");
+    EXPECT_NE(r.err.find("30000+0 records in\n30000+0 records out\n"), std::string::npos) << r.err;
+    const Json doc = parse_json(read_file("l.json"));
+    const Json& latency = doc["latency"];
+    EXPECT_EQ(latency["definition"].string(), "submit to reap");
+    EXPECT_EQ(latency["read"]["count"].integer(), 30000);
+    EXPECT_EQ(latency["write"]["count"].integer(), 30000);
+    EXPECT_TRUE(latency["exact"].boolean()) << "each job's share of the samples was kept";
+    EXPECT_GT(latency["read"]["percentiles_ns"]["99"].integer(), 0);
+  }
+}
+
+// --ramp's samples are forgotten by every job, not only job 0: the
+// samples kept are the measured part's, as many as the records it counted
+// but for what was in flight at the ramp's end (and what a job reaped
+// before it heard of it: a batch, at most its depth).
+TEST_F(Jobs, EveryJobForgetsItsLatencySamplesFromTheRamp) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=4096", "--size=4M", "--jobs=4", "--iodepth=2",
+                           "--time=600ms", "--ramp=300ms", "--latency", "--json=l.json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(read_file("l.json"));
+  const std::int64_t measured = doc["records_in"]["full"].integer();
+  const std::int64_t sampled = doc["latency"]["read"]["count"].integer();
+  EXPECT_GT(doc["time"]["ramp"]["records"].integer(), 0) << "the ramp moved records";
+  EXPECT_LE(std::abs(sampled - measured), 2 * 4 * 2) << sampled << " samples, " << measured << " records measured";
+}
+
 TEST_F(Jobs, WhatCannotTakeOffsetsOrJobsIsRefusedBeforeAnythingIsWritten) {
   expect_refused({"if=in", "of=new", "bs=4096", "--jobs=2", "--engine=sync"},
                  "--engine=sync is one loop in one thread; it does not combine with --jobs=2");
   expect_refused({"if=in", "of=new", "bs=4096", "--jobs=2", "oflag=append", "conv=notrunc"},
                  "--jobs writes each job's part at its own offsets: it does not combine with oflag=append");
-  expect_refused({"if=in", "of=new", "bs=4096", "--jobs=2", "--latency"}, "--jobs does not combine with --latency");
   expect_refused({"if=in", "of=new", "bs=4096", "--jobs=2", "conv=ucase"}, "--jobs=2 does not combine with conv=ucase");
   expect_refused({"if=in", "of=new", "ibs=4096", "obs=512", "--jobs=2"}, "--jobs=2 needs bs=, not ibs= and obs=");
   expect_refused({"if=in", "of=new", "bs=4096", "--jobs=0"}, "The jobs are a whole number from 1 to 64.");

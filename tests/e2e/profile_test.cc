@@ -82,7 +82,6 @@ TEST_F(Profile, IfAloneRunsTheReadTestsAndPrintsOneTableWithItsFooter) {
   EXPECT_EQ(q32["runs"].size(), 2u);
   EXPECT_GT(q32["median_bytes_per_second"].number(), 0);
   EXPECT_NEAR(q32["iops"].number(), q32["median_bytes_per_second"].number() / 4096, 1);
-  EXPECT_EQ(q32["latency"]["source"].string(), "measured");
   EXPECT_GT(q32["latency"]["mean_s"].number(), 0);
   EXPECT_TRUE(q32["ci95"].is_null()) << "two runs hold no interval";
 }
@@ -92,7 +91,6 @@ TEST_F(Profile, OfPreparesTheRangeThenReadsAndWritesIt) {
   ASSERT_STATUS(r, "exit 0");
   EXPECT_NE(r.err.find("write MB/s"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("the range written once first in 1 MiB blocks, unmeasured"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("* mean from Little's law"), std::string::npos) << r.err;
   expect_no_gnu_words(r.err);
   const std::string written = read_file("disk.img");
   ASSERT_EQ(written.size(), 4u << 20);
@@ -105,9 +103,11 @@ TEST_F(Profile, OfPreparesTheRangeThenReadsAndWritesIt) {
   const Json& t16 = doc["rows"][6];
   EXPECT_EQ(t16["test"].string(), "RND4K Q32T16");
   EXPECT_EQ(t16["jobs"].integer(), 16);
-  EXPECT_EQ(t16["latency"]["source"].string(), "little");
-  EXPECT_TRUE(t16["latency"]["p99_s"].is_null());
-  EXPECT_NEAR(t16["latency"]["mean_s"].number(), 32 * 16 / t16["iops"].number(), 1e-6);
+  // Every job's I/Os timed: a p99, and a mean that Little's law bounds
+  // (no more than Q x T I/Os are ever in flight).
+  EXPECT_GT(t16["latency"]["p99_s"].number(), 0);
+  EXPECT_GT(t16["latency"]["mean_s"].number(), 0);
+  EXPECT_LE(t16["latency"]["mean_s"].number() * t16["iops"].number(), 32 * 16 * 1.5);
   EXPECT_EQ(doc["profile"]["pattern"].string(), "random");
   EXPECT_GT(doc["target"]["prepared_s"].number(), 0);
   const std::vector<std::string> csv = lines_of(read_file("p.csv"));

@@ -159,6 +159,29 @@ TEST(LatencyRecorder, MergingEqualsRecordingEverythingInOne) {
   EXPECT_EQ(merged.max_ns, whole.max_ns);
 }
 
+TEST(LatencyRecorder, ForgettingTheFirstSamplesKeepsTheLaterOnesExactly) {
+  LatencyRecorder recorder(10);
+  for (const std::int64_t v : {900, 800, 700, 1, 2, 3}) recorder.record(v);
+  recorder.forget_first(3);
+  recorder.record(4);
+  const LatencySummary s = recorder.summary();
+  EXPECT_TRUE(s.exact);
+  EXPECT_EQ(s.count, 4);
+  EXPECT_EQ(s.min_ns, 1);
+  EXPECT_EQ(s.max_ns, 4);
+  EXPECT_DOUBLE_EQ(s.mean_ns, 2.5);
+}
+
+TEST(LatencyRecorder, ForgettingSamplesThatWereOnlyCountedForgetsThemAll) {
+  LatencyRecorder recorder(2);
+  for (const std::int64_t v : {900, 800, 700, 1}) recorder.record(v);
+  recorder.forget_first(3);  // the third was only counted: which it was, the histogram cannot say
+  EXPECT_EQ(recorder.count(), 0);
+  recorder.record(5);
+  EXPECT_TRUE(recorder.exact());
+  EXPECT_EQ(recorder.summary().max_ns, 5);
+}
+
 TEST(LatencyRecorder, SamplesBeyondTheStoreStillCountInEveryFigure) {
   LatencyRecorder recorder(100);
   for (std::int64_t v = 1; v <= 250; ++v) recorder.record(v * 10);

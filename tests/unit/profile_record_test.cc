@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // profile_record: a row's figures from its runs. Warm-ups and failed runs
 // are listed but not counted; the rate is the median with the best run
-// beside it; IOPS the median over the block size; latency measured for
-// one job, by Little's law for more.
+// beside it; IOPS the median over the block size; latency measured, for
+// one job or many alike.
 #include "measure/profile_record.h"
 
 #include <gtest/gtest.h>
@@ -29,19 +29,17 @@ TEST(ProfileRecord, TheMedianAndTheBestComeFromTheMeasuredRunsOnly) {
   EXPECT_DOUBLE_EQ(row.rate->max, 3e9);
   EXPECT_FALSE(row.rate->median_low.has_value()) << "three runs hold no 95% interval";
   EXPECT_DOUBLE_EQ(row.iops, 2e9 / (1 << 20));
-  EXPECT_EQ(row.latency_source, LatencySource::kMeasured);
   EXPECT_DOUBLE_EQ(*row.mean_latency_s, 2e-3);  // the mean of the runs' means
   EXPECT_DOUBLE_EQ(*row.p99_latency_s, 4e-3);   // the median of their p99s
 }
 
-TEST(ProfileRecord, ManyJobsTakeTheirMeanLatencyFromLittlesLaw) {
+TEST(ProfileRecord, ManyJobsTakeTheirLatencyFromTheirMergedSamplesAsOneJobDoes) {
   ProfileRow row{.test = kNvmeTests[2]};  // RND4K Q32T16
-  row.runs = {run(4096.0 * 100000)};
+  row.runs = {run(4096.0 * 100000, 4e6, 9e6), run(4096.0 * 90000, 6e6, 7e6)};
   summarise_profile_row(row);
-  EXPECT_EQ(row.latency_source, LatencySource::kLittle);
-  EXPECT_DOUBLE_EQ(row.iops, 100000);
-  EXPECT_DOUBLE_EQ(*row.mean_latency_s, 32.0 * 16 / 100000);
-  EXPECT_FALSE(row.p99_latency_s.has_value());
+  EXPECT_DOUBLE_EQ(row.iops, 95000);
+  EXPECT_DOUBLE_EQ(*row.mean_latency_s, 5e-3);
+  EXPECT_DOUBLE_EQ(*row.p99_latency_s, 8e-3);
 }
 
 TEST(ProfileRecord, ARowWithNoCountedRunHasNoFigures) {
