@@ -75,6 +75,10 @@ say "checking the installed files"
 # glibc shared, so that LD_PRELOAD tools and glibc updates reach it.
 LC_ALL=C readelf -d /usr/bin/ddtime | grep -q 'NEEDED.*\[libc\.so\.6\]' ||
   fail "/usr/bin/ddtime does not link libc.so.6 dynamically"
+# --compare's program, with libm and Boost.Math, apart from dd's start.
+[[ -x /usr/libexec/ddtime/ddtime-compare ]] || fail "no /usr/libexec/ddtime/ddtime-compare"
+LC_ALL=C readelf -d /usr/bin/ddtime | grep -q 'NEEDED.*\[libm\.so\.6\]' &&
+  fail "/usr/bin/ddtime links libm.so.6: --compare's statistics belong to ddtime-compare"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"; cleanup' EXIT
@@ -83,6 +87,11 @@ ddtime if="$work/in" of="$work/out" bs=64K 2>"$work/stderr" || fail "copy failed
 cmp -s "$work/in" "$work/out" || fail "the copy differs from its input"
 grep -q '^45+1 records out$' "$work/stderr" || fail "unexpected summary: $(cat "$work/stderr")"
 grep -q '^ddtime: real ' "$work/stderr" || fail "no timing report: $(cat "$work/stderr")"
+# ddtime --compare executes the installed ddtime-compare.
+ddtime if="$work/in" of=/dev/null bs=64K --repeat=3 --json="$work/a.json" 2>/dev/null || fail "a --json session failed"
+ddtime --compare "$work/a.json" "$work/a.json" >"$work/compared" 2>"$work/stderr" ||
+  fail "ddtime --compare failed: $(cat "$work/stderr")"
+grep -q ' against ' "$work/compared" || fail "ddtime --compare printed no table: $(cat "$work/compared")"
 
 # The dd link: GNU's output only, and the system's dd untouched.
 link=/usr/lib/ddtime/bin/dd

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // main — the program name, the wiring of real OS, clock and stderr, and
-// turning the outcome into an exit status. Nothing else.
+// turning the outcome into an exit status. Nothing else. Built twice:
+// ddtime, which executes the compare program for --compare
+// (compare_launch), and with DDTIME_COMPARE_PROGRAM that program,
+// ddtime-compare, which does nothing but compare: only it links nlohmann's
+// parser and Boost.Math, so a dd run maps no libm and runs none of their
+// static initialisers.
 #include <langinfo.h>
 #include <unistd.h>
 
@@ -18,8 +23,13 @@
 #include "cli/operands.h"
 #include "measure/environment.h"
 #include "system/os.h"
+#if DDTIME_COMPARE_PROGRAM
 #include "bench/compare_driver.h"
+#else
+#include "bench/compare_launch.h"
 #include "bench/driver.h"
+#endif
+#include "report/messages.h"
 #include "report/report_json.h"
 #include "measure/timing.h"
 
@@ -87,15 +97,21 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
       case ddtime::ParseOutcome::Action::kRun:
         break;
     }
-    if (parsed.plan.compare) {
-      return ddtime::run_compare(os, diag, parsed.settings, parsed.plan, std::vector<std::string>(argv, argv + argc));
+#if DDTIME_COMPARE_PROGRAM
+    if (!parsed.plan.compare) {
+      ddtime::Messages(diag, parsed.settings).only_compares();
+      return EXIT_FAILURE;
     }
+    return ddtime::run_compare(os, diag, parsed.settings, parsed.plan, std::vector<std::string>(argv, argv + argc));
+#else
+    if (parsed.plan.compare) return ddtime::start_compare_program(os, ddtime::Messages(diag, parsed.settings), argv);
     ddtime::MonotonicClock clock;
     // Only --progress draws differently on a terminal; GNU dd asks nothing
     // of stderr, and neither does a plain run here (one ioctl less).
     const bool stderr_is_terminal = parsed.settings.ext.progress && isatty(STDERR_FILENO) == 1;
     ddtime::Driver driver(os, clock, diag, parsed.settings, parsed.plan, stderr_is_terminal, std::move(command_line));
     return driver.run();
+#endif
   } catch (const std::bad_alloc&) {
     diag.error(0, "memory exhausted");
   } catch (const std::exception& error) {

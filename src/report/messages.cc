@@ -166,6 +166,14 @@ void Messages::json_report_failed(const std::string& path, int err) const {
   diag_.error(err, "failed to write the JSON report to {}", diag_.quote_always(path));
 }
 
+void Messages::compare_program_failed(const std::string& path, int err) const {
+  diag_.error(err, "--compare runs {}, which could not be started", diag_.quote_always(path));
+}
+
+void Messages::only_compares() const {
+  diag_.error(0, "this program compares ddtime's JSON documents: run it as ddtime --compare A.json B.json");
+}
+
 void Messages::csv_report_failed(const std::string& path, int err) const {
   diag_.error(err, "failed to write the CSV report to {}", diag_.quote_always(path));
 }

@@ -34,6 +34,10 @@ class Messages {
   void json_report_failed(const std::string& path, int err) const;
   void csv_report_failed(const std::string& path, int err) const;
   void svg_report_failed(const std::string& path, int err) const;
+  // ddtime --compare: its program (compare_launch) could not be started.
+  void compare_program_failed(const std::string& path, int err) const;
+  // That program started with a command line that does not compare.
+  void only_compares() const;
   // A session (--repeat, --warmup, --sweep) opens each file again for every
   // run: asked names the option, kind what the side is when it has a name
   // ("a pipe"); a side without a name is standard input or output.

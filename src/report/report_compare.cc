@@ -344,4 +344,24 @@ void report_is_document(const Diag& diag, std::string_view option, std::string_v
              diag.quote_always(name));
 }
 
+std::vector<SvgPanel> comparison_panels(const ComparisonReport& report) {
+  std::vector<SvgPanel> panels;
+  const std::string& baseline = report.names.empty() ? std::string() : report.names.front();
+  for (const ComparedDocument& other : report.others) {
+    IntervalChart chart;
+    chart.title = fmt::format("{} against {}: ratio of the median rates, 95% interval", other.name, baseline);
+    for (const ComparedRow& row : other.rows) {
+      if (!row.figures.ratio) continue;
+      RatioRow drawn{row_label(row.key), *row.figures.ratio, std::nullopt, std::nullopt, verdict_text(row.figures)};
+      if (row.figures.interval) {
+        drawn.low = row.figures.interval->low;
+        drawn.high = row.figures.interval->high;
+      }
+      chart.rows.push_back(std::move(drawn));
+    }
+    panels.push_back(std::move(chart));
+  }
+  return panels;
+}
+
 }  // namespace ddtime

@@ -15,6 +15,7 @@
 #include "measure/compare_stats.h"
 #include "model/settings.h"
 #include "report/diag.h"
+#include "report/svg_charts.h"
 
 namespace ddtime {
 
@@ -44,6 +45,11 @@ std::string row_label(const RowKey& key);
 // the reason: "~ too few runs (3 and 3: the smallest p a rank test can
 // give is 0.10)", "~ no significant difference (p=0.41)".
 std::string verdict_text(const RowComparison& row);
+
+// --svg's panels of a comparison: for each document against the baseline,
+// its rows' ratios of medians with their 95% intervals about 1, on a log
+// scale, each with its verdict.
+std::vector<SvgPanel> comparison_panels(const ComparisonReport& report);
 
 //   environment: host: alpha | beta
 //   environment: not recorded in old.json

@@ -15,14 +15,21 @@ namespace {
 constexpr double kMegabyte = 1e6;  // MB/s = 1,000,000 B/s, as CrystalDiskMark states
 // The bars: six decades, 1 MB/s to 1 TB/s, two characters a decade.
 constexpr int kBarWidth = 12;
-constexpr double kBarDecades = 6;
+// A mark for each half decade the rate reaches, rounded to the nearest:
+// 10^(1/4), 10^(3/4), ... 10^(23/4) MB/s. A table rather than log10, which
+// would make ddtime need libm (it needs only libc: tests/link).
+constexpr std::array<double, kBarWidth> kMarkThresholds = {
+    1.7782794100389228, 5.623413251903491,  17.78279410038923,  56.23413251903491,
+    177.82794100389228, 562.3413251903491,  1778.2794100389228, 5623.413251903491,
+    17782.794100389227, 56234.13251903491,  177827.94100389228, 562341.3251903491};
 
 std::string bar(const std::optional<Figure>& rate) {
   if (!rate || rate->median <= 0) return std::string(kBarWidth, ' ');
-  const double decades = std::log10(rate->median / kMegabyte);
-  const double fraction = std::clamp(decades / kBarDecades, 0.0, 1.0);
+  const double megabytes_per_second = rate->median / kMegabyte;
+  const auto reached = std::count_if(kMarkThresholds.begin(), kMarkThresholds.end(),
+                                     [&](double threshold) { return megabytes_per_second >= threshold; });
   // At least one mark for anything measured, even below 1 MB/s.
-  const int marks = std::max(1, static_cast<int>(std::lround(fraction * kBarWidth)));
+  const int marks = std::max(1, static_cast<int>(reached));
   return std::string(static_cast<std::size_t>(marks), '#') + std::string(static_cast<std::size_t>(kBarWidth - marks), ' ');
 }
 

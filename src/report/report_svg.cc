@@ -213,26 +213,6 @@ std::vector<SvgPanel> run_panels(const RunRecord& run, RateUnits units) {
   return panels;
 }
 
-std::vector<SvgPanel> comparison_panels(const ComparisonReport& report) {
-  std::vector<SvgPanel> panels;
-  const std::string& baseline = report.names.empty() ? std::string() : report.names.front();
-  for (const ComparedDocument& other : report.others) {
-    IntervalChart chart;
-    chart.title = fmt::format("{} against {}: ratio of the median rates, 95% interval", other.name, baseline);
-    for (const ComparedRow& row : other.rows) {
-      if (!row.figures.ratio) continue;
-      RatioRow drawn{row_label(row.key), *row.figures.ratio, std::nullopt, std::nullopt, verdict_text(row.figures)};
-      if (row.figures.interval) {
-        drawn.low = row.figures.interval->low;
-        drawn.high = row.figures.interval->high;
-      }
-      chart.rows.push_back(std::move(drawn));
-    }
-    panels.push_back(std::move(chart));
-  }
-  return panels;
-}
-
 std::vector<SvgPanel> session_panels(const SessionRecord& session, RateUnits units) {
   std::vector<SvgPanel> panels;
   panels.emplace_back(rows_chart(session, units));

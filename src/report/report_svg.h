@@ -14,7 +14,6 @@
 #include "measure/profile_record.h"
 #include "measure/record.h"
 #include "model/settings.h"
-#include "report/report_compare.h"
 #include "report/svg_charts.h"
 
 namespace ddtime {
@@ -40,11 +39,6 @@ std::vector<SvgPanel> run_panels(const RunRecord& run, RateUnits units);
 // the best marked, each median's 95% interval as a whisker), then the
 // latency of the best row and the timeline of the last run that has one.
 std::vector<SvgPanel> session_panels(const SessionRecord& session, RateUnits units);
-
-// The panels of a comparison: for each document against the baseline,
-// its rows' ratios of medians with their 95% intervals about 1, on a log
-// scale, each with its verdict.
-std::vector<SvgPanel> comparison_panels(const ComparisonReport& report);
 
 // The panel of a --profile: a bar per test and side, the median in MB/s
 // (1,000,000 B/s) on six decades of log scale, its interval a whisker.

@@ -199,6 +199,11 @@ IoResult PosixOs::sleep_ns(std::int64_t ns) noexcept {
   return {0, 0};
 }
 
+IoResult PosixOs::execute(const char* path, char* const argv[]) noexcept {
+  ::execv(path, argv);
+  return {-1, errno};
+}
+
 IoResult PosixOs::wall_clock_seconds() noexcept {
   timespec now{};
   if (::clock_gettime(CLOCK_REALTIME, &now) != 0) return {-1, errno};

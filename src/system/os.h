@@ -87,6 +87,10 @@ class Os {
   // Waits ns nanoseconds, or less when a signal comes (EINTR): --profile's
   // pause between tests, cut into slices so that a SIGINT is heard.
   virtual IoResult sleep_ns(std::int64_t ns) noexcept = 0;
+  // execv(2): the process becomes path's program, with argv (null
+  // ended); returns only when it could not, with the reason (--compare's
+  // own program, compare_launch).
+  virtual IoResult execute(const char* path, char* const argv[]) noexcept = 0;
 };
 
 // The base of a decorator: every call goes to the wrapped Os unchanged, so
@@ -136,6 +140,7 @@ class OsWrapper : public Os {
   IoResult online_cpus() noexcept override { return target_.online_cpus(); }
   IoResult wall_clock_seconds() noexcept override { return target_.wall_clock_seconds(); }
   IoResult sleep_ns(std::int64_t ns) noexcept override { return target_.sleep_ns(ns); }
+  IoResult execute(const char* path, char* const argv[]) noexcept override { return target_.execute(path, argv); }
 
  private:
   Os& target_;
@@ -172,6 +177,7 @@ class PosixOs final : public Os {
   IoResult online_cpus() noexcept override;
   IoResult wall_clock_seconds() noexcept override;
   IoResult sleep_ns(std::int64_t ns) noexcept override;
+  IoResult execute(const char* path, char* const argv[]) noexcept override;
 };
 
 }  // namespace ddtime

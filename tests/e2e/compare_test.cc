@@ -106,10 +106,9 @@ TEST_F(Compare, ADocumentThatIsNotDdtimesIsNamed) {
   EXPECT_EQ(result.err, "ddtime: 'fio.json' is not a ddtime JSON document (no \"tool\": \"ddtime\")\n");
 }
 
-TEST_F(Compare, ManyRunsTakeTheNormalApproximationWithLibmLoadedOnlyThen) {
+TEST_F(Compare, ManyRunsTakeTheNormalApproximation) {
   // 25 runs a side are 625 pairs, past the exact distribution's 400: the
-  // normal's erfc runs in the binary, whose libm functions load libm.so.6
-  // on their first call (libm_on_demand), and must give glibc's answer.
+  // normal's erfc (Boost.Math, in ddtime-compare, on glibc's libm) decides.
   for (const auto& [name, bs] : {std::pair{"small.json", "1k"}, std::pair{"large.json", "256k"}}) {
     const Result made = ddtime_c({"if=/dev/zero", "of=/dev/null", std::string("bs=") + bs, "--size=16M", "--repeat=25",
                                   std::string("--json=") + name});
@@ -127,6 +126,42 @@ TEST_F(Compare, ManyRunsTakeTheNormalApproximationWithLibmLoadedOnlyThen) {
   ASSERT_TRUE(row["ci95"].is_array()) << result.out;
   EXPECT_LT(row["ci95"][0].number(), row["ratio"].number());
   EXPECT_GT(row["ci95"][1].number(), row["ratio"].number());
+}
+
+// ddtime --compare executes ddtime-compare: found from the binary itself
+// (/proc/self/exe), so a link to ddtime anywhere, under any name, still
+// compares; a copy of ddtime without the program beside it or in its
+// libexec directory says where it looked last, and why it failed.
+TEST_F(Compare, ALinkAnywhereFindsTheCompareProgramAndACopyAloneSaysItIsMissing) {
+  session("a.json");
+  Options linked = opts({"--compare", "a.json", "a.json"});
+  linked.as_ddtime = true;
+  linked.locale = Locale::kC;
+  linked.run_under = {"/bin/sh", "-c", "ln -sf \"$0\" dt && exec ./dt \"$@\""};
+  const Result through_link = dd(linked);
+  ASSERT_STATUS(through_link, "exit 0");
+  EXPECT_NE(through_link.out.find("a.json against a.json:"), std::string::npos) << through_link.out;
+
+  Options copied = linked;
+  copied.run_under = {"/bin/sh", "-c", "mkdir -p alone && cp \"$0\" alone/dt && exec alone/dt \"$@\""};
+  const Result alone = dd(copied);
+  EXPECT_STATUS(alone, "exit 1");
+  EXPECT_EQ(alone.err, "alone/dt: --compare runs '" + (dir() / "alone/../libexec/ddtime/ddtime-compare").string() +
+                           "', which could not be started: No such file or directory\n");
+  EXPECT_EQ(alone.out, "");
+}
+
+// The compare program alone does nothing but compare.
+TEST_F(Compare, TheCompareProgramRefusesACommandLineThatDoesNotCompare) {
+  Options options = opts({"if=/dev/zero", "of=/dev/null", "count=1"});
+  options.as_ddtime = true;
+  options.locale = Locale::kC;
+  options.run_under = {"/bin/sh", "-c", "exec \"${0%/*}/ddtime-compare\" \"$@\""};
+  const Result result = dd(options);
+  EXPECT_STATUS(result, "exit 1");
+  EXPECT_TRUE(result.err.ends_with(
+      "ddtime-compare: this program compares ddtime's JSON documents: run it as ddtime --compare A.json B.json\n"))
+      << result.err;
 }
 
 TEST_F(Compare, ATruncatedDocumentNamesFileLineAndColumn) {

@@ -84,6 +84,10 @@ class FakeOs final : public Os {
   ssize_t cpus_online = 2;                    // online_cpus(); 0 means unknown (ENOSYS)
   std::int64_t wall_seconds = 1'796'250'000;  // wall_clock_seconds()
   std::int64_t slept_ns = 0;                  // sleep_ns(): the waits, added up, never waited
+  // execute(): each program tried and its argv, never started; the answer
+  // is exec_error for every path (ENOENT: none is there).
+  std::vector<std::vector<std::string>> executed;
+  int exec_error = ENOENT;
 
   void on_read(std::vector<Step> steps) { reads_.insert(reads_.end(), steps.begin(), steps.end()); }
   void on_write(std::vector<Step> steps) { writes_.insert(writes_.end(), steps.begin(), steps.end()); }
@@ -308,6 +312,12 @@ class FakeOs final : public Os {
   IoResult sleep_ns(std::int64_t ns) noexcept override {
     slept_ns += ns;
     return {0, 0};
+  }
+  IoResult execute(const char* path, char* const argv[]) noexcept override {
+    std::vector<std::string> call{path};
+    for (char* const* word = argv; *word != nullptr; ++word) call.emplace_back(*word);
+    executed.push_back(std::move(call));
+    return {-1, exec_error};
   }
   DirectIoNeeds direct_io_needs(int) noexcept override { return direct_needs; }
   IoResult block_device_size(int) noexcept override {

@@ -103,6 +103,9 @@ class RecordingOs final : public Os {
   IoResult online_cpus() noexcept override { return answer("online_cpus", 26); }
   IoResult wall_clock_seconds() noexcept override { return answer("wall_clock_seconds", 27); }
   IoResult sleep_ns(std::int64_t ns) noexcept override { return answer("sleep_ns " + std::to_string(ns), 28); }
+  IoResult execute(const char* path, char* const argv[]) noexcept override {
+    return answer(std::string("execute ") + path + " " + argv[0] + " " + argv[1], 29);
+  }
 
  private:
   // n is the call's own number; err is set too, to see it carried back.
@@ -142,7 +145,8 @@ std::vector<std::string> every_call() {
           "filesystem_magic /data",
           "online_cpus",
           "wall_clock_seconds",
-          "sleep_ns 5"};
+          "sleep_ns 5",
+          "execute /x/ddtime-compare ddtime --compare"};
 }
 
 // The answers to every_call(), in its order; direct_io_needs apart.
@@ -184,6 +188,9 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   r.push_back(os.online_cpus());
   r.push_back(os.wall_clock_seconds());
   r.push_back(os.sleep_ns(5));
+  char program[] = "ddtime", option[] = "--compare";
+  char* const argv[] = {program, option, nullptr};
+  r.push_back(os.execute("/x/ddtime-compare", argv));
   return answers;
 }
 
@@ -198,7 +205,7 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
   const std::vector<ssize_t> numbers = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
-                                        14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28};
+                                        14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;
@@ -258,6 +265,15 @@ TEST(OsWrapper, ADecoratorCanAnswerInsteadOfTheWrappedOs) {
 TEST(PosixOs, WallClockIsAfterThisCodeWasWritten) {
   PosixOs os;
   EXPECT_GT(os.wall_clock_seconds().n, 1764720000 - 86400 * 365);
+}
+
+TEST(PosixOs, ExecutingAProgramThatIsNotThereSaysWhyAndReturns) {
+  PosixOs os;
+  char program[] = "ddtime";
+  char* const argv[] = {program, nullptr};
+  const IoResult result = os.execute("/nonexistent/ddtime-compare", argv);
+  EXPECT_EQ(result.n, -1);
+  EXPECT_EQ(result.err, ENOENT);
 }
 
 TEST(PosixOs, SleepWaitsAtLeastItsTime) {
