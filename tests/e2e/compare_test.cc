@@ -19,13 +19,16 @@ class Compare : public DdTest {
     DdTest::SetUp();
     SKIP_IF_ANOTHER_DD();
   }
-  // ddtime by its own name, 'quotes' as in the C locale.
-  Result ddtime_c(std::vector<std::string> args) const {
+  // ddtime by its own name, 'quotes' as in the C locale; run_under: a
+  // shell command (sh -c) that runs it, its path in $0.
+  Options options_c(std::vector<std::string> args, const char* run_under = nullptr) const {
     Options options = opts(std::move(args));
     options.as_ddtime = true;
     options.locale = Locale::kC;
-    return dd(options);
+    if (run_under != nullptr) options.run_under = {"/bin/sh", "-c", run_under};
+    return options;
   }
+  Result ddtime_c(std::vector<std::string> args) const { return dd(options_c(std::move(args))); }
   // A session of five runs of /dev/zero to /dev/null, its JSON in name.
   void session(const std::string& name, const std::string& bs = "64k") const {
     const Result made = ddtime_c({"if=/dev/zero", "of=/dev/null", "bs=" + bs, "count=20", "--repeat=5",
@@ -134,17 +137,12 @@ TEST_F(Compare, ManyRunsTakeTheNormalApproximation) {
 // libexec directory says where it looked last, and why it failed.
 TEST_F(Compare, ALinkAnywhereFindsTheCompareProgramAndACopyAloneSaysItIsMissing) {
   session("a.json");
-  Options linked = opts({"--compare", "a.json", "a.json"});
-  linked.as_ddtime = true;
-  linked.locale = Locale::kC;
-  linked.run_under = {"/bin/sh", "-c", "ln -sf \"$0\" dt && exec ./dt \"$@\""};
-  const Result through_link = dd(linked);
+  const std::vector<std::string> args = {"--compare", "a.json", "a.json"};
+  const Result through_link = dd(options_c(args, "ln -sf \"$0\" dt && exec ./dt \"$@\""));
   ASSERT_STATUS(through_link, "exit 0");
   EXPECT_NE(through_link.out.find("a.json against a.json:"), std::string::npos) << through_link.out;
 
-  Options copied = linked;
-  copied.run_under = {"/bin/sh", "-c", "mkdir -p alone && cp \"$0\" alone/dt && exec alone/dt \"$@\""};
-  const Result alone = dd(copied);
+  const Result alone = dd(options_c(args, "mkdir -p alone && cp \"$0\" alone/dt && exec alone/dt \"$@\""));
   EXPECT_STATUS(alone, "exit 1");
   EXPECT_EQ(alone.err, "alone/dt: --compare runs '" + (dir() / "alone/../libexec/ddtime/ddtime-compare").string() +
                            "', which could not be started: No such file or directory\n");
@@ -153,11 +151,8 @@ TEST_F(Compare, ALinkAnywhereFindsTheCompareProgramAndACopyAloneSaysItIsMissing)
 
 // The compare program alone does nothing but compare.
 TEST_F(Compare, TheCompareProgramRefusesACommandLineThatDoesNotCompare) {
-  Options options = opts({"if=/dev/zero", "of=/dev/null", "count=1"});
-  options.as_ddtime = true;
-  options.locale = Locale::kC;
-  options.run_under = {"/bin/sh", "-c", "exec \"${0%/*}/ddtime-compare\" \"$@\""};
-  const Result result = dd(options);
+  const Result result =
+      dd(options_c({"if=/dev/zero", "of=/dev/null", "count=1"}, "exec \"${0%/*}/ddtime-compare\" \"$@\""));
   EXPECT_STATUS(result, "exit 1");
   EXPECT_TRUE(result.err.ends_with(
       "ddtime-compare: this program compares ddtime's JSON documents: run it as ddtime --compare A.json B.json\n"))
