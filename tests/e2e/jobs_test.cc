@@ -60,6 +60,25 @@ TEST_F(Jobs, ACopyEndsAsOneJobsCopyAtEveryJobCountEngineAndOrder) {
   }
 }
 
+// Every job count the issue asks for, 1 to 16, on the case with a skip,
+// a count and a partial last part: the same copy, records and status.
+TEST_F(Jobs, EveryJobCountFromOneToSixteenLeavesOneJobsCopy) {
+  // bs=64K skip=3 count=7 (fewer records than jobs, from 8 on), and skip
+  // and count in bytes (a partial last record).
+  for (const CopyCase* each : {&kCases[1], &kCases[3]}) {
+    const Copy one = copy(*each, {});
+    ASSERT_STATUS(one.result, "exit 0") << each->name;
+    for (int jobs = 1; jobs <= 16; ++jobs) {
+      SCOPED_TRACE(std::string(each->name) + " --jobs=" + std::to_string(jobs));
+      const Copy shared = copy(*each, {"--jobs=" + std::to_string(jobs), "--iodepth=2"});
+      EXPECT_EQ(shared.result.status(), one.result.status()) << shared.result;
+      EXPECT_EQ(shared.result.err_masked(), one.result.err_masked());
+      EXPECT_TRUE(shared.output == one.output)
+          << "output differs: " << shared.output.size() << " against " << one.output.size() << " bytes";
+    }
+  }
+}
+
 TEST_F(Jobs, TheReportSaysHowManyJobsRanHowFarApartTheyEndedAndTheCpuPerIo) {
   const Result r = ddtime({"if=in", "of=out", "bs=4096", "--jobs=4"});
   ASSERT_STATUS(r, "exit 0");
