@@ -9,7 +9,7 @@
 namespace ddtime {
 
 int Console::profile_ended(const ProfileRecord& record) {
-  if (session_text()) diag_.raw(profile_table(record));
+  if (session_text()) diag_.raw(profile_table(record, {settings_.ext.units, diag_.utf8_quotes()}));
   int status = record.exit_status.value_or(1);
   if (plan_.csv && deliver_csv(profile_csv(record)) != 0) status = 1;
   if (reports_ != nullptr && reports_->wanted(ReportFormat::kSvg) &&

@@ -23,29 +23,44 @@ constexpr std::array<double, kBarWidth> kMarkThresholds = {
     177.82794100389228, 562.3413251903491,  1778.2794100389228, 5623.413251903491,
     17782.794100389227, 56234.13251903491,  177827.94100389228, 562341.3251903491};
 
-std::string bar(const std::optional<Figure>& rate) {
+// The table's rate unit: CrystalDiskMark's MB/s, or what --units asks for.
+struct RateUnit {
+  std::string_view name;
+  double bytes;
+  std::string_view definition;
+};
+
+RateUnit rate_unit(std::optional<RateUnits> units) {
+  if (units == RateUnits::kIec || units == RateUnits::kIecAndBytes) return {"MiB/s", 1048576.0, "MiB/s = 1,048,576 B/s"};
+  if (units == RateUnits::kBytes) return {"B/s", 1.0, "B/s = bytes a second"};
+  return {"MB/s", kMegabyte, "MB/s = 1,000,000 B/s"};
+}
+
+std::string bar(const std::optional<Figure>& rate, bool utf8) {
   if (!rate || rate->median <= 0) return std::string(kBarWidth, ' ');
   const double megabytes_per_second = rate->median / kMegabyte;
   const auto reached = std::count_if(kMarkThresholds.begin(), kMarkThresholds.end(),
                                      [&](double threshold) { return megabytes_per_second >= threshold; });
   // At least one mark for anything measured, even below 1 MB/s.
   const int marks = std::max(1, static_cast<int>(reached));
-  return std::string(static_cast<std::size_t>(marks), '#') + std::string(static_cast<std::size_t>(kBarWidth - marks), ' ');
+  std::string drawn;
+  for (int i = 0; i < marks; ++i) drawn += utf8 ? "\u2588" : "#";
+  return drawn + std::string(static_cast<std::size_t>(kBarWidth - marks), ' ');
 }
 
-std::string megabytes(double bytes_per_second) {
-  const double mb = bytes_per_second / kMegabyte;
-  return mb >= 100 ? fmt::format("{:.0f}", mb) : mb >= 1 ? fmt::format("{:.1f}", mb) : fmt::format("{:.3f}", mb);
+std::string in_unit(double bytes_per_second, const RateUnit& unit) {
+  const double value = bytes_per_second / unit.bytes;
+  return value >= 100 ? fmt::format("{:.0f}", value) : value >= 1 ? fmt::format("{:.1f}", value) : fmt::format("{:.3f}", value);
 }
 
 // The median, its interval when there are runs enough, the best run.
-std::string rate_cell(const std::optional<Figure>& rate) {
+std::string rate_cell(const std::optional<Figure>& rate, const RateUnit& unit) {
   if (!rate) return "n/a";
-  std::string cell = megabytes(rate->median);
+  std::string cell = in_unit(rate->median, unit);
   if (rate->median_low && rate->median_high) {
-    cell += fmt::format(" [{}-{}]", megabytes(*rate->median_low), megabytes(*rate->median_high));
+    cell += fmt::format(" [{}-{}]", in_unit(*rate->median_low, unit), in_unit(*rate->median_high, unit));
   }
-  return cell + fmt::format(" ({})", megabytes(rate->max));
+  return cell + fmt::format(" ({})", in_unit(rate->max, unit));
 }
 
 std::string seconds_cell(const std::optional<double>& seconds) {
@@ -60,10 +75,11 @@ std::string iops_cell(const ProfileRow& row) { return row.rate ? fmt::format("{:
 
 std::string mean_cell(const ProfileRow& row) { return seconds_cell(row.mean_latency_s); }
 
-// The columns of one side: MB/s, IOPS, mean, p99, the bar.
-std::array<std::string, 5> side_cells(const ProfileRow* row) {
+// The columns of one side: the rate, IOPS, mean, p99, the bar.
+std::array<std::string, 5> side_cells(const ProfileRow* row, const RateUnit& unit, bool utf8) {
   if (row == nullptr) return {"-", "-", "-", "-", std::string(kBarWidth, ' ')};
-  return {rate_cell(row->rate), iops_cell(*row), mean_cell(*row), seconds_cell(row->p99_latency_s), bar(row->rate)};
+  return {rate_cell(row->rate, unit), iops_cell(*row), mean_cell(*row), seconds_cell(row->p99_latency_s),
+          bar(row->rate, utf8)};
 }
 
 const ProfileRow* find_row(const ProfileRecord& record, std::string_view label, bool write) {
@@ -75,16 +91,18 @@ const ProfileRow* find_row(const ProfileRecord& record, std::string_view label, 
 
 using Line = std::vector<std::string>;
 
-std::vector<Line> table_lines(const ProfileRecord& record) {
+std::vector<Line> table_lines(const ProfileRecord& record, const RateUnit& unit, bool utf8) {
   std::vector<Line> lines;
-  Line header{"test", "read MB/s", "IOPS", "mean", "p99", "1M..1T (log)"};
-  if (record.writes) header.insert(header.end(), {"write MB/s", "IOPS", "mean", "p99", "1M..1T (log)"});
+  Line header{"test", fmt::format("read {}", unit.name), "IOPS", "mean", "p99", "1M..1T (log)"};
+  if (record.writes) {
+    header.insert(header.end(), {fmt::format("write {}", unit.name), "IOPS", "mean", "p99", "1M..1T (log)"});
+  }
   lines.push_back(header);
   for (const ProfileTest& test : record.preset->tests) {
     Line line{std::string(test.label)};
     for (const bool write : {false, true}) {
       if (write && !record.writes) break;
-      const std::array<std::string, 5> cells = side_cells(find_row(record, test.label, write));
+      const std::array<std::string, 5> cells = side_cells(find_row(record, test.label, write), unit, utf8);
       line.insert(line.end(), cells.begin(), cells.end());
     }
     lines.push_back(line);
@@ -92,10 +110,22 @@ std::vector<Line> table_lines(const ProfileRecord& record) {
   return lines;
 }
 
+// Columns as a terminal shows them: a character each, however many bytes
+// its UTF-8 takes (the bars' blocks take three).
+std::size_t shown_width(std::string_view text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string padded(const std::string& text, std::size_t width, bool left) {
+  const std::string fill(width - std::min(width, shown_width(text)), ' ');
+  return left ? text + fill : fill + text;
+}
+
 std::string aligned(const std::vector<Line>& lines) {
   std::vector<std::size_t> widths(lines.front().size(), 0);
   for (const Line& line : lines) {
-    for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
+    for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], shown_width(line[i]));
   }
   std::string text;
   for (const Line& line : lines) {
@@ -104,7 +134,7 @@ std::string aligned(const std::vector<Line>& lines) {
       // The test's name and the bars read from the left, figures from the right.
       const bool left = i == 0 || (i % 5 == 0);
       out += i == 0 ? "" : (i % 5 == 1 ? "   " : "  ");
-      out += left ? fmt::format("{:<{}}", line[i], widths[i]) : fmt::format("{:>{}}", line[i], widths[i]);
+      out += padded(line[i], widths[i], left);
     }
     while (!out.empty() && out.back() == ' ') out.pop_back();
     text += out + '\n';
@@ -136,7 +166,7 @@ std::string cache_words(const ProfileRecord& record) {
   return fmt::format("through the page cache, --cache={} before each run", kWords[static_cast<std::size_t>(record.cache)]);
 }
 
-std::string footer(const ProfileRecord& record) {
+std::string footer(const ProfileRecord& record, const RateUnit& unit) {
   std::string text = fmt::format("profile: {}; range: {} of {} from offset {}\n", record.preset->name,
                                  range_words(record.range), record.target, record.start);
   text += fmt::format("each test: {} warm-up run{} (unmeasured), then {} run{} of {}; pause between tests: {}\n",
@@ -149,9 +179,9 @@ std::string footer(const ProfileRecord& record) {
                                           : std::string());
     text += "order: the read tests (of the range written), then the write tests\n";
   }
-  text += fmt::format("MB/s = 1,000,000 B/s: median of {} run{} [95% interval, from 6 runs] (best run in parentheses:\n",
-                      record.repeat, record.repeat == 1 ? "" : "s");
-  text += "  CrystalDiskMark's figure; KDiskMark's is the mean); IOPS = median MB/s / block size\n";
+  text += fmt::format("{}: median of {} run{} [95% interval, from 6 runs] (best run in parentheses:\n",
+                      unit.definition, record.repeat, record.repeat == 1 ? "" : "s");
+  text += "  CrystalDiskMark's figure; KDiskMark's is the mean); IOPS = median rate / block size\n";
   text += "latency: mean and p99 per I/O, submit to reap, every job's I/Os (--latency; mean of the runs' means,\n";
   text += "  median of their p99s)\n";
   return text;
@@ -159,11 +189,12 @@ std::string footer(const ProfileRecord& record) {
 
 }  // namespace
 
-std::string profile_table(const ProfileRecord& record) {
+std::string profile_table(const ProfileRecord& record, const ProfileLook& look) {
+  const RateUnit unit = rate_unit(look.units);
   std::string text = fmt::format("{}: {} (bars: log scale, 1 MB/s to 1 TB/s)\n", record.preset->name, record.target);
-  text += aligned(table_lines(record));
+  text += aligned(table_lines(record, unit, look.utf8));
   if (!record.complete) text += "(incomplete: the tests not shown did not run)\n";
-  return text + footer(record);
+  return text + footer(record, unit);
 }
 
 }  // namespace ddtime

@@ -7,16 +7,26 @@
 // side.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "measure/profile_record.h"
 #include "model/environment_facts.h"
+#include "model/settings.h"
 
 namespace ddtime {
 
+// How the table is drawn: its rate unit (MB/s unless --units asks for
+// iec, MiB/s, or bytes, B/s; the JSON and CSV stay in B/s) and its bars
+// (Unicode blocks where the locale is UTF-8, '#' otherwise).
+struct ProfileLook {
+  std::optional<RateUnits> units = std::nullopt;
+  bool utf8 = false;
+};
+
 // The table and its footer, each line ending in a newline.
-std::string profile_table(const ProfileRecord& record);
+std::string profile_table(const ProfileRecord& record, const ProfileLook& look = {});
 
 // {"schema":1,"tool":"ddtime","version":..,"environment":{..},"complete":..,
 //  "target":{"path":..,"start":..,"prepared_s":..|null},

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "support/json.h"
 
 namespace ddtime {
@@ -33,6 +35,38 @@ TEST(ReportProfile, TheBarsAreALogScaleOfSixDecades) {
   EXPECT_NE(table.find("  ######\n"), std::string::npos) << table;
   EXPECT_NE(table.find("  ############\n"), std::string::npos) << table;
   EXPECT_NE(table.find("  #\n"), std::string::npos) << "anything measured shows: " << table;
+}
+
+TEST(ReportProfile, UnitsAskedForChangeTheRateColumnsAndTheFooterNotTheBars) {
+  const std::string iec = profile_table(record_with({1048576e3, 1e6, 1e12, 1e3}), {RateUnits::kIec, false});
+  EXPECT_NE(iec.find("read MiB/s"), std::string::npos) << iec;
+  EXPECT_NE(iec.find("1000 (1000)"), std::string::npos) << "1,048,576,000 B/s is 1000 MiB/s: " << iec;
+  EXPECT_NE(iec.find("MiB/s = 1,048,576 B/s: median of 3 runs"), std::string::npos) << iec;
+  EXPECT_NE(iec.find("(bars: log scale, 1 MB/s to 1 TB/s)"), std::string::npos) << iec;
+  const std::string bytes = profile_table(record_with({1e9}), {RateUnits::kBytes, false});
+  EXPECT_NE(bytes.find("read B/s"), std::string::npos) << bytes;
+  EXPECT_NE(bytes.find("1000000000 (1000000000)"), std::string::npos) << bytes;
+  const std::string si = profile_table(record_with({1e9}), {RateUnits::kSi, false});
+  EXPECT_NE(si.find("read MB/s"), std::string::npos) << si;
+}
+
+TEST(ReportProfile, InUtf8TheBarsAreBlocksAndTheColumnsStillLineUp) {
+  const std::string table = profile_table(record_with({1e9, 1e6, 1e12, 1e3}), {std::nullopt, true});
+  EXPECT_NE(table.find("  \u2588\u2588\u2588\u2588\u2588\u2588\n"), std::string::npos) << table;
+  EXPECT_EQ(table.find('#'), std::string::npos) << table;
+  // Every row of the table as wide on screen as the header: a block is
+  // one column, whatever its three bytes.
+  std::vector<std::size_t> widths;
+  std::size_t at = table.find('\n') + 1;
+  for (int row = 0; row < 5; ++row) {
+    const std::size_t end = table.find('\n', at);
+    const std::string line = table.substr(at, end - at);
+    widths.push_back(static_cast<std::size_t>(std::count_if(
+        line.begin(), line.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; })));
+    at = end + 1;
+  }
+  // The header's last column is the bar's: "1M..1T (log)", 12 wide, as a full bar.
+  EXPECT_EQ(widths[0], widths[3]) << table;
 }
 
 TEST(ReportProfile, TheFooterStatesEveryParameter) {
