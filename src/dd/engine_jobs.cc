@@ -88,14 +88,29 @@ void QueuedCopy::run_part(const QueuedCopy& first) {
   } else {
     copy_loop();
   }
-  if (!crew_->stop.load(std::memory_order_relaxed) && tail_record_ >= 0 && result_.exit_status == 0) write_tail();
-  result_.output_needs_fsync = writer_.needs_fsync();
+  // The tail (the range's partial record) waits for job 0: see
+  // write_other_tails.
   part_ended(start_ns, start_cpu);
   {
     std::lock_guard lock(crew_->mutex);
     --crew_->running;
   }
   crew_->ended.notify_one();
+}
+
+// The partial record at the range's end goes through the page cache (an
+// O_DIRECT write cannot take it); written while other jobs' O_DIRECT
+// writes are in flight, its page may hold their blocks, and the kernel,
+// unable to drop the dirty page after such a write, warns of a collision
+// and fails the next fsync with EIO. So job 0 writes it, after every job
+// ended, as the only job writes its own after its last O_DIRECT write.
+void QueuedCopy::write_other_tails() {
+  for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) {
+    if (!crew_->stop.load(std::memory_order_relaxed) && other->tail_record_ >= 0 && other->result_.exit_status == 0) {
+      other->write_tail();
+    }
+    other->result_.output_needs_fsync = other->writer_.needs_fsync();
+  }
 }
 
 void QueuedCopy::forget_ramp_samples() noexcept {

@@ -280,7 +280,10 @@ CopyResult QueuedCopy::run() {
   reserve_output();
   if (job_.queue.lanes.size() > 1) start_jobs();
   copy_loop();
-  if (jobs_) wait_for_jobs();
+  if (jobs_) {
+    wait_for_jobs();
+    write_other_tails();
+  }
   if (interrupted_) {
     result_.ending = Ending::kInterrupted;
   } else if (tail_record_ >= 0 && result_.exit_status == 0) {

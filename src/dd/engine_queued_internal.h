@@ -157,6 +157,9 @@ class QueuedCopy final : private PositionBuffers {
   void start_jobs();
   void wait_for_jobs();
   void add_up_jobs();
+  // After the join: the tail another job's part ends in, written in this
+  // thread once no O_DIRECT write is in flight.
+  void write_other_tails();
   // --ramp with --latency: another job's samples from the ramp forgotten,
   // once, when it first hears the ramp is over (or, all of them, when the
   // copy ended inside it).
