@@ -68,7 +68,7 @@ void DdtimeOptions::describe_profile(const RowsWanted& wanted) {
             if (plan_.profile == nullptr) throw BadArgument{fmt::format("Valid arguments are: {}", kProfileNames)};
           },
           "NAME"),
-      "run a preset's tests as CrystalDiskMark does (diskmark, nvme, flash): reads of if=, or writes and reads of of=");
+      "run a preset's tests as CrystalDiskMark does (diskmark, nvme, flash, peak, real): reads of if=, or writes and reads of of=");
   add("pause",
       row<Text>([this](const Text& v) { plan_.pause_ns = pause(v.text); }, "DURATION"),
       "with --profile: wait that long between tests (5s; flash: 30s; 0 for none)");

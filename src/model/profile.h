@@ -2,8 +2,8 @@
 // profile — --profile=NAME's presets as plain values: each a list of tests
 // (a block size, sequential or random, a depth, a number of jobs) and the
 // pause between them. The rows are CrystalDiskMark's (default, NVMe SSD,
-// Flash Memory), which KDiskMark repeats; what a test does with them is
-// the driver's.
+// Flash Memory, and its Peak and Real World profiles), which KDiskMark
+// repeats; what a test does with them is the driver's.
 #pragma once
 
 #include <array>
@@ -53,15 +53,29 @@ inline constexpr std::array<ProfileTest, 4> kNvmeTests = {{
     {"RND4K Q1T1", 4096, true, 1, 1},
 }};
 
-inline constexpr std::array<ProfilePreset, 3> kProfilePresets = {{
+// CrystalDiskMark's Peak Performance profile: the two rows a drive's
+// marketing quotes (deep queue); Real World Performance: the two a desktop
+// mostly sees (one I/O at a time).
+inline constexpr std::array<ProfileTest, 2> kPeakTests = {{
+    {"SEQ1M Q8T1", kProfileMiB, false, 8, 1},
+    {"RND4K Q32T1", 4096, true, 32, 1},
+}};
+inline constexpr std::array<ProfileTest, 2> kRealWorldTests = {{
+    {"SEQ1M Q1T1", kProfileMiB, false, 1, 1},
+    {"RND4K Q1T1", 4096, true, 1, 1},
+}};
+
+inline constexpr std::array<ProfilePreset, 5> kProfilePresets = {{
     {"diskmark", kDiskmarkTests, 5 * kProfileSecond, 5 * kProfileSecond},
     {"nvme", kNvmeTests, 5 * kProfileSecond, 5 * kProfileSecond},
     // CrystalDiskMark's Flash Memory preset: the default rows, measured
     // 1 s each with 30 s between tests for the flash to recover.
     {"flash", kDiskmarkTests, 30 * kProfileSecond, 1 * kProfileSecond},
+    {"peak", kPeakTests, 5 * kProfileSecond, 5 * kProfileSecond},
+    {"real", kRealWorldTests, 5 * kProfileSecond, 5 * kProfileSecond},
 }};
 
-inline constexpr std::string_view kProfileNames = "diskmark, nvme, flash";
+inline constexpr std::string_view kProfileNames = "diskmark, nvme, flash, peak, real";
 
 // The preset of that name, or null.
 constexpr const ProfilePreset* find_profile(std::string_view name) noexcept {

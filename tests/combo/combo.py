@@ -239,7 +239,7 @@ def input_length(rng: random.Random, long: bool) -> int:
                       (65537, 3), (rng.randint(0, 3 * MiB), 8), (3 * MiB, 2), (rng.randint(1, 70000), 5)])
 
 
-PROFILE_TESTS = {"diskmark": 4, "nvme": 4, "flash": 4}
+PROFILE_TESTS = {"diskmark": 4, "nvme": 4, "flash": 4, "peak": 2, "real": 2}
 PROFILE_SHARE = 0.03  # of the cases: a profile runs some 8 tests
 
 

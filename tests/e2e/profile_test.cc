@@ -9,9 +9,11 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <array>
 #include <chrono>
 #include <regex>
 #include <string>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -173,10 +175,26 @@ TEST_F(Profile, OperandsTheProfileSetsAreRefusedByName) {
   EXPECT_FALSE(std::filesystem::exists(path("out"))) << "nothing was written";
 }
 
+// CrystalDiskMark's Peak and Real World profiles: two rows each.
+TEST_F(Profile, PeakAndRealRunTheirTwoRows) {
+  for (const auto& [name, rows] : {std::pair{"peak", std::array{"SEQ1M Q8T1", "RND4K Q32T1"}},
+                                   std::pair{"real", std::array{"SEQ1M Q1T1", "RND4K Q1T1"}}}) {
+    const Result r = ddtime(with_quick({std::string("--profile=") + name, "if=in", "--json=p.json"}));
+    ASSERT_STATUS(r, "exit 0");
+    const Json doc = parse_json(read_file("p.json"));
+    ASSERT_EQ(doc["rows"].size(), 2u) << name;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(doc["rows"][i]["test"].string(), rows[i]) << name;
+      EXPECT_GT(doc["rows"][i]["median_bytes_per_second"].number(), 0) << name;
+    }
+  }
+}
+
 TEST_F(Profile, WhatItCannotMeasureIsRefused) {
   const Result unknown = ddtime({"--profile=fast", "if=in"});
   EXPECT_STATUS(unknown, "exit 1");
-  EXPECT_NE(unknown.err.find("Valid arguments are: diskmark, nvme, flash"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("Valid arguments are: diskmark, nvme, flash, peak, real\n"), std::string::npos)
+      << unknown.err;
   const Result neither = ddtime({"--profile=diskmark"});
   EXPECT_STATUS(neither, "exit 1");
   EXPECT_NE(neither.err.find("measures a file or a device: name it with if="), std::string::npos) << neither.err;
