@@ -1581,8 +1581,12 @@ class Checker:
         got_b = got or b""
         # A timed run may end before its first pass is done: as after a
         # signal, every byte is the copy's or the old one. Once it moved a
-        # whole pass, of= is the copy's exactly.
-        if self.interrupted or ("time" in self.case.ext and not self.timed_pass_done(spans)):
+        # whole pass, of= is the copy's exactly. So after an error under
+        # --jobs on a device, which no cut can shorten: the error ends
+        # every job, and blocks of earlier parts not written yet keep their
+        # old bytes (combo seed 1252673611 case 902).
+        jobs_error_on_device = "jobs" in self.case.ext and self.case.dd.get("of") == "@dev" and self.run.status not in (0, None)
+        if self.interrupted or jobs_error_on_device or ("time" in self.case.ext and not self.timed_pass_done(spans)):
             self.check_interrupted(got_b, expected, wild, spans)
             return
         if got is None:
