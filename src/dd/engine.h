@@ -89,15 +89,14 @@ struct CopyJob {
   CacheAdvice& output_cache;
   std::int64_t start_ns;  // when the measured window began (progress counts from it)
   QueueSetup queue = {};
-  // --latency with a queued engine: each request timed from its queueing to
-  // the reaping of its completion (the sync engine's calls are timed by a
-  // LatencyOs in os).
-  LatencyRecorders* latency = nullptr;
+  // --latency with a queued engine: each job's recorders (job 0's first;
+  // one without --jobs), each request timed from its queueing to the
+  // reaping of its completion (the sync engine's calls are timed by a
+  // LatencyOs in os). Empty: nothing is timed.
+  std::span<LatencyRecorders* const> latency = {};
   // --time, --ramp, --timeline: asked once per record or reaped batch
   // whether to stop (time_to_stop). Null: nothing is timed.
   Timekeeper* timekeeper = nullptr;
-  // --latency with --jobs: each job's recorders, [0] latency's.
-  std::span<LatencyRecorders* const> jobs_latency = {};
 };
 
 // The copy loop's check for a timed run's turn: a countdown, and the

@@ -53,7 +53,7 @@ void QueuedCopy::start_jobs() {
   part_ = parts[0];
   record_limit_ = limit(parts[0]);
   for (std::size_t job = 1; job < parts.size(); ++job) {
-    LatencyRecorders* const latency = job < job_.jobs_latency.size() ? job_.jobs_latency[job] : nullptr;
+    LatencyRecorders* const latency = job < job_.latency.size() ? job_.latency[job] : nullptr;
     auto copy =
         std::make_unique<QueuedCopy>(job_, job_.queue.lanes[job], jobs_->events[job], parts[job], crew_, latency);
     copy->job_index_ = static_cast<unsigned>(job);
@@ -157,7 +157,7 @@ Stats QueuedCopy::counted_so_far(bool marks) const noexcept {
     total.bytes_in += counts.bytes_in.load(std::memory_order_relaxed);
     total.bytes_out += counts.bytes_out.load(std::memory_order_relaxed);
     if (marks) {
-      crew_->candidate_marks[job] = {counts.reads_sampled.load(std::memory_order_relaxed),
+      crew_->ramp_marks[job] = {counts.reads_sampled.load(std::memory_order_relaxed),
                                      counts.writes_sampled.load(std::memory_order_relaxed)};
     }
   }

@@ -18,7 +18,8 @@
 namespace ddtime {
 
 QueuedCopy::QueuedCopy(const CopyJob& job)
-    : QueuedCopy(job, QueueLane{job.queue.ring, job.queue.slots}, job.events, JobPart{}, nullptr, job.latency) {}
+    : QueuedCopy(job, QueueLane{job.queue.ring, job.queue.slots}, job.events, JobPart{}, nullptr,
+                 job.latency.empty() ? nullptr : job.latency[0]) {}
 
 QueuedCopy::QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part,
                        JobsCrew* crew, LatencyRecorders* latency)
@@ -322,10 +323,7 @@ void QueuedCopy::poll_stops() {
   // Job 0's timekeeper forgot its samples from the ramp; the others
   // forget theirs, up to where they stood when the ramp's records were
   // counted, when they hear of it.
-  if (ramping && !job_.timekeeper->ramping()) {
-    crew_->ramp_marks = crew_->candidate_marks;
-    crew_->ramp_over.store(true, std::memory_order_release);
-  }
+  if (ramping && !job_.timekeeper->ramping()) crew_->ramp_over.store(true, std::memory_order_release);
   if (time_up) {
     record_limit_ = std::min(record_limit_, next_read_);
     if (crew_ != nullptr) crew_->time_up.store(true, std::memory_order_relaxed);

@@ -62,15 +62,16 @@ struct JobsCrew {
     std::int64_t reads = 0;
     std::int64_t writes = 0;
   };
-  explicit JobsCrew(unsigned jobs) : counts(jobs), ramp_marks(jobs), candidate_marks(jobs) {}
+  explicit JobsCrew(unsigned jobs) : counts(jobs), ramp_marks(jobs) {}
   std::atomic<bool> stop{false};     // an error or a SIGINT: no job starts I/O
   std::atomic<bool> time_up{false};  // job 0's timekeeper said so
   // --ramp ended: ramp_marks hold each job's samples of the ramp, which it
   // forgets when it hears (release by job 0, acquire by the others).
   std::atomic<bool> ramp_over{false};
   std::vector<Counts> counts;        // [0] unused: job 0's are its own
-  std::vector<SampleMarks> ramp_marks;       // [0] unused; written before ramp_over
-  std::vector<SampleMarks> candidate_marks;  // job 0's alone: the marks of its latest count
+  // [0] unused. Job 0 writes them with each count while the ramp lasts,
+  // and no more once it sets ramp_over; the others read them after.
+  std::vector<SampleMarks> ramp_marks;
   std::mutex mutex;
   std::condition_variable ended;  // a job ended (running fell)
   unsigned running = 0;           // under mutex
@@ -169,7 +170,7 @@ class QueuedCopy final : private PositionBuffers {
   void find_the_cut();
   // Every job's counts so far (this job's alone without --jobs); with
   // marks, each other job's samples at the same moment into the crew's
-  // candidate_marks.
+  // ramp_marks.
   Stats counted_so_far(bool marks = false) const noexcept;
   void publish() noexcept;
   void reserve_output();

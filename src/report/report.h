@@ -46,6 +46,10 @@ std::string duration_text(std::int64_t ns);
 // The same for seconds as a double (statistics of runs).
 std::string duration_text(double seconds);
 
+// The columns a text takes on a terminal: each UTF-8 character one (a
+// bar's block is three bytes and one column).
+std::size_t columns_of(std::string_view text) noexcept;
+
 // bytes per elapsed_ns in the units --units names, as the timing report
 // gives them: "52.9 GB/s" (si), "49.3 GiB/s" (iec), "52.9 GB/s = 49.3 GiB/s"
 // (both), "52891030000 B/s" (bytes), all three joined by " = " (all), and

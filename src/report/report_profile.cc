@@ -5,9 +5,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <optional>
 #include <vector>
+
+#include "report/report.h"
 
 namespace ddtime {
 namespace {
@@ -110,22 +111,15 @@ std::vector<Line> table_lines(const ProfileRecord& record, const RateUnit& unit,
   return lines;
 }
 
-// Columns as a terminal shows them: a character each, however many bytes
-// its UTF-8 takes (the bars' blocks take three).
-std::size_t shown_width(std::string_view text) {
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
 std::string padded(const std::string& text, std::size_t width, bool left) {
-  const std::string fill(width - std::min(width, shown_width(text)), ' ');
+  const std::string fill(width - std::min(width, columns_of(text)), ' ');
   return left ? text + fill : fill + text;
 }
 
 std::string aligned(const std::vector<Line>& lines) {
   std::vector<std::size_t> widths(lines.front().size(), 0);
   for (const Line& line : lines) {
-    for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], shown_width(line[i]));
+    for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], columns_of(line[i]));
   }
   std::string text;
   for (const Line& line : lines) {

@@ -54,13 +54,6 @@ std::string seconds_text(double seconds) {
 
 std::string seconds_text(std::int64_t ns) { return seconds_text(static_cast<double>(ns) / kNanosPerSecond); }
 
-// The columns a text takes on a terminal: each UTF-8 character one.
-std::size_t columns_of(std::string_view text) {
-  std::size_t count = 0;
-  for (const char c : text) count += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
-  return count;
-}
-
 // A line as phrases that are never split ("4.5 GB/s," stays whole), so
 // that folding never leaves a unit apart from its number.
 using Phrases = std::vector<std::string>;
