@@ -158,7 +158,7 @@ Stats QueuedCopy::counted_so_far(bool marks) const noexcept {
     total.bytes_out += counts.bytes_out.load(std::memory_order_relaxed);
     if (marks) {
       crew_->ramp_marks[job] = {counts.reads_sampled.load(std::memory_order_relaxed),
-                                     counts.writes_sampled.load(std::memory_order_relaxed)};
+                                counts.writes_sampled.load(std::memory_order_relaxed)};
     }
   }
   return total;

@@ -85,7 +85,7 @@ class Timekeeper {
   const Stats& ramp_stats() const noexcept { return ramp_stats_; }
   std::int64_t ramp_elapsed_ns() const noexcept { return ramp_elapsed_ns_; }
   TimedEnd ended_by() const noexcept { return ended_by_; }
-  // --ramp was asked for; it is still running.
+  // --ramp was asked for (ramping(): it has not ended yet).
   bool ramps() const noexcept { return rules_.ramp_ns > 0; }
   bool ramping() const noexcept { return ramping_; }
   // The samples so far (a SIGUSR1 view) or, after copy_ended, all of them.

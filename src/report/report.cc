@@ -292,16 +292,16 @@ std::string duration_text(std::int64_t ns) {
   return fmt::format("{}.{:04} s", scaled / 10'000, scaled % 10'000);
 }
 
-std::size_t columns_of(std::string_view text) noexcept {
-  std::size_t count = 0;
-  for (const char c : text) count += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
-  return count;
-}
-
 std::string duration_text(double seconds) {
   if (!(seconds > 0)) return "0 s";
   const double ns = seconds * 1e9 + 0.5;
   return duration_text(ns >= 9.2e18 ? INT64_MAX : static_cast<std::int64_t>(ns));
+}
+
+std::size_t columns_of(std::string_view text) noexcept {
+  std::size_t count = 0;
+  for (const char c : text) count += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return count;
 }
 
 std::string rate_in_units(std::int64_t bytes, std::int64_t elapsed_ns, RateUnits units) {
