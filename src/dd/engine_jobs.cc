@@ -9,12 +9,12 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <thread>
 
 #include "dd/engine_queued_internal.h"
 #include "measure/timing.h"
 
 namespace ddtime {
-
 
 // Parts of the range's records: contiguous ones when it has an end (one
 // part per job, the last shorter), every Nth record when it has none.
@@ -147,34 +147,52 @@ void QueuedCopy::wait_for_jobs() {
   jobs_->threads.join();
 }
 
+// A sequence lock without fences (which ThreadSanitizer cannot follow):
+// each field's release store keeps the odd version before it, so a reader
+// whose acquire load saw a field of a later publish() sees the version
+// changed when it reads it again.
+void PublishedCounts::publish(const Values& values) noexcept {
+  const std::uint64_t version = version_.load(std::memory_order_relaxed);
+  version_.store(version + 1, std::memory_order_relaxed);
+  const std::array<std::int64_t, 6> in_order = {values.full_records_in, values.full_records_out, values.bytes_in,
+                                                values.bytes_out,       values.reads_sampled,    values.writes_sampled};
+  for (std::size_t i = 0; i < in_order.size(); ++i) fields_[i].store(in_order[i], std::memory_order_release);
+  version_.store(version + 2, std::memory_order_release);
+}
+
+PublishedCounts::Values PublishedCounts::read() const noexcept {
+  for (unsigned attempt = 1;; ++attempt) {
+    const std::uint64_t before = version_.load(std::memory_order_acquire);
+    if (before % 2 == 0) {
+      std::array<std::int64_t, 6> f{};
+      for (std::size_t i = 0; i < f.size(); ++i) f[i] = fields_[i].load(std::memory_order_acquire);
+      if (version_.load(std::memory_order_relaxed) == before) return {f[0], f[1], f[2], f[3], f[4], f[5]};
+    }
+    // The publisher was preempted half way: let it run (more jobs than
+    // cores is allowed).
+    if (attempt % 64 == 0) std::this_thread::yield();
+  }
+}
+
 Stats QueuedCopy::counted_so_far(bool marks) const noexcept {
   Stats total = stats_;
   if (crew_ == nullptr) return total;
   for (std::size_t job = 1; job < crew_->counts.size(); ++job) {
-    const JobsCrew::Counts& counts = crew_->counts[job];
-    total.full_records_in += counts.full_records_in.load(std::memory_order_relaxed);
-    total.full_records_out += counts.full_records_out.load(std::memory_order_relaxed);
-    total.bytes_in += counts.bytes_in.load(std::memory_order_relaxed);
-    total.bytes_out += counts.bytes_out.load(std::memory_order_relaxed);
-    if (marks) {
-      crew_->ramp_marks[job] = {counts.reads_sampled.load(std::memory_order_relaxed),
-                                counts.writes_sampled.load(std::memory_order_relaxed)};
-    }
+    const PublishedCounts::Values counts = crew_->counts[job].read();
+    total.full_records_in += counts.full_records_in;
+    total.full_records_out += counts.full_records_out;
+    total.bytes_in += counts.bytes_in;
+    total.bytes_out += counts.bytes_out;
+    if (marks) crew_->ramp_marks[job] = {counts.reads_sampled, counts.writes_sampled};
   }
   return total;
 }
 
 void QueuedCopy::publish() noexcept {
   if (job_index_ == 0) return;
-  JobsCrew::Counts& counts = crew_->counts[job_index_];
-  counts.full_records_in.store(stats_.full_records_in, std::memory_order_relaxed);
-  counts.full_records_out.store(stats_.full_records_out, std::memory_order_relaxed);
-  counts.bytes_in.store(stats_.bytes_in, std::memory_order_relaxed);
-  counts.bytes_out.store(stats_.bytes_out, std::memory_order_relaxed);
-  if (latency_ != nullptr) {
-    counts.reads_sampled.store(latency_->reads.count(), std::memory_order_relaxed);
-    counts.writes_sampled.store(latency_->writes.count(), std::memory_order_relaxed);
-  }
+  crew_->counts[job_index_].publish({stats_.full_records_in, stats_.full_records_out, stats_.bytes_in, stats_.bytes_out,
+                                     latency_ != nullptr ? latency_->reads.count() : 0,
+                                     latency_ != nullptr ? latency_->writes.count() : 0});
 }
 
 // Every job's records and bytes in one result; what the other jobs met,

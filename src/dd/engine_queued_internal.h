@@ -4,6 +4,7 @@
 // with a ring of its own in a thread of its own).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -43,19 +44,34 @@ struct JobPart {
 // repeat the split each pass of records.
 std::vector<JobPart> split_range(std::optional<std::int64_t> records, unsigned jobs, bool passes);
 
+// What one job has counted so far, published by the job after each reaped
+// batch and read whole by job 0 (a sequence lock): the records, the bytes
+// and the latency samples of one moment. Read field by field instead, a
+// job 0 preempted between the records and the samples took thousands of
+// the measurement's samples for the ramp's.
+class alignas(64) PublishedCounts {
+ public:
+  struct Values {
+    std::int64_t full_records_in = 0;
+    std::int64_t full_records_out = 0;
+    std::int64_t bytes_in = 0;
+    std::int64_t bytes_out = 0;
+    std::int64_t reads_sampled = 0;   // --latency: the samples the job's
+    std::int64_t writes_sampled = 0;  // recorders hold (count())
+  };
+  // The publishing job alone calls it.
+  void publish(const Values& values) noexcept;
+  // Any thread: one publish()'s values, never a mix of two.
+  Values read() const noexcept;
+
+ private:
+  std::atomic<std::uint64_t> version_{0};  // odd while a publish() is under way
+  std::array<std::atomic<std::int64_t>, 6> fields_{};
+};
+
 // What the jobs share: the stop every job obeys, the time job 0 keeps,
 // and what each job has counted so far (its own cache line each).
 struct JobsCrew {
-  struct alignas(64) Counts {
-    std::atomic<std::int64_t> full_records_in{0};
-    std::atomic<std::int64_t> full_records_out{0};
-    std::atomic<std::int64_t> bytes_in{0};
-    std::atomic<std::int64_t> bytes_out{0};
-    // --latency: the samples the job's recorders hold (count()), published
-    // with the counts above, so that job 0 reads both at one moment.
-    std::atomic<std::int64_t> reads_sampled{0};
-    std::atomic<std::int64_t> writes_sampled{0};
-  };
   // --ramp with --latency: a job's samples when job 0 counted the ramp's
   // records: they are the ramp's, the ones after them the measurement's.
   struct SampleMarks {
@@ -68,7 +84,7 @@ struct JobsCrew {
   // --ramp ended: ramp_marks hold each job's samples of the ramp, which it
   // forgets when it hears (release by job 0, acquire by the others).
   std::atomic<bool> ramp_over{false};
-  std::vector<Counts> counts;        // [0] unused: job 0's are its own
+  std::vector<PublishedCounts> counts;  // [0] unused: job 0's are its own
   // [0] unused. Job 0 writes them with each count while the ramp lasts,
   // and no more once it sets ramp_over; the others read them after.
   std::vector<SampleMarks> ramp_marks;
@@ -88,7 +104,9 @@ class HeldEvents final : public Events {
     std::int64_t value;
   };
   HeldEvents() { held_.reserve(4); }
-  void notice(Notice what, Side side, int err, std::int64_t value) override { held_.push_back({what, side, err, value}); }
+  void notice(Notice what, Side side, int err, std::int64_t value) override {
+    held_.push_back({what, side, err, value});
+  }
   void alignment_refused(const AlignmentProblem&) override {}
   void starting(const RunStart&) override {}
   void show_stats(const Stats&) override {}
@@ -201,15 +219,15 @@ class QueuedCopy final : private PositionBuffers {
   Events& events_;
   Ring& ring_;
   std::span<const std::span<unsigned char>> slot_buffers_;
-  JobPart part_;  // --jobs' job 0 learns its part in start_jobs
-  JobsCrew* crew_;  // null: the only job (job 0 of --jobs joins its crew in start_jobs)
-  unsigned job_index_ = 0;  // in crew_->counts
+  JobPart part_;             // --jobs' job 0 learns its part in start_jobs
+  JobsCrew* crew_;           // null: the only job (job 0 of --jobs joins its crew in start_jobs)
+  unsigned job_index_ = 0;   // in crew_->counts
   std::int64_t end_ns_ = 0;  // --jobs: when this job's copy ended
   // --jobs in turn: the range's first record no job copied, when a stop
   // (an error, a signal) left one undone; -1: none. One job's copy would
   // have ended there, and so does a regular of=.
   std::int64_t cut_at_ = -1;
-  double busy_ = 0;          // and its thread's CPU time over its real time
+  double busy_ = 0;              // and its thread's CPU time over its real time
   bool ramp_forgotten_ = false;  // forget_ramp_samples done
 
   CopyResult result_;
@@ -247,7 +265,6 @@ class QueuedCopy final : private PositionBuffers {
   ProgressTicker progress_ticker_;
   std::unique_ptr<struct JobsRun> jobs_;  // job 0 of --jobs: the others
 };
-
 
 // --jobs' job 0's crew: the other jobs, their threads and events.
 struct JobsRun {

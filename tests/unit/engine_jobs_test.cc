@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <thread>
 
 #include "dd/engine_queued_internal.h"
 
@@ -71,6 +72,31 @@ TEST(JobSplit, TheWholeRangeIsOneJobsRecordForRecord) {
   const JobPart whole;
   EXPECT_EQ(whole.global(0), 0);
   EXPECT_EQ(whole.global(123456789), 123456789);
+}
+
+// Job 0 reads another job's counts while that job publishes new ones:
+// every read is one publish's values, the records beside their own
+// samples, and the reads never go back.
+TEST(PublishedCounts, AReaderNeverSeesTwoPublishesMixed) {
+  PublishedCounts counts;
+  constexpr std::int64_t kPublishes = 300000;
+  std::thread job([&] {
+    for (std::int64_t n = 1; n <= kPublishes; ++n) counts.publish({n, n, n, n, n, n});
+  });
+  std::int64_t last = 0, mixed = 0, reads = 0;
+  while (last < kPublishes) {
+    const PublishedCounts::Values v = counts.read();
+    ++reads;
+    if (v.full_records_out != v.full_records_in || v.bytes_in != v.full_records_in ||
+        v.bytes_out != v.full_records_in || v.reads_sampled != v.full_records_in ||
+        v.writes_sampled != v.full_records_in) {
+      ++mixed;
+    }
+    EXPECT_GE(v.full_records_in, last);
+    last = v.full_records_in;
+  }
+  job.join();
+  EXPECT_EQ(mixed, 0) << "of " << reads << " reads";
 }
 
 }  // namespace
