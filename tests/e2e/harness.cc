@@ -681,6 +681,20 @@ double duration_seconds(const std::string& text) {
   return unit == "ns" ? value * 1e-9 : unit == "us" ? value * 1e-6 : value;
 }
 
+double said_resident_percent(const std::string& err, const std::string& name) {
+  const std::regex said("reading '" + name +
+                        R"(', (\d+\.\d)% of the data read in the page cache before the run(: from memory, not from )"
+                        R"(the disk|: partly from memory|)[;\n])");
+  std::smatch match;
+  if (!std::regex_search(err, match, said)) return -1;
+  const double percent = std::stod(match[1].str());
+  const std::string words = match[2].str();
+  const std::string fits = percent >= 99.9 ? ": from memory, not from the disk"
+                           : percent > 0.1 ? ": partly from memory"
+                                           : "";
+  return words == fits ? percent : -1;
+}
+
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::size_t start = 0;

@@ -220,6 +220,15 @@ inline const std::string kDuration = R"((?:\d+\.\d{4} s|\d+(?:\.\d{1,2})? us|\d+
 // Its value in seconds. Requires: text matches kDuration.
 double duration_seconds(const std::string& text);
 
+// The share of the input the measured line says was cached, in percent
+// ("reading 'NAME', 97.3% of the data read in the page cache before the
+// run: partly from memory"), when its words are the ones that share takes
+// (from memory at 99.9% and up, partly above 0.1%, nothing below); -1 when
+// the line is not there or its words do not fit. Tests of a range just read
+// bound it from below: this machine's kernel lets a page or two of a file
+// go from the cache now and then, with no memory pressure at all.
+double said_resident_percent(const std::string& err, const std::string& name);
+
 // The lines of text, without their newlines.
 std::vector<std::string> lines_of(const std::string& text);
 // lines_of without ddtime's "PROG: measured: ..." line, for tests about the
