@@ -113,9 +113,15 @@ class ProgressTicker {
   ProgressTicker(Clock& clock, Events& events, std::int64_t start_ns) noexcept
       : clock_(clock), events_(events), next_ns_(start_ns + kNanosecondsPerSecond) {}
   void poll(const Stats& stats) {
+    poll_counting([&]() -> const Stats& { return stats; });
+  }
+  // poll() for counts that cost something to make (--jobs' job 0 adds up
+  // every job's): counted() is called only when an update is due.
+  template <typename Counted>
+  void poll_counting(Counted&& counted) {
     const std::int64_t now = clock_.now_ns();
     if (next_ns_ > now) return;
-    events_.progress(stats, now);
+    events_.progress(counted(), now);
     next_ns_ += kNanosecondsPerSecond;
   }
 

@@ -306,7 +306,7 @@ void QueuedCopy::poll_stops() {
     if (!ramp_forgotten_ && crew_->ramp_over.load(std::memory_order_acquire)) forget_ramp_samples();
     return;
   }
-  if (progress_) progress_ticker_.poll(counted_so_far());
+  if (progress_) progress_ticker_.poll_counting([&] { return counted_so_far(); });
   // SIGINT stops submission; what is in flight is drained and counted.
   if (signals::pending() && events_.handle_signals(counted_so_far())) {
     interrupted_ = true;
@@ -317,9 +317,12 @@ void QueuedCopy::poll_stops() {
   // The only job hands its own counts over, uncopied; job 0 of --jobs,
   // every job's, added up only when there is a timekeeper to see them.
   const bool ramping = crew_ != nullptr && job_.timekeeper != nullptr && job_.timekeeper->ramping();
-  const bool time_up = crew_ == nullptr ? time_to_stop(job_, stats_)
-                                        : job_.timekeeper != nullptr &&
-                                              time_to_stop(job_, counted_so_far(ramping && latency_ != nullptr));
+  bool time_up = false;
+  if (crew_ == nullptr) {
+    time_up = time_to_stop(job_, stats_);
+  } else if (job_.timekeeper != nullptr) {
+    time_up = job_.timekeeper->due_counting([&] { return counted_so_far(ramping && latency_ != nullptr); });
+  }
   // Job 0's timekeeper forgot its samples from the ramp; the others
   // forget theirs, up to where they stood when the ramp's records were
   // counted, when they hear of it.

@@ -73,6 +73,14 @@ class Timekeeper {
       return false;
     return tick(stats);
   }
+  // due() for counts that cost something to make (--jobs' job 0 adds up
+  // every job's): counted() is called only when the clock is read.
+  template <typename Counted>
+  bool due_counting(Counted&& counted) {
+    if (--countdown_ > 0) [[likely]]
+      return false;
+    return tick(counted());
+  }
   // The clock read now, and what is due done.
   bool tick(const Stats& stats);
   // After the copy: the last sample taken.

@@ -28,8 +28,12 @@ constexpr std::int64_t kMs = 1'000'000;
 
 class StepClock final : public Clock {
  public:
-  std::int64_t now_ns() noexcept override { return now; }
+  std::int64_t now_ns() noexcept override {
+    ++readings;
+    return now;
+  }
   std::int64_t now = 1'000 * kMs;
+  std::int64_t readings = 0;
 };
 
 // Each read takes a millisecond.
@@ -155,6 +159,33 @@ TEST(Timekeeper, SteadyEndsTheRunOnceTheLastWindowHoldsByBothDefinitions) {
   }
   EXPECT_EQ(ended_at, 7);  // intervals 4..8 (0-based 3..7) are the first flat five
   EXPECT_EQ(keeper.ended_by(), TimedEnd::kSteady);
+}
+
+// --jobs' job 0 adds up every job's counts for the timekeeper: only at a
+// reading of the clock, not at every reaped batch.
+TEST(Timekeeper, MakesCountsThatCostSomethingOnlyWhenItReadsTheClock) {
+  StepClock clock;
+  RunWindow window(clock, false);
+  window.start(nullptr);
+  Timekeeper keeper(window, {.time_ns = 100 * kMs});
+  keeper.start(nullptr);
+  std::int64_t records = 0;
+  std::int64_t counted = 0;
+  const std::int64_t readings_before = clock.readings;
+  bool stopped = false;
+  while (!stopped) {
+    clock.now += 1000;
+    ++records;
+    stopped = keeper.due_counting([&] {
+      ++counted;
+      return moved(records, 512);
+    });
+  }
+  // 100,000 batches a microsecond apart, the clock read at most every
+  // kLongestStride of them: counted that often, and no more.
+  EXPECT_GE(records, 100'000);
+  EXPECT_EQ(counted, clock.readings - readings_before);
+  EXPECT_LE(counted, records / Timekeeper::kLongestStride + 16);
 }
 
 TEST(Timekeeper, ReadsTheClockAboutEveryMillisecondWhateverThePace) {
