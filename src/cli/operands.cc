@@ -26,7 +26,17 @@ void resolve_extensions(Invocation invocation, const Plan& plan, Extensions& ext
   ext.actionable_errors = !ext.gnu && !as_dd;
 }
 
-std::string version_text() {
+// Through the dd link the first line keeps GNU's shape, which scripts
+// test: the word "coreutils", and the version of the dd it stands in for
+// last (`dd --version | head -1 | awk '{print $NF}'` before relying on
+// status=progress), while saying that it is ddtime.
+std::string version_text(Invocation invocation) {
+  if (invocation == Invocation::kDd) {
+    return "dd (ddtime " DDTIME_VERSION
+           "; GNU coreutils compatible) 9.1\n"
+           "ddtime stands in for GNU dd 9.1: the same operands, messages and exit status.\n"
+           "Free software under the GNU GPL, version 3 or later; it comes with no warranty.\n";
+  }
   return "ddtime " DDTIME_VERSION
          "\n"
          "Written by the ddtime authors; free software with no warranty.\n";
@@ -45,7 +55,7 @@ void invalid_argument(const po::option& option, const BadArgument& bad, const Di
 // getopt reads every option before dd looks at a single operand, and the
 // first option that means anything ends the run.
 std::optional<ParseOutcome::Action> ending_option(const CommandLine& line, const Diag& diag,
-                                                  std::string& stdout_text) {
+                                                  Invocation invocation, std::string& stdout_text) {
   for (const po::option& option : line.options) {
     if (option.string_key == kOptionError) {
       diag.error(0, option.value.front());
@@ -63,7 +73,7 @@ std::optional<ParseOutcome::Action> ending_option(const CommandLine& line, const
       return ParseOutcome::Action::kPrintAndExit;
     }
     if (option.string_key == "version") {
-      stdout_text = version_text();
+      stdout_text = version_text(invocation);
       return ParseOutcome::Action::kPrintAndExit;
     }
   }
@@ -160,7 +170,7 @@ bool OperandParser::json_replaces_text() const {
 }
 
 ParseOutcome OperandParser::parse() {
-  if (const auto ended = ending_option(*line_, diag_, outcome_.stdout_text)) {
+  if (const auto ended = ending_option(*line_, diag_, invocation_, outcome_.stdout_text)) {
     outcome_.action = *ended;
     return std::move(outcome_);
   }

@@ -284,6 +284,27 @@ TEST_F(LongOptions, VersionPrintsSomething) {
   EXPECT_EQ(r.err, "");
 }
 
+// Scripts check dd's first --version line: `grep -q coreutils`, or its last
+// word compared with 8.24 before using status=progress (defect C4).
+TEST_F(LongOptions, VersionAsDdKeepsGnusFirstLineShape) {
+  auto r = dd({"--version"});
+  EXPECT_STATUS(r, "exit 0");
+  const std::string first = r.out.substr(0, r.out.find('\n'));
+  EXPECT_TRUE(first.starts_with("dd (")) << first;
+  EXPECT_NE(first.find("coreutils"), std::string::npos) << first;
+  EXPECT_TRUE(first.ends_with(" 9.1")) << first;
+}
+
+TEST_F(LongOptions, VersionAsDdSaysItIsDdtime) {
+  SKIP_IF_ANOTHER_DD();
+  auto r = dd({"--version"});
+  const std::string first = r.out.substr(0, r.out.find('\n'));
+  EXPECT_NE(first.find("ddtime"), std::string::npos) << first;
+  auto own = ddtime({"--version"});
+  EXPECT_STATUS(own, "exit 0");
+  EXPECT_TRUE(own.out.starts_with("ddtime ")) << own.describe();
+}
+
 TEST_F(LongOptions, VersionAbbreviations) {
   for (const char* arg : {"--v", "--ver", "--versio"}) {
     auto r = dd({arg});
