@@ -72,13 +72,12 @@ Driver::~Driver() {
 int Driver::run() {
   console_.begin();
   const std::vector<ReportRequest> reports = requested_reports(asked_, asked_plan_);
-  // Everything besides GNU's own copy that takes time (calibration,
-  // warm-up, cache drop, preallocation, the passes) happens with the
-  // handlers in place: a SIGUSR1 then never kills, and a SIGINT is heard.
+  // The handlers go in before the first file is opened, as GNU dd 9.1
+  // installs them: a SIGUSR1 from a monitoring loop right after the start
+  // must not kill the process once of= is emptied, and a SIGINT is heard in
+  // every phase (calibration, warm-up, cache drop, preallocation, passes).
+  signals::install_as_gnu();
   if (asked_plan_.profile) shape_profile();
-  if (asked_plan_.session() || asked_plan_.readback || asked_plan_.preallocate || asked_plan_.profile) {
-    signals::install_as_gnu();
-  }
   // --random without a seed: one drawn now, so that resolve's Job holds
   // the order every run of it repeats.
   if (asked_plan_.random && !asked_plan_.random_seed) {

@@ -172,9 +172,6 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   if (timekeeper_ && timekeeper_->samples()) start.timeline = timekeeper_->shared_timeline();
   if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
   events_.starting(start);
-  // POSIX lets SIGUSR1 keep its default (terminating) action when
-  // POSIXLY_CORRECT is set; GNU dd honours that.
-  signals::install_as_gnu();
 
   if (plan_.latency) {
     // A timed run's samples are as many as the time allows, not the range's.

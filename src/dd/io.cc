@@ -19,9 +19,14 @@ constexpr std::int64_t kCacheAdviceBatch = 128 * 1024;
 // Output files are created rw for everyone, less the umask, as GNU does.
 constexpr mode_t kCreateMode = S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH;
 
-// Opens path and moves it onto want_fd, the way the shell would have.
+// Opens path and moves it onto want_fd, the way the shell would have. The
+// handlers are in place before the first open, without SA_RESTART: an open
+// that blocks (a FIFO waiting for its other end) and is interrupted by a
+// signal is made again, as GNU dd's is, and the signal is acted on in the
+// copy.
 int reopen_onto(Os& os, int want_fd, const char* path, int flags) noexcept {
   IoResult opened = os.open(path, flags, kCreateMode);
+  while (!opened.ok() && opened.err == EINTR) opened = os.open(path, flags, kCreateMode);
   if (!opened.ok()) return opened.err;
   int fd = static_cast<int>(opened.n);
   if (fd == want_fd) return 0;

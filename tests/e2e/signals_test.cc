@@ -7,7 +7,10 @@
 // dd's stdin pipe, the test waits until it shows up on dd's stdout (so dd is
 // running and blocked in its next read), then signals and waits for stderr.
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -112,6 +115,39 @@ TEST_F(Signals, Usr1IgnoredAtStartIsCaughtAnyway) {
   EXPECT_EQ(r.err_masked(),
             "3+0 records in\n3+0 records out\n3 bytes copied, <T> s, <R>\n"
             "5+0 records in\n5+0 records out\n5 bytes copied, <T> s, <R>\n");
+}
+
+// GNU dd 9.1 installs its handlers before it opens a file (defect C2): a
+// SIGUSR1 that comes while the input's open waits for a FIFO's writer is
+// reported when the copy starts, and kills nothing.
+TEST_F(Signals, Usr1WhileTheInputIsOpeningIsReportedNotFatal) {
+  const std::string fifo = path("fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  write_file("out", "kept until the copy");
+  Options o = opts({"if=fifo", "of=out"});
+  o.timeout = 10000ms;
+  DdProcess p(o);
+  // The kernel names where a sleeping task waits: a FIFO's open waits for
+  // its other end, which only this test holds.
+  const std::string wchan = "/proc/" + std::to_string(p.pid()) + "/wchan";
+  ASSERT_TRUE(wait_until([&] {
+    std::ifstream in(wchan);
+    std::string where;
+    std::getline(in, where);
+    return where == "wait_for_partner";
+  }, 5000ms));
+  EXPECT_TRUE(wait_for_handler(p.pid(), SIGUSR1, 0ms));
+  p.send_signal(SIGUSR1);
+  const int writer = ::open(fifo.c_str(), O_WRONLY);
+  ASSERT_GE(writer, 0);
+  ASSERT_EQ(::write(writer, "hello\n", 6), 6);
+  ::close(writer);
+  auto r = p.finish();
+  EXPECT_STATUS(r, "exit 0");
+  EXPECT_EQ(read_file("out"), "hello\n");
+  EXPECT_EQ(r.err_masked(),
+            "0+0 records in\n0+0 records out\n0 bytes copied, <T> s, <R>\n"
+            "0+1 records in\n0+1 records out\n6 bytes copied, <T> s, <R>\n");
 }
 
 // POSIX gives SIGUSR1 its default action: GNU dd does not catch it when

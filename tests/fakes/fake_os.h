@@ -93,6 +93,8 @@ class FakeOs final : public Os {
   void on_write(std::vector<Step> steps) { writes_.insert(writes_.end(), steps.begin(), steps.end()); }
 
   std::string stderr_written;
+  // The next opens that fail with EINTR.
+  int interrupted_opens = 0;
   std::string output_text() const { return {output.begin(), output.end()}; }
   std::size_t count_calls(const std::string& prefix) const {
     return static_cast<std::size_t>(
@@ -101,6 +103,11 @@ class FakeOs final : public Os {
 
   IoResult open(const char* path, int flags, mode_t) noexcept override {
     calls.push_back(std::string("open ") + path);
+    // A signal caught while the open blocked (a FIFO with no writer yet).
+    if (interrupted_opens > 0) {
+      --interrupted_opens;
+      return {-1, EINTR};
+    }
     if (std::string_view(path) == "/dev/null") {
       open_[next_fd_] = {File::kNull, 0, true, true};
       return {next_fd_++, 0};

@@ -142,6 +142,23 @@ struct Sides {
   Writer writer;
 };
 
+// A signal caught while opening a FIFO that has no writer yet interrupts
+// the open (the handlers carry no SA_RESTART); GNU dd opens again (C2).
+TEST(Open, AnOpenInterruptedByASignalIsMadeAgain) {
+  FakeOs os;
+  os.input_name = "in";
+  os.output_name = "out";
+  os.interrupted_opens = 2;
+  Settings settings;
+  settings.input_file = "in";
+  settings.output_file = "out";
+  EXPECT_EQ(open_input(os, settings), 0);
+  EXPECT_EQ(os.count_calls("open in"), 3u);
+  os.interrupted_opens = 1;
+  EXPECT_EQ(open_output(os, settings), 0);
+  EXPECT_EQ(os.count_calls("open out"), 2u);
+}
+
 TEST(Reader, RetriesEintrUntilTheReadHappens) {
   FakeOs os;
   os.input = pattern(512);
