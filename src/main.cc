@@ -65,12 +65,28 @@ ddtime::Invocation invocation_of(std::string_view program) noexcept {
   return name == "dd" ? ddtime::Invocation::kDd : ddtime::Invocation::kDdtime;
 }
 
+// Under --json with no path, standard error carries one JSON document
+// whatever happens (defect C3): a failure that unwound to main says what
+// it was in one too. Memory may be what failed; a document made without
+// the heap stands in when the whole one cannot be made.
+void say_failure_in_json(const ddtime::Diag& diag, int argc, char** argv) noexcept {
+  try {
+    ddtime::PosixOs os;
+    const std::vector<std::string> command_line(argv, argv + argc);
+    const ddtime::Environment environment = ddtime::gather_environment(os, command_line, {}, {});
+    (void)write_all(STDERR_FILENO, ddtime::json_failure(diag.history(), environment, DDTIME_VERSION));
+  } catch (...) {
+    (void)write_all(STDERR_FILENO, ddtime::json_memory_exhausted());
+  }
+}
+
 // Parses, then runs or prints; the exit status before stderr is checked.
 int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Diag& diag) noexcept {
+  bool json_only = false;
   try {
     // JSON in place of the text: a refused command line says so in JSON.
     ddtime::OperandParser parser(argc, argv, diag, invocation_of(program));
-    const bool json_only = parser.json_replaces_text();
+    json_only = parser.json_replaces_text();
     if (json_only) diag.set_muted(true);
     ddtime::ParseOutcome parsed = parser.parse();
     ddtime::PosixOs os;
@@ -117,6 +133,7 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
   } catch (const std::exception& error) {
     diag.error(0, error.what());
   }
+  if (json_only) say_failure_in_json(diag, argc, argv);
   return EXIT_FAILURE;
 }
 

@@ -473,20 +473,40 @@ std::string json_session_report(const SessionRecord& session, const Environment&
   return text;
 }
 
-std::string json_refusal(std::span<const std::string> errors, const Environment& environment,
-                         std::string_view version) {
+namespace {
+
+std::string json_ended_early(std::span<const std::string> errors, const Environment& environment,
+                             std::string_view version, bool refused) {
   json::Writer out;
   {
     json::Object object = out.object();
     object.string("tool", "ddtime").string("version", version_or_build(version));
     put_environment(object.object("environment"), environment);
-    object.boolean("complete", false).boolean("refused", true).integer("exit_status", 1).null("signal");
+    object.boolean("complete", false).boolean("refused", refused).integer("exit_status", 1).null("signal");
     json::Array list = object.array("errors");
     for (const std::string& error : errors) list.string(error);
   }
   std::string text = out.text();
   text.push_back('\n');
   return text;
+}
+
+}  // namespace
+
+std::string json_refusal(std::span<const std::string> errors, const Environment& environment,
+                         std::string_view version) {
+  return json_ended_early(errors, environment, version, true);
+}
+
+std::string json_failure(std::span<const std::string> errors, const Environment& environment,
+                         std::string_view version) {
+  return json_ended_early(errors, environment, version, false);
+}
+
+std::string_view json_memory_exhausted() noexcept {
+  return "{\"tool\":\"ddtime\",\"version\":\"" DDTIME_VERSION
+         "\",\"environment\":null,\"complete\":false,\"refused\":false,\"exit_status\":1,"
+         "\"signal\":null,\"errors\":[\"memory exhausted\"]}\n";
 }
 
 std::string json_quote(std::string_view text) {

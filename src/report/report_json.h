@@ -128,6 +128,16 @@ std::string json_session_report(const SessionRecord& session, const Environment&
 std::string json_refusal(std::span<const std::string> errors, const Environment& environment,
                          std::string_view version);
 
+// The document for a command that failed where nothing else could report
+// it (an exception that unwound to main): as a refusal's, with
+// "refused": false, since work may have been done.
+std::string json_failure(std::span<const std::string> errors, const Environment& environment,
+                         std::string_view version);
+
+// The same with no environment, made without the heap, for when memory
+// is what failed: "memory exhausted".
+std::string_view json_memory_exhausted() noexcept;
+
 // text as a JSON string literal, quotes included. '"' and '\\' are
 // escaped, control characters (and DEL) as \u00XX; valid UTF-8 passes
 // through; any byte that is not part of a valid UTF-8 sequence (overlong
