@@ -11,6 +11,7 @@
 
 #include "dd/io.h"
 #include "report/report_files.h"
+#include "system/limits.h"
 
 namespace ddtime {
 namespace {
@@ -101,6 +102,13 @@ void random_range_from_output(Os& os, Job& job) {
   job.settings.max_records = bytes / job.settings.ibs;
   job.settings.max_bytes = bytes % job.settings.ibs;
   job.bytes = bytes;
+}
+
+// Whether a session opens its files more than once: a session of one
+// run (--csv, --pattern alone) copies once, as dd does, standard streams
+// included (defect A7); --cache works on the files by name.
+bool opens_files_again(const Plan& plan) {
+  return plan.repeat > 1 || plan.warmup > 0 || plan.sweeps_bs() || !plan.sweep_iodepth.empty() || plan.cache_given;
 }
 
 // A session opens each side again for every run.
@@ -262,14 +270,22 @@ bool check_jobs(const Job& job, const Messages& messages) {
 // the input must be able to return to, in whole blocks; an endless one
 // must not fill a file.
 bool check_time(Os& os, Job& job, const Messages& messages) {
+  const bool goes_round = job.plan.pattern || is_positional(job.input) || is_order_free(job.input);
+  const auto cannot_go_round = [&] {
+    messages.time_cannot_go_round(job.input == FileKind::kPipe     ? "a pipe"
+                                  : job.input == FileKind::kSocket ? "a socket"
+                                                                   : "a character device that gives each read once");
+    return false;
+  };
   if (!job.bytes) {
     const bool fills = job.output == FileKind::kRegular || job.output == FileKind::kAbsent ||
                        job.output == FileKind::kUnknown || job.output == FileKind::kDirectory;
-    if (fills) {
-      messages.time_needs_size();
-      return false;
-    }
-    return true;
+    if (!fills) return true;
+    // A range would be gone over again, which a pipe cannot: advising
+    // --size would only lead to that refusal (defect A8).
+    if (!goes_round) return cannot_go_round();
+    messages.time_needs_size();
+    return false;
   }
   // count= or --size bounded by what the input holds past skip=: the
   // range the passes go over.
@@ -285,11 +301,7 @@ bool check_time(Os& os, Job& job, const Messages& messages) {
     messages.time_range_under_a_block(range, bs);
     return false;
   }
-  if (job.plan.pattern || is_positional(job.input) || is_order_free(job.input)) return true;
-  messages.time_cannot_go_round(job.input == FileKind::kPipe     ? "a pipe"
-                                : job.input == FileKind::kSocket ? "a socket"
-                                                                 : "a character device that gives each read once");
-  return false;
+  return goes_round || cannot_go_round();
 }
 
 // --profile measures a file or a block device: what it reads (if=) or
@@ -309,13 +321,42 @@ bool check_profile_target(const Job& job, const Messages& messages) {
   return false;
 }
 
+// Rule 3 of issue 28: what --jobs and --iodepth start is checked against
+// what the machine allows before anything is opened, so that 64 jobs of
+// 1024 threads each are refused at once, not after seconds of starting
+// threads with of= already emptied. Only a queued copy reads the limits:
+// a plain dd run pays nothing for them.
+bool check_limits(Os& os, const Job& job, const Messages& messages) {
+  if (!job.plan.queued() && job.plan.sweep_iodepth.empty()) return true;
+  const SystemLimits limits = read_system_limits(os);
+  std::int64_t depth = job.plan.iodepth;
+  for (const unsigned row : job.plan.sweep_iodepth) depth = std::max<std::int64_t>(depth, row);
+  const std::int64_t jobs = job.plan.jobs;
+  // The threads engine: a worker per slot in every job, and a thread per
+  // job beside the calling one; io_uring: the jobs' threads alone.
+  const std::int64_t threads =
+      (job.plan.engine == EngineChoice::kThreads ? jobs * depth : 0) + (jobs - 1);
+  if (limits.threads && threads > limits.threads->threads - limits.threads->running) {
+    messages.too_many_threads(job.plan.jobs, static_cast<unsigned>(depth), threads, *limits.threads);
+    return false;
+  }
+  const std::int64_t buffers = jobs * depth * job.settings.ibs;
+  if (limits.memory_available && buffers > *limits.memory_available) {
+    messages.queue_buffers_beyond_memory(job.plan.jobs, static_cast<unsigned>(depth), buffers,
+                                         *limits.memory_available);
+    return false;
+  }
+  return true;
+}
+
 bool check_modes(Os& os, Job& job, const Messages& messages) {
+  if (!check_limits(os, job, messages)) return false;
   if (job.plan.profile && !check_profile_target(job, messages)) return false;
   if (job.plan.random && !check_random(os, job, messages)) return false;
   if (job.plan.jobs > 1 && !check_jobs(job, messages)) return false;
   if (job.plan.time_ns && !check_time(os, job, messages)) return false;
   if (job.plan.readback && !check_readback(job, messages)) return false;
-  if (job.plan.session() && !job.plan.readback && !check_rerunnable(job, messages)) return false;
+  if (opens_files_again(job.plan) && !job.plan.readback && !check_rerunnable(job, messages)) return false;
   if (!check_sweep_has_an_end(job, messages)) return false;
   if (job.plan.preallocate && !check_preallocate(job, messages)) return false;
   if ((job.plan.session() || job.plan.readback) && !claim_output_device(os, job, messages)) return false;

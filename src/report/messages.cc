@@ -266,6 +266,24 @@ void Messages::jobs_cannot_place(unsigned jobs, Side side, std::string_view kind
               input ? "reads" : "writes", diag_.quote(name_of(side)), kind);
 }
 
+void Messages::too_many_threads(unsigned jobs, unsigned depth, std::int64_t threads, const ThreadLimit& limit) const {
+  const std::string_view source = limit.source == ThreadLimit::Source::kProcessLimit ? "RLIMIT_NPROC"
+                                  : limit.source == ThreadLimit::Source::kPidMax     ? "kernel.pid_max"
+                                                                                     : "kernel.threads-max";
+  diag_.error(0,
+              "--jobs={} x --iodepth={} on the threads engine is {} threads, and {} allows {} ({} running now): "
+              "give fewer jobs or a lower depth, or let io_uring queue them (--engine=auto)",
+              jobs, depth, threads, source, limit.threads, limit.running);
+}
+
+void Messages::queue_buffers_beyond_memory(unsigned jobs, unsigned depth, std::int64_t bytes,
+                                           std::int64_t available) const {
+  diag_.error(0,
+              "--jobs={} x --iodepth={} x ibs={} is {} bytes ({}) of buffers, more than the {} bytes ({}) of memory "
+              "available (MemAvailable): give fewer jobs, a lower depth or a smaller block",
+              jobs, depth, settings_.ibs, bytes, human_size(bytes, false), available, human_size(available, false));
+}
+
 void Messages::random_needs_range() const {
   diag_.error(0,
               "--random draws its order over a range with an end, and neither the input nor the output has one: "

@@ -14,6 +14,7 @@
 #include "model/settings.h"
 #include "report/diag.h"
 #include "report/report_files.h"
+#include "system/limits.h"
 
 namespace ddtime {
 
@@ -64,6 +65,10 @@ class Messages {
   void random_cannot_place(Side side, std::string_view kind) const;
   // --jobs=N: a side that takes its transfers only in turn.
   void jobs_cannot_place(unsigned jobs, Side side, std::string_view kind) const;
+  // Rule 3 of issue 28: what --jobs and --iodepth would start, refused
+  // before anything is opened when the machine cannot take it.
+  void too_many_threads(unsigned jobs, unsigned depth, std::int64_t threads, const ThreadLimit& limit) const;
+  void queue_buffers_beyond_memory(unsigned jobs, unsigned depth, std::int64_t bytes, std::int64_t available) const;
   void random_needs_range() const;
   void random_past_device_end(const std::string& path, std::int64_t end, std::int64_t size) const;
   // --time: a write to a file with no end to the range; a range with no

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -240,6 +241,26 @@ TEST_F(Jobs, WhatCannotTakeOffsetsOrJobsIsRefusedBeforeAnythingIsWritten) {
   EXPECT_NE(r.err.find("--jobs=2 reads each job's part at its own offsets, which ‘standard input’ cannot take: it is a pipe"),
             std::string::npos)
       << r.err;
+}
+
+// Rule 3 of issue 28 (defect A6): 64 jobs of 1024 threads each is more than
+// any machine here allows (pid_max); it was accepted, spent seconds starting
+// threads and then failed with of= already emptied. It is refused before
+// anything is opened, naming the product and the limit.
+TEST_F(Jobs, MoreThreadsThanTheMachineAllowsAreRefusedBeforeAnythingIsOpened) {
+  std::ifstream pid_max_file("/proc/sys/kernel/pid_max");
+  long pid_max = 0;
+  pid_max_file >> pid_max;
+  if (pid_max <= 0 || pid_max >= 64 * 1024 + 64) GTEST_SKIP() << "pid_max allows 64 x 1024 threads here";
+  write_file("in", std::string(1 << 20, 'x'));
+  write_file("kept", "what the user had");
+  Options o = opts({"if=in", "of=kept", "bs=4k", "--jobs=64", "--iodepth=1024", "--engine=threads"});
+  o.as_ddtime = true;
+  const Result r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("--jobs=64 x --iodepth=1024 on the threads engine is 65599 threads, and "), std::string::npos)
+      << r.err;
+  EXPECT_EQ(read_file("kept"), "what the user had");
 }
 
 }  // namespace

@@ -240,6 +240,27 @@ TEST_F(Session, StandardOutputCannotBeWrittenAgain) {
   EXPECT_EQ(r.err, "ddtime: --warmup=1 cannot write standard output again; name the file with of=\n");
 }
 
+// A session of one run (--csv, --pattern) writes standard output once, as
+// --json and --svg let it (defect A7: it was refused as "again").
+TEST_F(Session, OneRunWithCsvOrAPatternWritesStandardOutputOnce) {
+  Options o;
+  o.args = {"if=in", "bs=4k", "count=1", "--csv=c.csv"};
+  o.as_ddtime = true;
+  o.cwd = dir();
+  const Result to_file = dd(o);
+  EXPECT_STATUS(to_file, "exit 0");
+  EXPECT_EQ(to_file.out, input_.substr(0, 4096));
+  EXPECT_EQ(count_lines(read_file("c.csv"), "^4096,"), 1u);
+  o.args = {"if=in", "bs=4k", "count=1", "--csv"};
+  const Result on_stderr = dd(o);
+  EXPECT_STATUS(on_stderr, "exit 0");
+  EXPECT_EQ(on_stderr.out, input_.substr(0, 4096));
+  o.args = {"--pattern=zero", "bs=4k", "count=2"};
+  const Result pattern = dd(o);
+  EXPECT_STATUS(pattern, "exit 0");
+  EXPECT_EQ(pattern.out, std::string(8192, '\0'));
+}
+
 TEST_F(Session, APipeCannotBeReadAgain) {
   ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
   const Result r = ddtime({"if=fifo", "of=out", "--sweep=iodepth=1,2"});

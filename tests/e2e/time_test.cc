@@ -193,6 +193,10 @@ TEST_F(TimedRuns, WhatCannotGoRoundOrWouldFillAFileIsRefusedBeforeAnythingIsWrit
   ASSERT_EQ(::mkfifo((dir() / "fifo").c_str(), 0600), 0);
   expect_refused({"if=fifo", "of=new", "bs=4k", "count=4", "--time=1s"},
                  "--time goes over its range again from the start, which the input cannot: it is a pipe");
+  // Without a range, a pipe into a file is refused for the pipe: --size
+  // would not help it (defect A8).
+  expect_refused({"if=fifo", "of=new", "bs=4k", "--time=1s"},
+                 "--time goes over its range again from the start, which the input cannot: it is a pipe");
 }
 
 TEST_F(TimedRuns, AnEndlessPipeRunsForItsTime) {
