@@ -334,14 +334,16 @@ bool check_limits(Os& os, const Job& job, const Messages& messages) {
   const std::int64_t jobs = job.plan.jobs;
   // The threads engine: a worker per slot in every job, and a thread per
   // job beside the calling one; io_uring: the jobs' threads alone.
-  const std::int64_t threads =
-      (job.plan.engine == EngineChoice::kThreads ? jobs * depth : 0) + (jobs - 1);
+  const auto slots = static_cast<std::int64_t>(job.plan.slots_per_job(job.bytes, job.settings.ibs, static_cast<unsigned>(depth)));
+  const std::int64_t threads = (job.plan.engine == EngineChoice::kThreads ? jobs * slots : 0) + (jobs - 1);
   if (limits.threads && threads > limits.threads->threads - limits.threads->running) {
     messages.too_many_threads(job.plan.jobs, static_cast<unsigned>(depth), threads, *limits.threads);
     return false;
   }
-  const std::int64_t buffers = jobs * depth * job.settings.ibs;
-  if (limits.memory_available && buffers > *limits.memory_available) {
+  std::int64_t buffers = 0;
+  const bool overflows = __builtin_mul_overflow(jobs * slots, job.settings.ibs, &buffers);
+  if (limits.memory_available && (overflows || buffers > *limits.memory_available)) {
+    if (overflows) buffers = INT64_MAX;
     messages.queue_buffers_beyond_memory(job.plan.jobs, static_cast<unsigned>(depth), buffers,
                                          *limits.memory_available);
     return false;

@@ -52,7 +52,8 @@ class QueueResources {
   bool allocate_slots(const Request& request);
   std::unique_ptr<Ring> open_ring(const Request& request, EngineUse& engine, unsigned job);
 
-  AlignedBuffer slot_memory_;  // the slots, back to back, iodepth per job
+  AlignedBuffer slot_memory_;  // the slots, back to back, slots_per_job_ per job
+  std::size_t slots_per_job_ = 0;
   std::vector<std::span<unsigned char>> slots_;
   std::vector<std::unique_ptr<Ring>> rings_;  // one per job
   std::vector<QueueLane> lanes_;

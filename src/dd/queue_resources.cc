@@ -15,7 +15,12 @@ bool QueueResources::allocate_slots(const Request& request) {
   const std::size_t alignment = request.alignment;
   const auto ibs = static_cast<std::size_t>(request.settings.ibs);
   const std::size_t stride = (ibs + alignment - 1) / alignment * alignment;
-  const std::size_t count = std::size_t{request.plan.iodepth} * request.plan.jobs;
+  // Never more slots than a job's part has records (rule 3 of issue 28):
+  // 64 jobs at depth 1024 over a 4 MB file held 256 MiB of buffers that no
+  // I/O could use. An endless range (/dev/zero, no count=) uses them all.
+  slots_per_job_ = request.plan.slots_per_job(expected_input_bytes(request.os, request.settings),
+                                              request.settings.ibs, request.plan.iodepth);
+  const std::size_t count = slots_per_job_ * request.plan.jobs;
   std::size_t total = 0;
   if (stride < ibs || __builtin_mul_overflow(stride, count, &total) || !slot_memory_.allocate(total, alignment)) {
     request.events.notice(Notice::kQueueBuffersExhausted, Side::kInput, 0, request.plan.iodepth);
@@ -31,8 +36,7 @@ bool QueueResources::allocate_slots(const Request& request) {
 // the job's own thread.
 std::unique_ptr<Ring> QueueResources::open_ring(const Request& request, EngineUse& engine, unsigned job) {
   const std::span<const std::span<unsigned char>> slots =
-      std::span<const std::span<unsigned char>>(slots_).subspan(std::size_t{job} * request.plan.iodepth,
-                                                                request.plan.iodepth);
+      std::span<const std::span<unsigned char>>(slots_).subspan(std::size_t{job} * slots_per_job_, slots_per_job_);
   std::unique_ptr<Ring> ring;
   if (request.plan.engine != EngineChoice::kThreads && engine.fallback != EngineUse::Fallback::kUringRefused) {
     RingOpened opened = open_uring(request.plan.iodepth, slots, job != 0);
@@ -47,7 +51,8 @@ std::unique_ptr<Ring> QueueResources::open_ring(const Request& request, EngineUs
     }
   }
   if (ring) return ring;
-  RingOpened threads = open_thread_ring(request.plan.iodepth);
+  // A worker per slot: more could never have a request.
+  RingOpened threads = open_thread_ring(static_cast<unsigned>(slots_per_job_));
   if (!threads.ring) {
     request.events.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, request.plan.iodepth);
     return nullptr;
@@ -89,7 +94,7 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
     // does for the sync engine.
     if (request.pattern != nullptr) ring = std::make_unique<PatternRing>(std::move(ring), *request.pattern);
     lanes_.push_back({ring.get(), std::span<const std::span<unsigned char>>(slots_).subspan(
-                                      std::size_t{job} * request.plan.iodepth, request.plan.iodepth)});
+                                      std::size_t{job} * slots_per_job_, slots_per_job_)});
     rings_.push_back(std::move(ring));
   }
   queue.ring = lanes_[0].ring;

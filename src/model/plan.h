@@ -5,6 +5,7 @@
 // driver read it. No behaviour lives here.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -100,6 +101,18 @@ struct Plan {
   // whenever the engine or the depth was asked about.
   bool shows_engine() const noexcept {
     return queued() || iodepth_given || engine_given || jobs > 1 || !sweep_iodepth.empty();
+  }
+
+  // How many I/Os a job of the queued copy can have in flight at depth:
+  // never more than its part of a range of range_bytes in blocks of ibs
+  // has records (an endless range: depth). Its slots, and the threads
+  // engine's workers, are that many (rule 3 of issue 28).
+  std::size_t slots_per_job(std::optional<std::int64_t> range_bytes, std::int64_t ibs, unsigned depth) const noexcept {
+    if (!range_bytes || ibs <= 0) return depth;
+    const std::int64_t records = *range_bytes / ibs + (*range_bytes % ibs != 0 ? 1 : 0);
+    const std::int64_t per_job = (records + jobs - 1) / jobs;
+    const auto most = static_cast<std::int64_t>(depth);
+    return static_cast<std::size_t>(per_job < 1 ? 1 : per_job < most ? per_job : most);
   }
 
   // Whether --sweep=bs= asks for rows of block sizes (a list, auto or memory).

@@ -159,7 +159,7 @@ TEST_F(QueueDepth, AClosedPipeWithSigpipeIgnoredSaysWhatTheSyncEngineSays) {
 // Defect 21: an --align the slots cannot have is named, with how many
 // buffers of what size were asked for, not "input buffer of size bs".
 TEST_F(QueueDepth, SlotsThatCannotBeHadNameTheDepthAndTheAlignment) {
-  Options o = opts({"if=/dev/zero", "of=/dev/null", "bs=1M", "count=4", "--align=1G", "--iodepth=1024"});
+  Options o = opts({"if=/dev/zero", "of=/dev/null", "bs=1M", "count=4096", "--align=1G", "--iodepth=1024"});
   o.as_ddtime = true;
   const Result r = dd(o);
   EXPECT_STATUS(r, "exit 1");

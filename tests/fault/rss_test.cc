@@ -119,6 +119,30 @@ TEST_P(Rss, PeakDoesNotGrowWithBytesCopied) {
               small.max_rss_kib, large.max_rss_kib);
 }
 
+// Rule 3 of issue 28 (defect A6): never more slots than the range has
+// records. 64 jobs at depth 1024 over 4 MiB held 64 x 1024 buffers of 4 KiB
+// (276 MB peak) where 16 per job are all the copy can use; it now peaks
+// where depth 16 does.
+TEST(RssOfAQueue, HoldsNoMoreBuffersThanTheRangeHasRecords) {
+  if (const char* env = std::getenv("DDTIME_E2E_DD"); env != nullptr && *env != '\0') {
+    GTEST_SKIP() << "--jobs is ddtime's; DDTIME_E2E_DD names another dd";
+  }
+  auto copy_at = [](const char* depth) {
+    return run_dd({"if=/dev/zero", "of=/dev/null", "bs=4k", "count=1024", "--jobs=64", depth}, 60s);
+  };
+  const Peak sixteen = copy_at("--iodepth=16");
+  const Peak deep = copy_at("--iodepth=1024");
+  ASSERT_EQ(sixteen.failure, "");
+  ASSERT_EQ(deep.failure, "");
+  ASSERT_EQ(sixteen.exit_code, 0);
+  ASSERT_EQ(deep.exit_code, 0);
+  // The rings themselves grow with the depth (64 rings of 1024 entries,
+  // a few MiB); 64 x 1008 unused buffers would be 252 MiB more.
+  constexpr long kRingsKib = 16 * 1024;
+  EXPECT_LE(deep.max_rss_kib, sixteen.max_rss_kib + kRingsKib)
+      << "depth 16: " << sixteen.max_rss_kib << " KiB peak, depth 1024: " << deep.max_rss_kib << " KiB peak";
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Copy, Rss,
     ::testing::Values(RssCase{"bs_1M", {"bs=1M"}, 1 << 20}, RssCase{"bs_64K", {"bs=64K"}, 64 << 10},
