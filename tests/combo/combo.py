@@ -46,6 +46,9 @@ checks the invariants of issue 19:
   svg-parse            --svg=PATH, after exit status 0, is well-formed XML
                        whose root is <svg> with width and height
   stdout-empty         nothing on standard output when of= is given
+  handlers-before-open no file of the case is open while the SIGINT or
+                       SIGUSR1 handler is not yet in (GNU dd installs them
+                       before its first open)
   signal-usr1          SIGUSR1 never kills the process
   usr1-prints          SIGUSR1 prints the statistics so far
   signal-int           SIGINT ends the process by SIGINT within the bound
@@ -411,6 +414,16 @@ def generate(seed: int, number: int) -> Case:
         if engine == "sync" and (ext.get("iodepth", 1) > 1 or "sweep_iodepth" in ext or "jobs" in ext) and rng.random() < 0.9:
             engine = "auto"
         ext["engine"] = engine
+    if rng.random() < 0.01:
+        # Issue 28's rule 3: the most --jobs and --iodepth allow, which the
+        # threads engine cannot start everywhere: no more slots (and
+        # workers) than each job's part has records, and a refusal, where
+        # the machine cannot take them, changes no file.
+        ext["jobs"], ext["iodepth"] = 64, 1024
+        ext["engine"] = rng.choice(["auto", "threads"])
+        if "ibs" in dd:
+            dd.pop("ibs"), dd.pop("obs")
+            dd["bs"] = spell(rng, rng.choice(sizes))
     if rng.random() < 0.15:
         roll = rng.random()
         ext["cache"] = "cold-system" if roll < 0.03 else "as-is" if roll < 0.2 else "cold" if roll < 0.6 else "warm"
@@ -1121,6 +1134,7 @@ class Sent:
     handlers: str        # the caught-signal mask, in words
     open_fds: int
     err_offset: int      # how much stderr held when it was sent
+    unguarded: List[str] = dataclasses.field(default_factory=list)  # the case's files open while no handler was
 
 
 @dataclasses.dataclass
@@ -1155,6 +1169,23 @@ def open_fd_count(pid: int) -> int:
         return len(os.listdir(f"/proc/{pid}/fd"))
     except OSError:
         return -1
+
+
+def data_files_open(pid: int, directory: Path, device: Optional[str]) -> List[str]:
+    """The case's own files (in its directory, or its device) the process
+    holds open: what a signal must not find open without a handler."""
+    names = []
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith(str(directory) + "/") or (device and target == device):
+                names.append(target)
+    except OSError:
+        pass
+    return names
 
 
 def child_setup() -> None:
@@ -1214,15 +1245,20 @@ def run_ddtime(case: Case, binary: str, directory: Path, scratch_dir: Path, time
             # has its handlers in later than GNU dd: the signal waits for
             # them, up to a bound well past the binary's own measured
             # start-up; handlers still missing then are a defect.
+            # Meanwhile, one of the case's files open with no handler yet is
+            # rule 5 of issue 28 broken: GNU dd's are in before its first
+            # open (defect C2).
+            unguarded: List[str] = []
             while time.monotonic() - start < handler_bound:
                 caught, _ = signal_mask(process.pid)
                 if caught & (1 << (number - 1)) or poller.poll(1):
                     break
+                unguarded = unguarded or data_files_open(process.pid, directory, device)
             caught, _ = signal_mask(process.pid)
             fds = open_fd_count(process.pid)
             os.kill(process.pid, number)
             sent.append(Sent(name, time.monotonic() - start, bool(caught & (1 << (number - 1))),
-                             caught_names(caught), fds, size_of(err_path)))
+                             caught_names(caught), fds, size_of(err_path), unguarded))
         if exit_at is None:
             deadline = start + timeout
             while True:
@@ -1492,6 +1528,12 @@ class Checker:
                           f"the process died of {name}\n" + self.stderr_tail())
         elif run.status not in (0, 1):
             self.fail("exit-status", f"exit status {run.status}", f"exit status {run.status}\n" + self.stderr_tail())
+        for s in self.run.sent:
+            if s.unguarded:
+                self.fail("handlers-before-open", f"{s.name} found a file open before its handler",
+                          f"before {s.name} was sent {s.at * 1000:.1f} ms after the start, the process held "
+                          f"{', '.join(s.unguarded)} open with no handler for it")
+                break
         if self.sent_int and not run.exited_before_signal and not run.timed_out:
             latency = run.exit_at - self.sent_int[-1].at
             if self.killed and self.signal == signal.SIGINT:
