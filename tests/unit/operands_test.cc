@@ -465,7 +465,8 @@ TEST(Operands, PrintsTheVersionForEveryUnambiguousAbbreviation) {
   for (std::string_view arg : {"--v", "--ve", "--vers", "--version"}) {
     const Parsed run = parse({arg});
     ASSERT_TRUE(run.printed()) << arg;
-    EXPECT_TRUE(run.outcome.stdout_text.starts_with("ddtime " DDTIME_VERSION "\n")) << arg;
+    // As dd (these parses' invocation), GNU's shape: "dd (ddtime V; ...) 9.1".
+    EXPECT_TRUE(run.outcome.stdout_text.starts_with("dd (ddtime " DDTIME_VERSION ";")) << arg;
   }
 }
 
@@ -501,7 +502,7 @@ TEST(Operands, ActsOnHelpWhereverItStands) {
   EXPECT_TRUE(parse({"--help", "--foo"}).printed());
   EXPECT_TRUE(parse({"--help", "--", "bs=1"}).printed());
   EXPECT_TRUE(parse({"--he", "--version=x"}).printed());
-  EXPECT_EQ(parse({"--version", "--help"}).outcome.stdout_text.substr(0, 7), "ddtime ");
+  EXPECT_EQ(parse({"--version", "--help"}).outcome.stdout_text.substr(0, 11), "dd (ddtime ");
   EXPECT_EQ(parse({"--help", "--version"}).outcome.stdout_text.substr(0, 7), "Usage: ");
 }
 
