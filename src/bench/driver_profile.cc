@@ -64,8 +64,9 @@ std::int64_t Driver::profile_default_range() {
   if (!os_.stat_path(target.c_str(), status).ok()) return kProfileDefaultRange;
   const FileKind kind = classify(status);
   std::optional<std::int64_t> size;
-  // A file written grows to the range; one read has only what it holds.
-  if (kind == FileKind::kRegular && !writes) size = status.st_size;
+  // A file read has only what it holds; one written (with --force: it holds
+  // data) is never grown past its end. An empty one is made at the range.
+  if (kind == FileKind::kRegular && (!writes || status.st_size > 0)) size = status.st_size;
   if (kind == FileKind::kBlock) {
     const IoResult opened = os_.open(target.c_str(), O_RDONLY | O_CLOEXEC, 0);
     if (opened.ok()) {
@@ -136,6 +137,11 @@ ProfileRecord Driver::profile_record() const {
 int Driver::run_profile() {
   ProfileRecord record = profile_record();
   if (record.writes) {
+    struct stat status {};
+    const bool exists = os_.stat_path(record.target.c_str(), status).ok();
+    if (!exists || (classify(status) == FileKind::kRegular && status.st_size == 0)) {
+      console_.messages().profile_creates(session_words(plan()), record.target, record.start + record.range);
+    }
     if (const std::optional<int> ended = prepare_profile_range(record)) return *ended;
   }
   const std::span<const ProfileTest> tests = record.preset->tests;

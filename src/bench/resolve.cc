@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <vector>
 
 #include "dd/io.h"
 #include "report/report_files.h"
+#include "system/disk_signature.h"
 #include "system/limits.h"
 
 namespace ddtime {
@@ -351,8 +353,74 @@ bool check_limits(Os& os, const Job& job, const Messages& messages) {
   return true;
 }
 
+// What the device's first bytes say it holds, read through os; nullopt
+// when it holds nothing known or cannot be read (the run then says why).
+std::optional<DiskSignature> device_signature(Os& os, const std::string& path) {
+  const IoResult opened = os.open(path.c_str(), O_RDONLY | O_CLOEXEC, 0);
+  if (!opened.ok()) return std::nullopt;
+  const int fd = static_cast<int>(opened.n);
+  std::vector<unsigned char> head(kDiskSignatureSpan);
+  std::size_t got = 0;
+  while (got < head.size()) {
+    const IoResult read = os.read(fd, head.data() + got, head.size() - got);
+    if (read.err == EINTR) continue;
+    if (!read.ok() || read.n == 0) break;
+    got += static_cast<std::size_t>(read.n);
+  }
+  os.close(fd);
+  head.resize(got);
+  return find_disk_signature(head);
+}
+
+// Rule 1 of issue 28: a benchmark never destroys what the user did not
+// offer as scratch. Data of ddtime's own making (a profile's, --pattern's)
+// over an existing non-empty file, or over a device holding a partition
+// table or a file system, is refused unless --force, before anything is
+// opened for writing. A copy of if= keeps dd's meaning and is not checked.
+bool check_scratch_target(Os& os, const Job& job, const Messages& messages) {
+  if (!job.plan.pattern || !job.settings.output_file || job.plan.force) return true;
+  const std::string& path = *job.settings.output_file;
+  const std::string asked = job.plan.profile ? session_words(job.plan) : std::string("--pattern");
+  if (job.output == FileKind::kRegular) {
+    struct stat status {};
+    if (os.stat_path(path.c_str(), status).ok() && status.st_size > 0) {
+      messages.would_overwrite_file(asked, path, status.st_size);
+      return false;
+    }
+  }
+  if (job.output == FileKind::kBlock) {
+    // Mounted or claimed says more than what it holds: the kernel's
+    // exclusive claim, taken read-only and let go at once.
+    const IoResult claimed = os.open(path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC, 0);
+    if (!claimed.ok() && claimed.err == EBUSY) {
+      messages.device_in_use(asked, path);
+      return false;
+    }
+    if (claimed.ok()) os.close(static_cast<int>(claimed.n));
+    if (const std::optional<DiskSignature> found = device_signature(os, path)) {
+      messages.would_overwrite_device(asked, path, *found);
+      return false;
+    }
+  }
+  return true;
+}
+
+// A profile (with --force) writes inside an existing file, never past its end.
+bool check_profile_stays_inside(Os& os, const Job& job, const Messages& messages) {
+  if (!job.plan.pattern || job.output != FileKind::kRegular || !job.plan.size) return true;
+  const std::string& path = *job.settings.output_file;
+  struct stat status {};
+  if (!os.stat_path(path.c_str(), status).ok() || status.st_size == 0) return true;
+  const std::int64_t end = job.settings.seek_offset().value_or(0) + *job.plan.size;
+  if (end <= status.st_size) return true;
+  messages.profile_would_grow(session_words(job.plan), path, status.st_size, end);
+  return false;
+}
+
 bool check_modes(Os& os, Job& job, const Messages& messages) {
   if (!check_limits(os, job, messages)) return false;
+  if (!check_scratch_target(os, job, messages)) return false;
+  if (job.plan.profile && !check_profile_stays_inside(os, job, messages)) return false;
   if (job.plan.profile && !check_profile_target(job, messages)) return false;
   if (job.plan.random && !check_random(os, job, messages)) return false;
   if (job.plan.jobs > 1 && !check_jobs(job, messages)) return false;

@@ -334,7 +334,9 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
           "LIMIT"),
       "with --time: end once the rate is steady within LIMIT percent (10), as fio's steadystate");
   add("force", row<Switch>([this](Switch) { plan_.force = true; }),
-      "let a session write to a block device that is mounted or in use; with --compare, compare documents "
+      "let a session write to a block device that is mounted or in use, and --profile or --pattern write over "
+      "an existing non-empty file or a device holding a partition table or a file system; with --compare, "
+      "compare documents "
       "whose rows or operands differ, or that are incomplete");
   add("compare", row<Switch>([this](Switch) { plan_.compare = true; }),
       "compare the JSON documents named in place of operands (runs, sessions, profiles) with the first: "

@@ -312,6 +312,58 @@ void Messages::profile_needs_file(std::string_view asked, const std::string& pat
   diag_.error(0, "{} measures a file or a block device: {} is {}", asked, diag_.quote(path), kind);
 }
 
+namespace {
+
+std::string_view content_words(DiskContent content) {
+  switch (content) {
+    case DiskContent::kMbr: return "a DOS (MBR) partition table";
+    case DiskContent::kGpt: return "a GPT partition table";
+    case DiskContent::kExt2: return "an ext2 file system";
+    case DiskContent::kExt3: return "an ext3 file system";
+    case DiskContent::kExt4: return "an ext4 file system";
+    case DiskContent::kXfs: return "an XFS file system";
+    case DiskContent::kBtrfs: return "a btrfs file system";
+    case DiskContent::kSwap: return "a swap area";
+    case DiskContent::kFat: return "a FAT file system";
+    case DiskContent::kNtfs: return "an NTFS file system";
+    case DiskContent::kIso9660: return "an ISO 9660 file system";
+    case DiskContent::kLuks: return "a LUKS encrypted volume";
+    case DiskContent::kLvm2: return "an LVM2 physical volume";
+    case DiskContent::kSquashfs: return "a squashfs file system";
+    case DiskContent::kF2fs: return "an f2fs file system";
+  }
+  return "data";
+}
+
+}  // namespace
+
+void Messages::would_overwrite_file(std::string_view asked, const std::string& path, std::int64_t bytes) const {
+  diag_.error(0, "{} holds {} bytes ({}); {} would overwrite them with data of its own; --force overwrites it",
+              diag_.quote(path), bytes, human_size(bytes, true), asked);
+}
+
+void Messages::would_overwrite_device(std::string_view asked, const std::string& path,
+                                      const DiskSignature& found) const {
+  const std::string label = found.label.empty() ? std::string() : fmt::format(" (label {})", diag_.quote(found.label));
+  diag_.error(0, "{} holds {}{}; {} would overwrite it; --force overwrites it", diag_.quote(path),
+              content_words(found.content), label, asked);
+}
+
+void Messages::profile_would_grow(std::string_view asked, const std::string& path, std::int64_t size,
+                                  std::int64_t end) const {
+  diag_.error(0, "{} would write {} up to byte {}, past its end at {}: a profile never grows a file; give --size "
+              "within it, or a new file",
+              asked, diag_.quote(path), end, size);
+}
+
+void Messages::profile_creates(std::string_view asked, const std::string& path, std::int64_t bytes) const {
+  // Said as GNU says its warnings: silenced by status=none.
+  if (settings_.status == StatusLevel::kNone) return;
+  // Not GNU's word "bytes": scripts grep ddtime's lines for GNU's summary.
+  diag_.raw(fmt::format("{}: {} creates {}, {} ({}): the range's size\n", diag_.program(), asked, diag_.quote(path),
+                        human_size(bytes, false), human_size(bytes, true)));
+}
+
 void Messages::time_cannot_go_round(std::string_view kind) const {
   diag_.error(0, "--time goes over its range again from the start, which the input cannot: it is {}", kind);
 }

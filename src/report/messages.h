@@ -14,6 +14,7 @@
 #include "model/settings.h"
 #include "report/diag.h"
 #include "report/report_files.h"
+#include "system/disk_signature.h"
 #include "system/limits.h"
 
 namespace ddtime {
@@ -78,6 +79,14 @@ class Messages {
   void time_cannot_go_round(std::string_view kind) const;
   // --profile's target is not a file or a block device (kind: "a pipe").
   void profile_needs_file(std::string_view asked, const std::string& path, std::string_view kind) const;
+  // Generator data (a profile's, a --pattern's) would overwrite what the
+  // user did not offer as scratch: a non-empty file, a device's content.
+  void would_overwrite_file(std::string_view asked, const std::string& path, std::int64_t bytes) const;
+  void would_overwrite_device(std::string_view asked, const std::string& path, const DiskSignature& found) const;
+  // A profile never grows an existing file: its range ends past the file's end.
+  void profile_would_grow(std::string_view asked, const std::string& path, std::int64_t size, std::int64_t end) const;
+  // A profile's new file, created at the range's size.
+  void profile_creates(std::string_view asked, const std::string& path, std::int64_t bytes) const;
 
  private:
   // False when `what` is not one of its notices.

@@ -19,6 +19,9 @@ checks the invariants of issue 19:
                        changed or removed
   refusal-changes-nothing  a refused command (exit 1, no GNU summary)
                        leaves every file as it was and creates none
+  rule1-scratch        no --profile/--pattern without --force changes an
+                       existing non-empty file: it is refused (issue 28,
+                       rule 1); a forced profile never grows the file
   report-path-refused  a report path that names if=, of=, the other report,
                        a directory, a missing directory, or nothing, is
                        refused
@@ -253,13 +256,37 @@ def profile_case(rng: random.Random, number: int) -> Case:
     if rng.random() < 0.3:
         ext["csv"] = "profile.csv"
     dd: Dict[str, object] = {"if": "in"} if rng.random() < 0.5 else {"of": "out"}
+    files: Dict[str, tuple] = {"in": ("random", 2 * MiB)}
     order = list(dd) + list(ext)
     rng.shuffle(order)
-    return Case(number, "ddtime", {"in": ("random", 2 * MiB)}, dd, ext, order, [])
+    # Rule 1 of issue 28: an existing non-empty of= (as big as the range)
+    # is refused without --force, and stays its size with it.
+    if "of" in dd and rng.random() < 0.3:
+        files["out"] = ("fill", MiB, FILL)
+        if rng.random() < 0.5:
+            ext["force"] = True
+            order.append("force")
+    return Case(number, "ddtime", files, dd, ext, order, [])
 
 
 def is_profile(case: Case) -> bool:
     return "profile" in case.ext
+
+
+def scratch_offered(files: Dict[str, tuple], dd: Dict[str, object]) -> Optional[bool]:
+    """Whether of= is a file the user offers as scratch (absent or empty):
+    None when of= is not the case's file "out"."""
+    if dd.get("of") != "out":
+        return None
+    spec = files.get("out")
+    return spec is None or spec[0] != "fill" or spec[1] == 0
+
+
+def scratch_protected(case: Case) -> bool:
+    """Generator data (--pattern, --profile) over an existing non-empty
+    of= without --force: rule 1 says it is refused and changes nothing."""
+    writes_own = "pattern" in case.ext or ("profile" in case.ext and "of" in case.dd)
+    return writes_own and not case.ext.get("force") and scratch_offered(case.files, case.dd) is False
 
 
 def generate(seed: int, number: int) -> Case:
@@ -609,6 +636,13 @@ def generate(seed: int, number: int) -> Case:
                 signals.append((name, rng.uniform(0.005, 0.4), None))
         signals.sort(key=lambda s: (s[2] is not None, (0, -s[1]) if s[1] < 0 else (1, s[1])))
 
+    # Rule 1 of issue 28: --pattern over an existing non-empty of= is
+    # refused unless --force; most such cases give it, to go on testing
+    # the copy. Its own generator: the other cases stay as they were.
+    if "pattern" in ext and scratch_offered(files, dd) is False:
+        if random.Random(f"ddtime-combo-force:{seed}:{number}").random() < 0.8:
+            ext["force"] = True
+
     keys = [k for k in ("if", "of", "bs", "ibs", "obs", "count", "skip", "seek", "conv", "iflag", "oflag") if k in dd]
     ext_keys = list(ext)
     if rng.random() < 0.3:
@@ -658,6 +692,8 @@ def expected_refusal(case: Case) -> Optional[str]:
         resolved[key] = target
     if len(set(resolved.values())) < len(resolved):
         return "--" + " and --".join(resolved) + " name the same file"
+    if scratch_protected(case):
+        return "rule 1: generator data over an existing non-empty of= without --force"
     return None
 
 
@@ -1456,6 +1492,9 @@ class Checker:
             # Refused, then a signal the harness sent arrived while the
             # process was exiting (a sanitizer build's exit checks take long).
             self.refused = True
+        if scratch_protected(self.case) and self.before.get("out") != self.after.get("out"):
+            self.fail("rule1-scratch", "--pattern without --force changed an existing non-empty of=",
+                      f"out before {self.before.get('out')}, after {self.after.get('out')}\n" + self.stderr_tail(4))
         if self.refused:
             self.check_refusal()
             self.check_stderr_report_format()
@@ -1496,6 +1535,8 @@ class Checker:
             return "report path is a directory"
         if "names no file" in r:
             return "empty report path"
+        if r.startswith("rule 1"):
+            return "generator data over a non-empty of="
         return "json and csv name one file"
 
     def status_text(self) -> str:
@@ -2396,6 +2437,17 @@ def check_profile(case: Case, directory: Path, status: int, err: str) -> List[Fa
     on stderr; no GNU summary and none of its words in ddtime's lines."""
     name = str(case.ext["profile"])
     sides = ["read", "write"] if "of" in case.dd else ["read"]
+    out = directory / "out"
+    if scratch_protected(case):
+        failures = []
+        if status != 1 or "--force" not in err:
+            failures.append(Failure("rule1-scratch", f"--profile={name} over a non-empty of= not refused",
+                                    f"exit {status}\n{err[-800:]}"))
+        if out.read_bytes() != bytes([FILL]) * case.files["out"][1]:
+            failures.append(Failure("rule1-scratch", f"--profile={name} without --force changed of=", err[-800:]))
+        return failures
+    if "out" in case.files and "of" in case.dd and out.stat().st_size != case.files["out"][1]:
+        return [Failure("rule1-scratch", f"--profile={name} --force grew or cut of=", f"{out.stat().st_size} bytes")]
     if status != 0:
         return [Failure("profile", f"--profile={name} exit {status}", err[-800:])]
     failures: List[Failure] = []

@@ -246,6 +246,56 @@ TEST_F(Profile, ASigintPrintsTheTestsDoneThenKills) {
   EXPECT_NE(r.err.find("(incomplete: the tests not shown did not run)"), std::string::npos) << r.err;
 }
 
+// ---- rule 1 of issue 28: what the user did not offer as scratch ----
+
+TEST_F(Profile, AnExistingNonEmptyFileIsRefusedAndLeftAsItWas) {
+  const std::string user = pattern(1 << 20, 9);
+  write_file("userdata.bin", user);
+  const Result r = ddtime(with_quick({"--profile=real", "of=userdata.bin"}));
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("userdata.bin\u2019 holds 1048576 bytes (1.0 MB); --profile=real would overwrite them with "
+                       "data of its own; --force overwrites it\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(read_file("userdata.bin"), user) << "not a byte changed";
+}
+
+TEST_F(Profile, ForcedOverAFileItStaysInsideTheFileAndNeverGrowsIt) {
+  write_file("userdata.bin", pattern(1 << 20, 9));
+  const Result r = ddtime({"--profile=real", "of=userdata.bin", "--force", "--time=20ms", "--repeat=1",
+                           "--warmup=0", "--pause=0"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("range: 1 MiB of userdata.bin"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file("userdata.bin").size(), 1u << 20) << "not grown to the default range of 1 GiB";
+  const Result grow = ddtime(with_quick({"--profile=real", "of=userdata.bin", "--force"}));
+  EXPECT_STATUS(grow, "exit 1");
+  EXPECT_NE(grow.err.find("a profile never grows a file"), std::string::npos) << grow.err;
+  EXPECT_EQ(read_file("userdata.bin").size(), 1u << 20);
+}
+
+TEST_F(Profile, ANewFileIsCreatedAtTheRangesSizeAndSaidSo) {
+  const Result r = ddtime(with_quick({"--profile=real", "of=new.img"}));
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("ddtime: --profile=real creates \u2018new.img\u2019, 4.0 MiB (4.2 MB): the range's size\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(read_file("new.img").size(), 4u << 20);
+}
+
+TEST_F(Profile, APatternOverAnExistingNonEmptyFileIsRefusedButAPlainCopyIsNot) {
+  const std::string user = pattern(65536, 5);
+  write_file("userdata.bin", user);
+  const Result r = ddtime({"--pattern=random", "of=userdata.bin", "bs=4k", "count=4"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("holds 65536 bytes (66 kB); --pattern would overwrite them"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file("userdata.bin"), user);
+  const Result forced = ddtime({"--pattern=random", "of=userdata.bin", "bs=4k", "count=4", "--force"});
+  EXPECT_STATUS(forced, "exit 0");
+  const Result copy = ddtime({"if=in", "of=userdata.bin", "bs=4k", "count=4"});
+  EXPECT_STATUS(copy, "exit 0");
+  EXPECT_EQ(read_file("userdata.bin"), read_file("in").substr(0, 16384)) << "dd's meaning: truncated, then copied";
+}
+
 // ---- block devices ----
 
 class ProfileOnADevice : public LoopDevice {
@@ -287,6 +337,50 @@ TEST_F(ProfileOnADevice, ADeviceInUseIsRefusedUnlessForce) {
   ::close(claim);
   EXPECT_STATUS(forced, "exit 0");
   EXPECT_TRUE(device_bytes() != content_);
+}
+
+// A device that holds a file system or a partition table, mounted or not,
+// is refused as mkfs refuses it, naming what it holds.
+class ProfileOnAFormattedDevice : public ProfileOnADevice {};
+
+TEST_F(ProfileOnAFormattedDevice, AnExt4IsRefusedNamingItsLabelAndForceOverwritesIt) {
+  if (!shell("command -v mkfs.ext4").ok) GTEST_SKIP() << "needs mkfs.ext4 (e2fsprogs)";
+  const Command made = shell("mkfs.ext4 -q -F -L scratchme " + device_);
+  ASSERT_TRUE(made.ok) << made.output;
+  content_ = device_bytes();
+  const Result r = ddtime(with_quick({"--profile=diskmark", "of=" + device_}));
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find(device_ + "\u2019 holds an ext4 file system (label \u2018scratchme\u2019); --profile=diskmark "
+                                 "would overwrite it; --force overwrites it\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(device_bytes() == content_) << "nothing was written";
+  const Result pattern_run = ddtime({"--pattern=zero", "of=" + device_, "bs=4k", "count=1"});
+  EXPECT_STATUS(pattern_run, "exit 1");
+  EXPECT_TRUE(device_bytes() == content_) << "nothing was written";
+  const Result forced = ddtime(with_quick({"--profile=diskmark", "of=" + device_, "--force"}));
+  EXPECT_STATUS(forced, "exit 0");
+  EXPECT_TRUE(device_bytes() != content_);
+}
+
+TEST_F(ProfileOnAFormattedDevice, APartitionTableIsRefused) {
+  if (shell("command -v sfdisk").ok) {
+    const Command made = shell("echo 'start=2048, type=83' | sfdisk -q " + device_);
+    ASSERT_TRUE(made.ok) << made.output;
+  } else {
+    // An MBR written by hand: one Linux partition entry and the boot signature.
+    std::string head = device_bytes();
+    head[446 + 4] = '\x83';
+    head[510] = '\x55';
+    head[511] = '\xAA';
+    for (std::size_t i = 0; i < 16; ++i) head[446 + i] = i == 4 ? '\x83' : '\0';
+    write_file("backing.img", head);
+  }
+  content_ = device_bytes();
+  const Result r = ddtime(with_quick({"--profile=real", "of=" + device_}));
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("partition table; --profile=real would overwrite it"), std::string::npos) << r.err;
+  EXPECT_TRUE(device_bytes() == content_) << "nothing was written";
 }
 
 // A device with a file system mounted on it: the kernel refuses its

@@ -206,7 +206,8 @@ TEST_F(Readback, APatternOfOneByteWritesThatByte) {
 
 TEST_F(Readback, RandomNeverWritesTheSameBlockTwiceAtAnyDepth) {
   for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
-    ASSERT_STATUS(ddtime({"of=out", "bs=64k", "count=16", "--pattern=random", depth}), "exit 0");
+    // --force: the second depth overwrites the first's file (rule 1).
+    ASSERT_STATUS(ddtime({"of=out", "bs=64k", "count=16", "--pattern=random", "--force", depth}), "exit 0");
     const std::string bytes = read_file("out");
     ASSERT_EQ(bytes.size(), 16u << 16);
     std::set<std::string> blocks;
@@ -225,7 +226,7 @@ TEST_F(Readback, APatternEndsWithItsPartialRecordAtEveryDepthAndEngine) {
       ASSERT_STATUS(r, "exit 0");
       EXPECT_EQ(r.err_masked(),
                 "732+1 records in\n732+1 records out\n3000000 bytes (3.0 MB, 2.9 MiB) copied, <T> s, <R>\n");
-      r = dd({"of=out", "bs=4096", "--size=1000", "--pattern=stamp", engine, depth});
+      r = dd({"of=out", "bs=4096", "--size=1000", "--pattern=stamp", "--force", engine, depth});
       ASSERT_STATUS(r, "exit 0");
       EXPECT_EQ(r.err_masked(), "0+1 records in\n0+1 records out\n1000 bytes (1.0 kB) copied, <T> s, <R>\n");
       EXPECT_EQ(file_size("out"), 1000);
@@ -255,7 +256,9 @@ TEST_F(Readback, StampWritesEachSectorsOffsetAndVerifiesAtDepth) {
 // offset in the stream, not in the file, where the writes land at its end.
 TEST_F(Readback, StampUnderAppendWritesTheOffsetInTheFile) {
   write_file("out", std::string(1000, 'o'));
-  const Result r = ddtime({"of=out", "bs=4k", "count=4", "oflag=append", "conv=notrunc", "--pattern=stamp", "--verify"});
+  // --force: the file's data is offered as scratch (rule 1).
+  const Result r = ddtime(
+      {"of=out", "bs=4k", "count=4", "oflag=append", "conv=notrunc", "--pattern=stamp", "--verify", "--force"});
   ASSERT_STATUS(r, "exit 0");
   const std::string bytes = read_file("out");
   ASSERT_EQ(bytes.size(), 1000u + 4 * 4096);
@@ -282,13 +285,13 @@ TEST_F(Readback, StampUnderAppendKnowsWhereOpeningLeavesTheEnd) {
   EXPECT_EQ(first_offset("fresh", 0), 0u);
 
   write_file("cut", std::string(100000, 'c'));
-  r = ddtime({"of=cut", "bs=4k", "seek=2", "count=2", "oflag=append", "--pattern=stamp", "--verify"});
+  r = ddtime({"of=cut", "bs=4k", "seek=2", "count=2", "oflag=append", "--pattern=stamp", "--verify", "--force"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(read_file("cut").size(), 4u * 4096) << "cut at seek=, then appended to";
   EXPECT_EQ(first_offset("cut", 8192), 8192u);
 
   write_file("emptied", std::string(100000, 'e'));
-  r = ddtime({"of=emptied", "bs=4k", "count=2", "oflag=append", "--pattern=stamp", "--verify"});
+  r = ddtime({"of=emptied", "bs=4k", "count=2", "oflag=append", "--pattern=stamp", "--verify", "--force"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(read_file("emptied").size(), 2u * 4096) << "emptied, then appended to";
   EXPECT_EQ(first_offset("emptied", 0), 0u);

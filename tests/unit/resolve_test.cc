@@ -12,10 +12,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "model/profile.h"
 #include "report/diag.h"
 #include "fakes/fake_os.h"
 
@@ -33,6 +35,7 @@ class PathsOs final : public OsWrapper {
     off_t size = 0;
     bool busy = false;  // claimed by someone else: O_EXCL gives EBUSY
     dev_t rdev = 0;     // a character device's numbers
+    std::string head;   // what reads of it give
   };
   PathsOs() : OsWrapper(fake_) {}
 
@@ -54,8 +57,18 @@ class PathsOs final : public OsWrapper {
     const auto found = paths.find(path);
     if (found == paths.end()) return {-1, ENOENT};
     if ((flags & O_EXCL) != 0 && found->second.busy) return {-1, EBUSY};
+    if ((flags & O_ACCMODE) != O_RDONLY) opened_for_writing.push_back(path);
+    reading_[next_fd_] = {found->second.head, 0};
     return {next_fd_++, 0};
   }
+  IoResult read(int fd, void* buffer, std::size_t length) noexcept override {
+    auto& [text, at] = reading_[fd];
+    const std::size_t n = std::min(length, text.size() - at);
+    std::memcpy(buffer, text.data() + at, n);
+    at += n;
+    return {static_cast<ssize_t>(n), 0};
+  }
+  std::vector<std::string> opened_for_writing;
   IoResult close(int fd) noexcept override {
     closed.push_back(fd);
     return {0, 0};
@@ -65,6 +78,7 @@ class PathsOs final : public OsWrapper {
  private:
   FakeOs fake_;
   int next_fd_ = 10;
+  std::map<int, std::pair<std::string, std::size_t>> reading_;
 };
 
 struct Resolved {
@@ -136,6 +150,104 @@ TEST(Resolve, ForceClaimsNothing) {
   const Resolved r = resolve_with(os, copy_of("in", "/dev/sdz"), plan);
   ASSERT_TRUE(r.job) << r.said;
   EXPECT_EQ(r.job->device_claim, -1);
+}
+
+Plan pattern_plan() {
+  Plan plan;
+  plan.pattern = PatternSpec{PatternKind::kRandom, 0};
+  return plan;
+}
+
+// An ext4 superblock labelled "x" as mkfs.ext4 -L x writes it.
+std::string ext4_head() {
+  std::string head(4096, '\0');
+  head[1080] = '\x53';
+  head[1081] = '\xEF';
+  head[1024 + 0x60] = '\x40';
+  head[1144] = 'x';
+  return head;
+}
+
+TEST(Resolve, APatternOverAnExistingNonEmptyFileIsRefusedNamingWhatItHolds) {
+  PathsOs os;
+  os.paths["userdata.bin"] = {S_IFREG | 0644, 10 << 20};
+  const Resolved r = resolve_with(os, copy_of("/dev/zero", "userdata.bin"), pattern_plan());
+  EXPECT_FALSE(r.job);
+  EXPECT_EQ(r.said,
+            "ddtime: 'userdata.bin' holds 10485760 bytes (10 MB); --pattern would overwrite them with data of its own; "
+            "--force overwrites it\n");
+  EXPECT_TRUE(os.opened_for_writing.empty());
+}
+
+TEST(Resolve, APatternOverAnEmptyOrNewFileIsAllowed) {
+  PathsOs os;
+  os.paths["empty"] = {S_IFREG | 0644, 0};
+  EXPECT_TRUE(resolve_with(os, copy_of("/dev/zero", "empty"), pattern_plan()).job);
+  EXPECT_TRUE(resolve_with(os, copy_of("/dev/zero", "new"), pattern_plan()).job);
+}
+
+TEST(Resolve, APlainCopyOverANonEmptyFileKeepsDdsMeaning) {
+  PathsOs os;
+  os.paths["in"] = {S_IFREG | 0644, 1 << 20};
+  os.paths["b"] = {S_IFREG | 0644, 10 << 20};
+  EXPECT_TRUE(resolve_with(os, copy_of("in", "b"), Plan{}).job);
+  EXPECT_TRUE(resolve_with(os, copy_of("in", "b"), repeated(3)).job);
+}
+
+TEST(Resolve, APatternOverADeviceHoldingAFileSystemIsRefusedNamingItAndItsLabel) {
+  PathsOs os;
+  os.paths["/dev/loop3"] = {S_IFBLK | 0660, 0, false, 0, ext4_head()};
+  const Resolved r = resolve_with(os, copy_of("/dev/zero", "/dev/loop3"), pattern_plan());
+  EXPECT_FALSE(r.job);
+  EXPECT_EQ(r.said, "ddtime: '/dev/loop3' holds an ext4 file system (label 'x'); --pattern would overwrite it; "
+                    "--force overwrites it\n");
+  EXPECT_TRUE(os.opened_for_writing.empty());
+}
+
+TEST(Resolve, AProfileOverADeviceHoldingAPartitionTableIsRefused) {
+  PathsOs os;
+  std::string head(4096, '\0');
+  head[510] = '\x55';
+  head[511] = '\xAA';
+  head[446 + 4] = '\x83';
+  os.paths["/dev/sdz"] = {S_IFBLK | 0660, 0, false, 0, head};
+  Plan plan = pattern_plan();
+  plan.profile = &kProfilePresets[0];
+  plan.size = 1 << 20;
+  const Resolved r = resolve_with(os, copy_of("/dev/zero", "/dev/sdz"), plan);
+  EXPECT_FALSE(r.job);
+  EXPECT_NE(r.said.find("holds a DOS (MBR) partition table"), std::string::npos) << r.said;
+  EXPECT_NE(r.said.find("--profile="), std::string::npos) << r.said;
+}
+
+TEST(Resolve, APatternOverABlankDeviceIsAllowed) {
+  PathsOs os;
+  os.paths["/dev/sdz"] = {S_IFBLK | 0660, 0, false, 0, std::string(70000, '\0')};
+  EXPECT_TRUE(resolve_with(os, copy_of("/dev/zero", "/dev/sdz"), pattern_plan()).job);
+}
+
+TEST(Resolve, ForceWritesAPatternOverAFileSystemAndAFile) {
+  PathsOs os;
+  os.paths["/dev/loop3"] = {S_IFBLK | 0660, 0, false, 0, ext4_head()};
+  os.paths["userdata.bin"] = {S_IFREG | 0644, 10 << 20};
+  Plan plan = pattern_plan();
+  plan.force = true;
+  EXPECT_TRUE(resolve_with(os, copy_of("/dev/zero", "/dev/loop3"), plan).job);
+  EXPECT_TRUE(resolve_with(os, copy_of("/dev/zero", "userdata.bin"), plan).job);
+}
+
+TEST(Resolve, AForcedProfileNeverGrowsAnExistingFile) {
+  PathsOs os;
+  os.paths["userdata.bin"] = {S_IFREG | 0644, 10 << 20};
+  Plan plan = pattern_plan();
+  plan.profile = &kProfilePresets[0];
+  plan.force = true;
+  plan.size = std::int64_t{1} << 30;
+  const Resolved r = resolve_with(os, copy_of("/dev/zero", "userdata.bin"), plan);
+  EXPECT_FALSE(r.job);
+  EXPECT_NE(r.said.find("a profile never grows a file"), std::string::npos) << r.said;
+  plan.size = 10 << 20;
+  EXPECT_TRUE(resolve_with(os, copy_of("/dev/zero", "userdata.bin"), plan).job);
 }
 
 TEST(Resolve, SizeBecomesCountInBytesForEveryPass) {
