@@ -59,28 +59,6 @@ void put_string_or_null(json::Object& object, std::string_view key, const std::o
   }
 }
 
-// Names as <signal.h> spells them; the numbers differ between systems.
-std::optional<std::string_view> signal_name(int signal) {
-  // The name as characters, not a string_view: a table of pointers would
-  // need relocating, a page the loader writes at every start.
-  struct Named {
-    int number;
-    char name[10];
-  };
-  static constexpr Named kSignals[] = {
-      {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"},
-      {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"},
-      {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"}, {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
-      {SIGCHLD, "SIGCHLD"}, {SIGCONT, "SIGCONT"}, {SIGSTOP, "SIGSTOP"}, {SIGTSTP, "SIGTSTP"}, {SIGTTIN, "SIGTTIN"},
-      {SIGTTOU, "SIGTTOU"}, {SIGURG, "SIGURG"},   {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGVTALRM, "SIGVTALRM"},
-      {SIGPROF, "SIGPROF"}, {SIGSYS, "SIGSYS"},
-  };
-  for (const Named& named : kSignals) {
-    if (named.number == signal) return std::string_view(named.name);
-  }
-  return std::nullopt;
-}
-
 std::string_view status_name(StatusLevel level) {
   switch (level) {
     case StatusLevel::kNone:
@@ -167,16 +145,6 @@ void put_times(json::Object object, const RunTimes& times) {
   object.decimal("user", seconds(times.user_ns)).decimal("sys", seconds(times.sys_ns));
 }
 
-// The signal that ended the run or the session, by name where it has one.
-void put_signal(json::Object& object, int signal) {
-  if (signal == 0) {
-    object.null("signal");
-  } else if (auto name = signal_name(signal)) {
-    object.string("signal", *name);
-  } else {
-    object.string("signal", std::to_string(signal));
-  }
-}
 
 using json::rounded;
 
@@ -388,7 +356,9 @@ void put_session_run(json::Object& run, const RunRecord& source, std::string_vie
       .string("pass", pass_name(source.pass))
       .integer("repeat", source.index)
       .boolean("warmup", source.warmup)
-      .boolean("counted", source.counted())
+      // A warm-up is listed, never counted: the man page's "not counted",
+      // and what --compare skips.
+      .boolean("counted", source.counted() && !source.warmup)
       .string("cache", cache_mode_name(source.cache));
   if (!source.residency) {
     run.null("residency");
@@ -513,6 +483,44 @@ std::string json_quote(std::string_view text) {
   json::Writer out;
   out.string(text);
   return out.text();
+}
+
+namespace {
+
+// Names as <signal.h> spells them; the numbers differ between systems.
+std::optional<std::string_view> signal_name(int signal) {
+  // The name as characters, not a string_view: a table of pointers would
+  // need relocating, a page the loader writes at every start.
+  struct Named {
+    int number;
+    char name[10];
+  };
+  static constexpr Named kSignals[] = {
+      {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"},
+      {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"},
+      {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"}, {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+      {SIGCHLD, "SIGCHLD"}, {SIGCONT, "SIGCONT"}, {SIGSTOP, "SIGSTOP"}, {SIGTSTP, "SIGTSTP"}, {SIGTTIN, "SIGTTIN"},
+      {SIGTTOU, "SIGTTOU"}, {SIGURG, "SIGURG"},   {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGVTALRM, "SIGVTALRM"},
+      {SIGPROF, "SIGPROF"}, {SIGSYS, "SIGSYS"},
+  };
+  for (const Named& named : kSignals) {
+    if (named.number == signal) return std::string_view(named.name);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// The signal that ended a run, a session or a profile, by name where it
+// has one: the one place every document writes it.
+void put_signal(json::Object& object, int signal) {
+  if (signal == 0) {
+    object.null("signal");
+  } else if (auto name = signal_name(signal)) {
+    object.string("signal", *name);
+  } else {
+    object.string("signal", std::to_string(signal));
+  }
 }
 
 }  // namespace ddtime

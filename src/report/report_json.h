@@ -12,6 +12,7 @@
 
 #include "measure/record.h"
 #include "model/environment_facts.h"
+#include "report/json.h"
 
 namespace ddtime {
 
@@ -145,5 +146,9 @@ std::string_view json_memory_exhausted() noexcept;
 // \ufffd, so a file name that is not UTF-8 still gives valid JSON, read
 // back as plainly not the name given (operands then add its hex).
 std::string json_quote(std::string_view text);
+
+// "signal": null (0), the signal's name ("SIGINT"), or its number as a
+// string where it has no name; every document (run, session, profile).
+void put_signal(json::Object& object, int signal);
 
 }  // namespace ddtime

@@ -6,6 +6,7 @@
 
 #include "report/json.h"
 #include "report/report_environment_json.h"
+#include "report/report_json.h"
 #include "report/report_profile.h"
 
 namespace ddtime {
@@ -61,7 +62,7 @@ void put_runs(json::Array runs, const ProfileRow& row) {
     json::Object item = runs.object();
     item.decimal("bytes_per_second", json::rounded(run.bytes_per_second, kRateDecimals))
         .boolean("warmup", run.warmup)
-        .boolean("counted", run.counted);
+        .boolean("counted", run.counted && !run.warmup);  // a warm-up is listed, never counted
   }
 }
 
@@ -123,7 +124,7 @@ std::string profile_json(const ProfileRecord& record, const Environment& environ
     } else {
       document.null("exit_status");
     }
-    document.integer("signal", record.signal);
+    put_signal(document, record.signal);
   }
   std::string text = out.text();
   text.push_back('\n');

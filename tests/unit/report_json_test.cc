@@ -439,6 +439,17 @@ TEST(JsonSessionReport, AFinishedSessionIsCompleteAndNamesNoPhase) {
   EXPECT_EQ(json["exit_status"].integer(), 0);
 }
 
+TEST(JsonSessionReport, AWarmupRunIsListedAndNotCounted) {
+  SessionRecord session{.exit_status = 0};
+  session.runs.push_back(plain_run(Settings{}, Stats{}, timed(kSecond)));
+  session.runs.back().warmup = true;
+  session.runs.push_back(plain_run(Settings{}, Stats{}, timed(kSecond)));
+  const Json json = parsed_session(session);
+  EXPECT_TRUE(json["runs"][0]["warmup"].boolean());
+  EXPECT_FALSE(json["runs"][0]["counted"].boolean()) << "the man page: warm-ups are marked 'not counted'";
+  EXPECT_TRUE(json["runs"][1]["counted"].boolean());
+}
+
 TEST(JsonSessionReport, ASnapshotIsIncompleteAndNamesItsPhase) {
   SessionRecord session;
   session.complete = false;

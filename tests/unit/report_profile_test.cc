@@ -97,5 +97,24 @@ TEST(ReportProfile, TheJsonHasARowPerTestAndSideWithItsRuns) {
   EXPECT_TRUE(doc["rows"][3]["ci95"].is_null());
 }
 
+TEST(ReportProfile, TheJsonNamesTheSignalThatStoppedItAsRunsAndSessionsDo) {
+  ProfileRecord record = record_with({1e9});
+  record.exit_status.reset();
+  record.signal = 2;
+  const support::Json doc = support::parse_json(profile_json(record, Environment{}, "9"));
+  EXPECT_EQ(doc["signal"].string(), "SIGINT");
+  EXPECT_TRUE(support::parse_json(profile_json(record_with({1e9}), Environment{}, "9"))["signal"].is_null());
+}
+
+TEST(ReportProfile, AWarmupRunIsNotCountedInTheJson) {
+  ProfileRecord record = record_with({1e9});
+  ProfileRow& row = record.rows[0];
+  row.runs.insert(row.runs.begin(), ProfileRun{.bytes_per_second = 5e8, .warmup = true});
+  const support::Json doc = support::parse_json(profile_json(record, Environment{}, "9"));
+  EXPECT_TRUE(doc["rows"][0]["runs"][0]["warmup"].boolean());
+  EXPECT_FALSE(doc["rows"][0]["runs"][0]["counted"].boolean());
+  EXPECT_TRUE(doc["rows"][0]["runs"][1]["counted"].boolean());
+}
+
 }  // namespace
 }  // namespace ddtime
