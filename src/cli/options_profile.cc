@@ -82,8 +82,17 @@ bool check_profile(const Settings& settings, const Plan& plan, const Diag& diag)
   }
   const std::string name = fmt::format("--profile={}", plan.profile->name);
   if (const std::string sets = operand_it_sets(settings, plan); !sets.empty()) {
-    diag.error(0, fmt::format("{} sets {} for each test; give --size for the range", name,
-                              sets == "bs=" || sets == "count=" ? sets : sets + " itself"));
+    // The --size hint only where it is the answer: the range that bs= and
+    // count= would otherwise have given.
+    if (sets == "bs=" || sets == "count=") {
+      diag.error(0, fmt::format("{} sets {} for each test; give --size for the range", name, sets));
+    } else if (sets == "--jobs" || sets == "--iodepth") {
+      diag.error(0, fmt::format("{} sets each test's Q (--iodepth) and T (--jobs) itself; a plain run takes "
+                                "--iodepth and --jobs",
+                                name));
+    } else {
+      diag.error(0, fmt::format("{} sets {} itself for each test", name, sets));
+    }
     return false;
   }
   if (const std::string refused = option_it_refuses(settings, plan); !refused.empty()) {

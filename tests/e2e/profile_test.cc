@@ -167,8 +167,8 @@ TEST_F(Profile, OperandsTheProfileSetsAreRefusedByName) {
       {{"ibs=4k"}, "sets bs= for each test"},
       {{"count=4"}, "sets count= for each test"},
       {{"conv=ucase"}, "sets conv= itself"},
-      {{"--iodepth=4"}, "sets --iodepth itself"},
-      {{"--jobs=2"}, "sets --jobs itself"},
+      {{"--iodepth=4"}, "sets each test's Q (--iodepth)"},
+      {{"--jobs=2"}, "and T (--jobs) itself"},
       {{"--random"}, "sets --random itself"},
       {{"--latency"}, "sets --latency itself"},
       {{"--sweep=bs=4k,8k"}, "sets --sweep itself"},
@@ -186,6 +186,20 @@ TEST_F(Profile, OperandsTheProfileSetsAreRefusedByName) {
   EXPECT_STATUS(pattern, "exit 1");
   EXPECT_NE(pattern.err.find("sets --pattern itself"), std::string::npos) << pattern.err;
   EXPECT_FALSE(std::filesystem::exists(path("out"))) << "nothing was written";
+}
+
+// B14: the --size hint is for bs= and count= only; the depth and the jobs
+// are each test's Q and T, which a plain run takes instead.
+TEST_F(Profile, TheJobsAndIodepthRefusalSaysEachTestSetsQAndTWithoutTheSizeHint) {
+  for (const char* option : {"--jobs=4", "--iodepth=4"}) {
+    const Result r = ddtime({"--profile=diskmark", "if=in", option});
+    EXPECT_STATUS(r, "exit 1");
+    EXPECT_EQ(r.err, "ddtime: --profile=diskmark sets each test's Q (--iodepth) and T (--jobs) itself; a plain run "
+                     "takes --iodepth and --jobs\n")
+        << option;
+  }
+  const Result random = ddtime({"--profile=diskmark", "if=in", "--random"});
+  EXPECT_EQ(random.err.find("give --size"), std::string::npos) << random.err;
 }
 
 // CrystalDiskMark's Peak and Real World profiles: two rows each.
