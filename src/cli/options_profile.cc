@@ -99,6 +99,14 @@ bool check_profile(const Settings& settings, const Plan& plan, const Diag& diag)
     diag.error(0, fmt::format("{} runs its own tests: it does not combine with {}", name, refused));
     return false;
   }
+  // The table has one rate column a side: --units=both and all would be
+  // shown as MB/s without a word (B11), so they are refused.
+  if (settings.ext.units == RateUnits::kBoth || settings.ext.units == RateUnits::kAll) {
+    diag.error(0, fmt::format("{} shows one rate unit: give --units=si (MB/s, its default), iec (MiB/s) or bytes "
+                              "(B/s), not {}",
+                              name, settings.ext.units == RateUnits::kBoth ? "both" : "all"));
+    return false;
+  }
   if (!settings.input_file && !settings.output_file) {
     diag.error(0, fmt::format("{} measures a file or a device: name it with if= (read tests) or of= (read and write "
                               "tests)",

@@ -24,22 +24,30 @@ constexpr std::array<double, kBarWidth> kMarkThresholds = {
     177.82794100389228, 562.3413251903491,  1778.2794100389228, 5623.413251903491,
     17782.794100389227, 56234.13251903491,  177827.94100389228, 562341.3251903491};
 
-// The table's rate unit: CrystalDiskMark's MB/s, or what --units asks for.
+// The table's rate unit: CrystalDiskMark's MB/s, or what --units asks for,
+// and the bars' six decades in the same unit (issue 28, B11).
 struct RateUnit {
   std::string_view name;
   double bytes;
   std::string_view definition;
+  double bar_start;             // bytes a second where the bars' first decade starts
+  std::string_view bar_scale;   // the title's words for the six decades
+  std::string_view bar_column;  // the bars' column heading
 };
 
 RateUnit rate_unit(std::optional<RateUnits> units) {
-  if (units == RateUnits::kIec || units == RateUnits::kIecAndBytes) return {"MiB/s", 1048576.0, "MiB/s = 1,048,576 B/s"};
-  if (units == RateUnits::kBytes) return {"B/s", 1.0, "B/s = bytes a second"};
-  return {"MB/s", kMegabyte, "MB/s = 1,000,000 B/s"};
+  if (units == RateUnits::kIec || units == RateUnits::kIecAndBytes) {
+    return {"MiB/s", 1048576.0, "MiB/s = 1,048,576 B/s", 1048576.0, "1 MiB/s to 10^6 MiB/s", "MiB/s 1..1e6"};
+  }
+  if (units == RateUnits::kBytes) {
+    return {"B/s", 1.0, "B/s = bytes a second", kMegabyte, "10^6 B/s to 10^12 B/s", "B/s 1e6..1e12"};
+  }
+  return {"MB/s", kMegabyte, "MB/s = 1,000,000 B/s", kMegabyte, "1 MB/s to 1 TB/s", "1M..1T (log)"};
 }
 
-std::string bar(const std::optional<Figure>& rate, bool utf8) {
+std::string bar(const std::optional<Figure>& rate, const RateUnit& unit, bool utf8) {
   if (!rate || rate->median <= 0) return std::string(kBarWidth, ' ');
-  const double megabytes_per_second = rate->median / kMegabyte;
+  const double megabytes_per_second = rate->median / unit.bar_start;  // in the first decade's units
   const auto reached = std::count_if(kMarkThresholds.begin(), kMarkThresholds.end(),
                                      [&](double threshold) { return megabytes_per_second >= threshold; });
   // At least one mark for anything measured, even below 1 MB/s.
@@ -80,7 +88,7 @@ std::string mean_cell(const ProfileRow& row) { return seconds_cell(row.mean_late
 std::array<std::string, 5> side_cells(const ProfileRow* row, const RateUnit& unit, bool utf8) {
   if (row == nullptr) return {"-", "-", "-", "-", std::string(kBarWidth, ' ')};
   return {rate_cell(row->rate, unit), iops_cell(*row), mean_cell(*row), seconds_cell(row->p99_latency_s),
-          bar(row->rate, utf8)};
+          bar(row->rate, unit, utf8)};
 }
 
 const ProfileRow* find_row(const ProfileRecord& record, std::string_view label, bool write) {
@@ -94,9 +102,10 @@ using Line = std::vector<std::string>;
 
 std::vector<Line> table_lines(const ProfileRecord& record, const RateUnit& unit, bool utf8) {
   std::vector<Line> lines;
-  Line header{"test", fmt::format("read {}", unit.name), "IOPS", "mean", "p99", "1M..1T (log)"};
+  const std::string bars(unit.bar_column);
+  Line header{"test", fmt::format("read {}", unit.name), "IOPS", "mean", "p99", bars};
   if (record.writes) {
-    header.insert(header.end(), {fmt::format("write {}", unit.name), "IOPS", "mean", "p99", "1M..1T (log)"});
+    header.insert(header.end(), {fmt::format("write {}", unit.name), "IOPS", "mean", "p99", bars});
   }
   lines.push_back(header);
   for (const ProfileTest& test : record.preset->tests) {
@@ -173,8 +182,11 @@ std::string footer(const ProfileRecord& record, const RateUnit& unit) {
                                           : std::string());
     text += "order: the read tests (of the range written), then the write tests\n";
   }
-  text += fmt::format("{}: median of {} run{} [95% interval, from 6 runs] (best run in parentheses:\n",
-                      unit.definition, record.repeat, record.repeat == 1 ? "" : "s");
+  // The interval is shown only from 6 runs (aggregate's rule): with fewer,
+  // say so rather than a bracket the table never shows.
+  text += fmt::format("{}: median of {} run{}{} (best run in parentheses:\n", unit.definition, record.repeat,
+                      record.repeat == 1 ? "" : "s",
+                      record.repeat >= 6 ? " [its 95% interval]" : "; the 95% interval needs 6 or more runs");
   text += "  CrystalDiskMark's figure; KDiskMark's is the mean); IOPS = median rate / block size\n";
   text += "latency: mean and p99 per I/O, submit to reap, every job's I/Os (--latency; mean of the runs' means,\n";
   text += "  median of their p99s)\n";
@@ -185,9 +197,10 @@ std::string footer(const ProfileRecord& record, const RateUnit& unit) {
 
 std::string profile_table(const ProfileRecord& record, const ProfileLook& look) {
   const RateUnit unit = rate_unit(look.units);
-  std::string text = fmt::format("{}: {} (bars: log scale, 1 MB/s to 1 TB/s)\n", record.preset->name, record.target);
+  std::string text =
+      fmt::format("{}: {} (bars: log scale, {})\n", record.preset->name, record.target, unit.bar_scale);
   text += aligned(table_lines(record, unit, look.utf8));
-  if (!record.complete) text += "(incomplete: the tests not shown did not run)\n";
+  if (!record.complete) text += "(incomplete: the tests marked - did not run)\n";
   return text + footer(record, unit);
 }
 

@@ -202,6 +202,18 @@ TEST_F(Profile, TheJobsAndIodepthRefusalSaysEachTestSetsQAndTWithoutTheSizeHint)
   EXPECT_EQ(random.err.find("give --size"), std::string::npos) << random.err;
 }
 
+// B11: a profile's table has one rate unit; both and all are refused
+// rather than silently shown as MB/s.
+TEST_F(Profile, UnitsBothAndAllAreRefusedNamingTheUnitsItShows) {
+  for (const char* units : {"--units=both", "--units=all"}) {
+    const Result r = ddtime({"--profile=real", "if=in", units});
+    EXPECT_STATUS(r, "exit 1");
+    EXPECT_EQ(r.err, std::string("ddtime: --profile=real shows one rate unit: give --units=si (MB/s, its default), "
+                                 "iec (MiB/s) or bytes (B/s), not ") +
+                         (units + 8) + "\n");
+  }
+}
+
 // CrystalDiskMark's Peak and Real World profiles: two rows each.
 TEST_F(Profile, PeakAndRealRunTheirTwoRows) {
   for (const auto& [name, rows] : {std::pair{"peak", std::array{"SEQ1M Q8T1", "RND4K Q32T1"}},
@@ -257,7 +269,7 @@ TEST_F(Profile, ASigintPrintsTheTestsDoneThenKills) {
   const Result r = p.finish();
   EXPECT_STATUS(r, "signal SIGINT");
   EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(\nSEQ1M Q8T1 +[0-9.]+ \()"))) << r.err;
-  EXPECT_NE(r.err.find("(incomplete: the tests not shown did not run)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(incomplete: the tests marked - did not run)"), std::string::npos) << r.err;
 }
 
 // ---- rule 1 of issue 28: what the user did not offer as scratch ----

@@ -37,15 +37,18 @@ TEST(ReportProfile, TheBarsAreALogScaleOfSixDecades) {
   EXPECT_NE(table.find("  #\n"), std::string::npos) << "anything measured shows: " << table;
 }
 
-TEST(ReportProfile, UnitsAskedForChangeTheRateColumnsAndTheFooterNotTheBars) {
+TEST(ReportProfile, UnitsAskedForChangeTheRateColumnsTheFooterAndTheBarsLabel) {
   const std::string iec = profile_table(record_with({1048576e3, 1e6, 1e12, 1e3}), {RateUnits::kIec, false});
   EXPECT_NE(iec.find("read MiB/s"), std::string::npos) << iec;
   EXPECT_NE(iec.find("1000 (1000)"), std::string::npos) << "1,048,576,000 B/s is 1000 MiB/s: " << iec;
   EXPECT_NE(iec.find("MiB/s = 1,048,576 B/s: median of 3 runs"), std::string::npos) << iec;
-  EXPECT_NE(iec.find("(bars: log scale, 1 MB/s to 1 TB/s)"), std::string::npos) << iec;
+  EXPECT_NE(iec.find("(bars: log scale, 1 MiB/s to 10^6 MiB/s)"), std::string::npos) << iec;
+  EXPECT_EQ(iec.find("MB/s"), std::string::npos) << "B11: no MB/s scale under --units=iec: " << iec;
+  EXPECT_NE(iec.find("  ######\n"), std::string::npos) << "1000 MiB/s is three decades of six: " << iec;
   const std::string bytes = profile_table(record_with({1e9}), {RateUnits::kBytes, false});
   EXPECT_NE(bytes.find("read B/s"), std::string::npos) << bytes;
   EXPECT_NE(bytes.find("1000000000 (1000000000)"), std::string::npos) << bytes;
+  EXPECT_NE(bytes.find("(bars: log scale, 10^6 B/s to 10^12 B/s)"), std::string::npos) << bytes;
   const std::string si = profile_table(record_with({1e9}), {RateUnits::kSi, false});
   EXPECT_NE(si.find("read MB/s"), std::string::npos) << si;
 }
@@ -75,13 +78,24 @@ TEST(ReportProfile, TheFooterStatesEveryParameter) {
   EXPECT_NE(table.find("each test: 1 warm-up run (unmeasured), then 3 runs of 5 s; pause between tests: 5 s\n"),
             std::string::npos)
       << table;
-  EXPECT_NE(table.find("MB/s = 1,000,000 B/s: median of 3 runs"), std::string::npos) << table;
+  EXPECT_NE(table.find("MB/s = 1,000,000 B/s: median of 3 runs; the 95% interval needs 6 or more runs"),
+            std::string::npos)
+      << table;
   EXPECT_EQ(table.find("bytes"), std::string::npos) << table;
+}
+
+TEST(ReportProfile, WithSixRunsTheFooterNamesTheIntervalInBrackets) {
+  ProfileRecord record = record_with({1e9});
+  record.repeat = 6;
+  const std::string table = profile_table(record);
+  EXPECT_NE(table.find("median of 6 runs [its 95% interval]"), std::string::npos) << table;
+  record.repeat = 1;
+  EXPECT_NE(profile_table(record).find("median of 1 run; the 95% interval needs 6 or more runs"), std::string::npos);
 }
 
 TEST(ReportProfile, AnIncompleteProfileSaysSo) {
   const std::string table = profile_table(record_with({1e9}));
-  EXPECT_NE(table.find("(incomplete: the tests not shown did not run)"), std::string::npos) << table;
+  EXPECT_NE(table.find("(incomplete: the tests marked - did not run)"), std::string::npos) << table;
   EXPECT_TRUE(table.find("\nSEQ1M Q1T1              -     -     -    -\n") != std::string::npos) << table;
 }
 
