@@ -122,9 +122,11 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
 #else
     if (parsed.plan.compare) return ddtime::start_compare_program(os, ddtime::Messages(diag, parsed.settings), argv);
     ddtime::MonotonicClock clock;
-    // Only --progress draws differently on a terminal; GNU dd asks nothing
-    // of stderr, and neither does a plain run here (one ioctl less).
-    const bool stderr_is_terminal = parsed.settings.ext.progress && isatty(STDERR_FILENO) == 1;
+    // Only --progress and a profile (its line of where it stands) draw
+    // differently on a terminal; GNU dd asks nothing of stderr, and neither
+    // does a plain run here (one ioctl less).
+    const bool stderr_is_terminal =
+        (parsed.settings.ext.progress || parsed.plan.profile != nullptr) && isatty(STDERR_FILENO) == 1;
     ddtime::Driver driver(os, clock, diag, parsed.settings, parsed.plan, stderr_is_terminal, std::move(command_line));
     return driver.run();
 #endif

@@ -108,6 +108,9 @@ class Console final : public Events {
   // and its footer, CSV, SVG, JSON (console_profile.cc). Returns the exit
   // status, 1 when a report could not be written.
   int profile_ended(const ProfileRecord& record);
+  // Where a profile stands ("SEQ1M Q8T1 read, run 2 of 3"), on a terminal
+  // only: one line overwritten in place, cleared before the table (B8).
+  void profile_step(std::string_view step);
 
  private:
   // ddtime's lines, GNU's summary and the JSON of a run or a snapshot.
@@ -156,6 +159,7 @@ class Console final : public Events {
   bool json_on_stderr_ = false;              // --json with no PATH: JSON replaces the text
   std::optional<std::int64_t> total_bytes_;  // for --progress
   std::string running_;                      // which run of a session is running, for SIGUSR1
+  std::size_t profile_step_shown_ = 0;       // the columns of the profile's step line on the terminal
   int interrupt_ = 0;                        // the signal that stopped the run
   std::int64_t begun_ns_ = 0;                // when begin() was called, on the window's clock
   bool csv_header_sent_ = false;             // --csv on stderr: the header goes once

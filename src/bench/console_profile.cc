@@ -8,7 +8,13 @@
 
 namespace ddtime {
 
+void Console::profile_step(std::string_view step) {
+  if (!stderr_is_terminal_ || !session_text()) return;
+  diag_.raw(profile_step_line(diag_.program(), plan_.profile->name, step, profile_step_shown_));
+}
+
 int Console::profile_ended(const ProfileRecord& record) {
+  if (profile_step_shown_ > 0) diag_.raw(profile_step_cleared(profile_step_shown_));
   if (session_text()) diag_.raw(profile_table(record, {settings_.ext.units, diag_.utf8_quotes()}));
   int status = record.exit_status.value_or(1);
   if (plan_.csv && deliver_csv(profile_csv(record)) != 0) status = 1;

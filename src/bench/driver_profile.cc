@@ -166,6 +166,7 @@ std::optional<int> Driver::prepare_profile_range(ProfileRecord& record) {
   plan.latency = false;
   if (console_.interrupted_in("a profile: preparing the range", nullptr)) profile_stop(record);
   const PatternSource pattern = next_pattern(settings);
+  console_.profile_step("preparing the range");
   const RunRecord run = run_with(settings, plan, &pattern, "preparing the range");
   record.prepare_ns = run.result.times.real_ns;
   return profile_run_ended(record, run);
@@ -181,6 +182,7 @@ std::optional<int> Driver::run_profile_test(ProfileRecord& record, ProfileRow& r
     const std::string label = fmt::format("{} {}, {} {} of {}", row.test.label, side, warmup ? "warm-up" : "run",
                                           index, warmup ? record.warmup : record.repeat);
     if (console_.interrupted_in(fmt::format("a profile: {}", label), nullptr)) profile_stop(record);
+    console_.profile_step(label);
     if (record.cache_given) {
       SessionRecord scratch{.plan = plan};
       std::optional<CacheState> state;

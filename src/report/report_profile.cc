@@ -195,6 +195,21 @@ std::string footer(const ProfileRecord& record, const RateUnit& unit) {
 
 }  // namespace
 
+std::string profile_step_line(std::string_view program, std::string_view name, std::string_view step,
+                              std::size_t& shown) {
+  std::string line = fmt::format("\r{}: --profile={}: {} ...", program, name, step);
+  const std::size_t width = columns_of(line) - 1;
+  if (width < shown) line.append(shown - width, ' ');
+  shown = width;
+  return line;
+}
+
+std::string profile_step_cleared(std::size_t& shown) {
+  std::string text = "\r" + std::string(shown, ' ') + "\r";
+  shown = 0;
+  return text;
+}
+
 std::string profile_table(const ProfileRecord& record, const ProfileLook& look) {
   const RateUnit unit = rate_unit(look.units);
   std::string text =

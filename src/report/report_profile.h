@@ -25,6 +25,14 @@ struct ProfileLook {
   bool utf8 = false;
 };
 
+// The terminal's line of where a profile stands, from the first column:
+// "\rPROGRAM: --profile=NAME: STEP ...", blanks over what the line before
+// it showed past its end; shown becomes its width. No newline.
+std::string profile_step_line(std::string_view program, std::string_view name, std::string_view step,
+                              std::size_t& shown);
+// The same line blanked, the cursor back at the first column; shown 0.
+std::string profile_step_cleared(std::size_t& shown);
+
 // The table and its footer, each line ending in a newline.
 std::string profile_table(const ProfileRecord& record, const ProfileLook& look = {});
 

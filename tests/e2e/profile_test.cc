@@ -214,6 +214,30 @@ TEST_F(Profile, UnitsBothAndAllAreRefusedNamingTheUnitsItShows) {
   }
 }
 
+// B8: on a terminal a line per test and run says where the profile
+// stands, overwritten in place, and cleared before the table; through a
+// pipe nothing of it.
+TEST_F(Profile, OnATerminalALineSaysWhichTestAndRunItIsAtAndIsClearedBeforeTheTable) {
+  if (!shell("command -v script").ok) GTEST_SKIP() << "needs script (util-linux) for a pseudo-terminal";
+  const std::string command = "cd '" + dir().string() + "' && script -q -e -c \"'" + ddtime_binary() +
+                              "' --profile=real if=in --size=1M --time=20ms --repeat=2 --warmup=1 --pause=0 "
+                              "2>&1\" /dev/null";
+  const Command run = shell(command);
+  ASSERT_TRUE(run.ok) << run.output;
+  // The program's name is the path script ran it by.
+  const std::string program = "\r" + ddtime_binary() + ": --profile=real: ";
+  EXPECT_NE(run.output.find(program + "SEQ1M Q1T1 read, warm-up 1 of 1 ..."), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(program + "RND4K Q1T1 read, run 2 of 2 ..."), std::string::npos) << run.output;
+  const std::size_t table = run.output.find("real: in (bars");
+  ASSERT_NE(table, std::string::npos) << run.output;
+  EXPECT_EQ(run.output.rfind("...", table), run.output.rfind("...")) << "nothing of it after the table";
+  ASSERT_GT(table, 0u) << run.output;
+  EXPECT_EQ(run.output[table - 1], '\r') << "the line cleared, the table from the first column";
+  const Result piped = ddtime({"--profile=real", "if=in", "--size=1M", "--time=20ms", "--repeat=2", "--pause=0"});
+  ASSERT_STATUS(piped, "exit 0");
+  EXPECT_EQ(piped.err.find("run 2 of 2"), std::string::npos) << piped.err;
+}
+
 // CrystalDiskMark's Peak and Real World profiles: two rows each.
 TEST_F(Profile, PeakAndRealRunTheirTwoRows) {
   for (const auto& [name, rows] : {std::pair{"peak", std::array{"SEQ1M Q8T1", "RND4K Q32T1"}},
