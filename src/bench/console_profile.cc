@@ -23,7 +23,11 @@ int Console::profile_ended(const ProfileRecord& record) {
     status = 1;
   }
   if (!settings_.ext.json) return status;
-  if (deliver_json(profile_json(record, environment(), DDTIME_VERSION), true) != 0) status = 1;
+  // An if= profile reads into /dev/null, which is not a file it measures
+  // or writes: its output is null, as a document with no output's is.
+  Environment facts = environment();
+  if (!record.writes) facts.output.reset();
+  if (deliver_json(profile_json(record, facts, DDTIME_VERSION), true) != 0) status = 1;
   return status;
 }
 

@@ -198,6 +198,12 @@ std::optional<DeviceFacts> device_facts(Os& os, dev_t device) {
   if (const std::optional<std::string> scheduler = attribute(os, disk + "/queue/scheduler")) {
     facts.scheduler = scheduler_in(*scheduler);
   }
+  // sysfs counts a disk's size in 512-byte sectors, whatever its blocks.
+  if (const std::optional<std::int64_t> sectors = number_in(attribute(os, disk + "/size"))) {
+    facts.size_bytes = *sectors * 512;
+  }
+  facts.write_cache = attribute(os, disk + "/queue/write_cache");
+  facts.backing_file = attribute(os, disk + "/loop/backing_file");
   return facts;
 }
 

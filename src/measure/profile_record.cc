@@ -19,7 +19,12 @@ double median_of(std::vector<double> values) {
 }  // namespace
 
 ProfileRun profile_run(const RunRecord& record, bool write, bool warmup) {
-  ProfileRun run{.bytes_per_second = record.figures().bytes_per_second, .warmup = warmup, .counted = record.counted()};
+  ProfileRun run{.bytes_per_second = record.figures().bytes_per_second,
+                 .warmup = warmup,
+                 .counted = record.counted(),
+                 .engine = record.result.engine.name,
+                 .bytes = record.result.stats.bytes_out,
+                 .real_ns = record.result.times.real_ns};
   if (record.result.latency) {
     const LatencySummary& side = write ? record.result.latency->write : record.result.latency->read;
     if (side.count > 0) {

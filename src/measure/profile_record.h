@@ -24,6 +24,9 @@ struct ProfileRun {
   double bytes_per_second = 0;
   bool warmup = false;
   bool counted = true;  // ran to its end without an error
+  std::string engine = {};  // the engine that ran it: "io_uring", "threads", "sync"
+  std::int64_t bytes = 0;   // bytes out
+  std::int64_t real_ns = 0; // the measured window
   std::optional<double> mean_latency_ns = std::nullopt;
   std::optional<double> p99_latency_ns = std::nullopt;
 };

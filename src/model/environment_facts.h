@@ -28,6 +28,9 @@ struct DeviceFacts {
   std::optional<bool> rotational = std::nullopt;                  // queue/rotational
   std::optional<std::int64_t> logical_block_size = std::nullopt;  // queue/logical_block_size
   std::optional<std::string> scheduler = std::nullopt;            // queue/scheduler's bracketed word
+  std::optional<std::int64_t> size_bytes = std::nullopt;          // size (512-byte sectors) in bytes
+  std::optional<std::string> write_cache = std::nullopt;          // queue/write_cache: "write back", "write through"
+  std::optional<std::string> backing_file = std::nullopt;         // a loop device's loop/backing_file
 };
 
 // One of the run's files: where it lives. filesystem and device are null

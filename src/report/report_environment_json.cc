@@ -45,6 +45,9 @@ void put_device(json::Object& file, const std::optional<DeviceFacts>& device) {
   }
   put_number(object, "logical_block_size", device->logical_block_size);
   put_text(object, "scheduler", device->scheduler);
+  put_number(object, "size_bytes", device->size_bytes);
+  put_text(object, "write_cache", device->write_cache);
+  put_text(object, "backing_file", device->backing_file);
 }
 
 void put_file(json::Object& files, std::string_view key, const std::optional<FileFacts>& file) {

@@ -23,7 +23,8 @@ namespace ddtime {
 //    "seeds": {"random": 1234 | null, "pattern": 5678 | null}}
 //   FILE: {"path": "in", "filesystem": "ext4" | null, "device": {"name": "loop0",
 //      "model": null, "firmware": null, "rotational": false, "logical_block_size": 512,
-//      "scheduler": "none"} | null}
+//      "scheduler": "none", "size_bytes": 1073741824, "write_cache": "write back",
+//      "backing_file": "/var/tmp/disk1.img" (a loop device's; else null)} | null}
 void put_environment(json::Object object, const Environment& environment);
 
 // seconds since the epoch as ISO 8601 in UTC: "2026-12-02T22:38:22Z".

@@ -62,7 +62,26 @@ void put_runs(json::Array runs, const ProfileRow& row) {
     json::Object item = runs.object();
     item.decimal("bytes_per_second", json::rounded(run.bytes_per_second, kRateDecimals))
         .boolean("warmup", run.warmup)
-        .boolean("counted", run.counted && !run.warmup);  // a warm-up is listed, never counted
+        .boolean("counted", run.counted && !run.warmup)  // a warm-up is listed, never counted
+        .decimal("real_s", json::seconds(run.real_ns))
+        .integer("bytes", run.bytes);
+    // The engine that ran it: io_uring, or threads where io_uring is refused.
+    if (run.engine.empty()) {
+      item.null("engine");
+    } else {
+      item.string("engine", run.engine);
+    }
+    json::Object latency = item.object("latency");
+    if (run.mean_latency_ns) {
+      latency.decimal("mean_s", seconds_of(*run.mean_latency_ns / 1e9));
+    } else {
+      latency.null("mean_s");
+    }
+    if (run.p99_latency_ns) {
+      latency.decimal("p99_s", seconds_of(*run.p99_latency_ns / 1e9));
+    } else {
+      latency.null("p99_s");
+    }
   }
 }
 

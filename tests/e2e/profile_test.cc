@@ -86,6 +86,11 @@ TEST_F(Profile, IfAloneRunsTheReadTestsAndPrintsOneTableWithItsFooter) {
   EXPECT_NEAR(q32["iops"].number(), q32["median_bytes_per_second"].number() / 4096, 1);
   EXPECT_GT(q32["latency"]["mean_s"].number(), 0);
   EXPECT_TRUE(q32["ci95"].is_null()) << "two runs hold no interval";
+  // B19: an if= profile writes nothing: no output file; each run its engine, time and bytes.
+  EXPECT_TRUE(doc["environment"]["files"]["output"].is_null());
+  EXPECT_FALSE(q32["runs"][0]["engine"].string().empty());
+  EXPECT_GT(q32["runs"][0]["real_s"].number(), 0);
+  EXPECT_GT(q32["runs"][0]["bytes"].integer(), 0);
 }
 
 TEST_F(Profile, OfPreparesTheRangeThenReadsAndWritesIt) {
@@ -364,6 +369,10 @@ TEST_F(ProfileOnADevice, ReadsAndWritesTheWholeDeviceWhenSmallerThanAGibibyte) {
   ASSERT_STATUS(r, "exit 0");
   const Json doc = parse_json(read_file("p.json"));
   EXPECT_EQ(doc["profile"]["size"].integer(), 8 << 20);
+  // B19: the device's size, and the loop device's backing file.
+  const Json& device = doc["environment"]["files"]["output"]["device"];
+  EXPECT_EQ(device["size_bytes"].integer(), 8 << 20);
+  EXPECT_EQ(device["backing_file"].string(), path("backing.img").string());
   EXPECT_EQ(doc["rows"].size(), 8u);
   EXPECT_NE(r.err.find("range: 8 MiB of " + device_), std::string::npos) << r.err;
   EXPECT_TRUE(device_bytes() != content_) << "the range was written";

@@ -143,6 +143,26 @@ TEST(Environment, MissingSysfsFilesAreNullNeverAnError) {
   EXPECT_EQ(device->scheduler, std::nullopt);
 }
 
+// B19: what a comparison between machines needs of a block device.
+TEST(Environment, ADiskGivesItsSizeAndWriteCacheAndALoopDeviceItsBackingFile) {
+  FakeOs os = a_machine();
+  os.files[std::string(kSda) + "/size"] = "1953525168\n";
+  os.files[std::string(kSda) + "/queue/write_cache"] = "write back\n";
+  const std::optional<DeviceFacts> disk = device_facts(os, makedev(8, 0));
+  ASSERT_TRUE(disk);
+  EXPECT_EQ(disk->size_bytes, std::int64_t{1953525168} * 512) << "sysfs counts 512-byte sectors";
+  EXPECT_EQ(disk->write_cache, "write back");
+  EXPECT_EQ(disk->backing_file, std::nullopt);
+  os.links["/sys/dev/block/7:0"] = "/sys/devices/virtual/block/loop0";
+  os.files["/sys/devices/virtual/block/loop0/loop/backing_file"] = "/var/tmp/disk1.img\n";
+  os.files["/sys/devices/virtual/block/loop0/queue/write_cache"] = "write through\n";
+  const std::optional<DeviceFacts> loop = device_facts(os, makedev(7, 0));
+  ASSERT_TRUE(loop);
+  EXPECT_EQ(loop->backing_file, "/var/tmp/disk1.img");
+  EXPECT_EQ(loop->write_cache, "write through");
+  EXPECT_EQ(loop->size_bytes, std::nullopt);
+}
+
 TEST(Environment, ABlockDeviceIsItsOwnDiskWithNothingMounted) {
   FakeOs os = a_machine();
   const FileFacts facts = file_facts(os, "/dev/sda", kMountinfo);

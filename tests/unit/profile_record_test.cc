@@ -16,6 +16,20 @@ ProfileRun run(double rate, std::optional<double> mean_ns = std::nullopt, std::o
                     .p99_latency_ns = p99_ns};
 }
 
+// B19: a run keeps what a comparison between machines needs: its engine,
+// its time and its bytes, beside its rate.
+TEST(ProfileRecord, ARunKeepsItsEngineItsTimeAndItsBytes) {
+  RunRecord record;
+  record.result.stats.bytes_out = 3 << 20;
+  record.result.times.real_ns = 500'000'000;
+  record.result.engine.name = "threads";
+  const ProfileRun kept = profile_run(record, false, false);
+  EXPECT_EQ(kept.engine, "threads");
+  EXPECT_EQ(kept.bytes, 3 << 20);
+  EXPECT_EQ(kept.real_ns, 500'000'000);
+  EXPECT_DOUBLE_EQ(kept.bytes_per_second, (3 << 20) / 0.5);
+}
+
 TEST(ProfileRecord, TheMedianAndTheBestComeFromTheMeasuredRunsOnly) {
   ProfileRow row{.test = kDiskmarkTests[0]};
   row.runs = {run(9e9, 1e6, 2e6, true), run(1e9, 1e6, 2e6), run(3e9, 3e6, 4e6), run(2e9, 2e6, 9e6)};

@@ -39,7 +39,10 @@ Environment a_full_environment() {
                                                       .firmware = std::nullopt,
                                                       .rotational = false,
                                                       .logical_block_size = 512,
-                                                      .scheduler = "none"}};
+                                                      .scheduler = "none",
+                                                      .size_bytes = 1073741824,
+                                                      .write_cache = "write back",
+                                                      .backing_file = "/var/tmp/disk1.img"}};
   environment.output = FileFacts{.path = "/dev/null"};
   environment.random_seed = 1234;
   environment.pattern_seed = 5678;
@@ -54,7 +57,8 @@ TEST(EnvironmentJson, WritesEveryKeyOfTheSchemaInOrder) {
             R"("memory_bytes":25200000000,"ddtime_version":"0.1.0",)"
             R"("command_line":["ddtime","if=in","of=out","bs=1M"],"date":"2026-12-02T22:20:00Z",)"
             R"("files":{"input":{"path":"in","filesystem":"ext4","device":{"name":"loop0","model":null,)"
-            R"("firmware":null,"rotational":false,"logical_block_size":512,"scheduler":"none"}},)"
+            R"("firmware":null,"rotational":false,"logical_block_size":512,"scheduler":"none",)"
+            R"("size_bytes":1073741824,"write_cache":"write back","backing_file":"/var/tmp/disk1.img"}},)"
             R"("output":{"path":"/dev/null","filesystem":null,"device":null}},)"
             R"("seeds":{"random":1234,"pattern":5678}}})");
 }

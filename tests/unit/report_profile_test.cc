@@ -120,6 +120,23 @@ TEST(ReportProfile, TheJsonNamesTheSignalThatStoppedItAsRunsAndSessionsDo) {
   EXPECT_TRUE(support::parse_json(profile_json(record_with({1e9}), Environment{}, "9"))["signal"].is_null());
 }
 
+TEST(ReportProfile, EachRunInTheJsonHasItsEngineTimeBytesAndLatency) {
+  ProfileRecord record = record_with({1e9});
+  ProfileRun& run = record.rows[0].runs[0];
+  run.engine = "io_uring";
+  run.bytes = 500'000'000;
+  run.real_ns = 500'000'000;
+  run.mean_latency_ns = 2e6;
+  run.p99_latency_ns = 5e6;
+  const support::Json doc = support::parse_json(profile_json(record, Environment{}, "9"));
+  const support::Json& json_run = doc["rows"][0]["runs"][0];
+  EXPECT_EQ(json_run["engine"].string(), "io_uring");
+  EXPECT_EQ(json_run["bytes"].integer(), 500'000'000);
+  EXPECT_DOUBLE_EQ(json_run["real_s"].number(), 0.5);
+  EXPECT_DOUBLE_EQ(json_run["latency"]["mean_s"].number(), 2e-3);
+  EXPECT_DOUBLE_EQ(json_run["latency"]["p99_s"].number(), 5e-3);
+}
+
 TEST(ReportProfile, AWarmupRunIsNotCountedInTheJson) {
   ProfileRecord record = record_with({1e9});
   ProfileRow& row = record.rows[0];
