@@ -19,6 +19,8 @@ checks the invariants of issue 19:
                        changed or removed
   refusal-changes-nothing  a refused command (exit 1, no GNU summary)
                        leaves every file as it was and creates none
+  warmup-not-counted   a session's warm-up runs are "counted": false in
+                       its JSON (issue 28, B13)
   rule1-scratch        no --profile/--pattern without --force changes an
                        existing non-empty file: it is refused (issue 28,
                        rule 1); a forced profile never grows the file
@@ -1947,6 +1949,13 @@ class Checker:
             return [r for r in doc["runs"] if r.get("pass") in ("copy", "write")]
         return [doc]
 
+    def check_warmups_not_counted(self, doc: dict) -> None:
+        """Issue 28, B13: a warm-up is listed and never counted."""
+        for run in doc.get("runs", []) if isinstance(doc.get("runs"), list) else []:
+            if isinstance(run, dict) and run.get("warmup") is True and run.get("counted") is not False:
+                self.fail("warmup-not-counted", "a warm-up run is counted in the JSON", json.dumps(run)[:300])
+                return
+
     def check_reports(self) -> None:
         if self.refusal:
             return  # its files are not reports; the refusal is what failed
@@ -1968,6 +1977,7 @@ class Checker:
                 docs = [json.loads(l) for l in lines] if len(lines) > 1 else [json.loads(text)]
                 for doc in docs:
                     self.check_environment(doc, f"--json={self.case.ext['json']}")
+                    self.check_warmups_not_counted(doc)
                 if len(docs) != 1:
                     self.fail("report-parse", "--json=PATH holds several documents",
                               f"{len(docs)} JSON lines in {self.case.ext['json']}")
