@@ -347,12 +347,39 @@ void report_is_document(const Diag& diag, std::string_view option, std::string_v
 std::vector<SvgPanel> comparison_panels(const ComparisonReport& report) {
   std::vector<SvgPanel> panels;
   const std::string& baseline = report.names.empty() ? std::string() : report.names.front();
+  // One scale for every panel: each reaches the smallest and the largest
+  // ratio of all, so that panels compare by eye.
+  double low = 1, high = 1;
+  for (const ComparedDocument& other : report.others) {
+    for (const ComparedRow& row : other.rows) {
+      for (const std::optional<double>& v :
+           {row.figures.ratio, row.figures.interval ? std::optional<double>(row.figures.interval->low) : std::nullopt,
+            row.figures.interval ? std::optional<double>(row.figures.interval->high) : std::nullopt}) {
+        if (v && std::isfinite(*v) && *v > 0) {
+          low = std::min(low, *v);
+          high = std::max(high, *v);
+        }
+      }
+    }
+  }
   for (const ComparedDocument& other : report.others) {
     IntervalChart chart;
     chart.title = fmt::format("{} against {}: ratio of the median rates, 95% interval", other.name, baseline);
+    chart.low = low;
+    chart.high = high;
     for (const ComparedRow& row : other.rows) {
       if (!row.figures.ratio) continue;
-      RatioRow drawn{row_label(row.key), *row.figures.ratio, std::nullopt, std::nullopt, verdict_text(row.figures)};
+      // The verdict says the ratio once: "1.21x faster [...]" has it; "~"
+      // and its reason get it in front.
+      const bool decided = row.figures.verdict == Verdict::kFaster || row.figures.verdict == Verdict::kSlower;
+      const std::string verdict = decided ? verdict_text(row.figures)
+                                          : fmt::format("{}x {}", ratio_text(*row.figures.ratio), verdict_text(row.figures));
+      RatioRow drawn{row_label(row.key), *row.figures.ratio, std::nullopt, std::nullopt, verdict};
+      // The label breaks between its parts ("bs=1M" / "depth 1"), never in one.
+      for (const KeyPart& part : row.key) {
+        if (part.name == "pass" && part.text == "copy") continue;
+        drawn.phrases.push_back(part_words(part));
+      }
       if (row.figures.interval) {
         drawn.low = row.figures.interval->low;
         drawn.high = row.figures.interval->high;

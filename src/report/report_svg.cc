@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cmath>
 #include <ctime>
 
@@ -39,12 +40,31 @@ std::string rate_words(double bytes_per_second, const SvgUnit& unit) {
 
 std::string percent_words(double value) { return fmt::format("{:g}%", value); }
 
+// "SIGINT", or "signal 40" for one without a name here.
+std::string signal_words(int signal) {
+  switch (signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGPIPE:
+      return "SIGPIPE";
+    default:
+      return fmt::format("signal {}", signal);
+  }
+}
+
+
 TimelineChart timeline_chart(const Timeline& timeline, const SteadyRule& rule, RateUnits units) {
   const std::vector<TimelineInterval> intervals = timeline_intervals(timeline);
   const TimelineAnalysis analysis = analyse_timeline(timeline, rule);
   TimelineChart chart;
-  chart.title = fmt::format("rate over the bytes moved, one step per {:g} s interval",
-                            static_cast<double>(timeline.interval_ns) / 1e9);
+  chart.title = fmt::format("rate over the bytes moved, one step per {} interval",
+                            svg_duration(static_cast<double>(timeline.interval_ns) / 1e9));
   chart.rate = rate_unit(units);
   const double last = intervals.empty() ? 0 : static_cast<double>(intervals.back().end_bytes);
   chart.bytes = bytes_unit(last, units);
@@ -111,7 +131,10 @@ double seconds(std::int64_t ns) { return static_cast<double>(ns) / 1e9; }
 TimeChart time_chart(const RunRecord& run) {
   const RunTimes& times = run.result.times;
   TimeChart chart;
-  chart.title = fmt::format("where the time went: real {:.4f} s", seconds(times.real_ns));
+  chart.title = fmt::format("where the time went: real {}", svg_duration(seconds(times.real_ns)));
+  if (run.result.ending == Ending::kInterrupted && run.signal != 0) {
+    chart.title += fmt::format("; interrupted by {}", signal_words(run.signal));
+  }
   const std::int64_t flush = times.flushed ? times.flush_ns : 0;
   if (times.split) {
     const std::int64_t other = std::max<std::int64_t>(0, times.real_ns - times.read_ns - times.write_ns - flush);
@@ -136,12 +159,22 @@ std::string row_label(const RowRecord& row, bool readback) {
   return fmt::format("{} d{}", bs_text(row.bs), row.depth);
 }
 
+// What a chart of medians says of their intervals: drawn as whiskers, or
+// why not (fewer than the 6 runs a 95% interval of a median needs).
+std::string interval_words(bool drawn, unsigned runs) {
+  if (drawn) return ", its 95% interval as a whisker";
+  if (runs < 6) return "; the 95% interval needs 6 or more";
+  return "";
+}
+
+bool any_whisker(const std::vector<SvgBar>& bars) {
+  return std::any_of(bars.begin(), bars.end(), [](const SvgBar& bar) { return bar.low && bar.high; });
+}
+
 BarChart rows_chart(const SessionRecord& session, RateUnits units) {
   BarChart chart;
   const SvgUnit unit = rate_unit(units);
   chart.value_axis = unit.name;
-  chart.title = fmt::format("median rate of each setting's {} counted run{}, its 95% interval from 6 runs",
-                            session.plan.repeat, session.plan.repeat == 1 ? "" : "s");
   double best = 0;
   for (const RowRecord& row : session.rows) {
     if (row.summary) best = std::max(best, row.summary->bytes_per_second.median);
@@ -158,6 +191,12 @@ BarChart rows_chart(const SessionRecord& session, RateUnits units) {
     bar.mark = row.knee && is_best ? "knee, best" : row.knee ? "knee" : is_best ? "best" : "";
     chart.bars.push_back(std::move(bar));
   }
+  const unsigned runs = session.plan.repeat;
+  // A read-back runs each pass once: no median to speak of.
+  chart.title = session.readback ? "rate of each pass, one run each"
+                                 : fmt::format("median rate of each setting's {} run{}{}", runs, runs == 1 ? "" : "s",
+                                               interval_words(any_whisker(chart.bars), runs));
+  if (session.signal != 0) chart.title += fmt::format("; interrupted by {}", signal_words(session.signal));
   return chart;
 }
 
@@ -229,17 +268,44 @@ std::vector<SvgPanel> profile_panels(const ProfileRecord& record) {
   BarChart chart;
   chart.value_axis = "MB/s";
   chart.log_scale = true;
-  chart.title = fmt::format("{}: median of {} run{} per test and side, its 95% interval from 6 runs",
-                            record.preset->name, record.repeat, record.repeat == 1 ? "" : "s");
-  for (const ProfileRow& row : record.rows) {
-    if (!row.rate) continue;
-    SvgBar bar{fmt::format("{} {}", row.test.label, row.write ? "write" : "read"), row.rate->median / 1e6,
-               std::nullopt, std::nullopt, {}};
-    if (row.rate->median_low && row.rate->median_high) {
-      bar.low = *row.rate->median_low / 1e6;
-      bar.high = *row.rate->median_high / 1e6;
+  if (record.writes) chart.series = {"read", "write"};
+  // Every test and side of the preset has its slot, in the order run; one
+  // that did not run (an interrupted profile) is left empty and says so.
+  std::size_t planned = 0, finished = 0;
+  for (const bool write : {false, true}) {
+    if (write && !record.writes) break;
+    for (const ProfileTest& test : record.preset->tests) {
+      ++planned;
+      const auto row = std::find_if(record.rows.begin(), record.rows.end(), [&](const ProfileRow& r) {
+        return r.write == write && r.test.label == test.label;
+      });
+      SvgBar bar{std::string(test.label), 0, std::nullopt, std::nullopt, {}, write ? 1u : 0u, true};
+      if (row != record.rows.end() && row->rate) {
+        bar.missing = false;
+        bar.value = row->rate->median / 1e6;
+        if (row->rate->median_low && row->rate->median_high) {
+          bar.low = *row->rate->median_low / 1e6;
+          bar.high = *row->rate->median_high / 1e6;
+        }
+      }
+      if (row != record.rows.end()) {
+        const auto measured = std::count_if(row->runs.begin(), row->runs.end(), [](const ProfileRun& run) {
+          return !run.warmup;
+        });
+        if (measured >= static_cast<long>(record.repeat)) ++finished;
+      }
+      chart.bars.push_back(std::move(bar));
     }
-    chart.bars.push_back(std::move(bar));
+  }
+  // "diskmark, /dev/loop1, 256 MiB, O_DIRECT": what was measured, and how.
+  std::string what = fmt::format("{}, {}, {}", record.preset->name, record.target, human_size(record.range, false));
+  if (record.start != 0) what += fmt::format(" from byte {}", record.start);
+  if (record.direct) what += ", O_DIRECT";
+  chart.title = fmt::format("{}: median of {} run{} per test{}", what, record.repeat, record.repeat == 1 ? "" : "s",
+                            interval_words(any_whisker(chart.bars), record.repeat));
+  if (!record.complete) {
+    const std::string by = record.signal != 0 ? "interrupted by " + signal_words(record.signal) : "incomplete";
+    chart.title += fmt::format("; {}: {} of {} tests", by, finished, planned);
   }
   std::vector<SvgPanel> panels;
   panels.emplace_back(std::move(chart));

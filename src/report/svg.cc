@@ -25,6 +25,8 @@ constexpr std::string_view kSvgStyle =
     ".grid{stroke:#ddd;stroke-width:1;fill:none}"
     ".bar{fill:#4878a8}"
     ".bar-mark{fill:#d0783c}"
+    ".bar1{fill:#58a858}"
+    ".missing{font-size:10px;fill:#888;font-style:italic}"
     ".whisker{stroke:#222;stroke-width:1.5;fill:none}"
     ".step{stroke:#4878a8;stroke-width:1.5;fill:none}"
     ".cliff{stroke:#c03030;stroke-width:1.5;stroke-dasharray:5,3;fill:none}"
@@ -131,6 +133,78 @@ std::string svg_fit(std::string_view text, std::size_t max_characters) {
   if (starts.size() <= max_characters) return std::string(text);
   if (max_characters == 0) return {};
   return std::string(text.substr(0, starts[max_characters - 1])) + "\xe2\x80\xa6";  // …
+}
+
+namespace {
+
+// Each character's bytes: a UTF-8 sequence whole, a byte that starts none alone.
+std::vector<std::string_view> characters_of(std::string_view text) {
+  std::vector<std::string_view> characters;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    std::size_t length = byte < 0x80 ? 1 : decode_utf8(text.substr(i)).length;
+    if (length == 0) length = 1;
+    characters.push_back(text.substr(i, length));
+    i += length;
+  }
+  return characters;
+}
+
+double glyph_em(std::string_view character, bool monospace) {
+  if (monospace) return 0.6;
+  if (character.size() > 1) return 1.0;  // ×, µ, …: counted as the widest
+  const char c = character[0];
+  if (std::string_view("MWmw@%").find(c) != std::string_view::npos) return 1.0;
+  if (std::string_view(" .,:;'|!()[]il-/").find(c) != std::string_view::npos) return 0.4;
+  if (c >= 'A' && c <= 'Z') return 0.8;
+  return 0.65;
+}
+
+}  // namespace
+
+double svg_text_width(std::string_view text, double font_size, bool bold, bool monospace) {
+  double em = 0;
+  for (const std::string_view character : characters_of(text)) em += glyph_em(character, monospace);
+  return em * font_size * (bold && !monospace ? 1.12 : 1.0);
+}
+
+std::vector<std::string> svg_wrap(const std::vector<std::string>& phrases, double width, double font_size, bool bold,
+                                  bool monospace) {
+  const auto fits = [&](std::string_view line) { return svg_text_width(line, font_size, bold, monospace) <= width; };
+  std::vector<std::string> lines;
+  std::string line;
+  for (const std::string& phrase : phrases) {
+    if (phrase.empty()) continue;
+    if (!line.empty() && fits(line + " " + phrase)) {
+      line += " " + phrase;
+      continue;
+    }
+    if (!line.empty()) lines.push_back(line);
+    line.clear();
+    // A phrase wider than a line: as many characters on each line as fit.
+    for (const std::string_view character : characters_of(phrase)) {
+      if (!line.empty() && !fits(line + std::string(character))) {
+        lines.push_back(line);
+        line.clear();
+      }
+      line += character;
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> svg_wrap(std::string_view text, double width, double font_size, bool bold, bool monospace) {
+  std::vector<std::string> words;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t space = text.find(' ', start);
+    const std::size_t end = space == std::string_view::npos ? text.size() : space;
+    if (end > start) words.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return svg_wrap(words, width, font_size, bold, monospace);
 }
 
 SvgDocument::SvgDocument(double width, double height) : width_(width), height_(height) {}

@@ -28,6 +28,22 @@ std::string svg_number(double value, int decimals = 1);
 // last of them "…" when it was cut; never cuts a UTF-8 sequence in two.
 std::string svg_fit(std::string_view text, std::size_t max_characters);
 
+// An upper bound of the text's width in pixels at font_size in the fonts a
+// viewer picks for the style's generic families (DejaVu Sans and Sans Mono
+// on Debian, among the widest): what is laid out by it never overlaps. The
+// widest capitals count 1 em, other capitals 0.8, digits and lower case
+// 0.65, spaces and narrow marks 0.4, bold 12% more; monospace 0.6 em.
+double svg_text_width(std::string_view text, double font_size, bool bold = false, bool monospace = false);
+
+// Phrases packed into lines no wider than width (svg_text_width's bound),
+// a space between two on a line; a line breaks only between phrases,
+// except a phrase wider than a line alone, which is broken in it.
+std::vector<std::string> svg_wrap(const std::vector<std::string>& phrases, double width, double font_size,
+                                  bool bold = false, bool monospace = false);
+// The words of text (split at spaces) packed the same way.
+std::vector<std::string> svg_wrap(std::string_view text, double width, double font_size, bool bold = false,
+                                  bool monospace = false);
+
 // One attribute: the name is the writer's own (an ASCII constant), the
 // value is escaped when written.
 struct SvgAttribute {

@@ -121,8 +121,32 @@ std::string figure_text(double value) {
   return svg_number(value, 4);
 }
 
-void panel_title(SvgDocument& svg, double top, std::string_view title) {
-  svg.text(kSvgPlotLeft - 70, top + 24, svg_fit(title, 100), "panel-title");
+void panel_title(SvgDocument& svg, double top, std::string_view title, double beside) {
+  constexpr double kSize = 13;  // .panel-title
+  const double left = kSvgPlotLeft - 70;
+  std::vector<std::string> lines = svg_wrap(title, kSvgWidth - 2 * left - beside, kSize, true);
+  // Two lines fit above the plot; a third, never seen but for a path
+  // hundreds of characters long, is cut rather than drawn over the plot.
+  if (lines.size() > 2) lines[1] = svg_fit(lines[1] + " " + lines[2], lines[1].size());
+  for (std::size_t i = 0; i < lines.size() && i < 2; ++i) {
+    svg.text(left, top + 22 + 16 * static_cast<double>(i), lines[i], "panel-title");
+  }
+}
+
+double legend_width(const std::vector<std::string>& names) {
+  double width = 0;
+  for (const std::string& name : names) width += 14 + svg_text_width(name, 10) + 12;
+  return width;
+}
+
+void legend(SvgDocument& svg, double top, const std::vector<std::string>& names,
+            const std::vector<std::string>& classes) {
+  double x = kSvgPlotRight - legend_width(names) + 12;
+  for (std::size_t i = 0; i < names.size() && i < classes.size(); ++i) {
+    svg.rect(x, top + 13, 10, 10, classes[i]);
+    svg.text(x + 14, top + 22, names[i], "small");
+    x += 14 + svg_text_width(names[i], 10) + 12;
+  }
 }
 
 void value_axis(SvgDocument& svg, const Scale& scale, const std::vector<double>& ticks, std::string_view name) {
@@ -178,12 +202,22 @@ Scale bar_scale(const BarChart& chart, double top) {
   return {0, linear_top(largest), false, top + kSvgPlotBottom, top + kSvgPlotTop};
 }
 
-void draw_bar(SvgDocument& svg, const Scale& scale, const SvgBar& bar, double x, double width, bool turn) {
-  const double value = std::isfinite(bar.value) && bar.value > 0 ? bar.value : 0;
-  const double base = scale.from;
-  const double y = value > 0 ? scale.at(value) : base;
-  svg.rect(x, y, width, base - y, bar.mark.empty() ? "bar" : "bar-mark");
+std::string bar_class(const SvgBar& bar) {
+  if (!bar.mark.empty()) return "bar-mark";
+  return bar.series == 0 ? "bar" : "bar1";
+}
+
+void draw_bar(SvgDocument& svg, const Scale& scale, const SvgBar& bar, double x, double width) {
   const double middle = x + width / 2;
+  const double base = scale.from;
+  if (bar.missing) {
+    // Upright, so that it fits however narrow the slot.
+    svg.turned_text(middle + 4, base - 6, -90, "did not run", "missing", SvgAnchor::kStart);
+    return;
+  }
+  const double value = std::isfinite(bar.value) && bar.value > 0 ? bar.value : 0;
+  const double y = value > 0 ? scale.at(value) : base;
+  svg.rect(x, y, width, base - y, bar_class(bar));
   if (bar.low && bar.high && std::isfinite(*bar.low) && std::isfinite(*bar.high)) {
     const double y_low = scale.at(*bar.low), y_high = scale.at(*bar.high);
     svg.line(middle, y_low, middle, y_high, "whisker");
@@ -193,17 +227,31 @@ void draw_bar(SvgDocument& svg, const Scale& scale, const SvgBar& bar, double x,
   const double above = std::min(y, bar.high ? scale.at(*bar.high) : y) - 4;
   svg.text(middle, above, figure_text(value), "small", SvgAnchor::kMiddle);
   if (!bar.mark.empty()) svg.text(middle, above - 12, bar.mark, "small", SvgAnchor::kMiddle);
-  if (turn) {
-    svg.turned_text(middle + 3, base + 12, -35, svg_fit(bar.label, 18), "small", SvgAnchor::kEnd);
-  } else {
-    svg.text(middle, base + 15, svg_fit(bar.label, 18), "small", SvgAnchor::kMiddle);
+}
+
+// A slot's label under the axis: one line when it fits the slot, two
+// when its words do, else turned.
+void slot_label(SvgDocument& svg, double base, double middle, double slot, const std::string& label) {
+  const double room = slot - 8;
+  const std::vector<std::string> lines = svg_wrap(label, room, 10);
+  bool fits = lines.size() <= 2;
+  for (const std::string& line : lines) fits = fits && svg_text_width(line, 10) <= room;
+  if (fits) {
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      svg.text(middle, base + 15 + 12 * static_cast<double>(i), lines[i], "small", SvgAnchor::kMiddle);
+    }
+    return;
   }
+  svg.turned_text(middle + 3, base + 12, -40, label, "small", SvgAnchor::kEnd);
 }
 
 }  // namespace
 
 void draw_bars(SvgDocument& svg, double top, const BarChart& chart) {
-  panel_title(svg, top, chart.title);
+  const bool grouped = chart.series.size() >= 2;
+  const std::vector<std::string> classes{"bar", "bar1"};
+  panel_title(svg, top, chart.title, grouped ? legend_width(chart.series) : 0);
+  if (grouped) legend(svg, top, chart.series, classes);
   const Scale scale = bar_scale(chart, top);
   const std::vector<double> ticks =
       scale.log ? decade_ticks(scale.low, scale.high) : linear_ticks(scale.low, scale.high);
@@ -213,13 +261,29 @@ void draw_bars(SvgDocument& svg, double top, const BarChart& chart) {
     nothing_to_draw(svg, top, "no run was counted");
     return;
   }
-  const double slot = (kSvgPlotRight - kSvgPlotLeft) / static_cast<double>(chart.bars.size());
-  const double width = std::min(slot * 0.7, 80.0);
-  // Labels wider than their slot are turned, so that they never overlap.
-  const bool turn = slot < 70;
-  for (std::size_t i = 0; i < chart.bars.size(); ++i) {
-    const double x = kSvgPlotLeft + slot * (static_cast<double>(i) + 0.5) - width / 2;
-    draw_bar(svg, scale, chart.bars[i], x, width, turn);
+  // A slot per label when grouped (the series side by side in it), else a
+  // slot per bar.
+  std::vector<std::string> labels;
+  std::vector<std::vector<const SvgBar*>> slots;
+  for (const SvgBar& bar : chart.bars) {
+    const auto found = std::find(labels.begin(), labels.end(), bar.label);
+    if (grouped && found != labels.end()) {
+      slots[static_cast<std::size_t>(found - labels.begin())].push_back(&bar);
+      continue;
+    }
+    labels.push_back(bar.label);
+    slots.push_back({&bar});
+  }
+  const double per_slot = grouped ? static_cast<double>(chart.series.size()) : 1.0;
+  const double slot = (kSvgPlotRight - kSvgPlotLeft) / static_cast<double>(slots.size());
+  const double width = std::min(slot * 0.7 / per_slot, 60.0);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const double middle = kSvgPlotLeft + slot * (static_cast<double>(i) + 0.5);
+    for (const SvgBar* bar : slots[i]) {
+      const double place = grouped ? static_cast<double>(std::min(bar->series, chart.series.size() - 1)) : 0;
+      draw_bar(svg, scale, *bar, middle - width * per_slot / 2 + width * place, width);
+    }
+    slot_label(svg, scale.from, middle, slot, labels[i]);
   }
 }
 
@@ -233,8 +297,18 @@ double total_seconds(const std::vector<SvgSegment>& segments) {
   return total;
 }
 
-// One stacked bar at y, its segments' names and times in a legend under it.
-void stacked_bar(SvgDocument& svg, const Scale& scale, double y, std::string_view name,
+// The unit that shows seconds up to largest: its name and its size in seconds.
+std::pair<std::string_view, double> duration_unit(double largest) {
+  if (largest >= 1) return {"s", 1};
+  if (largest >= 1e-3) return {"ms", 1e-3};
+  if (largest >= 1e-6) return {"\xc2\xb5s", 1e-6};  // µs
+  return {"ns", 1e-9};
+}
+
+// One stacked bar at y, its segments' names and times in a legend under
+// it; the scale is in the unit's size.
+void stacked_bar(SvgDocument& svg, const Scale& scale, double unit, std::string_view unit_name, double y,
+                 std::string_view name,
                  const std::vector<SvgSegment>& segments, std::string_view class_stem) {
   constexpr double kHeight = 36;
   svg.text(kSvgPlotLeft - 8, y + kHeight / 2 + 4, name, "note", SvgAnchor::kEnd);
@@ -243,38 +317,86 @@ void stacked_bar(SvgDocument& svg, const Scale& scale, double y, std::string_vie
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const double seconds = std::isfinite(segments[i].seconds) && segments[i].seconds > 0 ? segments[i].seconds : 0;
     const std::string css = fmt::format("{}{}", class_stem, std::min<std::size_t>(i, 3));
-    svg.rect(scale.at(at), y, scale.at(at + seconds) - scale.at(at), kHeight, css);
+    svg.rect(scale.at(at / unit), y, scale.at((at + seconds) / unit) - scale.at(at / unit), kHeight, css);
     at += seconds;
     svg.rect(legend_x, y + kHeight + 8, 10, 10, css);
-    const std::string words = segments[i].name + " " + svg_number(seconds, 4) + " s";
+    // A part that took no time says 0 in the axis's unit.
+    const std::string words =
+        segments[i].name + " " + (seconds > 0 ? svg_duration(seconds) : fmt::format("0 {}", unit_name));
     svg.text(legend_x + 14, y + kHeight + 17, words, "small");
-    legend_x += 24 + 6.5 * static_cast<double>(words.size());
+    legend_x += 14 + svg_text_width(words, 10) + 14;
   }
 }
 
 }  // namespace
 
+std::string svg_duration(double seconds) {
+  if (!std::isfinite(seconds) || seconds <= 0) return "0 s";
+  const auto [name, size] = duration_unit(seconds);
+  std::string figure = figure_text(seconds / size);
+  // "31 µs", not "31.0 µs": the digits after the point say only what they add.
+  if (figure.find('.') != std::string::npos) {
+    while (figure.back() == '0') figure.pop_back();
+    if (figure.back() == '.') figure.pop_back();
+  }
+  return fmt::format("{} {}", figure, name);
+}
+
 void draw_time(SvgDocument& svg, double top, const TimeChart& chart) {
   panel_title(svg, top, chart.title);
   const double largest = std::max(total_seconds(chart.real), total_seconds(chart.cpu));
-  const Scale scale{0, linear_top(largest), false, kSvgPlotLeft, kSvgPlotRight};
+  // The axis in the unit that shows the larger total: a run of 31 µs
+  // reads "31 µs", not "0.0000 s".
+  const auto [unit_name, unit] = duration_unit(largest);
+  const Scale scale{0, linear_top(largest / unit), false, kSvgPlotLeft, kSvgPlotRight};
   const std::vector<double> ticks = linear_ticks(scale.low, scale.high);
   for (const double tick : ticks) svg.line(scale.at(tick), top + kSvgPlotTop + 20, scale.at(tick), top + 250, "grid");
-  stacked_bar(svg, scale, top + kSvgPlotTop + 30, "real", chart.real, "time");
-  stacked_bar(svg, scale, top + kSvgPlotTop + 130, "CPU", chart.cpu, "cpu");
-  bottom_axis(svg, top + 250, scale, ticks, {}, "seconds");
+  stacked_bar(svg, scale, unit, unit_name, top + kSvgPlotTop + 24, "real", chart.real, "time");
+  stacked_bar(svg, scale, unit, unit_name, top + kSvgPlotTop + 114, "CPU", chart.cpu, "cpu");
+  bottom_axis(svg, top + 250, scale, ticks, {}, largest > 0 ? fmt::format("time ({})", unit_name) : "seconds");
   if (largest <= 0) nothing_to_draw(svg, top, "no time was measured");
 }
 
-double svg_page_height(std::size_t panels) { return kSvgHeadingHeight + kSvgPanelHeight * static_cast<double>(panels); }
+namespace {
+
+constexpr double kCommandSize = 12;  // .command, monospace
+constexpr double kCommandPitch = 16;
+
+std::vector<std::string> command_lines(const SvgHeading& heading) {
+  // Wrapped at its spaces, never cut: the line pasted back must be the
+  // command run (a quoted word with spaces may break inside its quotes).
+  std::vector<std::string> lines = svg_wrap(heading.command, kSvgWidth - 40, kCommandSize, false, true);
+  if (lines.empty()) lines.emplace_back();
+  return lines;
+}
+
+double heading_height(const std::vector<std::string>& command) {
+  return kSvgHeadingHeight + kCommandPitch * static_cast<double>(command.size() - 1);
+}
+
+}  // namespace
+
+double svg_panel_height(const SvgPanel& panel) {
+  if (const IntervalChart* chart = std::get_if<IntervalChart>(&panel)) return interval_panel_height(*chart);
+  return kSvgPanelHeight;
+}
+
+double svg_page_height(const SvgHeading& heading, const std::vector<SvgPanel>& panels) {
+  double height = heading_height(command_lines(heading));
+  for (const SvgPanel& panel : panels) height += svg_panel_height(panel);
+  return height;
+}
 
 std::string svg_page(const SvgHeading& heading, const std::vector<SvgPanel>& panels) {
-  SvgDocument svg(kSvgWidth, svg_page_height(panels.size()));
-  // About 7.2 px a monospace character at 12 px: the command fits the width.
-  svg.text(20, 26, svg_fit(heading.command, 104), "command");
-  svg.text(20, 46, svg_fit(heading.subtitle, 120), "subtitle");
-  for (std::size_t i = 0; i < panels.size(); ++i) {
-    const double top = kSvgHeadingHeight + kSvgPanelHeight * static_cast<double>(i);
+  SvgDocument svg(kSvgWidth, svg_page_height(heading, panels));
+  const std::vector<std::string> command = command_lines(heading);
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    svg.text(20, 26 + kCommandPitch * static_cast<double>(i), command[i], "command");
+  }
+  const double below = heading_height(command) - kSvgHeadingHeight;
+  svg.text(20, 46 + below, heading.subtitle, "subtitle");
+  double top = heading_height(command);
+  for (const SvgPanel& panel : panels) {
     svg.line(10, top + 4, kSvgWidth - 10, top + 4, "grid");
     std::visit(
         [&](const auto& chart) {
@@ -285,7 +407,8 @@ std::string svg_page(const SvgHeading& heading, const std::vector<SvgPanel>& pan
           if constexpr (std::is_same_v<Chart, IntervalChart>) draw_intervals(svg, top, chart);
           if constexpr (std::is_same_v<Chart, TimeChart>) draw_time(svg, top, chart);
         },
-        panels[i]);
+        panel);
+    top += svg_panel_height(panel);
   }
   return svg.finish();
 }

@@ -17,16 +17,19 @@
 
 namespace ddtime {
 
-// The page's fixed geometry (pixels): every panel is as wide as the page
-// and kSvgPanelHeight high, under a heading kSvgHeadingHeight high.
+// The page's geometry (pixels): every panel is as wide as the page, under
+// a heading kSvgHeadingHeight high when the command fits one line (a line
+// more for each line it wraps to); a panel is kSvgPanelHeight high, but
+// for a comparison's, which is as high as its rows need.
 inline constexpr double kSvgWidth = 800;
 inline constexpr double kSvgHeadingHeight = 64;
 inline constexpr double kSvgPanelHeight = 360;
 
-// The plot area inside a panel, from the panel's top left corner.
+// The plot area inside a panel, from the panel's top left corner; the
+// title takes up to two lines above it.
 inline constexpr double kSvgPlotLeft = 90;
 inline constexpr double kSvgPlotRight = 770;
-inline constexpr double kSvgPlotTop = 44;
+inline constexpr double kSvgPlotTop = 56;
 inline constexpr double kSvgPlotBottom = 290;
 
 // A figure's unit as an axis names it: "MiB/s" with size 1048576 means a
@@ -41,6 +44,8 @@ struct SvgBar {
   double value = 0;                 // in the chart's unit
   std::optional<double> low, high;  // an interval around the value (a whisker)
   std::string mark;                 // "knee", "best": said over the bar, drawn in the mark colour
+  std::size_t series = 0;           // which of the chart's series ("read", "write") it is
+  bool missing = false;             // a slot left empty: "did not run" is said in it
 };
 
 struct BarChart {
@@ -48,6 +53,9 @@ struct BarChart {
   std::string value_axis;  // "MiB/s"; the log scale adds "(log scale)"
   bool log_scale = false;  // six decades, down from the decade at or above the largest value
   std::vector<SvgBar> bars;
+  // Two or more names: the bars of one label are drawn side by side, one
+  // colour a series, the label once under them, the names in a legend.
+  std::vector<std::string> series = {};
 };
 
 // One interval of a timeline: from start to end bytes at rate (bytes/s).
@@ -96,16 +104,23 @@ struct RatioRow {
   std::string label;
   double ratio = 1;
   std::optional<double> low, high;
-  std::string verdict;
+  std::string verdict;  // beside the row, wrapped: it says the ratio itself when it needs to
+  // The label's phrases ("bs=1M", "depth 1"): a line breaks only between
+  // them. Empty: the label's words.
+  std::vector<std::string> phrases = {};
 };
 
 struct IntervalChart {
   std::string title;
   std::vector<RatioRow> rows;
+  // Ratios the axis must reach beyond the rows' own (0: none), so that
+  // several panels share one scale.
+  double low = 0, high = 0;
 };
 
 // Where a run's time went: the real time split (read, write, flush,
-// other) and the CPU's (user, sys, off the CPU), in seconds.
+// other) and the CPU's (user, sys, off the CPU), in seconds; drawn in the
+// unit that shows the larger total (ns, µs, ms or s).
 struct SvgSegment {
   std::string name;
   double seconds = 0;
@@ -132,8 +147,13 @@ void draw_latency(SvgDocument& svg, double top, const LatencyChart& chart);
 void draw_intervals(SvgDocument& svg, double top, const IntervalChart& chart);
 void draw_time(SvgDocument& svg, double top, const TimeChart& chart);
 
-// The page's height for a number of panels.
-double svg_page_height(std::size_t panels);
+// Seconds in the unit that shows them, three significant digits at most:
+// "31 µs", "1.25 ms", "12.5 s".
+std::string svg_duration(double seconds);
+
+// A panel's height, and the page's under the heading.
+double svg_panel_height(const SvgPanel& panel);
+double svg_page_height(const SvgHeading& heading, const std::vector<SvgPanel>& panels);
 
 // The document: the heading, then the panels stacked, top to bottom.
 std::string svg_page(const SvgHeading& heading, const std::vector<SvgPanel>& panels);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "report/svg.h"
+#include "report/svg_charts.h"
 
 namespace ddtime::svg_detail {
 
@@ -45,8 +46,14 @@ std::string duration_text(double ns);
 // The figure beside a bar or a point: three significant digits at most.
 std::string figure_text(double value);
 
-// The panel's own title, at its top left.
-void panel_title(SvgDocument& svg, double top, std::string_view title);
+// The panel's own title, at its top left, in up to two lines that leave
+// `beside` pixels free at the right for a legend.
+void panel_title(SvgDocument& svg, double top, std::string_view title, double beside = 0);
+// A legend on the title's first line, at the panel's right: a swatch of
+// each class and its name. Returns how wide it is, for panel_title.
+double legend_width(const std::vector<std::string>& names);
+void legend(SvgDocument& svg, double top, const std::vector<std::string>& names,
+            const std::vector<std::string>& classes);
 // A vertical value axis at the plot's left, with grid lines at the ticks
 // and the axis's name turned along it.
 void value_axis(SvgDocument& svg, const Scale& scale, const std::vector<double>& ticks, std::string_view name);
@@ -54,6 +61,8 @@ void value_axis(SvgDocument& svg, const Scale& scale, const std::vector<double>&
 // the name under them.
 void bottom_axis(SvgDocument& svg, double y, const Scale& scale, const std::vector<double>& ticks,
                  const std::vector<std::string>& labels, std::string_view name);
+// The height of a comparison's panel: as its rows' lines need.
+double interval_panel_height(const IntervalChart& chart);
 // A plot with nothing to draw says so in its middle.
 void nothing_to_draw(SvgDocument& svg, double top, std::string_view why);
 

@@ -99,9 +99,15 @@ Scale latency_x(const std::vector<LatencySeries>& series) {
 }  // namespace
 
 void draw_latency(SvgDocument& svg, double top, const LatencyChart& chart) {
-  panel_title(svg, top, chart.title);
   const std::size_t drawn = std::min<std::size_t>(chart.series.size(), 2);
   const std::vector<LatencySeries> series(chart.series.begin(), chart.series.begin() + static_cast<long>(drawn));
+  std::vector<std::string> names, classes;
+  for (std::size_t s = 0; s < series.size(); ++s) {
+    names.push_back(series[s].name);
+    classes.push_back(fmt::format("series{}", s));
+  }
+  panel_title(svg, top, chart.title, legend_width(names));
+  legend(svg, top, names, classes);
   double top_share = 0;
   for (const LatencySeries& one : series) {
     const double total = series_count(one);
@@ -118,54 +124,101 @@ void draw_latency(SvgDocument& svg, double top, const LatencyChart& chart) {
     nothing_to_draw(svg, top, "no call was timed");
     return;
   }
+  // The percentiles' labels, each in the first row where it overlaps no
+  // label already placed: close marks stagger instead of colliding.
+  struct Placed {
+    double left, right;
+    std::size_t row;
+  };
+  std::vector<Placed> placed;
   for (std::size_t s = 0; s < series.size(); ++s) {
     const double total = series_count(series[s]);
-    const std::string fill = fmt::format("series{}", s);
     for (const SvgBin& bin : series[s].bins) {
       if (!(bin.count > 0) || total <= 0 || !(bin.high_ns > 0)) continue;
       const double left = x.at(bin.low_ns > 0 ? bin.low_ns : bin.high_ns / 2), right = x.at(bin.high_ns);
       const double height = y.at(100 * bin.count / total);
-      svg.rect(left, height, right - left, y.from - height, fill);
+      svg.rect(left, height, right - left, y.from - height, classes[s]);
     }
-    // Each series' legend on the title's line, then its percentiles as
-    // dashed lines, labelled a row apart so that close marks stay readable.
-    const double legend_x = kSvgPlotRight - 110 + 60 * static_cast<double>(s);
-    svg.rect(legend_x, top + 15, 10, 10, fill);
-    svg.text(legend_x + 14, top + 24, series[s].name, "small");
-    for (std::size_t m = 0; m < series[s].marks.size(); ++m) {
-      const SvgMarker& mark = series[s].marks[m];
+    for (const SvgMarker& mark : series[s].marks) {
       if (!(mark.at > 0)) continue;
       const double at = x.at(mark.at);
       svg.line(at, y.from, at, y.to, fmt::format("mark{}", s));
-      const bool right_half = at > (kSvgPlotLeft + kSvgPlotRight) / 2;
-      svg.text(right_half ? at - 2 : at + 2, y.to + 10 + 11 * static_cast<double>(m) + 36 * static_cast<double>(s),
-               mark.label + " " + duration_text(mark.at), "small", right_half ? SvgAnchor::kEnd : SvgAnchor::kStart);
+      const std::string words = mark.label + " " + duration_text(mark.at);
+      const double width = svg_text_width(words, 10) + 4;
+      // Right of its line, or left of it when the plot's edge is near.
+      const bool leftward = at + 2 + width > kSvgPlotRight;
+      const double left = leftward ? at - 2 - width : at + 2, right = left + width;
+      std::size_t row = 0;
+      for (bool clash = true; clash; ++row) {
+        clash = false;
+        for (const Placed& other : placed) clash = clash || (other.row == row && left < other.right && other.left < right);
+        if (!clash) break;
+      }
+      placed.push_back({left, right, row});
+      svg.text(leftward ? at - 2 : at + 2, y.to + 10 + 12 * static_cast<double>(row), words, "small",
+               leftward ? SvgAnchor::kEnd : SvgAnchor::kStart);
     }
   }
 }
 
 namespace {
 
-Scale ratio_scale(const std::vector<RatioRow>& rows) {
+// A comparison panel's columns: the labels' at the left, the verdicts' at
+// the right, the plot between; fixed, so that panels share their scale.
+constexpr double kLabelLeft = 20;
+constexpr double kLabelWidth = 150;
+constexpr double kVerdictWidth = 220;
+constexpr double kIntervalLeft = kLabelLeft + kLabelWidth + 10;
+constexpr double kVerdictLeft = kSvgWidth - 20 - kVerdictWidth;
+constexpr double kIntervalRight = kVerdictLeft - 14;
+constexpr double kLinePitch = 12;
+constexpr double kAxisRoom = 56;  // under the plot: the ticks' labels and the axis's name
+
+std::vector<std::string> label_lines(const RatioRow& row) {
+  if (row.phrases.empty()) return svg_wrap(row.label, kLabelWidth, 10);
+  return svg_wrap(row.phrases, kLabelWidth, 10);
+}
+
+std::vector<std::string> verdict_lines(const RatioRow& row) { return svg_wrap(row.verdict, kVerdictWidth, 10); }
+
+double row_height(const RatioRow& row) {
+  const std::size_t lines = std::max<std::size_t>({label_lines(row).size(), verdict_lines(row).size(), 1});
+  return std::max(28.0, kLinePitch * static_cast<double>(lines) + 12);
+}
+
+double rows_height(const IntervalChart& chart) {
+  double height = 0;
+  for (const RatioRow& row : chart.rows) height += row_height(row);
+  return chart.rows.empty() ? 60 : height;
+}
+
+Scale ratio_scale(const IntervalChart& chart) {
   double low = 1, high = 1;
-  for (const RatioRow& row : rows) {
-    for (const std::optional<double>& v : {std::optional<double>(row.ratio), row.low, row.high}) {
-      if (v && std::isfinite(*v) && *v > 0) {
-        low = std::min(low, *v);
-        high = std::max(high, *v);
-      }
+  std::vector<std::optional<double>> values{chart.low > 0 ? std::optional<double>(chart.low) : std::nullopt,
+                                            chart.high > 0 ? std::optional<double>(chart.high) : std::nullopt};
+  for (const RatioRow& row : chart.rows) values.insert(values.end(), {row.ratio, row.low, row.high});
+  for (const std::optional<double>& v : values) {
+    if (v && std::isfinite(*v) && *v > 0) {
+      low = std::min(low, *v);
+      high = std::max(high, *v);
     }
   }
   // Symmetric about 1 on the log scale, at least x0.5 to x2, so that a
-  // halving looks as large as a doubling.
-  const double reach = std::max({2.0, high, 1 / low}) * 1.1;
-  return {1 / reach, reach, true, kSvgPlotLeft, kSvgPlotRight - 150};
+  // halving looks as large as a doubling, and a quarter of a doubling
+  // beyond the farthest value, so that no point sits on the axis's end.
+  const double reach = std::max({2.0, high, 1 / low}) * 1.25;
+  return {1 / reach, reach, true, kIntervalLeft, kIntervalRight};
 }
 
+// 1, 2 and 5 times each power of ten while a decade is wide enough for
+// their labels; only the powers of ten when it is not.
 std::vector<double> ratio_ticks(const Scale& scale) {
+  const double decade_pixels = (scale.to - scale.from) / (log10_of(scale.high) - log10_of(scale.low));
+  const bool crowded = decade_pixels * 0.301 < 36;  // from 1 to 2, the closest: 0.3 of a decade
   std::vector<double> ticks;
   for (const double decade : decade_ticks(scale.low / 10, scale.high * 10)) {
     for (const double factor : {1.0, 2.0, 5.0}) {
+      if (crowded && factor != 1.0) continue;
       const double tick = decade * factor;
       if (tick >= scale.low && tick <= scale.high) ticks.push_back(tick);
     }
@@ -175,30 +228,34 @@ std::vector<double> ratio_ticks(const Scale& scale) {
 
 }  // namespace
 
+double svg_detail::interval_panel_height(const IntervalChart& chart) { return kSvgPlotTop + rows_height(chart) + kAxisRoom; }
+
 void draw_intervals(SvgDocument& svg, double top, const IntervalChart& chart) {
   panel_title(svg, top, chart.title);
-  const Scale x = ratio_scale(chart.rows);
-  const double bottom = top + kSvgPlotBottom;
+  const Scale x = ratio_scale(chart);
+  const double bottom = top + kSvgPlotTop + rows_height(chart);
   const std::vector<double> ticks = ratio_ticks(x);
   for (const double tick : ticks) svg.line(x.at(tick), top + kSvgPlotTop, x.at(tick), bottom, "grid");
   bottom_axis(svg, bottom, x, ticks, labels_of(ticks, tick_text), "ratio (log scale)");
   svg.line(x.at(1), top + kSvgPlotTop - 6, x.at(1), bottom, "unity");
   if (chart.rows.empty()) {
-    nothing_to_draw(svg, top, "nothing was compared");
+    svg.text((x.from + x.to) / 2, top + kSvgPlotTop + 34, "nothing was compared", "note", SvgAnchor::kMiddle);
     return;
   }
-  const double row_height = (kSvgPlotBottom - kSvgPlotTop) / static_cast<double>(chart.rows.size());
-  for (std::size_t i = 0; i < chart.rows.size(); ++i) {
-    const RatioRow& row = chart.rows[i];
-    const double y = top + kSvgPlotTop + row_height * (static_cast<double>(i) + 0.5);
-    // A long label ("SEQ1M Q8T1 read") in two lines, its last word under
-    // the rest, so that rows that differ only there stay told apart.
-    const std::size_t last_word = row.label.rfind(' ');
-    if (row.label.size() > 12 && last_word != std::string::npos) {
-      svg.text(kSvgPlotLeft - 8, y - 2, svg_fit(row.label.substr(0, last_word), 12), "small", SvgAnchor::kEnd);
-      svg.text(kSvgPlotLeft - 8, y + 10, svg_fit(row.label.substr(last_word + 1), 12), "small", SvgAnchor::kEnd);
-    } else {
-      svg.text(kSvgPlotLeft - 8, y + 4, svg_fit(row.label, 12), "small", SvgAnchor::kEnd);
+  double row_top = top + kSvgPlotTop;
+  for (const RatioRow& row : chart.rows) {
+    const double height = row_height(row);
+    const double y = row_top + height / 2;
+    row_top += height;
+    // The label's lines and the verdict's, each centred on the row.
+    for (const bool verdict : {false, true}) {
+      const std::vector<std::string> lines = verdict ? verdict_lines(row) : label_lines(row);
+      if (lines.empty()) continue;
+      const double first = y + 4 - kLinePitch * static_cast<double>(lines.size() - 1) / 2;
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        svg.text(verdict ? kVerdictLeft : kIntervalLeft - 8, first + kLinePitch * static_cast<double>(i), lines[i],
+                 "small", verdict ? SvgAnchor::kStart : SvgAnchor::kEnd);
+      }
     }
     if (row.low && row.high && *row.low > 0 && *row.high > 0) {
       svg.line(x.at(*row.low), y, x.at(*row.high), y, "whisker");
@@ -209,8 +266,6 @@ void draw_intervals(SvgDocument& svg, double top, const IntervalChart& chart) {
       svg.element("circle",
                   {{"cx", svg_number(x.at(row.ratio))}, {"cy", svg_number(y)}, {"r", "4"}, {"class", "point"}});
     }
-    const std::string words = "\xc3\x97" + figure_text(row.ratio) + "  " + row.verdict;  // ×
-    svg.text(x.to + 12, y + 4, svg_fit(words, 32), "small");
   }
 }
 

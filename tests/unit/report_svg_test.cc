@@ -5,11 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <regex>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "report/report_compare.h"
 #include "unit/report_fixtures.h"
+#include "unit/svg_layout.h"
 
 namespace ddtime {
 namespace {
@@ -142,6 +146,209 @@ TEST(SvgReport, TheHeadingNamesTheCommandTheHostAndTheDate) {
   EXPECT_NE(xml.find(">ddtime if=a&amp;b --svg=x.svg</text>"), std::string::npos);
   EXPECT_NE(xml.find(">on box, 2025-12-03 00:00 UTC (ddtime "), std::string::npos);
   EXPECT_EQ(xml.find("nan"), std::string::npos);
+}
+
+// A diskmark profile's record: each rate a row, the reads first; with
+// writes, as many write rows after them.
+ProfileRecord profile_of(std::vector<double> read_rates, std::vector<double> write_rates = {}) {
+  ProfileRecord record{.preset = find_profile("diskmark"), .target = "/dev/loop1", .range = 256 << 20,
+                       .time_ns = kSecond, .warmup = 0, .repeat = 3, .pause_ns = 0, .direct = true};
+  record.writes = !write_rates.empty();
+  for (const bool write : {false, true}) {
+    const std::vector<double>& rates = write ? write_rates : read_rates;
+    for (std::size_t i = 0; i < rates.size(); ++i) {
+      ProfileRow row{.test = kDiskmarkTests[i], .write = write};
+      row.runs.assign(3, ProfileRun{.bytes_per_second = rates[i]});
+      summarise_profile_row(row);
+      record.rows.push_back(row);
+    }
+  }
+  record.complete = read_rates.size() == kDiskmarkTests.size() &&
+                    (!record.writes || write_rates.size() == kDiskmarkTests.size());
+  if (record.complete) record.exit_status = 0;
+  return record;
+}
+
+const SvgTitle kTitle{"ddtime --profile=diskmark of=/dev/loop1 --size=256M --svg=p.svg", "box", ""};
+
+std::vector<std::string> texts_of(const std::string& xml) {
+  std::vector<std::string> found;
+  const std::regex text("<text[^>]*>([^<]*)</text>");
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), text); it != std::sregex_iterator(); ++it) {
+    found.push_back((*it)[1]);
+  }
+  return found;
+}
+
+bool has_text(const std::string& xml, const std::string& words) {
+  for (const std::string& text : texts_of(xml)) {
+    if (text == words) return true;
+  }
+  return false;
+}
+
+// B2.
+TEST(ProfilePanels, ReadAndWriteBarsAreGroupedByTestInTwoColoursWithALegendAndNoLabelOverlaps) {
+  const std::string xml =
+      svg_report(kTitle, profile_panels(profile_of({1.7e9, 1.4e9, 2.1e8, 5.8e7}, {1.6e9, 7.3e8, 1.7e8, 4.2e7})));
+  EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "");
+  EXPECT_TRUE(has_text(xml, "read"));
+  EXPECT_TRUE(has_text(xml, "write"));
+  EXPECT_TRUE(has_text(xml, "SEQ1M Q8T1"));  // once, under its pair of bars
+  std::size_t read_bars = 0, write_bars = 0;
+  for (std::size_t at = xml.find("class=\"bar\""); at != std::string::npos; at = xml.find("class=\"bar\"", at + 1)) {
+    ++read_bars;
+  }
+  for (std::size_t at = xml.find("class=\"bar1\""); at != std::string::npos; at = xml.find("class=\"bar1\"", at + 1)) {
+    ++write_bars;
+  }
+  EXPECT_EQ(read_bars, 5u);  // four bars and the legend's swatch
+  EXPECT_EQ(write_bars, 5u);
+}
+
+// B9.
+TEST(ProfilePanels, TheTitleNamesThePresetTheTargetTheRangeAndODirect) {
+  const BarChart chart = std::get<BarChart>(profile_panels(profile_of({1e9, 1e9, 1e8, 1e7}))[0]);
+  EXPECT_EQ(chart.title.find("diskmark, /dev/loop1, 256 MiB, O_DIRECT: "), 0u) << chart.title;
+}
+
+// B9.
+TEST(SvgReport, TheHeadingWrapsALongCommandLineInsteadOfCuttingIt) {
+  std::vector<std::string> argv{"ddtime", "--profile=diskmark", "of=/dev/disk/by-id/nvme-Samsung_SSD_990_PRO_2TB_S6Z2NJ0W"};
+  for (const char* option : {"--size=256M", "--time=1s", "--repeat=3", "--pause=0", "--json=/home/someone/results/p.json",
+                             "--svg=/home/someone/results/a chart with spaces.svg", "--csv=/home/someone/results/p.csv"}) {
+    argv.push_back(option);
+  }
+  const std::string command = shell_command(argv);
+  const std::string xml = svg_report({command, "box", ""}, profile_panels(profile_of({1e9, 1e9, 1e8, 1e7})));
+  EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "");
+  std::string shown;
+  for (const std::string& text : texts_of(xml)) {
+    if (text.rfind("ddtime ", 0) == 0 || !shown.empty()) shown += (shown.empty() ? "" : " ") + text;
+    if (shown.size() >= command.size()) break;
+  }
+  shown = std::regex_replace(shown, std::regex("&apos;"), "'");
+  EXPECT_NE(shown.find("'--svg=/home/someone/results/a chart with spaces.svg' --csv=/home/someone/results/p.csv"),
+            std::string::npos)
+      << shown;
+}
+
+// B10.
+TEST(ProfilePanels, AnInterruptedProfileSaysSoAndLeavesEmptySlotsForTheTestsThatDidNotRun) {
+  ProfileRecord record = profile_of({1.7e9});
+  record.signal = SIGINT;
+  const std::vector<SvgPanel> panels = profile_panels(record);
+  const BarChart& chart = std::get<BarChart>(panels[0]);
+  EXPECT_NE(chart.title.find("interrupted by SIGINT: 1 of 4 tests"), std::string::npos) << chart.title;
+  ASSERT_EQ(chart.bars.size(), 4u);
+  EXPECT_EQ(chart.bars[3].label, "RND4K Q1T1");
+  const std::string xml = svg_report(kTitle, panels);
+  EXPECT_TRUE(has_text(xml, "did not run"));
+  EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "");
+}
+
+// B21.
+TEST(RunPanels, AVeryShortRunsTimesAreInTheUnitThatShowsThem) {
+  const std::string xml = svg_report({"ddtime count=0", "box", ""},
+                                     run_panels(plain_run(Settings{}, Stats{}, timed(31'000, 12'000, 9'000)),
+                                                RateUnits::kIec));
+  EXPECT_EQ(xml.find("0.0000 s"), std::string::npos);
+  EXPECT_NE(xml.find("real 31 \xc2\xb5s"), std::string::npos) << xml;
+  EXPECT_TRUE(has_text(xml, "time (\xc2\xb5s)")) << "the axis names its unit";
+  EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "");
+}
+
+// B20.
+TEST(SessionPanels, WithoutAWhiskerTheTitleSaysTheIntervalNeedsSixRunsAndWithOneItSaysItIsDrawn) {
+  SessionRecord session;
+  session.plan.repeat = 3;
+  session.rows = {row_of(65536, 300 * 1048576.0)};
+  const std::string few = std::get<BarChart>(session_panels(session, RateUnits::kIec)[0]).title;
+  EXPECT_EQ(few, "median rate of each setting's 3 runs; the 95% interval needs 6 or more");
+  session.plan.repeat = 6;
+  session.rows[0].summary->bytes_per_second.median_low = 290 * 1048576.0;
+  session.rows[0].summary->bytes_per_second.median_high = 310 * 1048576.0;
+  const std::string many = std::get<BarChart>(session_panels(session, RateUnits::kIec)[0]).title;
+  EXPECT_EQ(many, "median rate of each setting's 6 runs, its 95% interval as a whisker");
+  session.readback = true;
+  session.plan.repeat = 1;
+  session.rows = {row_of(65536, 300 * 1048576.0), row_of(65536, 200 * 1048576.0)};
+  session.rows[1].pass = Pass::kRead;
+  const std::string readback = std::get<BarChart>(session_panels(session, RateUnits::kIec)[0]).title;
+  EXPECT_EQ(readback, "rate of each pass, one run each");
+}
+
+// B20.
+TEST(ProfilePanels, WithoutAWhiskerTheTitleSaysTheIntervalNeedsSixRuns) {
+  const BarChart chart = std::get<BarChart>(profile_panels(profile_of({1e9, 1e9, 1e8, 1e7}))[0]);
+  EXPECT_NE(chart.title.find("median of 3 runs per test; the 95% interval needs 6 or more"), std::string::npos)
+      << chart.title;
+  EXPECT_EQ(chart.title.find("from 6 runs"), std::string::npos) << chart.title;
+}
+
+RowComparison compared(double baseline, double other, int runs) {
+  std::vector<double> a, b;
+  for (int k = 0; k < runs; ++k) {
+    a.push_back(baseline * (1 + 0.01 * k));
+    b.push_back(other * (1 + 0.01 * k));
+  }
+  return compare_rates(a, b);
+}
+
+ComparisonReport documents_of(const std::vector<double>& rates, int runs) {
+  const RowKey key{{"pass", "copy", std::nullopt}, {"bs", "", 1048576}, {"iodepth", "", 1}};
+  ComparisonReport report;
+  report.names = {"a.json"};
+  for (std::size_t i = 1; i < rates.size(); ++i) {
+    const std::string name = std::string(1, static_cast<char>('a' + i)) + ".json";
+    report.names.push_back(name);
+    report.others.push_back({name, {{key, compared(rates[0], rates[i], runs)}}});
+  }
+  return report;
+}
+
+// B18.
+TEST(ComparisonPanels, SeveralDocumentsShareOneScaleWithRoomBeyondTheFarthestPoint) {
+  const std::string xml =
+      svg_report({"ddtime --compare a.json b.json c.json d.json e.json --svg=x.svg", "box", ""},
+                 comparison_panels(documents_of({100, 101, 986, 50, 120}, 8)));
+  EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "");
+  // Each panel's axis: its first and last tick labels.
+  const std::regex circle("<circle cx=\"([0-9.]+)\"");
+  std::vector<double> points;
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), circle); it != std::sregex_iterator(); ++it) {
+    points.push_back(std::stod((*it)[1]));
+  }
+  ASSERT_EQ(points.size(), 4u);
+  const std::regex unity("<line x1=\"([0-9.]+)\"[^>]*class=\"unity\"");
+  std::vector<double> ones;
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), unity); it != std::sregex_iterator(); ++it) {
+    ones.push_back(std::stod((*it)[1]));
+  }
+  ASSERT_EQ(ones.size(), 4u);
+  for (const double one : ones) EXPECT_DOUBLE_EQ(one, ones[0]) << "the line at 1 is where it is in every panel";
+  EXPECT_LT(points[0] - ones[0], 5) << "x1.01 is near 1 on a shared scale";
+  EXPECT_TRUE(has_text(xml, "bs=1M depth 1") || (has_text(xml, "bs=1M") && has_text(xml, "depth 1")))
+      << "a label breaks between its phrases, never inside one";
+  // A one-row panel is not a full panel's height.
+  const std::regex height("<svg [^>]*height=\"([0-9.]+)\"");
+  std::smatch found;
+  ASSERT_TRUE(std::regex_search(xml, found, height));
+  EXPECT_LT(std::stod(found[1]), 4 * kSvgPanelHeight);
+}
+
+// B9.
+TEST(ComparisonPanels, AVerdictSaysTheRatioOnceAndIsNeverCut) {
+  const std::vector<SvgPanel> panels = comparison_panels(documents_of({100, 121}, 8));
+  const std::string xml = svg_report({"ddtime --compare a.json b.json --svg=x.svg", "box", ""}, panels);
+  EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "");
+  EXPECT_EQ(xml.find("\xc3\x97"), std::string::npos) << "no \"x1.21\" before \"1.21x faster\"";
+  const std::string few = svg_report({"ddtime --compare a.json b.json --svg=x.svg", "box", ""},
+                                     comparison_panels(documents_of({100, 67}, 3)));
+  EXPECT_EQ(svg_layout::said(svg_layout::problems(few)), "");
+  EXPECT_NE(few.find("0.67x"), std::string::npos);
+  EXPECT_NE(few.find("too few runs"), std::string::npos) << "the reason, wrapped but whole";
+  EXPECT_NE(few.find("rank test can give is"), std::string::npos);
 }
 
 }  // namespace

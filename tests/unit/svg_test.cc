@@ -107,5 +107,24 @@ TEST(SvgDocument, EscapesAttributeValues) {
   EXPECT_NE(svg.finish().find("<circle class=\"a&quot;b&apos;c&amp;d\"/>"), std::string::npos);
 }
 
+TEST(SvgTextWidth, IsAnUpperBoundThatCountsCapitalsWiderAndMonospaceEvenly) {
+  EXPECT_DOUBLE_EQ(svg_text_width("ab", 10), 13);
+  EXPECT_DOUBLE_EQ(svg_text_width("AB", 10), 16);
+  EXPECT_DOUBLE_EQ(svg_text_width("MW", 10), 20);
+  EXPECT_DOUBLE_EQ(svg_text_width("ab", 10, true), 13 * 1.12);
+  EXPECT_DOUBLE_EQ(svg_text_width("MW i", 10, false, true), 24);
+  EXPECT_DOUBLE_EQ(svg_text_width("\xc2\xb5", 10), 10);  // one character, not two bytes
+}
+
+TEST(SvgWrap, BreaksBetweenPhrasesAndInsideOnlyAPhraseWiderThanALine) {
+  const std::vector<std::string> lines = svg_wrap(std::vector<std::string>{"bs=1M", "depth 1"}, 60, 10);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "bs=1M");
+  EXPECT_EQ(lines[1], "depth 1");
+  EXPECT_EQ(svg_wrap("a b c", 100, 10), std::vector<std::string>{"a b c"});
+  EXPECT_EQ(svg_wrap("aaaaaaaa", 26, 10), (std::vector<std::string>{"aaaa", "aaaa"}));
+  EXPECT_TRUE(svg_wrap("", 100, 10).empty());
+}
+
 }  // namespace
 }  // namespace ddtime
