@@ -232,7 +232,8 @@ void DdtimeOptions::describe_reports(const RowsWanted& wanted) {
             plan_.svg_path = v.text;
           },
           "PATH"),
-      "draw what the run produced as an SVG chart in PATH (bars, timeline, latency histogram)");
+      "draw what was measured as an SVG chart in PATH: a run's time, a session's or a profile's bars, the "
+      "timeline, the latency histogram, or with --compare the ratios");
   add("units",
       row<Text>(
           [this](const Text& v) { ext_.units = symbol(kUnitSymbols, v.text, "si, iec, both, bytes, all")->units; },

@@ -268,7 +268,8 @@ std::vector<SvgPanel> profile_panels(const ProfileRecord& record) {
   BarChart chart;
   chart.value_axis = "MB/s";
   chart.log_scale = true;
-  if (record.writes) chart.series = {"read", "write"};
+  chart.series = {"read"};
+  if (record.writes) chart.series.push_back("write");
   // Every test and side of the preset has its slot, in the order run; one
   // that did not run (an interrupted profile) is left empty and says so.
   std::size_t planned = 0, finished = 0;

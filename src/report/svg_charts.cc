@@ -248,7 +248,7 @@ void slot_label(SvgDocument& svg, double base, double middle, double slot, const
 }  // namespace
 
 void draw_bars(SvgDocument& svg, double top, const BarChart& chart) {
-  const bool grouped = chart.series.size() >= 2;
+  const bool grouped = !chart.series.empty();
   const std::vector<std::string> classes{"bar", "bar1"};
   panel_title(svg, top, chart.title, grouped ? legend_width(chart.series) : 0);
   if (grouped) legend(svg, top, chart.series, classes);

@@ -53,8 +53,9 @@ struct BarChart {
   std::string value_axis;  // "MiB/s"; the log scale adds "(log scale)"
   bool log_scale = false;  // six decades, down from the decade at or above the largest value
   std::vector<SvgBar> bars;
-  // Two or more names: the bars of one label are drawn side by side, one
-  // colour a series, the label once under them, the names in a legend.
+  // Names: the bars of one label are drawn side by side, one colour a
+  // series (two at most), the label once under them, the names in a
+  // legend; a single name says what every bar is ("read").
   std::vector<std::string> series = {};
 };
 

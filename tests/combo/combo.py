@@ -50,6 +50,9 @@ checks the invariants of issue 19:
                        status and the number of runs
   svg-parse            --svg=PATH, after exit status 0, is well-formed XML
                        whose root is <svg> with width and height
+  svg-layout           in that chart no two text boxes overlap, none
+                       leaves the page or is cut (issue 28 rule 8; the
+                       boxes as tests/svg/svg_render_test.py computes them)
   stdout-empty         nothing on standard output when of= is given
   handlers-before-open no file of the case is open while the SIGINT or
                        SIGUSR1 handler is not yet in (GNU dd installs them
@@ -129,6 +132,9 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# Rule 8's text boxes, computed once for both tests.
+sys.path.insert(0, str(REPO_ROOT / "tests" / "svg"))
+from svg_render_test import layout_problems_of as svg_layout_problems  # noqa: E402
 KiB = 1024
 MiB = 1024 * KiB
 SKIP = 77
@@ -2032,6 +2038,11 @@ class Checker:
         if root.tag != "{http://www.w3.org/2000/svg}svg" or not root.get("width") or not root.get("height"):
             self.fail("svg-parse", "--svg=PATH is not an <svg> with width and height",
                       f"root {root.tag} {dict(root.attrib)}")
+            return
+        problems = svg_layout_problems(root)
+        if problems:
+            self.fail("svg-layout", "--svg=PATH has text that overlaps, leaves the page or is cut",
+                      "; ".join(problems)[:600])
 
     def check_compare_self(self, ddtime: str) -> None:
         """--compare of the run's own document with itself (issue 22)."""

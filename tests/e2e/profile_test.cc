@@ -153,7 +153,9 @@ TEST_F(Profile, CacheGoesThroughThePageCacheAndSvgDrawsTheBars) {
   const std::string svg = read_file("p.svg");
   EXPECT_TRUE(svg.starts_with("<?xml") || svg.starts_with("<svg")) << svg.substr(0, 100);
   EXPECT_NE(svg.find("(log scale)"), std::string::npos);
-  EXPECT_NE(svg.find("RND4K Q32T1 read"), std::string::npos);
+  // Each test's label under its bar, and the legend that says they are reads.
+  EXPECT_NE(svg.find(">RND4K Q32T1</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">read</text>"), std::string::npos);
 }
 
 TEST_F(Profile, CompareReadsTwoProfiles) {

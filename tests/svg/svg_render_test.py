@@ -119,7 +119,11 @@ def separated(a, b):
 
 def layout_problems(path):
     """Rule 8's check: the texts that overlap another or leave the page."""
-    root = ElementTree.parse(path).getroot()
+    return layout_problems_of(ElementTree.parse(path).getroot())
+
+
+def layout_problems_of(root):
+    """layout_problems of a parsed document (tests/combo/combo.py's svg-layout too)."""
     view = [float(v) for v in root.get("viewBox").split()]
     boxes = text_boxes(root)
     problems = []
