@@ -196,6 +196,37 @@ TEST(ReportPlace, TheDocsSayTheReportComesBeforeGnusSummary) {
   }
 }
 
+// B12 (issue 28): --help and the README said --svg draws bars, a
+// timeline and a histogram, the man page that it does not combine with
+// --compare and that a profile's bars are on the text's fixed scale.
+TEST(SvgDocs, TheHelpTheReadmeAndTheManPageSayWhatSvgDraws) {
+  // Line breaks and roff's line starts are no part of a sentence.
+  const auto flat = [](std::string text) {
+    for (char& c : text) {
+      if (c == '\n') c = ' ';
+    }
+    return text;
+  };
+  const std::string help = flat(run_help());
+  const std::size_t svg_row = help.find("--svg=PATH");
+  ASSERT_NE(svg_row, std::string::npos);
+  const std::string row = help.substr(svg_row, help.find("--units", svg_row) - svg_row);
+  EXPECT_NE(row.find("profile"), std::string::npos) << row;
+  EXPECT_NE(row.find("--compare"), std::string::npos) << row;
+  const std::string readme = read_file(DDTIME_README);
+  const std::size_t table_row = readme.find("| `--svg=PATH` |");
+  ASSERT_NE(table_row, std::string::npos);
+  const std::string cell = readme.substr(table_row, readme.find('\n', table_row) - table_row);
+  EXPECT_NE(cell.find("profile"), std::string::npos) << cell;
+  EXPECT_NE(cell.find("--compare"), std::string::npos) << cell;
+  const std::string man = flat(read_file(DDTIME_MAN_PAGE));
+  const std::size_t only = man.find("Only .Fl \\-json");
+  ASSERT_NE(only, std::string::npos);
+  const std::string combine = man.substr(only, man.find("combine with", only) - only);
+  EXPECT_NE(combine.find("\\-svg"), std::string::npos) << combine;
+  EXPECT_EQ(man.find("draws a bar per test and side on the log scale"), std::string::npos);
+}
+
 TEST_F(ManPage, ListsTheConversionsOfHelp) { expect_same(help_->conversions, man_->conversions); }
 
 TEST_F(ManPage, ListsTheFlagsOfHelp) { expect_same(help_->flags, man_->flags); }
