@@ -172,6 +172,9 @@ def check(ddtime, kind, args, directory):
         status = interrupted(ddtime, [*args, "--svg=" + svg], 0.5)
         if status not in (130, -signal.SIGINT):
             raise AssertionError(f"{kind}: ddtime exited {status} after SIGINT")
+        with open(svg, encoding="utf-8") as text:
+            if "interrupted by SIGINT" not in text.read():
+                raise AssertionError(f"{kind}: the chart does not say it was interrupted")
     else:
         run = subprocess.run([ddtime, *args, "--svg=" + svg], capture_output=True, text=True, timeout=60)
         if run.returncode != 0:

@@ -278,6 +278,20 @@ TEST(SessionPanels, WithoutAWhiskerTheTitleSaysTheIntervalNeedsSixRunsAndWithOne
   EXPECT_EQ(readback, "rate of each pass, one run each");
 }
 
+// B10: a session or a run that a signal ended says so in its chart.
+TEST(SessionPanels, AnInterruptedSessionOrRunSaysSoInItsTitle) {
+  SessionRecord session;
+  session.plan.repeat = 3;
+  session.rows = {row_of(65536, 300 * 1048576.0)};
+  session.signal = SIGINT;
+  session.complete = false;
+  const std::string title = std::get<BarChart>(session_panels(session, RateUnits::kIec)[0]).title;
+  EXPECT_NE(title.find("interrupted by SIGINT"), std::string::npos) << title;
+  const RunRecord run = stopped_run(Settings{}, copied(16, 0, 8192), timed(kSecond), SIGINT);
+  const std::string time = std::get<TimeChart>(run_panels(run, RateUnits::kIec)[0]).title;
+  EXPECT_NE(time.find("interrupted by SIGINT"), std::string::npos) << time;
+}
+
 // B20.
 TEST(ProfilePanels, WithoutAWhiskerTheTitleSaysTheIntervalNeedsSixRuns) {
   const BarChart chart = std::get<BarChart>(profile_panels(profile_of({1e9, 1e9, 1e8, 1e7}))[0]);
