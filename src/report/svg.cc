@@ -27,6 +27,7 @@ constexpr std::string_view kSvgStyle =
     ".bar-mark{fill:#d0783c}"
     ".bar1{fill:#58a858}"
     ".missing{font-size:10px;fill:#888;font-style:italic}"
+    ".inside{font-size:10px;fill:#fff}"
     ".whisker{stroke:#222;stroke-width:1.5;fill:none}"
     ".step{stroke:#4878a8;stroke-width:1.5;fill:none}"
     ".cliff{stroke:#c03030;stroke-width:1.5;stroke-dasharray:5,3;fill:none}"

@@ -207,7 +207,8 @@ std::string bar_class(const SvgBar& bar) {
   return bar.series == 0 ? "bar" : "bar1";
 }
 
-void draw_bar(SvgDocument& svg, const Scale& scale, const SvgBar& bar, double x, double width) {
+// room: the width the bar's figure may take, its share of the slot.
+void draw_bar(SvgDocument& svg, const Scale& scale, const SvgBar& bar, double x, double width, double room) {
   const double middle = x + width / 2;
   const double base = scale.from;
   if (bar.missing) {
@@ -225,8 +226,21 @@ void draw_bar(SvgDocument& svg, const Scale& scale, const SvgBar& bar, double x,
     svg.line(middle - 4, y_high, middle + 4, y_high, "whisker");
   }
   const double above = std::min(y, bar.high ? scale.at(*bar.high) : y) - 4;
-  svg.text(middle, above, figure_text(value), "small", SvgAnchor::kMiddle);
-  if (!bar.mark.empty()) svg.text(middle, above - 12, bar.mark, "small", SvgAnchor::kMiddle);
+  const std::string figure = figure_text(value);
+  if (svg_text_width(figure, 10) <= room - 2 && svg_text_width(bar.mark, 10) <= room - 2) {
+    svg.text(middle, above, figure, "small", SvgAnchor::kMiddle);
+    if (!bar.mark.empty()) svg.text(middle, above - 12, bar.mark, "small", SvgAnchor::kMiddle);
+    return;
+  }
+  // Too many bars for level figures: upright ones, inside a bar tall
+  // enough to hold them, else above it, where a short bar leaves room.
+  const std::string words = bar.mark.empty() ? figure : bar.mark + " " + figure;
+  const double length = svg_text_width(words, 10);
+  if (base - y >= length + 8 && !bar.high) {
+    svg.turned_text(middle - 3.5, y + 4, 90, words, "inside", SvgAnchor::kStart);
+  } else {
+    svg.turned_text(middle + 3.5, above, -90, words, "small", SvgAnchor::kStart);
+  }
 }
 
 // A slot's label under the axis: one line when it fits the slot, two
@@ -242,7 +256,13 @@ void slot_label(SvgDocument& svg, double base, double middle, double slot, const
     }
     return;
   }
-  svg.turned_text(middle + 3, base + 12, -40, label, "small", SvgAnchor::kEnd);
+  // Turned labels are a slot apart across their lines: 40 degrees keeps
+  // 10 px lines apart down to 16 px slots, upright ones down to 11 px.
+  if (slot >= 16) {
+    svg.turned_text(middle + 3, base + 12, -40, label, "small", SvgAnchor::kEnd);
+  } else {
+    svg.turned_text(middle + 3.5, base + 6, -90, label, "small", SvgAnchor::kEnd);
+  }
 }
 
 }  // namespace
@@ -281,7 +301,7 @@ void draw_bars(SvgDocument& svg, double top, const BarChart& chart) {
     const double middle = kSvgPlotLeft + slot * (static_cast<double>(i) + 0.5);
     for (const SvgBar* bar : slots[i]) {
       const double place = grouped ? static_cast<double>(std::min(bar->series, chart.series.size() - 1)) : 0;
-      draw_bar(svg, scale, *bar, middle - width * per_slot / 2 + width * place, width);
+      draw_bar(svg, scale, *bar, middle - width * per_slot / 2 + width * place, width, slot / per_slot);
     }
     slot_label(svg, scale.from, middle, slot, labels[i]);
   }

@@ -120,6 +120,19 @@ TEST(SvgBars, PutsALogScalesTicksAtSixDecadesAndSaysItIsLog) {
               0.01);
 }
 
+// Rule 8: however many bars, their figures, marks and labels never overlap.
+TEST(SvgBars, ManyBarsTurnTheirFiguresAndLabelsRatherThanOverlap) {
+  for (const std::size_t count : {8u, 16u, 45u, 60u}) {
+    BarChart chart{"sweep", "MiB/s", false, {}};
+    for (std::size_t i = 0; i < count; ++i) {
+      chart.bars.push_back({"64M d" + std::to_string(i), 1000.0 + 997.0 * static_cast<double>(i % 7), {}, {},
+                            i == 5 ? "knee, best" : ""});
+    }
+    const std::string xml = page_of(chart);
+    EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "") << count << " bars";
+  }
+}
+
 TEST(SvgBars, DrawsNoNanOrInfFromBrokenEmptyOrZeroValues) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
