@@ -383,9 +383,20 @@ constexpr double kCommandSize = 12;  // .command, monospace
 constexpr double kCommandPitch = 16;
 
 std::vector<std::string> command_lines(const SvgHeading& heading) {
-  // Wrapped at its spaces, never cut: the line pasted back must be the
-  // command run (a quoted word with spaces may break inside its quotes).
-  std::vector<std::string> lines = svg_wrap(heading.command, kSvgWidth - 40, kCommandSize, false, true);
+  // Wrapped between its words, never cut, and never at a space inside
+  // single quotes (shell_command's), so that a quoted word stays whole
+  // on its line unless it is longer than a line.
+  std::vector<std::string> words(1);
+  bool quoted = false;
+  for (const char c : heading.command) {
+    if (c == '\'') quoted = !quoted;
+    if (c == ' ' && !quoted) {
+      words.emplace_back();
+      continue;
+    }
+    words.back() += c;
+  }
+  std::vector<std::string> lines = svg_wrap(words, kSvgWidth - 40, kCommandSize, false, true);
   if (lines.empty()) lines.emplace_back();
   return lines;
 }

@@ -258,6 +258,18 @@ TEST(SvgTime, StacksTheRealTimeAndTheCpuTimeInProportion) {
   expect_no_broken_numbers(page_of(TimeChart{"time", {{"read", std::numeric_limits<double>::infinity()}}, {}}));
 }
 
+TEST(SvgPage, TheCommandWrapsBetweenWordsAndKeepsAQuotedWordWhole) {
+  const std::string quoted = "'--svg=/home/someone/a chart with spaces.svg'";
+  const std::string command = "ddtime --profile=diskmark of=/dev/disk/by-id/nvme-Samsung_SSD_990_PRO_2TB --size=1 " +
+                              quoted + " --csv=/home/someone/p.csv";
+  const std::string xml = svg_page({command, "on testhost"}, {TimeChart{}});
+  bool whole = false;
+  for (const std::string& text : texts(xml)) whole = whole || text.find("&apos;--svg=/home/someone/a chart with spaces.svg&apos;") != std::string::npos;
+  EXPECT_TRUE(whole) << xml;
+  EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "");
+  EXPECT_NE(xml.find("height=\"440\""), std::string::npos) << "one line more than the heading's one";
+}
+
 TEST(SvgPage, StacksPanelsOfTheFixedSizeUnderTheHeading) {
   const std::string one = svg_page(kHeading, {TimeChart{}});
   EXPECT_NE(one.find("width=\"800\" height=\"424\""), std::string::npos);
