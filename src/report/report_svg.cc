@@ -179,8 +179,16 @@ BarChart rows_chart(const SessionRecord& session, RateUnits units) {
   for (const RowRecord& row : session.rows) {
     if (row.summary) best = std::max(best, row.summary->bytes_per_second.median);
   }
+  // A session a signal ended keeps a slot for each setting it did not
+  // get to, saying so; otherwise a row without counted runs is left out.
+  const bool interrupted = session.signal != 0;
+  std::size_t shown = 0;
   for (const RowRecord& row : session.rows) {
-    if (!row.summary) continue;
+    if (!row.summary) {
+      if (interrupted) chart.bars.push_back({row_label(row, session.readback), 0, std::nullopt, std::nullopt, {}, 0, true});
+      continue;
+    }
+    ++shown;
     const Figure& rate = row.summary->bytes_per_second;
     SvgBar bar{row_label(row, session.readback), rate.median / unit.size, std::nullopt, std::nullopt, {}};
     if (rate.median_low && rate.median_high) {
@@ -196,7 +204,11 @@ BarChart rows_chart(const SessionRecord& session, RateUnits units) {
   chart.title = session.readback ? "rate of each pass, one run each"
                                  : fmt::format("median rate of each setting's {} run{}{}", runs, runs == 1 ? "" : "s",
                                                interval_words(any_whisker(chart.bars), runs));
-  if (session.signal != 0) chart.title += fmt::format("; interrupted by {}", signal_words(session.signal));
+  if (interrupted) {
+    chart.title += fmt::format("; interrupted by {}", signal_words(session.signal));
+    // bs=auto adds rows as it goes: how many it would have run is unknown.
+    if (!session.plan.sweep_bs_auto) chart.title += fmt::format(": {} of {} settings", shown, session.rows.size());
+  }
   return chart;
 }
 

@@ -282,11 +282,14 @@ TEST(SessionPanels, WithoutAWhiskerTheTitleSaysTheIntervalNeedsSixRunsAndWithOne
 TEST(SessionPanels, AnInterruptedSessionOrRunSaysSoInItsTitle) {
   SessionRecord session;
   session.plan.repeat = 3;
-  session.rows = {row_of(65536, 300 * 1048576.0)};
+  session.rows = {row_of(65536, 300 * 1048576.0), RowRecord{.bs = 1048576}};
   session.signal = SIGINT;
   session.complete = false;
-  const std::string title = std::get<BarChart>(session_panels(session, RateUnits::kIec)[0]).title;
-  EXPECT_NE(title.find("interrupted by SIGINT"), std::string::npos) << title;
+  const BarChart chart = std::get<BarChart>(session_panels(session, RateUnits::kIec)[0]);
+  EXPECT_NE(chart.title.find("interrupted by SIGINT: 1 of 2 settings"), std::string::npos) << chart.title;
+  ASSERT_EQ(chart.bars.size(), 2u);
+  EXPECT_TRUE(chart.bars[1].missing);
+  EXPECT_EQ(chart.bars[1].label, "1M d1");
   const RunRecord run = stopped_run(Settings{}, copied(16, 0, 8192), timed(kSecond), SIGINT);
   const std::string time = std::get<TimeChart>(run_panels(run, RateUnits::kIec)[0]).title;
   EXPECT_NE(time.find("interrupted by SIGINT"), std::string::npos) << time;
