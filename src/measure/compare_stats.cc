@@ -2,6 +2,9 @@
 #include "measure/compare_stats.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
 #include <cmath>
 #include <vector>
 
@@ -33,10 +36,17 @@ double upper_tail(double z) {
   return boost::math::cdf(boost::math::complement(standard, z));
 }
 
-double u_statistic(std::span<const double> a, std::span<const double> b) {
+// U from the sorted samples: for each value of b, the values of a below
+// it, and half those equal to it; two pointers walk both once, so U costs
+// the sorting, not m*n comparisons.
+double u_statistic(std::span<const double> sorted_a, std::span<const double> sorted_b) {
   double u = 0;
-  for (const double x : a) {
-    for (const double y : b) u += y > x ? 1.0 : y == x ? 0.5 : 0.0;
+  std::size_t below = 0, not_above = 0;  // values of a < y, and <= y
+  for (const double y : sorted_b) {
+    while (below < sorted_a.size() && sorted_a[below] < y) ++below;
+    not_above = std::max(not_above, below);
+    while (not_above < sorted_a.size() && sorted_a[not_above] <= y) ++not_above;
+    u += static_cast<double>(below) + static_cast<double>(not_above - below) / 2;
   }
   return u;
 }
@@ -107,8 +117,11 @@ std::vector<double> u_counts(std::size_t m, std::size_t n) {
 }
 
 RankTest mann_whitney(std::span<const double> a, std::span<const double> b) {
+  std::vector<double> sorted_a(a.begin(), a.end()), sorted_b(b.begin(), b.end());
+  std::sort(sorted_a.begin(), sorted_a.end());
+  std::sort(sorted_b.begin(), sorted_b.end());
   RankTest test;
-  test.u = u_statistic(a, b);
+  test.u = u_statistic(sorted_a, sorted_b);
   const double ties = tie_term(a, b);
   test.exact = ties == 0 && a.size() * b.size() <= kExactPairs;
   test.p = test.exact ? exact_p(a.size(), b.size(), test.u) : normal_p(a.size(), b.size(), test.u, ties);
@@ -145,18 +158,52 @@ std::size_t interval_rank(std::size_t m, std::size_t n) {
   return rank < 1 ? 0 : static_cast<std::size_t>(rank);
 }
 
+namespace {
+
+// How many of the ratios y/x (x of a, y of b, both sorted ascending) are at
+// most t. Division rounds monotonically, so the ratios computed fall as x
+// grows and rise as y grows: for each x, from the smallest up, the ys
+// with y/x <= t only grow in number, and one pointer walks b once.
+std::size_t ratios_at_most(std::span<const double> sorted_a, std::span<const double> sorted_b, double t) {
+  std::size_t count = 0, j = 0;
+  for (const double x : sorted_a) {
+    while (j < sorted_b.size() && sorted_b[j] / x <= t) ++j;
+    count += j;
+  }
+  return count;
+}
+
+// The k-th smallest (1-based) of the m*n ratios y/x, exactly the value a
+// sort of them all would put there: the smallest double t with at least k
+// ratios at most t, found by bisection on t's bits (positive doubles order
+// as their bit patterns do). About 64 counts of O(m+n) each, in place of
+// m*n values in memory.
+double kth_ratio(std::span<const double> sorted_a, std::span<const double> sorted_b, std::size_t k) {
+  std::uint64_t low = 0;                                                  // +0: no ratio below
+  std::uint64_t high = std::bit_cast<std::uint64_t>(std::numeric_limits<double>::infinity());  // every ratio at most
+  while (low < high) {
+    const std::uint64_t middle = low + (high - low) / 2;
+    if (ratios_at_most(sorted_a, sorted_b, std::bit_cast<double>(middle)) >= k) {
+      high = middle;
+    } else {
+      low = middle + 1;
+    }
+  }
+  return std::bit_cast<double>(low);
+}
+
+}  // namespace
+
 std::optional<RatioInterval> ratio_interval(std::span<const double> a, std::span<const double> b) {
   const std::size_t rank = interval_rank(a.size(), b.size());
   if (rank == 0) return std::nullopt;
-  // Sorting the ratios sorts their logarithms: the interval of the shift
+  // Ordering the ratios orders their logarithms: the interval of the shift
   // on the log scale, taken back.
-  std::vector<double> ratios;
-  ratios.reserve(a.size() * b.size());
-  for (const double x : a) {
-    for (const double y : b) ratios.push_back(y / x);
-  }
-  std::sort(ratios.begin(), ratios.end());
-  return RatioInterval{ratios[rank - 1], ratios[ratios.size() - rank]};
+  std::vector<double> sorted_a(a.begin(), a.end()), sorted_b(b.begin(), b.end());
+  std::sort(sorted_a.begin(), sorted_a.end());
+  std::sort(sorted_b.begin(), sorted_b.end());
+  const std::size_t pairs = a.size() * b.size();
+  return RatioInterval{kth_ratio(sorted_a, sorted_b, rank), kth_ratio(sorted_a, sorted_b, pairs - rank + 1)};
 }
 
 RowComparison compare_rates(std::span<const double> baseline, std::span<const double> other) {
@@ -166,6 +213,8 @@ RowComparison compare_rates(std::span<const double> baseline, std::span<const do
   RowComparison row;
   row.baseline_runs = a.size();
   row.other_runs = b.size();
+  row.baseline_zero_runs = baseline.size() - a.size();
+  row.other_zero_runs = other.size() - b.size();
   if (!a.empty()) row.baseline_median = median_of(a);
   if (!b.empty()) row.other_median = median_of(b);
   if (a.empty() || b.empty()) return row;

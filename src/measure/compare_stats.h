@@ -30,6 +30,7 @@ struct RankTest {
   double p = 1;        // two-sided
   bool exact = false;  // counted, rather than the normal approximation
 };
+// O((m+n) log(m+n)): U from the sorted samples, never pair by pair.
 // Requires: a and b are not empty.
 RankTest mann_whitney(std::span<const double> a, std::span<const double> b);
 
@@ -47,7 +48,9 @@ struct RatioInterval {
   double high = 0;
 };
 // The interval of median(b)/median(a): the C-th smallest and C-th largest
-// of the ratios b_j/a_i. Absent when interval_rank is 0.
+// of the ratios b_j/a_i, each exactly the value a sort of all m*n ratios
+// would give, found in O((m+n) log(m+n)) time and O(m+n) memory. Absent
+// when interval_rank is 0.
 // Requires: every value is above 0.
 std::optional<RatioInterval> ratio_interval(std::span<const double> a, std::span<const double> b);
 
@@ -62,6 +65,10 @@ enum class Verdict {
 struct RowComparison {
   std::size_t baseline_runs = 0;
   std::size_t other_runs = 0;
+  // Runs left out for a rate of 0 (they moved nothing): said, never
+  // counted as absent.
+  std::size_t baseline_zero_runs = 0;
+  std::size_t other_zero_runs = 0;
   std::optional<double> baseline_median;
   std::optional<double> other_median;
   std::optional<double> ratio;  // other's median over the baseline's
@@ -71,7 +78,7 @@ struct RowComparison {
   Verdict verdict = Verdict::kNoRuns;
 };
 // Rates of the baseline's runs and of the other's; values at or below 0
-// (a run that measured nothing) are left out.
+// (a run that moved nothing) are left out of the test, and counted apart.
 RowComparison compare_rates(std::span<const double> baseline, std::span<const double> other);
 
 }  // namespace ddtime

@@ -6,10 +6,44 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+#include <random>
+#include <utility>
 #include <vector>
 
 namespace ddtime {
 namespace {
+
+// The definitions, pair by pair: what the O((m+n) log(m+n)) code must
+// reproduce exactly.
+double brute_u(const std::vector<double>& a, const std::vector<double>& b) {
+  double u = 0;
+  for (const double x : a) {
+    for (const double y : b) u += y > x ? 1.0 : y == x ? 0.5 : 0.0;
+  }
+  return u;
+}
+
+std::optional<RatioInterval> brute_interval(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t rank = interval_rank(a.size(), b.size());
+  if (rank == 0) return std::nullopt;
+  std::vector<double> ratios;
+  for (const double x : a) {
+    for (const double y : b) ratios.push_back(y / x);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  return RatioInterval{ratios[rank - 1], ratios[ratios.size() - rank]};
+}
+
+// Rates drawn so that ties are common (few distinct values) or rare.
+std::vector<double> draw(std::mt19937_64& random, std::size_t count, bool ties) {
+  std::vector<double> values(count);
+  std::uniform_int_distribution<int> few(1, 6);
+  std::lognormal_distribution<double> spread(20, 1);
+  for (double& value : values) value = ties ? few(random) * 1e8 / 3 : spread(random);
+  return values;
+}
 
 TEST(UCounts, ThreeAgainstThreeHasTheTextbookDistribution) {
   // The 20 orderings of 3 and 3: U = 0..9 in 1,1,2,3,3,3,3,2,1,1 ways.
@@ -150,6 +184,83 @@ TEST(CompareRates, ASideWithoutMeasuredRunsHasNoVerdict) {
   EXPECT_EQ(row.verdict, Verdict::kNoRuns);
   EXPECT_EQ(row.other_runs, 0u);
   EXPECT_FALSE(row.ratio.has_value());
+}
+
+TEST(MannWhitney, UFromRanksEqualsThePairByPairCountOnRandomSamples) {
+  std::mt19937_64 random(28);
+  for (int round = 0; round < 400; ++round) {
+    const std::size_t m = 1 + random() % 40, n = 1 + random() % 40;
+    const bool ties = round % 2 == 0;
+    const std::vector<double> a = draw(random, m, ties), b = draw(random, n, ties);
+    ASSERT_EQ(mann_whitney(a, b).u, brute_u(a, b)) << "round " << round;
+  }
+}
+
+TEST(RatioInterval, SelectionEqualsTheSortOfAllRatiosOnRandomSamples) {
+  std::mt19937_64 random(4);
+  for (int round = 0; round < 400; ++round) {
+    const std::size_t m = 1 + random() % 60, n = 1 + random() % 60;
+    const bool ties = round % 2 == 0;
+    const std::vector<double> a = draw(random, m, ties), b = draw(random, n, ties);
+    const auto fast = ratio_interval(a, b);
+    const auto slow = brute_interval(a, b);
+    ASSERT_EQ(fast.has_value(), slow.has_value()) << "round " << round;
+    if (!slow) continue;
+    // Exactly the same doubles: the same order statistics of the same
+    // computed ratios.
+    ASSERT_EQ(fast->low, slow->low) << "round " << round;
+    ASSERT_EQ(fast->high, slow->high) << "round " << round;
+  }
+}
+
+TEST(RatioInterval, SelectionEqualsTheSortOfAllRatiosOnTheWorkedCases) {
+  const std::vector<std::pair<std::vector<double>, std::vector<double>>> cases{
+      {{100, 101, 102, 103}, {110, 111, 112, 113}},
+      {{1, 2, 3, 4, 5}, {10, 10, 10, 10, 10}},
+      {{100, 101, 102, 103, 104}, {130, 131, 132, 133, 134}},
+      {{1, 3, 5, 7, 9}, {2, 4, 6, 8, 10}},
+      {{5, 5, 5, 5}, {5, 5, 5, 5}},
+      {{1e300, 1.1e300, 1.2e300, 1.3e300, 1.4e300}, {1.5e300, 1.6e300, 1.7e300, 1.8e300, 1.9e300}},
+      {{1e-300, 2e-300, 3e-300, 4e-300}, {1e300, 2e300, 3e300, 4e300}},  // ratios overflow to inf
+  };
+  for (const auto& [a, b] : cases) {
+    const auto fast = ratio_interval(a, b);
+    const auto slow = brute_interval(a, b);
+    ASSERT_EQ(fast.has_value(), slow.has_value());
+    if (!slow) continue;
+    EXPECT_EQ(fast->low, slow->low);
+    EXPECT_EQ(fast->high, slow->high);
+  }
+}
+
+// 10^10 pairs: the old pair-by-pair code needed 80 GB for the ratios (it
+// threw bad_alloc) and 10^10 comparisons for U.
+TEST(RatioInterval, AHundredThousandRunsASideNeedNoMemoryPerPair) {
+  std::mt19937_64 random(100000);
+  const std::vector<double> a = draw(random, 100000, false), b = draw(random, 100000, false);
+  const auto interval = ratio_interval(a, b);
+  ASSERT_TRUE(interval.has_value());
+  EXPECT_LT(interval->low, interval->high);
+  EXPECT_GT(interval->low, 0.9);
+  EXPECT_LT(interval->high, 1.1);
+}
+
+TEST(MannWhitney, AHundredThousandRunsASideAreRankedNotPaired) {
+  std::vector<double> a(100000), b(100000);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = static_cast<double>(2 * i);
+    b[i] = static_cast<double>(2 * i + 1);
+  }
+  // Every b_i is above a_0..a_i: U = 1 + 2 + ... + 10^5.
+  EXPECT_EQ(mann_whitney(a, b).u, 100000.0 * 100001 / 2);
+}
+
+TEST(CompareRates, RunsOfZeroBytesPerSecondAreCountedApart) {
+  const std::vector<double> a{0, 0, 0}, b{0, 0, 0};
+  const RowComparison row = compare_rates(a, b);
+  EXPECT_EQ(row.verdict, Verdict::kNoRuns);
+  EXPECT_EQ(row.baseline_zero_runs, 3u);
+  EXPECT_EQ(row.other_zero_runs, 3u);
 }
 
 }  // namespace
