@@ -37,6 +37,12 @@ FileText read_whole(Os& os, const std::string& path) {
   const IoResult opened = os.open(path.c_str(), O_RDONLY | O_CLOEXEC, 0);
   if (!opened.ok()) return {{}, opened.err, true};
   const int fd = static_cast<int>(opened.n);
+  // Room for the whole file at once: a 90 MB document grown by doubling
+  // would hold 64 MB and 128 MB together for a moment.
+  struct stat status {};
+  if (os.fstat(fd, status).ok() && S_ISREG(status.st_mode) && status.st_size > 0) {
+    file.text.reserve(static_cast<std::size_t>(status.st_size) + 1);
+  }
   std::array<char, 65536> chunk;
   while (true) {
     const IoResult got = os.read(fd, chunk.data(), chunk.size());
@@ -85,6 +91,7 @@ std::optional<ComparisonReport> compare_all(const Diag& diag, const Plan& plan, 
     if (!documents[i].environment) report.without_environment.push_back(plan.documents[i]);
   }
   report.environment = environment_differences(documents);
+  report.profiles = !documents.empty() && documents.front().kind == DocumentKind::kProfile;
   for (std::size_t i = 1; i < documents.size(); ++i) {
     const Matching matching = match_rows(documents.front(), documents[i]);
     if (!matching.same() && !plan.force) {
@@ -96,7 +103,7 @@ std::optional<ComparisonReport> compare_all(const Diag& diag, const Plan& plan, 
       no_common_rows(diag, plan.documents.front(), plan.documents[i]);
       return std::nullopt;
     }
-    ComparedDocument other{plan.documents[i], {}};
+    ComparedDocument other{plan.documents[i], {}, matching.only_baseline, matching.only_other};
     for (const RowPair& pair : matching.pairs) {
       other.rows.push_back({pair.baseline->key, compare_rates(pair.baseline->rates, pair.other->rates)});
     }
@@ -154,7 +161,7 @@ int write_outputs(Os& os, const Diag& diag, const Settings& settings, const Plan
     messages.report_path_refused(*problem);
     return 1;
   }
-  std::string shown = comparison_text(report, settings.ext.units.value_or(RateUnits::kIecAndBytes));
+  std::string shown = comparison_text(report, settings.ext.units);
   int status = 0;
   for (const ReportRequest& request : reports) {
     if (!request.path) {

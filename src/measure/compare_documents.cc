@@ -5,8 +5,10 @@
 #include "measure/compare_documents.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -66,12 +68,21 @@ bool flag_at(const Json& object, std::string_view key, std::string_view path, bo
   return found->get<bool>();
 }
 
-// A rate: a number, or null where nothing was measured.
+// A rate that is no rate: negative, or too large for a double (1e999
+// reads as infinity), thrown like Malformed and said apart.
+struct BadRate {
+  std::string path;
+  std::string value;  // as written
+};
+
+// A rate: a number of 0 or more, or null where nothing was measured.
 std::optional<double> rate_at(const Json& object, std::string_view key, std::string_view path) {
   const Json& value = need(object, key, path);
   if (value.is_null()) return std::nullopt;
   if (!value.is_number()) throw Malformed{child(path, key)};
-  return value.get<double>();
+  const double rate = value.get<double>();
+  if (!std::isfinite(rate) || rate < 0) throw BadRate{child(path, key), value.dump()};
+  return rate;
 }
 
 std::string scalar_text(const Json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
@@ -119,8 +130,9 @@ DocumentRow& row_for(Document& document, RowKey key) {
   return document.rows.back();
 }
 
+// A run of 0 B/s is kept: compare_rates counts it apart and says so.
 void add_rate(DocumentRow& row, std::optional<double> rate) {
-  if (rate && *rate > 0) row.rates.push_back(*rate);
+  if (rate) row.rates.push_back(*rate);
 }
 
 // A session: its summary rows, keyed (pass, bs, iodepth), each holding the
@@ -132,19 +144,58 @@ RowKey session_key(const Json& row, std::string_view path) {
           {"iodepth", "", integer_at(row, "iodepth", path)}};
 }
 
-void read_session(const Json& json, Document& document) {
+// A session's runs as they are parsed: each run object, once complete, is
+// reduced to what --compare reads (its key, its rate, and the operands of
+// the first counted run of each key) and dropped from the tree, so that a
+// document of 100,000 runs costs a few bytes a run, not its whole tree.
+struct SessionRuns {
+  struct Counted {
+    std::size_t key = 0;  // in keys
+    std::optional<double> rate;
+  };
+  std::vector<RowKey> keys;
+  std::vector<std::vector<Leaf>> operands;  // per key
+  std::vector<Counted> runs;
+  std::size_t seen = 0;  // runs parsed, counted or not: the index in paths
+  // The first problem, kept until the document is known to be ddtime's.
+  std::optional<Malformed> malformed;
+  std::optional<BadRate> bad_rate;
+
+  void take(const Json& run) {
+    const std::string path = item("runs", seen++);
+    if (malformed || bad_rate) return;
+    try {
+      if (!flag_at(run, "counted", path, false) || flag_at(run, "warmup", path, false)) return;
+      RowKey key = session_key(run, path);
+      auto found = std::find(keys.begin(), keys.end(), key);
+      if (found == keys.end()) {
+        keys.push_back(std::move(key));
+        operands.push_back(operand_leaves(run, path));
+        found = keys.end() - 1;
+      }
+      runs.push_back({static_cast<std::size_t>(found - keys.begin()),
+                      rate_at(need(run, "rates", path), "bytes_per_second", child(path, "rates"))});
+    } catch (const Malformed& problem) {
+      malformed = problem;
+    } catch (const BadRate& problem) {
+      bad_rate = problem;
+    }
+  }
+};
+
+void read_session(const Json& json, const SessionRuns& runs, Document& document) {
   document.kind = DocumentKind::kSession;
   if (json.contains("summary")) {
     const Json& summary = need_array(json, "summary", "");
     for (std::size_t i = 0; i < summary.size(); ++i) row_for(document, session_key(summary[i], item("summary", i)));
   }
-  const Json& runs = need_array(json, "runs", "");
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const std::string path = item("runs", i);
-    if (!flag_at(runs[i], "counted", path, false) || flag_at(runs[i], "warmup", path, false)) continue;
-    DocumentRow& row = row_for(document, session_key(runs[i], path));
-    if (row.operands.empty()) row.operands = operand_leaves(runs[i], path);
-    add_rate(row, rate_at(need(runs[i], "rates", path), "bytes_per_second", child(path, "rates")));
+  need_array(json, "runs", "");
+  if (runs.malformed) throw *runs.malformed;
+  if (runs.bad_rate) throw *runs.bad_rate;
+  for (const SessionRuns::Counted& run : runs.runs) {
+    DocumentRow& row = row_for(document, runs.keys[run.key]);
+    if (row.operands.empty()) row.operands = runs.operands[run.key];
+    add_rate(row, run.rate);
   }
 }
 
@@ -162,12 +213,19 @@ void read_run(const Json& json, Document& document) {
   if (document.complete && status == 0) add_rate(row, rate);
 }
 
+// What a profile's "profile" object holds about how often and how far
+// apart it measured, not what: more runs to reach significance, warm-ups
+// or pauses compare freely.
+bool how_often(std::string_view path) { return path == "repeat" || path == "warmup" || path == "pause_s"; }
+
 // A profile: rows keyed by test and side ("SEQ1M Q8T1", "read"), each with
-// its runs' rates; what the profile ran with is every row's operands.
+// its runs' rates; what the profile measured (its size, time, direct,
+// cache, pattern...) is every row's operands.
 void read_profile(const Json& json, Document& document) {
   document.kind = DocumentKind::kProfile;
   std::vector<Leaf> settings;
   flatten(need(json, "profile", ""), "", settings);
+  std::erase_if(settings, [](const Leaf& leaf) { return how_often(leaf.path); });
   const Json& rows = need_array(json, "rows", "");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string path = item("rows", i);
@@ -183,7 +241,7 @@ void read_profile(const Json& json, Document& document) {
   }
 }
 
-std::optional<DocumentProblem> read_kind(const Json& json, Document& document) {
+std::optional<DocumentProblem> read_kind(const Json& json, const SessionRuns& runs, Document& document) {
   document.complete = flag_at(json, "complete", "", true);
   if (const auto environment = json.find("environment"); environment != json.end()) {
     if (!environment->is_object()) throw Malformed{"environment"};
@@ -192,7 +250,7 @@ std::optional<DocumentProblem> read_kind(const Json& json, Document& document) {
   if (json.contains("profile")) {
     read_profile(json, document);
   } else if (json.contains("runs")) {
-    read_session(json, document);
+    read_session(json, runs, document);
   } else if (json.contains("operands")) {
     read_run(json, document);
   } else {
@@ -203,8 +261,8 @@ std::optional<DocumentProblem> read_kind(const Json& json, Document& document) {
 
 // nlohmann reports the bytes read up to the error (1-based); the line and
 // column are counted here from the text, the column in bytes.
-DocumentProblem syntax_problem(std::string_view text, const Json::parse_error& error) {
-  const std::size_t at = std::min(error.byte > 0 ? error.byte - 1 : 0, text.size());
+DocumentProblem syntax_problem(std::string_view text, std::size_t byte, std::string_view what) {
+  const std::size_t at = std::min(byte > 0 ? byte - 1 : 0, text.size());
   const std::string_view before = text.substr(0, at);
   const std::size_t line_start = before.rfind('\n');
   DocumentProblem problem;
@@ -213,22 +271,133 @@ DocumentProblem syntax_problem(std::string_view text, const Json::parse_error& e
   // "[json.exception.parse_error.101] parse error at line 1, column 9:
   // syntax error while parsing object - unexpected end of input; expected
   // string literal": what follows the place.
-  const std::string_view what = error.what();
   const std::size_t place = what.find("parse error");
   const std::size_t colon = place == std::string_view::npos ? place : what.find(": ", place);
   problem.detail = std::string(colon == std::string_view::npos ? what : what.substr(colon + 2));
   return problem;
 }
 
+
+// The document's tree built from nlohmann's SAX events, but for a
+// session's runs: each run (an object in the top-level "runs" array) is
+// built with only the members --compare reads, handed to SessionRuns once
+// complete, and dropped. A document of 100,000 runs (90 MB) then costs its
+// text and a few bytes a run, where its whole tree would take gigabytes.
+class DocumentBuilder {
+ public:
+  explicit DocumentBuilder(SessionRuns& runs) : runs_(runs) {}
+
+  Json root;
+  // The parse error, if any: the byte after which it was found, and
+  // nlohmann's words; overflow: a number too large for a double (406).
+  std::optional<std::pair<std::size_t, std::string>> error;
+  bool overflow = false;
+  std::string overflow_token;
+
+  bool null() { return put(Json(nullptr)); }
+  bool boolean(bool value) { return put(Json(value)); }
+  bool number_integer(Json::number_integer_t value) { return put(Json(value)); }
+  bool number_unsigned(Json::number_unsigned_t value) { return put(Json(value)); }
+  bool number_float(Json::number_float_t value, const std::string&) { return put(Json(value)); }
+  bool string(std::string& value) { return put(Json(std::move(value))); }
+  bool binary(Json::binary_t&) { return put(Json(nullptr)); }  // JSON text has none
+  bool start_object(std::size_t) { return open(Json::object()); }
+  bool start_array(std::size_t) { return open(Json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(std::string& name) {
+    if (skipping_ > 0) return true;
+    if (stack_.size() == 1) in_runs_ = name == "runs";
+    // In a run: what --compare does not read is not built.
+    if (in_run()) skip_next_ = !read_in_a_run(name);
+    key_ = std::move(name);
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string& token, const Json::exception& problem) {
+    if (problem.id == 406) {
+      overflow = true;
+      overflow_token = token;
+    } else {
+      error.emplace(position, problem.what());
+    }
+    return false;
+  }
+
+ private:
+  static bool read_in_a_run(std::string_view name) {
+    return name == "counted" || name == "warmup" || name == "pass" || name == "bs" || name == "iodepth" ||
+           name == "operands" || name == "rates";
+  }
+  // The innermost container open is a run of the top-level "runs" array.
+  bool in_run() const { return in_runs_ && stack_.size() == 3 && stack_[1]->is_array() && stack_[2]->is_object(); }
+
+  // Where the next value goes, or null when it is skipped.
+  Json* place(Json&& value) {
+    if (skip_next_) {
+      skip_next_ = false;
+      return nullptr;
+    }
+    if (stack_.empty()) {
+      root = std::move(value);
+      return &root;
+    }
+    Json& container = *stack_.back();
+    if (container.is_array()) {
+      container.push_back(std::move(value));
+      return &container.back();
+    }
+    Json& member = container[key_];
+    member = std::move(value);
+    return &member;
+  }
+  bool put(Json&& value) {
+    if (skipping_ == 0) place(std::move(value));
+    return true;
+  }
+  bool open(Json&& container) {
+    if (skipping_ > 0) {
+      ++skipping_;
+      return true;
+    }
+    Json* placed = place(std::move(container));
+    if (placed == nullptr) {
+      skipping_ = 1;
+    } else {
+      stack_.push_back(placed);
+    }
+    return true;
+  }
+  bool close() {
+    if (skipping_ > 0) {
+      --skipping_;
+      return true;
+    }
+    const bool run = in_run();
+    stack_.pop_back();
+    if (run) {
+      runs_.take(stack_.back()->back());
+      stack_.back()->erase(stack_.back()->size() - 1);
+    }
+    return true;
+  }
+
+  SessionRuns& runs_;
+  std::vector<Json*> stack_;  // the containers open, outermost first
+  std::string key_;           // the member the next value is
+  bool in_runs_ = false;      // the top-level member open is "runs"
+  bool skip_next_ = false;    // the next value is not built
+  int skipping_ = 0;          // containers open inside a skipped value
+};
+
 }  // namespace
 
 std::variant<Document, DocumentProblem> read_document(std::string_view text) {
-  Json json;
-  try {
-    json = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& error) {
-    return syntax_problem(text, error);
-  }
+  SessionRuns runs;
+  DocumentBuilder builder(runs);
+  Json::sax_parse(text.begin(), text.end(), &builder);
+  if (builder.error) return syntax_problem(text, builder.error->first, builder.error->second);
+  if (builder.overflow) return DocumentProblem{DocumentProblem::Kind::kBadRate, 0, 0, {}, builder.overflow_token};
+  const Json& json = builder.root;
   const bool ours = json.is_object() && json.contains("tool") && json["tool"] == "ddtime";
   if (!ours) return DocumentProblem{DocumentProblem::Kind::kNotDdtime, 0, 0, {}};
   if (const auto refused = json.find("refused"); refused != json.end() && *refused == true) {
@@ -236,9 +405,11 @@ std::variant<Document, DocumentProblem> read_document(std::string_view text) {
   }
   Document document;
   try {
-    if (auto problem = read_kind(json, document)) return *problem;
+    if (auto problem = read_kind(json, runs, document)) return *problem;
   } catch (const Malformed& malformed) {
     return DocumentProblem{DocumentProblem::Kind::kMalformed, 0, 0, malformed.path};
+  } catch (const BadRate& bad) {
+    return DocumentProblem{DocumentProblem::Kind::kBadRate, 0, 0, bad.path, bad.value};
   }
   return document;
 }

@@ -38,7 +38,7 @@ struct Leaf {
 
 struct DocumentRow {
   RowKey key;
-  std::vector<double> rates;  // bytes per second of its counted runs
+  std::vector<double> rates;  // bytes per second of its counted runs, 0 or more
   std::vector<Leaf> operands; // what it ran with (a profile: its "profile")
 };
 
@@ -59,11 +59,14 @@ struct DocumentProblem {
     kRefusal,      // the document of a refused command: nothing was measured
     kUnknownKind,  // ddtime's, but neither a run, a session nor a profile
     kMalformed,    // detail: the member that is missing or of the wrong type ("runs[2].bs")
+    kBadRate,      // detail: a rate's member; value: what it holds (negative, or too large for a double);
+                   // detail empty: value is a number too large for a double, wherever it is
   };
   Kind kind = Kind::kSyntax;
   std::size_t line = 0;    // kSyntax, 1-based
   std::size_t column = 0;  // kSyntax, 1-based, in bytes
   std::string detail;
+  std::string value;  // kBadRate
 };
 
 std::variant<Document, DocumentProblem> read_document(std::string_view text);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/json.h"
 
+#include <array>
 #include <cassert>
+#include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <new>
 #include <string>
@@ -86,12 +89,31 @@ void Writer::put_string(std::string_view text) {
   out_.push_back('"');
 }
 
+std::string shortest(double value) {
+  if (!std::isfinite(value)) return "null";
+  std::array<char, 32> text;  // 24 suffice for any double's shortest form
+  const auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), value);
+  (void)error;
+  return std::string(text.data(), end);
+}
+
 void Writer::put_decimal(const Decimal& value) {
+  if (value.real) {
+    put_raw(shortest(*value.real));
+    return;
+  }
   DecimalUnits scale = 1;
-  for (int i = 0; i < value.decimals; ++i) scale *= 10;
-  if (value.negative) out_.push_back('-');
-  fmt::format_to(std::back_inserter(out_), "{}", value.units / scale);
-  if (value.decimals > 0) fmt::format_to(std::back_inserter(out_), ".{:0>{}}", value.units % scale, value.decimals);
+  int decimals = value.decimals;
+  DecimalUnits units = value.units;
+  // The fraction's trailing zeros say nothing: 0.081300000 is 0.0813.
+  while (decimals > 0 && units % 10 == 0) {
+    units /= 10;
+    --decimals;
+  }
+  for (int i = 0; i < decimals; ++i) scale *= 10;
+  if (value.negative && units != 0) out_.push_back('-');
+  fmt::format_to(std::back_inserter(out_), "{}", units / scale);
+  if (decimals > 0) fmt::format_to(std::back_inserter(out_), ".{:0>{}}", units % scale, decimals);
 }
 
 Object Object::object(std::string_view key) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // json — a small writer for one JSON document (RFC 8259), compact, in a
 // memory buffer. It owns the syntax: quotes, escaping, UTF-8 checking,
-// colons, commas and brackets. What goes in it, and how numbers are rounded
-// before they get here, belongs to report_json.
+// colons, commas and brackets, and numbers: every one in the shortest text
+// that reads back as the same value, in any locale. What goes in it belongs
+// to report_json.
 #pragma once
 
 #include <fmt/format.h>
@@ -10,20 +11,41 @@
 #include <cstdint>
 #include <iterator>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace ddtime::json {
 
-// A decimal number as an integer count of its last digit: {1234, 3} is
-// 1.234, {5, 9, true} is -0.000000005, {7, 0} is 7. The writer places the
-// digits only; rounding is the caller's.
+// A number: either an exact decimal, as an integer count of its last
+// digit ({1234, 3} is 1.234, {5, 9, true} is -0.000000005, {7, 0} is 7),
+// written without the trailing zeros of its fraction (1.234, 0.0813, 7);
+// or a double measured or computed (real), written in the shortest form
+// that reads back as the same double (0.1, 4.1135e-05, 1.7e+300; null when
+// not finite). Never fixed-point: a p of 1e-40 stays 1e-40, a rate of
+// 1e300 stays 1e+300.
 __extension__ using DecimalUnits = unsigned __int128;
 struct Decimal {
-  DecimalUnits units = 0;
-  int decimals = 0;
-  bool negative = false;
+  // {units, decimals[, negative]}, as an aggregate was written.
+  constexpr Decimal(DecimalUnits units_ = 0, int decimals_ = 0, bool negative_ = false) noexcept
+      : units(units_), decimals(decimals_), negative(negative_) {}
+  DecimalUnits units;
+  int decimals;
+  bool negative;
+  std::optional<double> real;  // set: this, not units
 };
+
+// The shortest decimal text that reads back as value (std::to_chars,
+// which no locale changes): "0.1", "1e-40", "123456789.5"; "null" when
+// value is not finite, as JSON has no infinity.
+std::string shortest(double value);
+
+// A double as it is: the shortest text that reads back as it.
+inline Decimal real(double value) {
+  Decimal number;
+  number.real = value;
+  return number;
+}
 
 class Object;
 class Array;
@@ -34,14 +56,11 @@ inline Decimal seconds(std::int64_t ns) {
   return {static_cast<DecimalUnits>(ns), 9};
 }
 
-// A non-negative figure rounded half up to decimals places (seconds: 9,
-// rates: 3); the figures are means and medians, not counts, so exact
-// decimal rounding buys nothing here.
-inline Decimal rounded(double value, int decimals) {
-  double scaled = value < 0 ? 0 : value;
-  for (int i = 0; i < decimals; ++i) scaled *= 10;
-  return {static_cast<DecimalUnits>(scaled + 0.5), decimals};
-}
+// A non-negative figure (a negative one is 0), written as real() writes
+// it. places is how many decimals it was once cut to (seconds: 9, rates:
+// 3) and no longer limits it: fixed-point turned small p-values into 0 and
+// overflowed on large values (issue 28, B5).
+inline Decimal rounded(double value, [[maybe_unused]] int places) { return real(value < 0 ? 0 : value); }
 
 // One document: call one of the value functions once, then text().
 //

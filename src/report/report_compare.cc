@@ -9,10 +9,60 @@
 
 #include <fmt/format.h>
 
+#include "model/utf8.h"
+
 #include "report/json.h"
 #include "report/report_session.h"
 
 namespace ddtime {
+namespace {
+
+// Code points that move or hide text on a terminal: the C1 controls, the
+// bidirectional marks, embeddings, overrides and isolates (U+202E turns
+// what follows around), and the line and paragraph separators.
+bool hides_text(char32_t c) {
+  return (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x2028 && c <= 0x202e) ||
+         (c >= 0x2066 && c <= 0x2069);
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x80) {
+      const Utf8Sequence sequence = decode_utf8(text.substr(i));
+      if (sequence.length == 0) {
+        out += fmt::format("\\x{:02x}", byte);  // no valid UTF-8: the byte
+        ++i;
+      } else if (hides_text(sequence.code_point)) {
+        out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(sequence.code_point));
+        i += sequence.length;
+      } else {
+        out.append(text.substr(i, sequence.length));
+        i += sequence.length;
+      }
+      continue;
+    }
+    switch (byte) {
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (byte < 0x20 || byte == 0x7f) {
+          out += fmt::format("\\x{:02x}", byte);
+        } else {
+          out += static_cast<char>(byte);
+        }
+    }
+    ++i;
+  }
+  return out;
+}
+
 namespace {
 
 // A ratio with two decimals, or three where two would read 1.00 for a
@@ -29,8 +79,8 @@ std::string interval_text(const RatioInterval& interval) {
 std::string part_words(const KeyPart& part) {
   if (part.name == "bs" && part.number) return "bs=" + bs_text(*part.number);
   if (part.name == "iodepth" && part.number) return fmt::format("depth {}", *part.number);
-  if (part.number) return fmt::format("{}={}", part.name, *part.number);
-  return part.text;
+  if (part.number) return fmt::format("{}={}", printable(part.name), *part.number);
+  return printable(part.text);
 }
 
 // The reason after "~", or empty for a verdict of faster or slower.
@@ -42,7 +92,16 @@ std::string reason(const RowComparison& row) {
     case Verdict::kNoChange:
       return fmt::format("no significant difference (p={:.2f})", row.test->p);
     case Verdict::kNoRuns:
-      return fmt::format("no counted runs to compare ({} and {})", row.baseline_runs, row.other_runs);
+      if (row.baseline_zero_runs + row.other_zero_runs == 0) {
+        return fmt::format("no counted runs to compare ({} and {})", row.baseline_runs, row.other_runs);
+      }
+      if (row.baseline_runs + row.other_runs == 0) {
+        return fmt::format("{} and {} runs, all of 0 B/s: nothing to compare", row.baseline_zero_runs,
+                           row.other_zero_runs);
+      }
+      return fmt::format("{} and {} runs, {} and {} of them of 0 B/s: nothing to compare",
+                         row.baseline_runs + row.baseline_zero_runs, row.other_runs + row.other_zero_runs,
+                         row.baseline_zero_runs, row.other_zero_runs);
     case Verdict::kFaster:
     case Verdict::kSlower:
       break;
@@ -56,13 +115,13 @@ std::string_view verdict_word(Verdict verdict) {
 
 // An operand's value as the command line would say it: bs=1M.
 std::string operand_words(std::string_view path, const std::optional<std::string>& value) {
-  if (!value) return fmt::format("no {}", path);
+  if (!value) return fmt::format("no {}", printable(path));
   const bool block = path == "bs" || path == "ibs" || path == "obs";
   const bool digits = !value->empty() && std::all_of(value->begin(), value->end(), [](char c) {
     return c >= '0' && c <= '9';
   });
   if (block && digits && value->size() < 19) return fmt::format("{}={}", path, bs_text(std::stoll(*value)));
-  return fmt::format("{}={}", path, *value);
+  return fmt::format("{}={}", printable(path), printable(*value));
 }
 
 using Cells = std::vector<std::string>;
@@ -84,17 +143,65 @@ std::string table(const std::vector<Cells>& lines) {
   return out;
 }
 
-Cells row_cells(const ComparedRow& row, RateUnits units) {
+// One unit for a whole table, so that its figures line up: a profile's in
+// the unit of the profile's own table (MB/s, or MiB/s or B/s as --units
+// says), a session's in the prefix of its largest median (IEC, or SI as
+// --units says).
+struct TableUnit {
+  std::string_view name = "B/s";
+  double bytes = 1;
+  bool profile = false;  // digits as the profile table prints them
+  std::string text(double rate) const {
+    const double value = rate / bytes;
+    if (!profile) return fmt::format("{:.2f} {}", value, name);
+    const int decimals = value >= 100 ? 0 : value >= 1 ? 1 : 3;
+    return fmt::format("{:.{}f} {}", value, decimals, name);
+  }
+};
+
+TableUnit table_unit(const ComparedDocument& other, bool profiles, std::optional<RateUnits> units) {
+  if (units == RateUnits::kBytes) return {"B/s", 1, profiles};
+  if (profiles) {
+    if (units == RateUnits::kIec || units == RateUnits::kIecAndBytes) return {"MiB/s", 1048576.0, true};
+    return {"MB/s", 1e6, true};
+  }
+  const bool si = units == RateUnits::kSi || units == RateUnits::kBoth || units == RateUnits::kAll;
+  constexpr std::array<std::string_view, 5> kIec = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};
+  constexpr std::array<std::string_view, 5> kSi = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+  const double base = si ? 1000.0 : 1024.0;
+  double largest = 0;
+  for (const ComparedRow& row : other.rows) {
+    largest = std::max({largest, row.figures.baseline_median.value_or(0), row.figures.other_median.value_or(0)});
+  }
+  std::size_t prefix = 0;
+  double bytes = 1;
+  while (prefix + 1 < kIec.size() && largest >= bytes * base) {
+    bytes *= base;
+    ++prefix;
+  }
+  return {si ? kSi[prefix] : kIec[prefix], bytes, false};
+}
+
+// p as the table shows it: three decimals, or "<0.001" below, where three
+// decimals would read 0.
+std::string p_text(double p) { return p < 0.001 ? "<0.001" : fmt::format("{:.3f}", p); }
+
+Cells row_cells(const ComparedRow& row, const TableUnit& unit) {
   const RowComparison& f = row.figures;
-  const auto rate = [&](const std::optional<double>& median) { return median ? rate_text(*median, units) : "-"; };
+  const auto rate = [&](const std::optional<double>& median) { return median ? unit.text(*median) : "-"; };
   return {row_label(row.key),
           rate(f.baseline_median),
           rate(f.other_median),
           f.ratio ? ratio_text(*f.ratio) : "-",
           f.interval ? interval_text(*f.interval) : "n/a",
-          f.test ? fmt::format("{:.3f}", f.test->p) : "-",
-          fmt::format("{}, {}", f.baseline_runs, f.other_runs),
+          f.test ? p_text(f.test->p) : "-",
+          fmt::format("{}, {}", f.baseline_runs + f.baseline_zero_runs, f.other_runs + f.other_zero_runs),
           verdict_text(f)};
+}
+
+// A row that one document has and the other lacks (compared with --force).
+Cells only_cells(const RowKey& key, std::string_view in) {
+  return {row_label(key), "-", "-", "-", "-", "-", "-", fmt::format("only in {}", printable(in))};
 }
 
 std::string environment_lines(const ComparisonReport& report) {
@@ -102,13 +209,13 @@ std::string environment_lines(const ComparisonReport& report) {
   for (const EnvironmentDifference& difference : report.environment) {
     std::string values;
     for (const std::optional<std::string>& value : difference.values) {
-      values += (values.empty() ? "" : " | ") + value.value_or("-");
+      values += (values.empty() ? "" : " | ") + (value ? printable(*value) : std::string("-"));
     }
-    out += fmt::format("environment: {}: {}\n", difference.path, values);
+    out += fmt::format("environment: {}: {}\n", printable(difference.path), values);
   }
   if (!report.without_environment.empty()) {
     std::string names;
-    for (const std::string& name : report.without_environment) names += (names.empty() ? "" : ", ") + name;
+    for (const std::string& name : report.without_environment) names += (names.empty() ? "" : ", ") + printable(name);
     out += fmt::format("environment: not recorded in {}\n", names);
   }
   if (out.empty()) out = "environment: the same in every document\n";
@@ -121,7 +228,8 @@ std::string row_label(const RowKey& key) {
   std::string label;
   for (const KeyPart& part : key) {
     if (part.name == "pass" && part.text == "copy") continue;  // a plain copy says nothing more
-    label += (label.empty() ? "" : " ") + part_words(part);
+    if (!label.empty()) label += ' ';
+    label += part_words(part);
   }
   return label;
 }
@@ -140,13 +248,17 @@ std::string verdict_text(const RowComparison& row) {
   return "~ " + reason(row);
 }
 
-std::string comparison_text(const ComparisonReport& report, RateUnits units) {
+std::string comparison_text(const ComparisonReport& report, std::optional<RateUnits> units) {
   std::string out = environment_lines(report);
-  const std::string& baseline = report.names.front();
+  const std::string baseline = printable(report.names.front());
   for (const ComparedDocument& other : report.others) {
-    out += fmt::format("{} against {}:\n", other.name, baseline);
-    std::vector<Cells> lines{{"row", baseline, other.name, "ratio", "95% interval", "p", "runs", "verdict"}};
-    for (const ComparedRow& row : other.rows) lines.push_back(row_cells(row, units));
+    const std::string name = printable(other.name);
+    out += fmt::format("{} against {}:\n", name, baseline);
+    const TableUnit unit = table_unit(other, report.profiles, units);
+    std::vector<Cells> lines{{"row", baseline, name, "ratio", "95% interval", "p", "runs", "verdict"}};
+    for (const ComparedRow& row : other.rows) lines.push_back(row_cells(row, unit));
+    for (const RowKey& key : other.only_baseline) lines.push_back(only_cells(key, report.names.front()));
+    for (const RowKey& key : other.only_other) lines.push_back(only_cells(key, other.name));
     out += table(lines);
   }
   return out;
@@ -154,13 +266,14 @@ std::string comparison_text(const ComparisonReport& report, RateUnits units) {
 
 namespace {
 
-void put_side(json::Object side, const std::optional<double>& median, std::size_t runs) {
+void put_side(json::Object side, const std::optional<double>& median, std::size_t runs, std::size_t zero_runs) {
   if (median) {
-    side.decimal("median", json::rounded(*median, 3));
+    side.decimal("median_bytes_per_second", json::rounded(*median, 3));
   } else {
-    side.null("median");
+    side.null("median_bytes_per_second");
   }
-  side.integer("runs", static_cast<std::int64_t>(runs));
+  side.integer("runs", static_cast<std::int64_t>(runs + zero_runs));
+  side.integer("zero_rate_runs", static_cast<std::int64_t>(zero_runs));
 }
 
 void put_key(json::Object key, const RowKey& parts) {
@@ -177,8 +290,8 @@ void put_row(json::Object row, const std::string& document, const ComparedRow& s
   const RowComparison& f = source.figures;
   row.string("document", document);
   put_key(row.object("key"), source.key);
-  put_side(row.object("baseline"), f.baseline_median, f.baseline_runs);
-  put_side(row.object("other"), f.other_median, f.other_runs);
+  put_side(row.object("baseline"), f.baseline_median, f.baseline_runs, f.baseline_zero_runs);
+  put_side(row.object("other"), f.other_median, f.other_runs, f.other_zero_runs);
   if (f.ratio) {
     row.decimal("ratio", json::rounded(*f.ratio, 6));
   } else {
@@ -190,15 +303,24 @@ void put_row(json::Object row, const std::string& document, const ComparedRow& s
     row.null("ci95");
   }
   if (f.test) {
-    row.decimal("p", json::rounded(f.test->p, 6));
+    row.decimal("u", json::rounded(f.test->u, 1)).decimal("p", json::rounded(f.test->p, 6)).boolean("p_exact", f.test->exact);
   } else {
-    row.null("p");
+    row.null("u").null("p").null("p_exact");
   }
   row.string("verdict", verdict_word(f.verdict));
   if (const std::string why = reason(f); why.empty()) {
     row.null("reason");
   } else {
     row.string("reason", why);
+  }
+}
+
+void put_only(json::Array& rows, const std::string& document, const std::vector<RowKey>& keys, const std::string& in) {
+  for (const RowKey& key : keys) {
+    json::Object row = rows.object();
+    row.string("document", document);
+    put_key(row.object("key"), key);
+    row.string("only_in", in);
   }
 }
 
@@ -231,8 +353,9 @@ std::string csv_field(std::string_view text) {
   return quoted + "\"";
 }
 
-std::string csv_number(const std::optional<double>& value, int decimals) {
-  return value ? fmt::format("{:.{}f}", *value, decimals) : std::string();
+// The shortest text that reads back as the same double, as in the JSON.
+std::string csv_number(const std::optional<double>& value) {
+  return value ? json::shortest(*value) : std::string();
 }
 
 }  // namespace
@@ -241,7 +364,7 @@ std::string comparison_json(const ComparisonReport& report, std::string_view ver
   json::Writer out;
   {
     json::Object document = out.object();
-    document.string("tool", "ddtime").string("version", version);
+    document.integer("schema", 1).string("tool", "ddtime").string("version", version);
     json::Object comparison = document.object("comparison");
     comparison.string("baseline", report.names.front());
     {
@@ -249,9 +372,16 @@ std::string comparison_json(const ComparisonReport& report, std::string_view ver
       for (const std::string& name : report.names) names.string(name);
     }
     put_environment(comparison, report);
-    json::Array rows = comparison.array("rows");
+    {
+      json::Array rows = comparison.array("rows");
+      for (const ComparedDocument& other : report.others) {
+        for (const ComparedRow& row : other.rows) put_row(rows.object(), other.name, row);
+      }
+    }
+    json::Array unmatched = comparison.array("unmatched_rows");
     for (const ComparedDocument& other : report.others) {
-      for (const ComparedRow& row : other.rows) put_row(rows.object(), other.name, row);
+      put_only(unmatched, other.name, other.only_baseline, report.names.front());
+      put_only(unmatched, other.name, other.only_other, other.name);
     }
   }
   return out.text() + "\n";
@@ -259,19 +389,32 @@ std::string comparison_json(const ComparisonReport& report, std::string_view ver
 
 std::string comparison_csv(const ComparisonReport& report) {
   std::string out =
-      "document,baseline,row,baseline_median,baseline_runs,median,runs,ratio,ci95_low,ci95_high,p,verdict,reason\n";
+      "document,baseline,row,baseline_median_bytes_per_second,baseline_runs,median_bytes_per_second,runs,ratio,"
+      "ci95_low,ci95_high,u,p,p_exact,verdict,reason\n";
+  const std::string baseline = csv_field(printable(report.names.front()));
   for (const ComparedDocument& other : report.others) {
+    const std::string name = csv_field(printable(other.name));
     for (const ComparedRow& row : other.rows) {
       const RowComparison& f = row.figures;
       const std::optional<double> low = f.interval ? std::optional<double>(f.interval->low) : std::nullopt;
       const std::optional<double> high = f.interval ? std::optional<double>(f.interval->high) : std::nullopt;
+      const std::optional<double> u = f.test ? std::optional<double>(f.test->u) : std::nullopt;
       const std::optional<double> p = f.test ? std::optional<double>(f.test->p) : std::nullopt;
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(other.name),
-                         csv_field(report.names.front()), csv_field(row_label(row.key)),
-                         csv_number(f.baseline_median, 3), f.baseline_runs, csv_number(f.other_median, 3),
-                         f.other_runs, csv_number(f.ratio, 6), csv_number(low, 6), csv_number(high, 6),
-                         csv_number(p, 6), verdict_word(f.verdict), csv_field(reason(f)));
+      const std::string exact = f.test ? (f.test->exact ? "true" : "false") : "";
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", name, baseline, csv_field(row_label(row.key)),
+                         csv_number(f.baseline_median), f.baseline_runs + f.baseline_zero_runs,
+                         csv_number(f.other_median), f.other_runs + f.other_zero_runs, csv_number(f.ratio),
+                         csv_number(low), csv_number(high), csv_number(u), csv_number(p), exact,
+                         verdict_word(f.verdict), csv_field(reason(f)));
     }
+    const auto only = [&](const std::vector<RowKey>& keys, const std::string& in) {
+      for (const RowKey& key : keys) {
+        out += fmt::format("{},{},{},,,,,,,,,,,-,{}\n", name, baseline, csv_field(row_label(key)),
+                           csv_field(fmt::format("only in {}", printable(in))));
+      }
+    };
+    only(other.only_baseline, report.names.front());
+    only(other.only_other, other.name);
   }
   return out;
 }
@@ -284,7 +427,7 @@ void document_problem(const Diag& diag, std::string_view name, const DocumentPro
   switch (problem.kind) {
     case DocumentProblem::Kind::kSyntax:
       diag.error(0, "{}:{}:{}: not a complete JSON document: {}", diag.quote_if_needed(name), problem.line,
-                 problem.column, problem.detail);
+                 problem.column, printable(problem.detail));
       return;
     case DocumentProblem::Kind::kNotDdtime:
       diag.error(0, "{} is not a ddtime JSON document (no \"tool\": \"ddtime\")", diag.quote_always(name));
@@ -296,7 +439,17 @@ void document_problem(const Diag& diag, std::string_view name, const DocumentPro
       diag.error(0, "{} is a ddtime document, but not of a run, a session or a profile", diag.quote_always(name));
       return;
     case DocumentProblem::Kind::kMalformed:
-      diag.error(0, "{}: {} is missing or not what ddtime writes there", diag.quote_if_needed(name), problem.detail);
+      diag.error(0, "{}: {} is missing or not what ddtime writes there", diag.quote_if_needed(name),
+                 printable(problem.detail));
+      return;
+    case DocumentProblem::Kind::kBadRate:
+      if (problem.detail.empty()) {
+        diag.error(0, "{}: the number {} is too large for a double", diag.quote_if_needed(name),
+                   printable(problem.value));
+        return;
+      }
+      diag.error(0, "{}: {} is {}, not a rate (a finite number of bytes a second, 0 or more)",
+                 diag.quote_if_needed(name), printable(problem.detail), printable(problem.value));
       return;
   }
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,10 @@ struct ComparedRow {
 struct ComparedDocument {
   std::string name;
   std::vector<ComparedRow> rows;
+  // Rows one of the two lacks (an interrupted profile compared with
+  // --force): listed as "only in" the document that has them.
+  std::vector<RowKey> only_baseline;
+  std::vector<RowKey> only_other;
 };
 
 struct ComparisonReport {
@@ -35,7 +40,15 @@ struct ComparisonReport {
   std::vector<std::string> without_environment;
   std::vector<EnvironmentDifference> environment;
   std::vector<ComparedDocument> others;
+  bool profiles = false;  // the baseline is a profile: rates in the profile table's unit
 };
+
+// Text from a document (or a name) as a terminal may show it: control
+// characters, DEL, C1 controls, bidirectional overrides and line
+// separators, and bytes that are not UTF-8, escaped C-style ("\n",
+// "\x1b", "\u202e"), backslash doubled. A document from elsewhere is data,
+// never terminal commands.
+std::string printable(std::string_view text);
 
 // "bs=1M depth 1", "bs=64k depth 4 read"; a profile's "SEQ1M Q8T1 read".
 std::string row_label(const RowKey& key);
@@ -56,8 +69,10 @@ std::vector<SvgPanel> comparison_panels(const ComparisonReport& report);
 //   b.json against a.json:
 //   row            a.json      b.json      ratio  95% interval  p      runs   verdict
 //   bs=1M depth 1  1.95 GiB/s  2.55 GiB/s  1.31   1.22-1.40     0.008  5, 5   1.31x faster [1.22-1.40]
-// Rates in the units --units names (IEC unless it says otherwise).
-std::string comparison_text(const ComparisonReport& report, RateUnits units);
+// Rates in one unit per table: a profile's in MB/s as its own table (MiB/s
+// or B/s with --units=iec or bytes), a session's in the IEC prefix of its
+// largest median (SI with --units=si); p below 0.001 as "<0.001".
+std::string comparison_text(const ComparisonReport& report, std::optional<RateUnits> units);
 std::string comparison_json(const ComparisonReport& report, std::string_view version);
 // A header line, then a line per row of each other document.
 std::string comparison_csv(const ComparisonReport& report);

@@ -26,20 +26,18 @@ namespace {
 
 using report_internal::non_negative;
 using report_internal::records_in;
-using report_internal::round_half_even;
 using report_internal::Wide;
 
-constexpr Wide kNanos = 1'000'000'000;
 
 using json::seconds;
 
-// count/real_ns per second, rounded half to even to 3 decimals like the
-// figures beside it; null when no time has passed.
+// count/real_ns per second, in the shortest form of the double; null when
+// no time has passed.
 void put_per_second(json::Object& rates, std::string_view key, Wide count, std::int64_t real_ns) {
   if (real_ns <= 0) {
     rates.null(key);
   } else {
-    rates.decimal(key, {round_half_even(count * kNanos * 1000, static_cast<Wide>(real_ns)), 3});
+    rates.decimal(key, json::real(static_cast<double>(count) * 1e9 / static_cast<double>(real_ns)));
   }
 }
 
@@ -187,8 +185,8 @@ void put_engine(json::Object object, const EngineUse& engine, const RunTimes& ti
     object.string("setup", engine.setup);
   }
   if (engine.system_calls_per_io > 0) {
-    object.decimal("mean_in_flight", {static_cast<Wide>(engine.mean_in_flight * 1000 + 0.5), 3})
-        .decimal("system_calls_per_io", {static_cast<Wide>(engine.system_calls_per_io * 1000 + 0.5), 3});
+    object.decimal("mean_in_flight", json::real(engine.mean_in_flight))
+        .decimal("system_calls_per_io", json::real(engine.system_calls_per_io));
   } else {
     object.null("mean_in_flight").null("system_calls_per_io");
   }
@@ -200,11 +198,11 @@ void put_engine(json::Object object, const EngineUse& engine, const RunTimes& ti
   if (engine.jobs_asked > 1) {
     json::Object jobs = object.object("jobs");
     jobs.integer("asked", engine.jobs_asked).integer("ran", engine.jobs);
-    jobs.decimal("spread_s", {static_cast<Wide>(engine.jobs_spread_s * 1e9 + 0.5), 9})
-        .decimal("submitters_busy", {static_cast<Wide>(engine.submitters_busy * 1000 + 0.5), 3})
+    jobs.decimal("spread_s", json::real(engine.jobs_spread_s))
+        .decimal("submitters_busy", json::real(engine.submitters_busy))
         .boolean("cpu_limited", engine.cpu_limited());
     const double cpu = cpu_per_io(times, stats);
-    jobs.decimal("cpu_per_io_s", {static_cast<Wide>(cpu * 1e9 + 0.5), 9});
+    jobs.decimal("cpu_per_io_s", json::real(cpu));
   }
 }
 

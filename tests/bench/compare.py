@@ -25,6 +25,10 @@ identical (cmp). Any failure makes the exit status 1.
   random access (issue 21; root and fio): --random's 4k O_DIRECT reads
   against fio randread with io_uring at its best, depth 1 and 32:
       python3 tests/bench/compare.py --random-access --runs 9 --queue-mib 64
+  comparing documents (issue 28, rule 7): --compare of two generated
+  sessions of 100,000 counted runs each, wall time and peak RSS (goal:
+  under 5 s and 200 MB), with /usr/bin/time:
+      python3 tests/bench/compare.py --compare-documents --runs 3
 
 Python 3 standard library only.
 """
@@ -1330,6 +1334,11 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                              "paired")
     parser.add_argument("--latency-cost", action="store_true",
                         help="run the --latency cost rows instead (issue 19: each copy with and without it, whole process)")
+    parser.add_argument("--compare-documents", action="store_true",
+                        help="run issue 28's --compare rows instead: two generated sessions of --document-runs "
+                             "counted runs each, wall time and peak RSS of ddtime --compare")
+    parser.add_argument("--document-runs", type=int, default=100000,
+                        help="counted runs in each generated document (default 100000)")
     parser.add_argument("--sessions", action="store_true",
                         help="run the session rows instead (issue 13: --repeat against separate runs, the "
                              "--pattern=random generator, --cache=cold and warm reads of a file)")
@@ -1337,6 +1346,62 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     if args.runs < 1 or args.startup_runs < 1:
         parser.error("--runs and --startup-runs must be at least 1")
     return args
+
+
+def generate_session(template: dict, runs: int, scale: float, seed: int, path: Path) -> None:
+    """A session document of runs counted runs, each a copy of the template's
+    first counted run at a rate drawn around scale (log-normal, as rates
+    are), written compactly as ddtime writes."""
+    import random
+    generator = random.Random(seed)
+    model = next(run for run in template["runs"] if run.get("counted"))
+    document = dict(template)
+    items = []
+    for index in range(runs):
+        run = dict(model)
+        run["rates"] = dict(model["rates"], bytes_per_second=scale * generator.lognormvariate(0, 0.05))
+        run["repeat"] = index + 1
+        items.append(run)
+    document["runs"] = items
+    path.write_text(json.dumps(document, separators=(",", ":")))
+
+
+def compare_document_rows(args: argparse.Namespace) -> List[str]:
+    """ddtime --compare of two generated documents of args.document_runs
+    counted runs each: its wall time and peak RSS by /usr/bin/time, against
+    the goal of rule 7 (5 s, 200 MB)."""
+    if not os.access("/usr/bin/time", os.X_OK):
+        raise RuntimeError("needs /usr/bin/time (apt-get install time)")
+    with tempfile.TemporaryDirectory(dir=args.tmpdir) as work:
+        folder = Path(work)
+        template = folder / "template.json"
+        made = subprocess.run([args.ddtime, "if=/dev/zero", "of=/dev/null", "bs=1M", "count=20", "--repeat=3",
+                               f"--json={template}"], capture_output=True, text=True)
+        if made.returncode != 0:
+            raise RuntimeError(f"the template session failed: {made.stderr.strip()}")
+        model = json.loads(template.read_text())
+        a, b = folder / "a.json", folder / "b.json"
+        generate_session(model, args.document_runs, 1e9, 1, a)
+        generate_session(model, args.document_runs, 1.01e9, 2, b)
+        size_mb = a.stat().st_size / 1e6
+        walls, rss = [], []
+        for _ in range(args.runs):
+            timed = subprocess.run(["/usr/bin/time", "-f", "%e s %M KB", args.ddtime, "--compare", str(a), str(b)],
+                                   capture_output=True, text=True)
+            if timed.returncode != 0:
+                raise RuntimeError(f"--compare failed: {timed.stderr.strip()}")
+            figures = timed.stderr.strip().splitlines()[-1].split()
+            walls.append(float(figures[0]))
+            rss.append(int(figures[2]))
+        wall, peak = statistics.median(walls), max(rss) / 1024
+        verdict = "ok" if wall < 5 and peak < 200 else "MISSED"
+        rows = ["| documents | runs a side | MB each | median wall | peak RSS | goal |",
+                "|---|---|---|---|---|---|",
+                f"| --compare a b | {args.document_runs} | {size_mb:.1f} | {wall:.2f} s ({len(walls)} runs) | "
+                f"{peak:.0f} MB | < 5 s, < 200 MB: {verdict} |"]
+        if verdict != "ok":
+            raise RuntimeError("\n".join(rows))
+        return rows
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -1361,7 +1426,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if filesystem_type(Path(args.tmpdir)) == "tmpfs" and not args.smoke:
         log(f"warning: {args.tmpdir} is tmpfs; file rows will not measure a real filesystem")
     # The modes that replace the main table: (asked, needs fio and root, rows).
-    modes = [(args.latency_cost, None, latency_rows), (args.timekeeping, None, timekeeping_rows),
+    modes = [(args.compare_documents, None, compare_document_rows), (args.latency_cost, None, latency_rows), (args.timekeeping, None, timekeeping_rows),
              (args.sessions, None, session_rows), (args.random_access, "--random-access", random_access_rows),
              (args.profile, "--profile", profile_rows), (args.jobs, None, jobs_rows),
              (args.queue_depth, "--queue-depth", queue_depth_rows)]

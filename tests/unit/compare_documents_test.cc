@@ -101,6 +101,63 @@ TEST(CompareDocuments, AProfileHasRowsByTestAndSide) {
   EXPECT_EQ(document.rows[1].operands[1].path, "size");
 }
 
+std::string profile_with(std::string_view settings) {
+  return fmt::format(R"({{"tool":"ddtime","version":"0.1.0","profile":{{"name":"peak",{}}},)"
+                     R"("rows":[{{"test":"SEQ1M Q8T1","side":"read","runs":[{{"bytes_per_second":3.1e9}}]}}]}})",
+                     settings);
+}
+
+// B3: repeat=4 against repeat=5 was refused as "did not measure the same thing".
+TEST(CompareDocuments, ProfilesThatDifferOnlyInRunsWarmUpsOrPauseMeasuredTheSameThing) {
+  const Document four = read_ok(profile_with(R"("size":67108864,"time_s":1,"warmup":0,"repeat":4,"pause_s":0,"direct":true)"));
+  const Document five = read_ok(profile_with(R"("size":67108864,"time_s":1,"warmup":1,"repeat":5,"pause_s":1,"direct":true)"));
+  EXPECT_TRUE(match_rows(four, five).same());
+}
+
+TEST(CompareDocuments, ProfilesOfAnotherSizeTimeOrDirectDidNot) {
+  const Document base = read_ok(profile_with(R"("size":67108864,"time_s":1,"repeat":4,"direct":true)"));
+  for (const std::string_view other : {R"("size":1048576,"time_s":1,"repeat":4,"direct":true)",
+                                       R"("size":67108864,"time_s":2,"repeat":4,"direct":true)",
+                                       R"("size":67108864,"time_s":1,"repeat":4,"direct":false)"}) {
+    const Matching matching = match_rows(base, read_ok(profile_with(other)));
+    ASSERT_TRUE(matching.difference.has_value()) << other;
+  }
+}
+
+// B15: runs of 0 B/s were dropped before they could be counted.
+TEST(CompareDocuments, RunsOfZeroBytesASecondAreKept) {
+  const Document document = read_ok(session({session_run(65536, 0), session_run(65536, 0)}));
+  ASSERT_EQ(document.rows.size(), 1u);
+  EXPECT_EQ(document.rows[0].rates, (std::vector<double>{0, 0}));
+}
+
+// B5: a rate nothing can measure.
+TEST(CompareDocuments, ANegativeOrInfiniteRateIsRefusedByName) {
+  DocumentProblem problem = problem_of(session({session_run(65536, 1e9), session_run(65536, -5)}));
+  EXPECT_EQ(problem.kind, DocumentProblem::Kind::kBadRate);
+  EXPECT_EQ(problem.detail, "runs[1].rates.bytes_per_second");
+  EXPECT_EQ(problem.value, "-5");
+  problem = problem_of(session({R"({"tool":"ddtime","operands":{},"rates":{"bytes_per_second":1e999},)"
+                                R"("bs":65536,"iodepth":1,"pass":"copy","warmup":false,"counted":true})"}));
+  EXPECT_EQ(problem.kind, DocumentProblem::Kind::kBadRate);
+  EXPECT_EQ(problem.detail, "");  // nlohmann refuses it while parsing, before any path
+  EXPECT_EQ(problem.value, "1e999");
+}
+
+// B4: each run is reduced as it is parsed; what --compare reads of them
+// is the same as before.
+TEST(CompareDocuments, ManyRunsAreReadAsTheyAreParsed) {
+  std::vector<std::string> runs;
+  for (int i = 0; i < 2000; ++i) runs.push_back(session_run(65536, 1e9 + i, i % 7 == 0, i % 11 != 0));
+  const Document document = read_ok(session(runs));
+  ASSERT_EQ(document.rows.size(), 1u);
+  std::size_t expected = 0;
+  for (int i = 0; i < 2000; ++i) expected += i % 7 != 0 && i % 11 != 0 ? 1 : 0;
+  EXPECT_EQ(document.rows[0].rates.size(), expected);
+  EXPECT_EQ(document.rows[0].rates[0], 1e9 + 1);
+  EXPECT_EQ(document.rows[0].operands[2].path, "bs");
+}
+
 TEST(CompareDocuments, TheEnvironmentIsFlattenedInTheOrderWritten) {
   const Document document = read_ok(single_run(
       4096, 1e9, R"("environment":{"host":"alpha","cpu":{"model":"X","logical_cpus":8},"command_line":["ddtime","bs=4k"]},)"));

@@ -3,7 +3,11 @@
 // Expected texts are written out by hand from RFC 8259.
 #include "report/json.h"
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <random>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -93,7 +97,7 @@ TEST(JsonWriter, WritesIntegersAcrossTheInt64Range) {
   EXPECT_EQ(out.text(), "[0,-1,9223372036854775807,-9223372036854775808]");
 }
 
-TEST(JsonWriter, WritesDecimalsWithTheDigitsGivenAndLeadingZeros) {
+TEST(JsonWriter, WritesExactDecimalsWithoutTheFractionsTrailingZeros) {
   Writer out;
   out.array()
       .decimal({81'300'000, 9})
@@ -101,8 +105,36 @@ TEST(JsonWriter, WritesDecimalsWithTheDigitsGivenAndLeadingZeros) {
       .decimal({12'345, 3})
       .decimal({7, 0})
       .decimal({0, 3})
+      .decimal({2'000'000'000, 9})
       .decimal({Decimal{}.units - 1, 3});  // 2^128 - 1 thousandths
-  EXPECT_EQ(out.text(), "[0.081300000,-0.000000001,12.345,7,0.000,340282366920938463463374607431768211.455]");
+  EXPECT_EQ(out.text(), "[0.0813,-0.000000001,12.345,7,0,2,340282366920938463463374607431768211.455]");
+}
+
+// B5: fixed-point wrote a p of 1e-40 as 0.000000 and a rate of 1e300 as
+// 0.000 (an overflow of __int128).
+TEST(JsonWriter, WritesMeasuredFiguresInTheShortestFormThatReadsBack) {
+  Writer out;
+  out.array()
+      .decimal(rounded(1e-40, 6))
+      .decimal(rounded(4.1135e-05, 6))
+      .decimal(rounded(1.7e300, 3))
+      .decimal(rounded(0.1, 3))
+      .decimal(rounded(26330815116.333, 3))
+      .decimal(rounded(1234567.891234, 3))
+      .decimal(real(std::numeric_limits<double>::infinity()))
+      .decimal(real(std::nan("")))
+      .decimal(real(-2.5));
+  EXPECT_EQ(out.text(), "[1e-40,4.1135e-05,1.7e+300,0.1,26330815116.333,1234567.891234,null,null,-2.5]");
+}
+
+TEST(JsonWriter, ShortestTextReadsBackAsTheSameDoubleForRandomValues) {
+  std::mt19937_64 random(5);
+  for (int i = 0; i < 20000; ++i) {
+    const double value = std::bit_cast<double>(random() & ~(std::uint64_t{1} << 63));
+    if (!std::isfinite(value)) continue;
+    const std::string text = shortest(value);
+    ASSERT_EQ(std::strtod(text.c_str(), nullptr), value) << text;
+  }
 }
 
 TEST(JsonWriter, EscapesQuotesAndBackslashesAndNothingElsePrintable) {
