@@ -119,8 +119,10 @@ void put_target(json::Object target, const ProfileRecord& record) {
   }
 }
 
-std::string optional_number(const std::optional<double>& value, int decimals) {
-  return value ? fmt::format("{:.{}f}", *value, decimals) : std::string();
+// The shortest form that reads back, as in the JSON (decimals no longer
+// cuts it: issue 28, B5).
+std::string optional_number(const std::optional<double>& value, [[maybe_unused]] int decimals) {
+  return value ? json::shortest(*value) : std::string();
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <vector>
 
+#include "report/json.h"
 #include "report/report.h"
 
 namespace ddtime {
@@ -300,9 +301,11 @@ std::string session_csv(std::span<const RunRecord> runs, bool header) {
     const RunFigures f = run.figures();
     const double cpu = f.real > 0 ? (f.user + f.sys) / f.real * 100 : 0;
     const double iops = f.real > 0 ? static_cast<double>(run.records_in()) / f.real : 0;
-    put(out, "{},{},{},{},{},{},{},{},{:.9f},{:.9f},{:.9f},{:.1f},{:.3f},{:.3f},", run.settings.ibs, run.depth,
-        pass_name(run.pass), run.index, run.warmup ? "true" : "false", cache_mode_name(run.cache),
-        run.result.stats.bytes_out, run.records_in(), f.real, f.user, f.sys, cpu, f.bytes_per_second, iops);
+    // Numbers in the shortest form that reads back, as in the JSON.
+    put(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},", run.settings.ibs, run.depth, pass_name(run.pass), run.index,
+        run.warmup ? "true" : "false", cache_mode_name(run.cache), run.result.stats.bytes_out, run.records_in(),
+        json::shortest(f.real), json::shortest(f.user), json::shortest(f.sys), json::shortest(cpu),
+        json::shortest(f.bytes_per_second), json::shortest(iops));
     if (const std::optional<int> status = run.exit_status()) put(out, "{}", *status);
     put(out, "\n");
   }
@@ -329,11 +332,10 @@ std::string timeline_csv(std::span<const RunRecord> runs, bool header) {
     for (std::size_t i = 0; i < intervals.size(); ++i) {
       const TimelineInterval& interval = intervals[i];
       const TimelineSample& sample = run.result.timeline->samples[i];
-      put(out, "{},{},{},{},{},{},{:.9f},{},{},{:.9f},{},{:.3f},{:.3f}", run.settings.ibs, run.depth,
-          pass_name(run.pass), run.index, run.warmup ? "true" : "false", i + 1,
-          static_cast<double>(sample.end_ns) / 1e9, sample.bytes, sample.records,
-          static_cast<double>(interval.end_ns - interval.start_ns) / 1e9, interval.end_bytes - interval.start_bytes,
-          interval.rate, interval.iops);
+      put(out, "{},{},{},{},{},{},{},{},{},{},{},{},{}", run.settings.ibs, run.depth, pass_name(run.pass), run.index,
+          run.warmup ? "true" : "false", i + 1, json::shortest(static_cast<double>(sample.end_ns) / 1e9),
+          sample.bytes, sample.records, json::shortest(static_cast<double>(interval.end_ns - interval.start_ns) / 1e9),
+          interval.end_bytes - interval.start_bytes, json::shortest(interval.rate), json::shortest(interval.iops));
       latency(sample.read_latency);
       latency(sample.write_latency);
       put(out, "\n");
