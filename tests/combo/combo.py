@@ -80,6 +80,13 @@ checks the invariants of issue 19:
                        exits 0, its --json parses with a row per row of the
                        document, and every verdict is ~ (no run is faster
                        than itself)
+  compare-escape       --compare of the document against a copy whose
+                       environment holds control bytes, ESC, a newline and
+                       U+202E prints none of them (issue 28, rule 7)
+  json-numbers         every number of --json=PATH's document and of the
+                       comparison's JSON is finite and in its shortest
+                       form: no fraction ending in 0, at most 17
+                       significant digits (never fixed-point)
   report-environment   every JSON document (a run's, a session's, a
                        snapshot, a refusal) has its "environment" right
                        after "version", with the command line exactly as
@@ -115,6 +122,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import math
 import mmap
 import os
 import random
@@ -1984,6 +1992,8 @@ class Checker:
                 for doc in docs:
                     self.check_environment(doc, f"--json={self.case.ext['json']}")
                     self.check_warmups_not_counted(doc)
+                for line in lines if len(lines) > 1 else [text]:
+                    self.check_json_numbers(line, f"--json={self.case.ext['json']}")
                 if len(docs) != 1:
                     self.fail("report-parse", "--json=PATH holds several documents",
                               f"{len(docs)} JSON lines in {self.case.ext['json']}")
@@ -2044,6 +2054,26 @@ class Checker:
             self.fail("svg-layout", "--svg=PATH has text that overlaps, leaves the page or is cut",
                       "; ".join(problems)[:600])
 
+    def check_json_numbers(self, text: str, where: str) -> None:
+        """Every number written as the shortest text that reads back
+        (issue 28, B5): fixed-point padding shows as a fraction's
+        trailing 0."""
+        bad: List[str] = []
+
+        def number(token: str) -> float:
+            mantissa = re.split(r"[eE]", token)[0]
+            digits = mantissa.replace("-", "").replace(".", "").lstrip("0")
+            if ("." in mantissa and mantissa.endswith("0")) or len(digits) > 17 or not math.isfinite(float(token)):
+                bad.append(token)
+            return float(token)
+
+        try:
+            json.loads(text, parse_float=number)
+        except ValueError:
+            return  # said by report-parse
+        if bad:
+            self.fail("json-numbers", "a JSON number is not in its shortest form", f"{where}: {bad[:5]}")
+
     def check_compare_self(self, ddtime: str) -> None:
         """--compare of the run's own document with itself (issue 22)."""
         path = self.case.ext.get("json")
@@ -2069,6 +2099,20 @@ class Checker:
         if any(row.get("verdict") != "~" for row in rows):
             self.fail("compare-self", "a document compared with itself is faster or slower",
                       json.dumps([row.get("verdict") for row in rows]))
+        self.check_json_numbers(done.stdout.decode("utf-8", "replace"), "--compare --json")
+        if not isinstance(doc.get("environment"), dict):
+            return
+        evil = dict(doc)
+        evil["environment"] = dict(doc["environment"], host="h\x00X\nY\x1b[31mRED\x1b[0m\t\u202eevil\x85")
+        evil_path = os.path.join(self.dir, "compare-evil.json")
+        with open(evil_path, "w", encoding="utf-8") as out:
+            json.dump(evil, out)
+        shown = subprocess.run([ddtime, "--compare", path, evil_path], cwd=self.dir, env=ENV, capture_output=True,
+                               timeout=30)
+        raw = [b for b in shown.stdout if (b < 0x20 and b != 0x0A) or b == 0x7F]
+        if shown.returncode != 0 or raw or b"\xe2\x80\xae" in shown.stdout or b"\xc2\x85" in shown.stdout:
+            self.fail("compare-escape", "--compare printed a document's control bytes raw",
+                      f"exit {shown.returncode}: {shown.stdout[:300]!r}")
 
     def check_json(self, doc: dict, reference: Optional[Summary], ref_name: str) -> None:
         runs = self.copy_runs(doc)
