@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <string>
 
@@ -75,9 +76,13 @@ void Writer::put_string(std::string_view text) {
     } else if (byte < 0x80) {
       out_.push_back(static_cast<char>(byte));
       ++i;
-    } else if (const std::size_t length = decode_utf8(text.substr(i)).length; length > 0) {
-      put_raw(text.substr(i, length));
-      i += length;
+    } else if (const Utf8Sequence sequence = decode_utf8(text.substr(i)); sequence.length > 0) {
+      if (moves_text(sequence.code_point)) {
+        fmt::format_to(std::back_inserter(out_), "\\u{:04x}", static_cast<std::uint32_t>(sequence.code_point));
+      } else {
+        put_raw(text.substr(i, sequence.length));
+      }
+      i += sequence.length;
     } else {
       // A byte that is no part of valid UTF-8 has no character to stand
       // for: U+FFFD says so, where its Latin-1 reading would name another

@@ -35,6 +35,16 @@ struct Decimal {
   std::optional<double> real;  // set: this, not units
 };
 
+// Code points that move or hide text on a terminal: the C1 controls, the
+// bidirectional marks, embeddings, overrides and isolates (U+202E turns
+// what follows around), and the line and paragraph separators. Strings
+// write them as \uXXXX, which reads back the same; report_compare escapes
+// them in what it prints.
+constexpr bool moves_text(char32_t c) {
+  return (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x2028 && c <= 0x202e) ||
+         (c >= 0x2066 && c <= 0x2069);
+}
+
 // The shortest decimal text that reads back as value (std::to_chars,
 // which no locale changes): "0.1", "1e-40", "123456789.5"; "null" when
 // value is not finite, as JSON has no infinity.
@@ -77,7 +87,8 @@ inline Decimal rounded(double value, [[maybe_unused]] int places) { return real(
 // (debug builds assert it).
 //
 // Every string, key or value, is quoted: '"' and '\\' get a backslash,
-// control characters and DEL become \u00XX, valid UTF-8 passes through,
+// control characters and DEL become \u00XX, the code points of
+// moves_text \uXXXX, other valid UTF-8 passes through,
 // and each byte that is not part of a valid UTF-8 sequence (utf8.h) becomes
 // \ufffd, the replacement character. So the document is valid JSON
 // whatever the bytes, and a name that is not UTF-8 reads back as plainly

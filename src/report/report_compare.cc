@@ -15,17 +15,6 @@
 #include "report/report_session.h"
 
 namespace ddtime {
-namespace {
-
-// Code points that move or hide text on a terminal: the C1 controls, the
-// bidirectional marks, embeddings, overrides and isolates (U+202E turns
-// what follows around), and the line and paragraph separators.
-bool hides_text(char32_t c) {
-  return (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x2028 && c <= 0x202e) ||
-         (c >= 0x2066 && c <= 0x2069);
-}
-
-}  // namespace
 
 std::string printable(std::string_view text) {
   std::string out;
@@ -37,7 +26,7 @@ std::string printable(std::string_view text) {
       if (sequence.length == 0) {
         out += fmt::format("\\x{:02x}", byte);  // no valid UTF-8: the byte
         ++i;
-      } else if (hides_text(sequence.code_point)) {
+      } else if (json::moves_text(sequence.code_point)) {
         out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(sequence.code_point));
         i += sequence.length;
       } else {

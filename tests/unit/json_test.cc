@@ -150,8 +150,17 @@ TEST(JsonWriter, EscapesControlCharactersAsUnicode) {
 
 TEST(JsonWriter, PassesValidUtf8ThroughUnescaped) {
   EXPECT_EQ(written("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
-  EXPECT_EQ(written("\xc2\x80\xc2\x9f"), "\"\xc2\x80\xc2\x9f\"");  // C1 controls are valid JSON as they are
+
   EXPECT_EQ(written("\xf4\x8f\xbf\xbf"), "\"\xf4\x8f\xbf\xbf\"");  // U+10FFFF
+}
+
+// Issue 28, rule 7: a JSON document printed to a terminal carries no
+// code point that turns or hides the text after it; \u escapes read back
+// as the same string.
+TEST(JsonWriter, EscapesC1ControlsAndBidiOverrides) {
+  EXPECT_EQ(written("\xc2\x80\xc2\x9f"), R"("\u0080\u009f")");
+  EXPECT_EQ(written("a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x80\xa8"), R"("a\u202eb\u2066c\u2028")");
+  EXPECT_EQ(written("\xc2\xa0\xe2\x80\xa9"), "\"\xc2\xa0\\u2029\"");  // U+00A0 stays
 }
 
 // Defect 32: a byte that is no part of valid UTF-8 reads back as U+FFFD,
