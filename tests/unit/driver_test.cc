@@ -167,8 +167,8 @@ TEST(Driver, CpuTimeNeverExceedsRealTime) {
   settings.ext.json = true;
   Outcome result = invoke(os, settings);
   EXPECT_EQ(result.status, 0);
-  EXPECT_NE(os.stderr_written.find("\"real\":0.000000000"), std::string::npos) << os.stderr_written;
-  EXPECT_NE(os.stderr_written.find("\"user\":0.000000000,\"sys\":0.000000000"), std::string::npos)
+  EXPECT_NE(os.stderr_written.find("\"real\":0,"), std::string::npos) << os.stderr_written;
+  EXPECT_NE(os.stderr_written.find("\"user\":0,\"sys\":0}"), std::string::npos)
       << os.stderr_written;
 }
 
