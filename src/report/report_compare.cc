@@ -342,9 +342,10 @@ std::string csv_field(std::string_view text) {
   return quoted + "\"";
 }
 
-// The shortest text that reads back as the same double, as in the JSON.
+// The shortest text that reads back as the same double, as in the JSON;
+// an empty field where there is none (or it is not finite).
 std::string csv_number(const std::optional<double>& value) {
-  return value ? json::shortest(*value) : std::string();
+  return value && std::isfinite(*value) ? json::shortest(*value) : std::string();
 }
 
 }  // namespace
