@@ -294,13 +294,15 @@ class DocumentBuilder {
   bool overflow = false;
   std::string overflow_token;
 
-  bool null() { return put(Json(nullptr)); }
-  bool boolean(bool value) { return put(Json(value)); }
-  bool number_integer(Json::number_integer_t value) { return put(Json(value)); }
-  bool number_unsigned(Json::number_unsigned_t value) { return put(Json(value)); }
-  bool number_float(Json::number_float_t value, const std::string&) { return put(Json(value)); }
-  bool string(std::string& value) { return put(Json(std::move(value))); }
-  bool binary(Json::binary_t&) { return put(Json(nullptr)); }  // JSON text has none
+  // A value skipped is never built: most of a run's bytes cost only the
+  // lexing.
+  bool null() { return skipped() || put(Json(nullptr)); }
+  bool boolean(bool value) { return skipped() || put(Json(value)); }
+  bool number_integer(Json::number_integer_t value) { return skipped() || put(Json(value)); }
+  bool number_unsigned(Json::number_unsigned_t value) { return skipped() || put(Json(value)); }
+  bool number_float(Json::number_float_t value, const std::string&) { return skipped() || put(Json(value)); }
+  bool string(std::string& value) { return skipped() || put(Json(std::move(value))); }
+  bool binary(Json::binary_t&) { return skipped() || put(Json(nullptr)); }  // JSON text has none
   bool start_object(std::size_t) { return open(Json::object()); }
   bool start_array(std::size_t) { return open(Json::array()); }
   bool end_object() { return close(); }
@@ -331,6 +333,14 @@ class DocumentBuilder {
   // The innermost container open is a run of the top-level "runs" array.
   bool in_run() const { return in_runs_ && stack_.size() == 3 && stack_[1]->is_array() && stack_[2]->is_object(); }
 
+  // Whether the next scalar is skipped (and, if it was the one a skipped
+  // member named, that the skip is spent).
+  bool skipped() {
+    if (skipping_ > 0) return true;
+    if (!skip_next_) return false;
+    skip_next_ = false;
+    return true;
+  }
   // Where the next value goes, or null when it is skipped.
   Json* place(Json&& value) {
     if (skip_next_) {
