@@ -285,6 +285,7 @@ DocumentProblem syntax_problem(std::string_view text, std::size_t byte, std::str
 // text and a few bytes a run, where its whole tree would take gigabytes.
 class DocumentBuilder {
  public:
+  static constexpr std::size_t kDeepest = 64;
   explicit DocumentBuilder(SessionRuns& runs) : runs_(runs) {}
 
   Json root;
@@ -293,6 +294,7 @@ class DocumentBuilder {
   std::optional<std::pair<std::size_t, std::string>> error;
   bool overflow = false;
   std::string overflow_token;
+  bool too_deep = false;
 
   // A value skipped is never built: most of a run's bytes cost only the
   // lexing.
@@ -365,6 +367,12 @@ class DocumentBuilder {
     return true;
   }
   bool open(Json&& container) {
+    // ddtime nests six levels at most; a tree thousands deep would take
+    // the stack with it when flattened.
+    if (stack_.size() + static_cast<std::size_t>(skipping_) >= kDeepest) {
+      too_deep = true;
+      return false;
+    }
     if (skipping_ > 0) {
       ++skipping_;
       return true;
@@ -405,6 +413,7 @@ std::variant<Document, DocumentProblem> read_document(std::string_view text) {
   SessionRuns runs;
   DocumentBuilder builder(runs);
   Json::sax_parse(text.begin(), text.end(), &builder);
+  if (builder.too_deep) return DocumentProblem{DocumentProblem::Kind::kTooDeep, 0, 0, {}};
   if (builder.error) return syntax_problem(text, builder.error->first, builder.error->second);
   if (builder.overflow) return DocumentProblem{DocumentProblem::Kind::kBadRate, 0, 0, {}, builder.overflow_token};
   const Json& json = builder.root;

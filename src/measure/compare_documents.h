@@ -59,6 +59,7 @@ struct DocumentProblem {
     kRefusal,      // the document of a refused command: nothing was measured
     kUnknownKind,  // ddtime's, but neither a run, a session nor a profile
     kMalformed,    // detail: the member that is missing or of the wrong type ("runs[2].bs")
+    kTooDeep,      // containers nested 64 deep: no document ddtime writes
     kBadRate,      // detail: a rate's member; value: what it holds (negative, or too large for a double);
                    // detail empty: value is a number too large for a double, wherever it is
   };

@@ -432,6 +432,9 @@ void document_problem(const Diag& diag, std::string_view name, const DocumentPro
       diag.error(0, "{}: {} is missing or not what ddtime writes there", diag.quote_if_needed(name),
                  printable(problem.detail));
       return;
+    case DocumentProblem::Kind::kTooDeep:
+      diag.error(0, "{}: objects and arrays nested 64 deep: not a document ddtime writes", diag.quote_if_needed(name));
+      return;
     case DocumentProblem::Kind::kBadRate:
       if (problem.detail.empty()) {
         diag.error(0, "{}: the number {} is too large for a double", diag.quote_if_needed(name),

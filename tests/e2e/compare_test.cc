@@ -399,5 +399,15 @@ TEST_F(Compare, RowsInOneDocumentOnlyAreListedWhenForced) {
       << csv.out;
 }
 
+// A tree 200,000 deep crashed --compare (SIGSEGV, flattening it).
+TEST_F(Compare, ADocumentNestedTooDeepIsRefusedNotACrash) {
+  session("a.json");
+  write_file("deep.json", R"({"tool":"ddtime","environment":{"a":)" + std::string(200000, '[') +
+                              std::string(200000, ']') + R"(},"runs":[]})");
+  const Result result = ddtime_c({"--compare", "a.json", "deep.json"});
+  EXPECT_STATUS(result, "exit 1");
+  EXPECT_EQ(result.err, "ddtime: deep.json: objects and arrays nested 64 deep: not a document ddtime writes\n");
+}
+
 }  // namespace
 }  // namespace ddtime::e2e

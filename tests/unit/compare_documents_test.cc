@@ -158,6 +158,13 @@ TEST(CompareDocuments, ManyRunsAreReadAsTheyAreParsed) {
   EXPECT_EQ(document.rows[0].operands[2].path, "bs");
 }
 
+// A tree 200,000 deep crashed --compare (the stack, flattening it).
+TEST(CompareDocuments, ADocumentNestedDeeperThanDdtimeWritesIsRefused) {
+  const std::string deep = R"({"tool":"ddtime","environment":{"a":)" + std::string(200000, '[') +
+                           std::string(200000, ']') + R"(},"runs":[]})";
+  EXPECT_EQ(problem_of(deep).kind, DocumentProblem::Kind::kTooDeep);
+}
+
 TEST(CompareDocuments, TheEnvironmentIsFlattenedInTheOrderWritten) {
   const Document document = read_ok(single_run(
       4096, 1e9, R"("environment":{"host":"alpha","cpu":{"model":"X","logical_cpus":8},"command_line":["ddtime","bs=4k"]},)"));
