@@ -70,7 +70,7 @@ inline Decimal seconds(std::int64_t ns) {
 // it. places is how many decimals it was once cut to (seconds: 9, rates:
 // 3) and no longer limits it: fixed-point turned small p-values into 0 and
 // overflowed on large values (issue 28, B5).
-inline Decimal rounded(double value, [[maybe_unused]] int places) { return real(value < 0 ? 0 : value); }
+inline Decimal rounded(double value, [[maybe_unused]] int places) { return real(value <= 0 ? 0.0 : value); }
 
 // One document: call one of the value functions once, then text().
 //
