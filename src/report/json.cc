@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/json.h"
 
-#include <array>
 #include <cassert>
-#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -94,12 +92,12 @@ void Writer::put_string(std::string_view text) {
   out_.push_back('"');
 }
 
+// fmt's shortest form (Dragonbox), not std::to_chars: libstdc++'s
+// floating_to_chars.o names fegetround and fesetround, which would make
+// ddtime load libm.so.6 at every start for a function it never calls.
 std::string shortest(double value) {
   if (!std::isfinite(value)) return "null";
-  std::array<char, 32> text;  // 24 suffice for any double's shortest form
-  const auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), value);
-  (void)error;
-  return std::string(text.data(), end);
+  return fmt::format("{}", value);
 }
 
 void Writer::put_decimal(const Decimal& value) {

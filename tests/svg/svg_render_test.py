@@ -229,7 +229,10 @@ def main():
         output = os.path.join(directory, "written.img")
         kinds["readback"] = ["if=" + target, "of=" + output, "bs=1M", "--readback"]
         kinds["profile of reads"] = ["--profile=diskmark", "if=" + target, *PROFILE]
-        kinds["profile of reads and writes"] = ["--profile=diskmark", "of=" + output, *PROFILE]
+        # A file of its own: the read-back's output holds data by then, which a
+        # profile refuses to overwrite without --force (issue 28, rule 1).
+        kinds["profile of reads and writes"] = ["--profile=diskmark", "of=" + os.path.join(directory, "scratch.img"),
+                                                *PROFILE]
         kinds["interrupted profile"] = ["--profile=diskmark", "if=" + target, *PROFILE[:1], "--time=200ms",
                                         *PROFILE[2:]]
         kinds["interrupted sweep"] = ["if=/dev/zero", "of=/dev/null", "--sweep=bs=4k,64k,1M,16M", "--size=4G",

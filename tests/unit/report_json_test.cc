@@ -260,7 +260,7 @@ TEST(JsonReport, PrintsAnInterruptedRunWithEverythingOptional) {
       R"("truncated_records":5,"bytes_in":99,"bytes_out":100,)"
       R"("times":{"real":0.000000003,"copy":0.000000002,"flush":0.000000001,"read":0.000000001,"write":0,)"
       R"("user":12.345678901,"sys":-0.000000001},)"
-      R"("rates":{"bytes_per_second":33333333333.333332,"records_per_second":1e+09},)"
+      R"("rates":{"bytes_per_second":33333333333.333332,"records_per_second":1000000000},)"
       R"("exit_status":null,"signal":"SIGINT","errors":["error reading 'in': Input/output error","say \"hi\"\u000a"]})"
       "\n");
 }
