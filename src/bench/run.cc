@@ -258,7 +258,7 @@ void Run::describe_time(RunResult& result, const QueueSetup& queue) {
 }
 
 // --random: the range's whole blocks in the order the seed draws (for the
-// queued engine, or the sync engine with --engine=sync), and
+// queued engine, or the sync engine at depth 1), and
 // what the report says of it. The records past them are read where dd
 // reads them: a partial last block, then the end of the input, exactly as
 // the sequential copy meets them (a whole-block read that comes back
@@ -266,8 +266,10 @@ void Run::describe_time(RunResult& result, const QueueSetup& queue) {
 // input the queue still cannot read at offsets is GNU's "cannot seek".
 bool Run::place_randomly(QueueSetup& queue) {
   const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
-  // Without a ring only --engine=sync may copy: by lseek before each record.
-  if ((queue.ring == nullptr && plan_.engine != EngineChoice::kSync) || !bytes) {
+  // Without a ring only the sync engine may copy (by pread and pwrite at
+  // each record's block): a queued engine that fell back for an input it
+  // cannot read at offsets cannot.
+  if ((queue.ring == nullptr && plan_.queued()) || !bytes) {
     events_.notice(Notice::kCannotSeek, Side::kInput, ESPIPE, 0);
     return false;
   }

@@ -51,9 +51,9 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
   struct InTurn {
     bool operator()(std::int64_t) const noexcept { return true; }
   };
-  // --random: both sides at the start of the record's block (false when a
-  // seek failed: said, and the copy ended). --time in turn: both sides
-  // back at the range's start at each pass's first record.
+  // --random: both sides' next call at the start of the record's block.
+  // --time in turn: both sides back at the range's start at each pass's
+  // first record (false when a seek failed: said, and the copy ended).
   class AtItsBlock;
   class AtPassStart;
   // Both sides to these offsets (a negative one: that side stays); false
@@ -62,7 +62,8 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
 
   template <typename Sink, typename Place = InTurn>
   void copy_with(Sink& sink, Place place = {});
-  // --random, --time: the copy with its records placed by lseek.
+  // --random: the copy with its records placed by pread and pwrite;
+  // --time in turn: by an lseek at each pass's start.
   void copy_randomly(StraightSink& sink);
   template <typename Sink>
   void copy_in_passes(Sink& sink);
@@ -396,9 +397,13 @@ class SyncCopy::AtItsBlock {
  public:
   AtItsBlock(SyncCopy& copy, std::int64_t input_base, std::int64_t output_base) noexcept
       : copy_(copy), input_base_(input_base), output_base_(output_base) {}
+  // No system call: the record's read and write go at its block by pread
+  // and pwrite, one call a side.
   bool operator()(std::int64_t record) {
     const std::int64_t offset = copy_.job_.queue.order.block_of(record) * copy_.settings_.ibs;
-    return copy_.place(input_base_ + offset, output_base_ + offset);
+    copy_.reader_.read_at(input_base_ + offset);
+    copy_.writer_.write_at(output_base_ + offset);
+    return true;
   }
 
  private:

@@ -214,7 +214,7 @@ IoResult Reader::retry_failed_read(int fd, unsigned char* buffer, std::size_t si
     }
     if (result.ok() || result.err != EINTR) return result;
     if (signals::pending() && events_.handle_signals(stats_)) return IoResult{-1, kStopRequested};
-    result = os_.read(fd, buffer, size);
+    result = call_read(fd, buffer, size);
   }
 }
 
@@ -296,7 +296,7 @@ IoResult Writer::write_from(const unsigned char* buffer, std::size_t size, std::
       }
     }
     if (done == 0) {
-      IoResult wrote = os_.write(kOutputFd, buffer + total, size - total);
+      IoResult wrote = call_write(buffer + total, size - total);
       if (!wrote.ok()) {
         if (wrote.err == EINTR) continue;
         stop_reason = wrote.err;

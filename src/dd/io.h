@@ -149,18 +149,28 @@ class Reader {
 
   CacheAdvice& cache() noexcept { return cache_; }
 
+  // --random's synchronous copy: the next reads at this offset of the
+  // input, by pread (one call, where lseek and read were two), each
+  // going on where the one before ended, as read does; the input's own
+  // position stays. A negative offset: read where the input stands.
+  void read_at(std::int64_t offset) noexcept { at_ = offset; }
+
  private:
   // Inline, because it runs once per record: a healthy read costs a signal
   // poll, the call and two tests. Everything rarer is out of line.
   IoResult read_once(int fd, unsigned char* buffer, std::size_t size) {
     if (signals::pending() && events_.handle_signals(stats_)) return IoResult{-1, kStopRequested};
-    IoResult result = os_.read(fd, buffer, size);
+    IoResult result = call_read(fd, buffer, size);
     if (!result.ok()) result = retry_failed_read(fd, buffer, size, result);
     // Only a short read, or the read after one, has anything more to check.
     if (static_cast<std::size_t>(result.n) != size || previous_was_short_) result = after_unusual_read(result, size);
     previous_read_ = result.n;
     previous_was_short_ = result.n > 0 && static_cast<std::size_t>(result.n) < size;
+    if (at_ >= 0 && result.n > 0) at_ += result.n;
     return result;
+  }
+  IoResult call_read(int fd, unsigned char* buffer, std::size_t size) {
+    return at_ < 0 ? os_.read(fd, buffer, size) : os_.pread(fd, buffer, size, static_cast<off_t>(at_));
   }
   IoResult read_full(int fd, unsigned char* buffer, std::size_t size);
   IoResult retry_failed_read(int fd, unsigned char* buffer, std::size_t size, IoResult failed);
@@ -174,6 +184,7 @@ class Reader {
   bool warn_partial_read_;
   ssize_t previous_read_ = 0;
   bool previous_was_short_ = false;
+  std::int64_t at_ = -1;  // read_at()'s offset, or -1
   CacheAdvice& cache_;
 };
 
@@ -188,7 +199,7 @@ class Writer {
   IoResult write(const unsigned char* buffer, std::size_t size) {
     if (plain_ && !signals::pending()) {
       // One write(2) taking the whole block is by far the common case.
-      IoResult wrote = os_.write(kOutputFd, buffer, size);
+      IoResult wrote = call_write(buffer, size);
       if (wrote.n == static_cast<ssize_t>(size)) {
         final_op_was_seek_ = false;
         return wrote;
@@ -204,7 +215,19 @@ class Writer {
   bool needs_fsync() const noexcept { return needs_fsync_; }
   CacheAdvice& cache() noexcept { return cache_; }
 
+  // --random's synchronous copy: the next writes at this offset of the
+  // output, by pwrite (one call, where lseek and write were two; /dev/null
+  // still gets each one), each going on where the one before ended. A
+  // negative offset: write where the output stands.
+  void write_at(std::int64_t offset) noexcept { at_ = offset; }
+
  private:
+  IoResult call_write(const unsigned char* buffer, std::size_t size) {
+    IoResult wrote =
+        at_ < 0 ? os_.write(kOutputFd, buffer, size) : os_.pwrite(kOutputFd, buffer, size, static_cast<off_t>(at_));
+    if (at_ >= 0 && wrote.n > 0) at_ += wrote.n;
+    return wrote;
+  }
   void leave_direct_mode();
   // After a first write that did not take everything.
   IoResult finish_write(const unsigned char* buffer, std::size_t size, IoResult first);
@@ -220,6 +243,7 @@ class Writer {
   bool plain_;  // no sparse, direct or nocache: the fast path applies
   bool final_op_was_seek_ = false;
   bool needs_fsync_ = false;
+  std::int64_t at_ = -1;  // write_at()'s offset, or -1
   CacheAdvice& cache_;
 };
 

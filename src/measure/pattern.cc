@@ -197,6 +197,12 @@ int PatternRing::submit_and_wait(unsigned wait_for) noexcept {
   return 0;
 }
 
+IoResult PatternOs::pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept {
+  if (fd != kInputFd) return OsWrapper::pread(fd, buffer, length, offset);
+  source_.fill(static_cast<unsigned char*>(buffer), length, offset);
+  return {static_cast<ssize_t>(length), 0};
+}
+
 IoResult PatternOs::lseek(int fd, off_t offset, int whence) noexcept {
   if (fd != kInputFd) return OsWrapper::lseek(fd, offset, whence);
   const std::int64_t target = whence == SEEK_SET ? offset : whence == SEEK_CUR ? position_ + offset : -1;

@@ -62,6 +62,8 @@ class PatternOs final : public OsWrapper {
   // The input's position is the stream's: --random with the sync engine
   // seeks to each block before reading it.
   IoResult lseek(int fd, off_t offset, int whence) noexcept override;
+  // --random's reads at their offsets: the stream's bytes there.
+  IoResult pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept override;
 
  private:
   const PatternSource& source_;

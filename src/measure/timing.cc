@@ -98,6 +98,14 @@ IoResult TimedOs::write(int fd, const void* buffer, std::size_t length) noexcept
   return ticks_added(write_ticks_, [&]() noexcept { return target().write(fd, buffer, length); });
 }
 
+IoResult TimedOs::pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept {
+  return ticks_added(read_ticks_, [&]() noexcept { return target().pread(fd, buffer, length, offset); });
+}
+
+IoResult TimedOs::pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept {
+  return ticks_added(write_ticks_, [&]() noexcept { return target().pwrite(fd, buffer, length, offset); });
+}
+
 IoResult TimedOs::lseek(int fd, off_t offset, int whence) noexcept {
   // A relative seek on the output is conv=sparse writing a hole.
   if (fd != STDOUT_FILENO || whence != SEEK_CUR || offset == 0) return target().lseek(fd, offset, whence);
@@ -127,6 +135,32 @@ IoResult LatencyOs::write(int fd, const void* buffer, std::size_t length) noexce
   std::uint64_t took = 0;
   const IoResult result = timed(took, [&]() noexcept {
     return direct_ ? os_direct::write(fd, buffer, length) : OsWrapper::write(fd, buffer, length);
+  });
+  recorders_.writes.record(static_cast<std::int64_t>(took));
+  return result;
+}
+
+IoResult LatencyOs::pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept {
+  if (fd != 0) {
+    break_chain();
+    return OsWrapper::pread(fd, buffer, length, offset);
+  }
+  std::uint64_t took = 0;
+  const IoResult result = timed(took, [&]() noexcept {
+    return direct_ ? os_direct::pread(fd, buffer, length, offset) : OsWrapper::pread(fd, buffer, length, offset);
+  });
+  if (!result.ok() || result.n > 0) recorders_.reads.record(static_cast<std::int64_t>(took));
+  return result;
+}
+
+IoResult LatencyOs::pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept {
+  if (fd != 1) {
+    break_chain();
+    return OsWrapper::pwrite(fd, buffer, length, offset);
+  }
+  std::uint64_t took = 0;
+  const IoResult result = timed(took, [&]() noexcept {
+    return direct_ ? os_direct::pwrite(fd, buffer, length, offset) : OsWrapper::pwrite(fd, buffer, length, offset);
   });
   recorders_.writes.record(static_cast<std::int64_t>(took));
   return result;

@@ -80,6 +80,8 @@ class TimedOs final : public OsWrapper {
 
   IoResult read(int fd, void* buffer, std::size_t length) noexcept override;
   IoResult write(int fd, const void* buffer, std::size_t length) noexcept override;
+  IoResult pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept override;
+  IoResult pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept override;
   IoResult lseek(int fd, off_t offset, int whence) noexcept override;
 
  private:
@@ -117,6 +119,9 @@ class LatencyOs final : public OsWrapper {
 
   IoResult read(int fd, void* buffer, std::size_t length) noexcept override;
   IoResult write(int fd, const void* buffer, std::size_t length) noexcept override;
+  // --random's records, at their offsets: timed as read and write are.
+  IoResult pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept override;
+  IoResult pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept override;
 
   // Everything else breaks the chain, then passes straight through.
   IoResult open(const char* path, int flags, mode_t mode) noexcept override {

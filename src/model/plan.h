@@ -90,17 +90,21 @@ struct Plan {
   static constexpr unsigned kMaxRuns = 100000;
 
   // Whether the queued engine is asked for: more than one I/O in flight,
-  // more than one job, a queued engine named outright (io_uring or threads at depth 1, to
-  // compare with sync), or --random, whose reads and writes go at offsets
-  // of their own.
+  // more than one job, or a queued engine named outright (io_uring or
+  // threads at depth 1, to compare with sync). At depth 1 `auto` is the
+  // synchronous engine, --random included (by pread and pwrite): one
+  // system call a side, as dd and fio's psync, where io_uring hands each
+  // read of a device that cannot take it without blocking (zram, a loop
+  // device) to a kernel worker, a context switch per I/O.
   bool queued() const noexcept {
-    return engine != EngineChoice::kSync && (iodepth > 1 || jobs > 1 || engine != EngineChoice::kAuto || random);
+    return engine != EngineChoice::kSync && (iodepth > 1 || jobs > 1 || engine != EngineChoice::kAuto);
   }
 
   // Whether the report has an engine line and the JSON an engine object:
-  // whenever the engine or the depth was asked about.
+  // whenever the engine or the depth was asked about, and for --random,
+  // whose engine is chosen by its depth.
   bool shows_engine() const noexcept {
-    return queued() || iodepth_given || engine_given || jobs > 1 || !sweep_iodepth.empty();
+    return queued() || random || iodepth_given || engine_given || jobs > 1 || !sweep_iodepth.empty();
   }
 
   // How many I/Os a job of the queued copy can have in flight at depth:

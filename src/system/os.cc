@@ -48,6 +48,14 @@ IoResult PosixOs::write(int fd, const void* buffer, std::size_t length) noexcept
   return os_direct::write(fd, buffer, length);
 }
 
+IoResult PosixOs::pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept {
+  return os_direct::pread(fd, buffer, length, offset);
+}
+
+IoResult PosixOs::pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept {
+  return os_direct::pwrite(fd, buffer, length, offset);
+}
+
 IoResult PosixOs::lseek(int fd, off_t offset, int whence) noexcept { return from_call(::lseek(fd, offset, whence)); }
 
 IoResult PosixOs::fstat(int fd, struct stat& status) noexcept { return from_call(::fstat(fd, &status)); }

@@ -40,6 +40,10 @@ class Os {
   virtual IoResult read(int fd, void* buffer, std::size_t length) noexcept = 0;
   virtual IoResult write(int fd, const void* buffer, std::size_t length) noexcept = 0;
   virtual IoResult lseek(int fd, off_t offset, int whence) noexcept = 0;
+  // At an offset, leaving the file's position where it is: --random's
+  // synchronous copy places each record with one call a side.
+  virtual IoResult pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept = 0;
+  virtual IoResult pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept = 0;
   virtual IoResult fstat(int fd, struct stat& status) noexcept = 0;
   virtual IoResult ftruncate(int fd, off_t length) noexcept = 0;
   virtual IoResult fsync(int fd) noexcept = 0;
@@ -110,6 +114,12 @@ class OsWrapper : public Os {
     return target_.write(fd, buffer, length);
   }
   IoResult lseek(int fd, off_t offset, int whence) noexcept override { return target_.lseek(fd, offset, whence); }
+  IoResult pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept override {
+    return target_.pread(fd, buffer, length, offset);
+  }
+  IoResult pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept override {
+    return target_.pwrite(fd, buffer, length, offset);
+  }
   IoResult fstat(int fd, struct stat& status) noexcept override { return target_.fstat(fd, status); }
   IoResult ftruncate(int fd, off_t length) noexcept override { return target_.ftruncate(fd, length); }
   IoResult fsync(int fd) noexcept override { return target_.fsync(fd); }
@@ -155,6 +165,8 @@ class PosixOs final : public Os {
   IoResult read(int fd, void* buffer, std::size_t length) noexcept override;
   IoResult write(int fd, const void* buffer, std::size_t length) noexcept override;
   IoResult lseek(int fd, off_t offset, int whence) noexcept override;
+  IoResult pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept override;
+  IoResult pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept override;
   IoResult fstat(int fd, struct stat& status) noexcept override;
   IoResult ftruncate(int fd, off_t length) noexcept override;
   IoResult fsync(int fd) noexcept override;

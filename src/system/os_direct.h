@@ -26,4 +26,14 @@ inline IoResult write(int fd, const void* buffer, std::size_t length) noexcept {
   return put < 0 ? IoResult{-1, errno} : IoResult{put, 0};
 }
 
+inline IoResult pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept {
+  const ssize_t got = ::pread(fd, buffer, length, offset);
+  return got < 0 ? IoResult{-1, errno} : IoResult{got, 0};
+}
+
+inline IoResult pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept {
+  const ssize_t put = ::pwrite(fd, buffer, length, offset);
+  return put < 0 ? IoResult{-1, errno} : IoResult{put, 0};
+}
+
 }  // namespace ddtime::os_direct

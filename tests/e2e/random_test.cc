@@ -69,26 +69,45 @@ TEST_F(Random, ACopyEndsAsTheSequentialCopyAtEveryDepthAndEngine) {
   }
 }
 
-TEST_F(Random, TheSyncEnginePlacesEachRecordWithLseekOnBothSides) {
+// P2: one call a side per record (pread, pwrite at the record's block),
+// as fio's psync does, where lseek on both sides made it three.
+TEST_F(Random, TheSyncEngineReadsAndWritesEachRecordAtItsBlockWithOneCallASide) {
   constexpr const char* kStrace = "/usr/bin/strace";
   if (::access(kStrace, X_OK) != 0) GTEST_SKIP() << "needs strace (" << kStrace << ")";
   Options o = opts({"if=in", "of=out", "bs=4096", "count=32", "--random=3", "--engine=sync"});
-  o.run_under = {kStrace, "-qq", "-e", "trace=lseek,read,write", "-o", "trace", "--"};
+  o.run_under = {kStrace, "-qq", "-e", "trace=lseek,read,write,pread64,pwrite64", "-o", "trace", "--"};
   const Result r = dd(o);
   ASSERT_STATUS(r, "exit 0");
   const std::string trace = read_file("trace");
   std::vector<long> read_at;
-  const std::regex placed(R"(lseek\(0, (\d+), SEEK_SET\) += \d+\nlseek\(1, (\d+), SEEK_SET\) += \d+\nread\(0, )");
+  const std::regex placed(R"(pread64\(0, .*, 4096, (\d+)\) += 4096\npwrite64\(1, .*, 4096, (\d+)\) += 4096\n)");
   for (std::sregex_iterator it(trace.begin(), trace.end(), placed), end; it != end; ++it) {
     EXPECT_EQ((*it)[1], (*it)[2]) << "read and written at the same block";
     read_at.push_back(std::stol((*it)[1]));
   }
   ASSERT_EQ(read_at.size(), 32u) << trace.substr(0, 2000);
+  EXPECT_EQ(trace.find("SEEK_SET"), std::string::npos) << "no lseek per record";
   std::vector<long> sorted = read_at;
   std::sort(sorted.begin(), sorted.end());
   for (long i = 0; i < 32; ++i) EXPECT_EQ(sorted[static_cast<std::size_t>(i)], i * 4096) << "each block once";
   EXPECT_NE(read_at, sorted);
   EXPECT_TRUE(read_file("out") == input_.substr(0, 32 * 4096));
+}
+
+// P1: at depth 1 `auto` is the sync engine for --random too (io_uring only
+// by name or at depth), and the report and the JSON say what ran.
+TEST_F(Random, AtDepthOneTheDefaultEngineIsTheSyncEngineAndTheReportSaysSo) {
+  const Result r = ddtime({"if=in", "of=/dev/null", "bs=4096", "count=16", "--random=5", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json json = parse_json(r.err);
+  EXPECT_EQ(json["engine"]["name"].string(), "sync");
+  EXPECT_EQ(json["engine"]["depth"].integer(), 1);
+  const Result text = ddtime({"if=in", "of=/dev/null", "bs=4096", "count=16", "--random=5", "--iodepth=1"});
+  ASSERT_STATUS(text, "exit 0");
+  EXPECT_NE(text.err.find("ddtime: engine sync, depth 1\n"), std::string::npos) << text.err;
+  const Result named = ddtime({"if=in", "of=/dev/null", "bs=4096", "count=16", "--random=5", "--engine=threads"});
+  ASSERT_STATUS(named, "exit 0");
+  EXPECT_NE(named.err.find("ddtime: engine threads, depth 1"), std::string::npos) << named.err;
 }
 
 TEST_F(Random, ReadsEachBlockAtItsOwnOffsetNotInTurn) {

@@ -136,6 +136,20 @@ class FakeOs final : public Os {
 
   IoResult read(int fd, void* buffer, std::size_t length) noexcept override {
     calls.push_back("read " + std::to_string(fd) + " " + std::to_string(length));
+    return read_here(fd, buffer, length);
+  }
+
+  // At an offset: as read or write there, the descriptor's position kept.
+  IoResult pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept override {
+    calls.push_back("pread " + std::to_string(fd) + " " + std::to_string(length) + " " + std::to_string(offset));
+    return at_offset(fd, offset, [&] { return read_here(fd, buffer, length); });
+  }
+  IoResult pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept override {
+    calls.push_back("pwrite " + std::to_string(fd) + " " + std::to_string(length) + " " + std::to_string(offset));
+    return at_offset(fd, offset, [&] { return write_here(fd, buffer, length); });
+  }
+
+  IoResult read_here(int fd, void* buffer, std::size_t length) noexcept {
     const auto found = open_.find(fd);
     if (found == open_.end() || !found->second.readable) return {-1, EBADF};
     std::size_t limit = length;
@@ -166,6 +180,24 @@ class FakeOs final : public Os {
 
   IoResult write(int fd, const void* buffer, std::size_t length) noexcept override {
     calls.push_back("write " + std::to_string(fd) + " " + std::to_string(length));
+    return write_here(fd, buffer, length);
+  }
+
+  template <typename Call>
+  IoResult at_offset(int fd, off_t offset, Call call) noexcept {
+    const auto found = open_.find(fd);
+    if (found == open_.end()) return {-1, EBADF};
+    const bool input_file = found->second.file == File::kInput;
+    if (!(input_file ? input_seekable : output_seekable)) return {-1, ESPIPE};
+    if (offset < 0) return {-1, EINVAL};
+    const std::size_t kept = found->second.position;
+    found->second.position = static_cast<std::size_t>(offset);
+    const IoResult result = call();
+    found->second.position = kept;
+    return result;
+  }
+
+  IoResult write_here(int fd, const void* buffer, std::size_t length) noexcept {
     if (fd == 2) {  // what the runner writes itself (JSON), not through Diag
       stderr_written.append(static_cast<const char*>(buffer), length);
       return {static_cast<ssize_t>(length), 0};

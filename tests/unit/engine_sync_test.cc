@@ -432,5 +432,63 @@ TEST(Engine, ReadErrorWithNoerrorOnAPipeCarriesOn) {
   EXPECT_EQ(events.stats_shown, 1);
 }
 
+// --random with the sync engine: each record is read and written at its
+// block with one call a side (pread, pwrite), as fio's psync does; no
+// lseek per record. The copy is still the sequential copy's, byte for byte.
+TEST(Engine, RandomOrderPlacesEachRecordWithOnePreadAndOnePwrite) {
+  FakeOs os;
+  os.input = pattern(16 * 512 + 100);
+  RecordingEvents events;
+  const Settings settings = block_size(512);
+  FixedClock clock;
+  CacheAdvice input_cache(os, kInputFd, settings);
+  CacheAdvice output_cache(os, kOutputFd, settings);
+  CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os), input_cache, output_cache, 0};
+  job.queue.order = BlockOrder(16, 3);
+  os.calls.clear();
+  const CopyResult result = run_sync_copy(job);
+  EXPECT_EQ(result.exit_status, 0);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(result.stats.full_records_in, 16);
+  EXPECT_EQ(result.stats.partial_records_in, 1);
+  // 16 whole blocks, the partial last one, and the read that finds the end.
+  EXPECT_EQ(os.count_calls("pread 0 512 "), 18u);
+  EXPECT_EQ(os.count_calls("pwrite 1 "), 17u);
+  EXPECT_EQ(os.count_calls("read "), 0u);
+  EXPECT_EQ(os.count_calls("write "), 0u);
+  // The ones that find where each side stands before the copy (the first
+  // write's offset, each side's range start), and none per record.
+  EXPECT_EQ(os.count_calls("lseek "), 3u) << ::testing::PrintToString(os.calls);
+  std::vector<std::string> blocks_read;
+  for (const std::string& call : os.calls) {
+    if (call.rfind("pread 0 512 ", 0) == 0) blocks_read.push_back(call.substr(12));
+  }
+  ASSERT_EQ(blocks_read.size(), 18u);
+  EXPECT_EQ(blocks_read[16], "8192");
+  EXPECT_EQ(blocks_read[17], "8704");
+}
+
+// A short read at a record's block goes on at the offset where it ended,
+// as iflag=fullblock asks, and a short write the same.
+TEST(Engine, RandomOrderGoesOnAfterAShortReadAndAShortWriteAtTheSameBlock) {
+  FakeOs os;
+  os.input = pattern(8 * 512);
+  Settings settings = block_size(512);
+  settings.iflag.fullblock = true;
+  os.on_read({Bytes(100)});
+  os.on_write({Bytes(300)});
+  RecordingEvents events;
+  FixedClock clock;
+  CacheAdvice input_cache(os, kInputFd, settings);
+  CacheAdvice output_cache(os, kOutputFd, settings);
+  CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os), input_cache, output_cache, 0};
+  job.queue.order = BlockOrder(8, 11);
+  const CopyResult result = run_sync_copy(job);
+  EXPECT_EQ(result.exit_status, 0);
+  EXPECT_EQ(os.output, os.input);
+  EXPECT_EQ(result.stats.full_records_in, 8);
+  EXPECT_EQ(result.stats.partial_records_in, 0);
+}
+
 }  // namespace
 }  // namespace ddtime

@@ -106,6 +106,14 @@ class RecordingOs final : public Os {
   IoResult execute(const char* path, char* const argv[]) noexcept override {
     return answer(std::string("execute ") + path + " " + argv[0] + " " + argv[1], 29);
   }
+  IoResult pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept override {
+    last_buffer = buffer;
+    return answer("pread " + std::to_string(fd) + " " + std::to_string(length) + " " + std::to_string(offset), 30);
+  }
+  IoResult pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept override {
+    last_buffer = buffer;
+    return answer("pwrite " + std::to_string(fd) + " " + std::to_string(length) + " " + std::to_string(offset), 31);
+  }
 
  private:
   // n is the call's own number; err is set too, to see it carried back.
@@ -146,7 +154,9 @@ std::vector<std::string> every_call() {
           "online_cpus",
           "wall_clock_seconds",
           "sleep_ns 5",
-          "execute /x/ddtime-compare ddtime --compare"};
+          "execute /x/ddtime-compare ddtime --compare",
+          "pread 0 512 4096",
+          "pwrite 1 512 8192"};
 }
 
 // The answers to every_call(), in its order; direct_io_needs apart.
@@ -191,6 +201,8 @@ Answers call_each(Os& os, void* buffer, struct stat& status) {
   char program[] = "ddtime", option[] = "--compare";
   char* const argv[] = {program, option, nullptr};
   r.push_back(os.execute("/x/ddtime-compare", argv));
+  r.push_back(os.pread(0, buffer, 512, 4096));
+  r.push_back(os.pwrite(1, buffer, 512, 8192));
   return answers;
 }
 
@@ -205,7 +217,7 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
   const std::vector<ssize_t> numbers = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
-                                        14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29};
+                                        14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;

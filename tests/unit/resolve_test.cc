@@ -110,6 +110,34 @@ Plan repeated(unsigned times) {
   return plan;
 }
 
+// P1: at depth 1 the default engine is the synchronous one, as dd and
+// fio's psync are, for --random and a profile's Q1T1 rows too: a queued
+// engine (io_uring hands each read of a bio-based device to a kernel
+// worker) only at depth, with jobs, or by name.
+TEST(Plan, AtDepthOneTheDefaultEngineIsTheSyncEngineForRandomAccessToo) {
+  Plan plan;
+  EXPECT_FALSE(plan.queued());
+  plan.random = true;
+  EXPECT_FALSE(plan.queued()) << "--random at depth 1";
+  plan.iodepth_given = true;  // a profile's RND4K Q1T1 row
+  EXPECT_FALSE(plan.queued()) << "--random --iodepth=1";
+  plan.iodepth = 2;
+  EXPECT_TRUE(plan.queued()) << "--iodepth=2";
+  plan.iodepth = 1;
+  plan.jobs = 2;
+  EXPECT_TRUE(plan.queued()) << "--jobs=2";
+  plan.jobs = 1;
+  for (const EngineChoice engine : {EngineChoice::kIoUring, EngineChoice::kThreads}) {
+    plan.engine = engine;
+    EXPECT_TRUE(plan.queued()) << "a queued engine by name";
+  }
+  plan.engine = EngineChoice::kSync;
+  EXPECT_FALSE(plan.queued());
+  // The report and the JSON still say which engine ran.
+  plan.engine = EngineChoice::kAuto;
+  EXPECT_TRUE(plan.shows_engine());
+}
+
 TEST(Resolve, ASessionClaimsABlockDeviceOutputOnceAndHoldsTheClaim) {
   PathsOs os;
   os.paths["in"] = {S_IFREG | 0644, 1 << 20};
