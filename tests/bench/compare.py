@@ -29,6 +29,9 @@ identical (cmp). Any failure makes the exit status 1.
   sessions of 100,000 counted runs each, wall time and peak RSS (goal:
   under 5 s and 200 MB), with /usr/bin/time:
       python3 tests/bench/compare.py --compare-documents --runs 3
+  zram (issue 28; root, fio, a kernel with zram): 4k reads in turn and at
+  random, depth 1 and 32, and diskmark's read rows, against fio's best:
+      python3 tests/bench/compare.py --zram --runs 7
 
 Python 3 standard library only.
 """
@@ -1000,6 +1003,129 @@ def profile_rows(args: argparse.Namespace) -> List[str]:
     return lines
 
 
+# zram (issue 28, P1-P3): a RAM-backed block device, where the engine, not
+# the medium, sets the pace. 4k O_DIRECT reads in turn and --random at depth
+# 1 and 32, and --profile=diskmark's read rows, each against the best of
+# fio's psync (depth 1 only: one I/O at a time), libaio and io_uring tuned
+# (registered buffers and file, batched submit and reap, no SQ thread) at
+# the same depth, over the same time. Paired rounds, rotated order; the
+# ratio is ddtime over the round's best fio engine.
+
+ZRAM = Path("/sys/block/zram0")
+
+
+@contextlib.contextmanager
+def zram_device(args: argparse.Namespace):
+    """/dev/zram0 at 1 GiB, filled with random bytes (zram keeps them
+    whole: nothing to compress); reset afterwards. None when the kernel has
+    no zram or the device is in use."""
+    if not ZRAM.exists():
+        subprocess.run(["modprobe", "zram"], capture_output=True)
+    if not ZRAM.exists():
+        yield None
+        return
+    if (ZRAM / "disksize").read_text().strip() != "0":
+        yield None
+        return
+    (ZRAM / "disksize").write_text("1G\n")
+    try:
+        queue_run([args.gnu, "if=/dev/urandom", "of=/dev/zram0", "bs=1M", "count=1024", "iflag=fullblock",
+                   "oflag=direct", "status=none"])
+        yield "/dev/zram0"
+    finally:
+        (ZRAM / "reset").write_text("1\n")
+
+
+def fio_engine_rate(device: str, rw: str, bs: int, depth: int, engine: str, seconds: float, size: int) -> float:
+    """fio's own bytes per second for one engine, read-only, time-based."""
+    tuned = []
+    if engine == "io_uring":
+        tuned = ["--fixedbufs", "--registerfiles", "--sqthread_poll=0"]
+    if depth > 1:
+        tuned += [f"--iodepth_batch_submit={depth}", "--iodepth_batch_complete_min=1",
+                  f"--iodepth_batch_complete_max={depth}"]
+    done = queue_run(["fio", "--name=z", f"--filename={device}", "--readonly", f"--rw={rw}", f"--bs={bs}",
+                      "--direct=1", f"--ioengine={engine}", f"--iodepth={depth}", *tuned, f"--size={size}",
+                      "--randrepeat=0", "--time_based", f"--runtime={int(seconds * 1000)}ms",
+                      "--output-format=json"])
+    return float(json.loads(done.stdout)["jobs"][0]["read"]["bw_bytes"])
+
+
+def fio_best_engines(depth: int) -> List[str]:
+    return (["psync"] if depth == 1 else []) + ["libaio", "io_uring"]
+
+
+def zram_rows(args: argparse.Namespace) -> List[str]:
+    seconds = 1.0
+    size = 1 * GiB
+    lines: List[str] = []
+    with zram_device(args) as device:
+        if device is None:
+            return ["zram rows skipped: no /sys/block/zram0 (modprobe zram) or it is in use (disksize not 0)"]
+        load = os.getloadavg()
+        lines += [f"{args.runs} rounds, {seconds:g} s a run, rotated order; /dev/zram0, 1 GiB of random bytes; "
+                  f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs", "",
+                  "| row | ddtime MB/s (engine) | best fio MB/s (engine, most rounds) | ddtime/best fio, paired [95% CI] |",
+                  "|---|---:|---:|---|"]
+        engines_ran: Dict[str, str] = {}
+        for rw, depth in (("randread", 1), ("randread", 32), ("read", 1), ("read", 32)):
+            name = f"zram {rw} bs=4k depth {depth}"
+            if args.only and not re.search(args.only, name, re.I):
+                continue
+            ours: List[float] = []
+            best: List[float] = []
+            winners: List[str] = []
+            operands = ["if=/dev/zram0", "of=/dev/null", "bs=4k", "iflag=direct", f"--time={seconds:g}s",
+                        f"--iodepth={depth}", "--json"] + (["--random"] if rw == "randread" else [])
+            for round_number in range(args.runs):
+                fio_rates: Dict[str, float] = {}
+                for program in rotated(["ddtime"] + fio_best_engines(depth), round_number):
+                    if program == "ddtime":
+                        report = json.loads(queue_run([args.ddtime, *operands]).stderr)
+                        ours.append(float(report["rates"]["bytes_per_second"]))
+                        engines_ran[name] = report.get("engine", {}).get("name", "sync")
+                    else:
+                        fio_rates[program] = fio_engine_rate(device, rw, 4096, depth, program, seconds, size)
+                winner = max(fio_rates, key=fio_rates.get)
+                best.append(fio_rates[winner])
+                winners.append(winner)
+            lines.append(f"| {name} | {statistics.median(ours) / 1e6:.1f} ({engines_ran[name]}) "
+                         f"| {statistics.median(best) / 1e6:.1f} ({max(set(winners), key=winners.count)}) "
+                         f"| {rate_ratio_text(ours, best)} |")
+            log(lines[-1])
+        # --profile=diskmark's read rows, one profile run a round.
+        tests = ("SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1")
+        if not args.only or any(re.search(args.only, f"zram diskmark {t}", re.I) for t in tests):
+            ours_by: Dict[str, List[float]] = {t: [] for t in tests}
+            best_by: Dict[str, List[float]] = {t: [] for t in tests}
+            winners_by: Dict[str, List[str]] = {t: [] for t in tests}
+            for round_number in range(args.runs):
+                for program in rotated(["ddtime", "fio"], round_number):
+                    if program == "ddtime":
+                        done = queue_run([args.ddtime, "--profile=diskmark", "if=/dev/zram0", "--size=1G",
+                                          f"--time={seconds:g}s", "--repeat=1", "--warmup=0", "--pause=0", "--json"])
+                        for row in json.loads(done.stderr)["rows"]:
+                            if row["test"] in ours_by and row["side"] == "read":
+                                ours_by[row["test"]].append(float(row["median_bytes_per_second"]))
+                        continue
+                    for test in tests:
+                        kind, number, unit, depth, _ = PROFILE_TEST.match(test).groups()
+                        bs = int(number) * (MiB if unit == "M" else KiB)
+                        rw = "randread" if kind == "RND" else "read"
+                        rates = {engine: fio_engine_rate(device, rw, bs, int(depth), engine, seconds, size)
+                                 for engine in fio_best_engines(int(depth))}
+                        winner = max(rates, key=rates.get)
+                        best_by[test].append(rates[winner])
+                        winners_by[test].append(winner)
+            for test in tests:
+                winners = winners_by[test]
+                lines.append(f"| zram diskmark {test} read | {statistics.median(ours_by[test]) / 1e6:.1f} "
+                             f"| {statistics.median(best_by[test]) / 1e6:.1f} ({max(set(winners), key=winners.count)}) "
+                             f"| {rate_ratio_text(ours_by[test], best_by[test])} |")
+                log(lines[-1])
+    return lines
+
+
 def queue_copy_rows(args: argparse.Namespace) -> List[str]:
     """An O_DIRECT file-to-file copy on the machine's file system, ddtime at
     depth 4 against GNU dd; the outputs must be identical. Each round also
@@ -1329,6 +1455,10 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--profile", action="store_true",
                         help="run issue 22's --profile rows instead: --profile=diskmark's tests against fio with "
                              "KDiskMark's command lines on a direct-I/O loop device, paired; needs root and fio")
+    parser.add_argument("--zram", action="store_true",
+                        help="run issue 28's zram rows instead: 4k O_DIRECT reads in turn and --random at depth 1 and "
+                             "32, and --profile=diskmark's read rows, on /dev/zram0 against the best of fio's psync, "
+                             "libaio and tuned io_uring, paired; needs root, fio and a kernel with zram")
     parser.add_argument("--jobs", action="store_true",
                         help="run issue 22's --jobs rows instead: --jobs=2 against --jobs=1 on CPU-bound copies, "
                              "paired")
@@ -1432,7 +1562,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # The modes that replace the main table: (asked, needs fio and root, rows).
     modes = [(args.compare_documents, None, compare_document_rows), (args.latency_cost, None, latency_rows), (args.timekeeping, None, timekeeping_rows),
              (args.sessions, None, session_rows), (args.random_access, "--random-access", random_access_rows),
-             (args.profile, "--profile", profile_rows), (args.jobs, None, jobs_rows),
+             (args.profile, "--profile", profile_rows), (args.zram, "--zram", zram_rows),
+             (args.jobs, None, jobs_rows),
              (args.queue_depth, "--queue-depth", queue_depth_rows)]
     for asked, needs_fio, rows in modes:
         if not asked:

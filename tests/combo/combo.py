@@ -2435,6 +2435,14 @@ class Checker:
             if runs and not all(r.get("access") == "random" and "range" in r for r in runs):
                 self.fail("option-dropped", "--random: JSON has no access or range",
                           "--random given; every run's object says \"access\":\"random\" and its range")
+            # At depth 1 auto is the sync engine (pread/pwrite), as dd and
+            # fio's psync: a queued engine only by name, at depth or with jobs.
+            if (ext.get("engine", "auto") == "auto" and ext.get("iodepth", 1) == 1 and "jobs" not in ext
+                    and "sweep_iodepth" not in ext):
+                named = [r.get("engine", {}).get("name") for r in runs if r.get("records_in", {}).get("full", 0) > 0]
+                if any(name != "sync" for name in named):
+                    self.fail("option-dropped", "--random at depth 1: auto did not pick the sync engine",
+                              f"engines {sorted(set(map(str, named)))}; the man page says auto is sync at depth 1")
         if self.json_docs and ext.get("split_times"):
             for r in self.copy_runs(self.json_docs[-1]):
                 times = r.get("times", {})
