@@ -1033,7 +1033,13 @@ def zram_device(args: argparse.Namespace):
                    "oflag=direct", "status=none"])
         yield "/dev/zram0"
     finally:
-        (ZRAM / "reset").write_text("1\n")
+        # udev may still hold the device a moment after the last run.
+        for _ in range(50):
+            try:
+                (ZRAM / "reset").write_text("1\n")
+                break
+            except OSError:
+                time.sleep(0.1)
 
 
 def fio_engine_rate(device: str, rw: str, bs: int, depth: int, engine: str, seconds: float, size: int) -> float:
