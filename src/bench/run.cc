@@ -213,7 +213,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   if (timekeeper_) timekeeper_->copy_ended(copied.stats);
   if (latency_) latency_->copy_ended(queue_.ring() != nullptr);
   RunResult result = after_copy(copied);
-  describe_time(result, queue);
+  describe_time(result, queue, copied.counts_from_start);
   return result;
 }
 
@@ -231,11 +231,11 @@ void Run::set_up_timekeeper() {
   timekeeper_.emplace(window_, rules);
 }
 
-void Run::describe_time(RunResult& result, const QueueSetup& queue) {
+void Run::describe_time(RunResult& result, const QueueSetup& queue, bool counts_from_start) {
   if (!timekeeper_) return;
   result.steady_rule = steady_rule(plan_);
   if (plan_.time_ns) {
-    const Stats& ramp = timekeeper_->ramp_stats();
+    const Stats ramp = counts_from_start ? Stats{} : timekeeper_->ramp_stats();
     Stats& stats = result.stats;
     stats.full_records_in -= ramp.full_records_in;
     stats.partial_records_in -= ramp.partial_records_in;

@@ -61,7 +61,8 @@ class Run {
   void set_up_timekeeper();
   // What the timekeeper saw, into the result: the ramp taken out of the
   // counters, the passes, the samples.
-  void describe_time(RunResult& result, const QueueSetup& queue);
+  // counts_from_start: the copy's counts hold the ramp's (an error's refill).
+  void describe_time(RunResult& result, const QueueSetup& queue, bool counts_from_start);
   RunResult after_copy(const CopyResult& copied);
   // Signals that arrived late, then GNU's cleanup: close both sides.
   RunResult finish(RunResult result);

@@ -45,6 +45,9 @@ struct CopyResult {
   std::int64_t input_offset = -1;   // where the input stands, for cache advice; -1: cannot seek
   std::int64_t first_write = -1;    // where the copy's first write landed (first_write_offset); -1: unknown
   JobsUse jobs;                     // --jobs: how the jobs went
+  // After an error, a timed run's counts are the prefix one sequential copy
+  // leaves, from the range's start, ramp included: nothing to take away.
+  bool counts_from_start = false;
 };
 
 // One job's ring and its slots.

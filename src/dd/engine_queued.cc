@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dd/io_position.h"
+#include "dd/prefix_refill.h"
 #include "measure/latency.h"
 #include "measure/pattern.h"
 #include "system/signals.h"
@@ -182,6 +183,7 @@ void QueuedCopy::retire_in_order() {
     if (s.state == Slot::State::kRead) {
       if (s.got < 0) {
         events_.notice(Notice::kReadError, Side::kInput, static_cast<int>(-s.got), 0);
+        note_failure(next_retire_, Side::kInput, static_cast<int>(-s.got));
         result_.exit_status = 1;
         return stop_every_job(next_retire_);
       }
@@ -198,6 +200,7 @@ void QueuedCopy::retire_in_order() {
     input_offset_.advance(s.got);
     stats_.bytes_out += static_cast<std::int64_t>(s.written);
     if (s.write_error != 0) {
+      note_failure(next_retire_, Side::kOutput, s.write_error);
       // GNU's two paths: bs= writes each record as read ("error writing",
       // no partial record); ibs= and obs= write an output block ("writing
       // to", a partial one counted) and quit, flushing on the way out.
@@ -243,6 +246,12 @@ void QueuedCopy::write_tail() {
 }
 
 void QueuedCopy::finish_positions() {
+  if (refilled_) {
+    // The refill cut the file and wrote the prefix in turn.
+    if (!settings_.input_file) job_.os.lseek(kInputFd, static_cast<off_t>(input_offset_.value()), SEEK_SET);
+    if (!settings_.output_file) job_.os.lseek(kOutputFd, static_cast<off_t>(refilled_end_), SEEK_SET);
+    return;
+  }
   // A regular file ends where the sync engine's would: what was written
   // ahead of a failure or a stop, and what a reservation held beyond the
   // copy, goes. Bytes the file held before the copy stay (conv=notrunc).
@@ -291,6 +300,7 @@ CopyResult QueuedCopy::run() {
     write_tail();
   }
   if (jobs_) add_up_jobs();
+  if (!interrupted_ && result_.exit_status != 0) refill_after_error();
   finish_positions();
   result_.output_needs_fsync = result_.output_needs_fsync || writer_.needs_fsync();
   result_.input_offset = input_offset_.for_cache();
@@ -351,6 +361,7 @@ void QueuedCopy::copy_loop() {
     // will come back: the copy ends there, as a read that failed.
     if (const int err = ring_.submit_and_wait(1); err != 0 && err != EINTR) {
       events_.notice(Notice::kReadError, Side::kInput, err, 0);
+      note_failure(next_retire_, Side::kInput, err);
       result_.exit_status = 1;
       stop_every_job(next_retire_);
       break;
@@ -364,6 +375,108 @@ void QueuedCopy::copy_loop() {
     if (!stopping_ && next_read_ >= record_limit_ && next_retire_ >= record_limit_) break;
   }
   if (crew_ != nullptr) publish();
+}
+
+std::int64_t QueuedCopy::first_unwritten() const noexcept {
+  const std::int64_t retired = next_retire_;
+  if (part_.length == kNoLimit) return retired;  // the only job: record i is block i
+  if (retired < part_.length) return part_.first + retired;
+  // Its part's first pass all written, or every Nth record of an endless range.
+  if (job_.queue.order.repeats() || part_.period == kNoLimit) return kNoLimit;
+  return part_.global(retired);
+}
+
+std::int64_t QueuedCopy::blocks_in_place() const {
+  std::vector<const QueuedCopy*> copies{this};
+  if (jobs_) {
+    for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) copies.push_back(other.get());
+  }
+  const BlockOrder& order = job_.queue.order;
+  if (!order.random()) {
+    std::int64_t first = kNoLimit;
+    for (const QueuedCopy* copy : copies) first = std::min(first, copy->first_unwritten());
+    return order.repeats() ? std::min(first, order.blocks()) : first;
+  }
+  // --random: the blocks the counted records went to, marked, until every
+  // block is (a timed run's later passes go over them again).
+  const std::int64_t blocks = order.blocks();
+  std::vector<bool> written(static_cast<std::size_t>(blocks));
+  std::int64_t marked = 0;
+  for (const QueuedCopy* copy : copies) {
+    for (std::int64_t record = 0; record < copy->next_retire_ && marked < blocks; ++record) {
+      const std::int64_t block = order.block_of(copy->part_.global(record));
+      if (block < blocks && !written[static_cast<std::size_t>(block)]) {
+        written[static_cast<std::size_t>(block)] = true;
+        ++marked;
+      }
+    }
+  }
+  return std::find(written.begin(), written.end(), false) - written.begin();
+}
+
+// One sequential copy meets the error at the lowest block that failed, and
+// has written every block below it; blocks written out of turn above it are
+// more than it leaves, and those they crowded out (ENOSPC) fewer. So the
+// file is cut back to the blocks in place from the start and written on in
+// turn from the input, until the error comes again.
+void QueuedCopy::refill_after_error() {
+  std::int64_t failed = failed_block_;
+  Side side = failed_side_;
+  int err = failed_err_;
+  if (jobs_) {
+    for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) {
+      if (other->failed_block_ >= 0 && (failed < 0 || other->failed_block_ < failed)) {
+        failed = other->failed_block_;
+        side = other->failed_side_;
+        err = other->failed_err_;
+      }
+    }
+  }
+  // A block device keeps what was written; the generator's input cannot be
+  // read again through the Os.
+  if (failed < 0 || output_size_before_ < 0 || !positional_output_ || job_.queue.generated_input) return;
+  RefillRequest request;
+  request.input_base = input_base_;
+  request.output_base = output_base_;
+  request.ibs = ibs_;
+  request.in_place = std::min(blocks_in_place(), failed);
+  if (job_.queue.order.repeats()) {
+    request.records = job_.queue.order.blocks();
+    request.short_record = kNoLimit;
+  } else {
+    request.records = settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
+                                                                                  : settings_.max_records;
+    request.short_record = settings_.max_bytes != 0 ? settings_.max_records : kNoLimit;
+    request.short_bytes = static_cast<std::int64_t>(settings_.max_bytes);
+  }
+  request.failed_block = failed;
+  request.failed_side = side;
+  request.failed_err = err;
+  request.keep_size = output_size_before_;
+  const RefillOutcome outcome = refill_prefix(job_.os, reader_, writer_, slot_buffers_[0].data(), request);
+  input_offset_.advance(outcome.stats.bytes_in - stats_.bytes_in);
+  stats_ = outcome.stats;
+  refilled_ = true;
+  refilled_end_ = output_base_ + outcome.written;
+  // A timed run's counts are now the prefix's, ramp and passes included.
+  result_.counts_from_start = job_.queue.order.repeats();
+  if (outcome.interrupted) {
+    interrupted_ = true;
+    result_.ending = Ending::kInterrupted;
+    return;
+  }
+  const bool writing = outcome.side == Side::kOutput;
+  // The first error was said; another one, a different one, is said too.
+  if (outcome.err != 0 && (outcome.err != err || outcome.side != side)) {
+    events_.notice(!writing                   ? Notice::kReadError
+                   : settings_.two_buffers() ? Notice::kBlockWriteError
+                                             : Notice::kWriteError,
+                   outcome.side, outcome.err, 0);
+  }
+  if (outcome.err != 0 && writing && settings_.two_buffers()) {
+    if (outcome.short_write) ++stats_.partial_records_out;
+    result_.ending = Ending::kQuit;
+  }
 }
 
 CopyResult run_queued_copy(const CopyJob& job) { return QueuedCopy(job).run(); }

@@ -186,6 +186,22 @@ class QueuedCopy final : private PositionBuffers {
   // When this job's part ended, and how busy its thread was since start.
   void part_ended(std::int64_t start_ns, std::int64_t start_cpu_ns) noexcept;
   void find_the_cut();
+  // An error (the first of this job): where it struck, for the refill.
+  void note_failure(std::int64_t record, Side side, int err) noexcept {
+    if (failed_block_ >= 0) return;
+    failed_block_ = job_.queue.order.block_of(part_.global(record));
+    failed_side_ = side;
+    failed_err_ = err;
+  }
+  // After every job ended: the range's blocks from its start that every
+  // job's counted records wrote (the blocks past the first unwritten one
+  // may be written too, out of turn; they do not count).
+  std::int64_t blocks_in_place() const;
+  // This job's first block not written (kNoLimit: its part is all written).
+  std::int64_t first_unwritten() const noexcept;
+  // After an error, a regular of= made into one sequential copy's prefix
+  // (prefix_refill), and the counts made that prefix's.
+  void refill_after_error();
   // Every job's counts so far (this job's alone without --jobs); with
   // marks, each other job's samples at the same moment into the crew's
   // ramp_marks.
@@ -228,6 +244,13 @@ class QueuedCopy final : private PositionBuffers {
   // have ended there, and so does a regular of=.
   std::int64_t cut_at_ = -1;
   double busy_ = 0;              // and its thread's CPU time over its real time
+  // The block this job's first error struck (-1: none), on which side, and errno.
+  std::int64_t failed_block_ = -1;
+  Side failed_side_ = Side::kOutput;
+  int failed_err_ = 0;
+  // refill_after_error made of= the sequential prefix, ending at this offset.
+  bool refilled_ = false;
+  std::int64_t refilled_end_ = 0;
   bool ramp_forgotten_ = false;  // forget_ramp_samples done
 
   CopyResult result_;

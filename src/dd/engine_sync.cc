@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dd/engine_sync.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <span>
 #include <tuple>
+#include <vector>
 
 #include "dd/convert.h"
 #include "dd/io_position.h"
+#include "dd/prefix_refill.h"
 #include "measure/timekeeper.h"
 #include "system/buffer.h"
 
@@ -65,6 +70,9 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
   // --random: the copy with its records placed by pread and pwrite;
   // --time in turn: by an lseek at each pass's start.
   void copy_randomly(StraightSink& sink);
+  // --random ended by a write error: a regular of= made into the prefix
+  // one sequential copy leaves (prefix_refill), and the counts that prefix's.
+  void refill_after_random_error(std::int64_t input_base, std::int64_t output_base, std::int64_t size_before);
   template <typename Sink>
   void copy_in_passes(Sink& sink);
   [[gnu::always_inline]] inline Read read_record(const ReadRules& rules, unsigned char* record, std::int64_t& length);
@@ -452,7 +460,44 @@ void SyncCopy::copy_randomly(StraightSink& sink) {
                    input_base.ok() ? output_base.err : input_base.err, 0);
     return end(1, Ending::kFinished);
   }
+  struct stat status {};
+  const bool regular = job_.os.fstat(kOutputFd, status).ok() && S_ISREG(status.st_mode);
   copy_with(sink, AtItsBlock(*this, input_base.n, output_base.n));
+  if (regular) refill_after_random_error(input_base.n, output_base.n, status.st_size);
+}
+
+// Blocks written in the seed's order leave holes below the block whose
+// write failed, and blocks above it that one sequential copy never writes.
+void SyncCopy::refill_after_random_error(std::int64_t input_base, std::int64_t output_base,
+                                         std::int64_t size_before) {
+  const std::int64_t read = stats_.full_records_in + stats_.partial_records_in;
+  const std::int64_t written = stats_.full_records_out + stats_.partial_records_out;
+  // Only a write that failed (its record read, not written) is refilled.
+  if (result_.exit_status == 0 || result_.ending == Ending::kInterrupted || read != written + 1) return;
+  const BlockOrder& order = job_.queue.order;
+  const std::int64_t blocks = order.blocks();
+  std::vector<bool> in_place(static_cast<std::size_t>(blocks));
+  for (std::int64_t record = 0; record < written && record < blocks; ++record) {
+    in_place[static_cast<std::size_t>(order.block_of(record))] = true;
+  }
+  RefillRequest request;
+  request.input_base = input_base;
+  request.output_base = output_base;
+  request.ibs = settings_.ibs;
+  request.in_place = std::find(in_place.begin(), in_place.end(), false) - in_place.begin();
+  request.records = settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
+                                                                                : settings_.max_records;
+  request.short_record = settings_.max_bytes != 0 ? settings_.max_records : kNoLimit;
+  request.short_bytes = static_cast<std::int64_t>(settings_.max_bytes);
+  request.failed_block = order.block_of(written);
+  request.failed_err = ENOSPC;  // tried again: whatever failed, the refill meets it anew
+  request.keep_size = size_before;
+  const RefillOutcome outcome = refill_prefix(job_.os, reader_, writer_, input_buffer_.data(), request);
+  input_offset_.advance(outcome.stats.bytes_in - stats_.bytes_in);
+  stats_ = outcome.stats;
+  if (outcome.interrupted) end(0, Ending::kInterrupted);
+  // The write error was said; a read error here is new.
+  if (outcome.err != 0 && outcome.side == Side::kInput) events_.notice(Notice::kReadError, Side::kInput, outcome.err, 0);
 }
 
 bool SyncCopy::position() {

@@ -137,6 +137,8 @@ TEST(QueuedEngine, AWriteErrorCountsTheRecordInButNotOut) {
   ring.outcome = [](std::uint64_t, const RingRequest& request) -> std::int64_t {
     return request.kind == RingRequest::Kind::kWrite && request.offset == 3 * 512 ? -ENOSPC : -1;
   };
+  // The file system is as full when the write is tried again in turn.
+  os.on_write({testing::Fail(ENOSPC)});
   QueuedRun run(os, ring, block_size(512), 4);
   EXPECT_EQ(run.result.exit_status, 1);
   EXPECT_EQ(run.result.stats.full_records_in, 4);
@@ -365,6 +367,31 @@ TEST(QueuedEngine, ARingThatFailsEndsTheCopyInsteadOfWaitingForever) {
   EXPECT_EQ(events.notices[0].what, Notice::kReadError);
   EXPECT_EQ(events.notices[0].err, ENOMEM);
   EXPECT_EQ(result.stats.full_records_out, 0);
+}
+
+// Blocks written ahead take the room first (as another job's would):
+// blocks 0 to 2 find the file system full. One sequential copy leaves
+// blocks 0 to 4, where its own room ends: the file is cut back to its
+// start and written in turn (through the Os) until the error comes again,
+// and the records are that prefix's.
+TEST(QueuedEngine, WritesThatCrowdOutTheFirstBlocksLeaveTheSequentialPrefix) {
+  FakeOs os;
+  os.input = pattern(16 * 512);
+  FakeRing ring(os, 8);
+  ring.outcome = [&](std::uint64_t, const RingRequest& request) -> std::int64_t {
+    return request.kind == RingRequest::Kind::kWrite && request.offset < 3 * 512 ? -ENOSPC : -1;
+  };
+  os.on_write({testing::Bytes(512), testing::Bytes(512), testing::Bytes(512), testing::Bytes(512),
+               testing::Bytes(512), testing::Fail(ENOSPC)});
+  QueuedRun run(os, ring, block_size(512), 8);
+  EXPECT_EQ(run.result.exit_status, 1);
+  const std::vector<unsigned char> prefix(os.input.begin(), os.input.begin() + 5 * 512);
+  EXPECT_EQ(os.output, prefix);
+  EXPECT_EQ(run.result.stats.full_records_in, 6);
+  EXPECT_EQ(run.result.stats.full_records_out, 5);
+  EXPECT_EQ(run.result.stats.bytes_out, 5 * 512);
+  ASSERT_EQ(run.events.notices.size(), 1u);
+  EXPECT_EQ(run.events.notices[0].err, ENOSPC);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 #include <vector>
@@ -488,6 +489,43 @@ TEST(Engine, RandomOrderGoesOnAfterAShortReadAndAShortWriteAtTheSameBlock) {
   EXPECT_EQ(os.output, os.input);
   EXPECT_EQ(result.stats.full_records_in, 8);
   EXPECT_EQ(result.stats.partial_records_in, 0);
+}
+
+// --random: the fourth write finds the file system full. One sequential
+// copy has the blocks in turn up to where the room ends: the blocks
+// written in the seed's order are cut back to those in place from the
+// start, and the rest written in turn until the error comes again.
+TEST(Engine, ARandomCopyMeetingAFullFileSystemLeavesTheSequentialPrefix) {
+  constexpr std::int64_t kBlocks = 8;
+  const BlockOrder order(kBlocks, 1);
+  std::vector<bool> placed(kBlocks);
+  for (std::int64_t record = 0; record < 3; ++record) placed[static_cast<std::size_t>(order.block_of(record))] = true;
+  const auto in_place = std::find(placed.begin(), placed.end(), false) - placed.begin();
+  const std::int64_t end = std::min<std::int64_t>(in_place + 2, kBlocks);  // the room the cut gives back
+  FakeOs os;
+  os.input = pattern(kBlocks * 512);
+  os.on_write({Bytes(512), Bytes(512), Bytes(512), Fail(ENOSPC), Bytes(512), Bytes(512), Fail(ENOSPC)});
+  RecordingEvents events;
+  FixedClock clock;
+  const Settings settings = block_size(512);
+  CacheAdvice input_cache(os, kInputFd, settings);
+  CacheAdvice output_cache(os, kOutputFd, settings);
+  QueueSetup queue;
+  queue.ring = nullptr;
+  queue.order = order;
+  const CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os),
+                    input_cache, output_cache, 0, queue};
+  const CopyResult result = run_sync_copy(job);
+  EXPECT_EQ(result.exit_status, 1);
+  const std::vector<unsigned char> prefix(os.input.begin(), os.input.begin() + end * 512);
+  EXPECT_EQ(os.output, prefix) << "blocks in place from the start: " << in_place;
+  if (end < kBlocks) {
+    EXPECT_EQ(result.stats.full_records_in, end + 1);
+  }
+  EXPECT_EQ(result.stats.full_records_out, end);
+  EXPECT_EQ(result.stats.bytes_out, end * 512);
+  ASSERT_EQ(events.notices.size(), 1u) << "the error is said once";
+  EXPECT_EQ(events.notices[0].err, ENOSPC);
 }
 
 }  // namespace

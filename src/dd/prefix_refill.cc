@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dd/prefix_refill.h"
+
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace ddtime {
+
+bool space_error(int err) noexcept { return err == ENOSPC || err == EDQUOT || err == EFBIG; }
+
+RefillOutcome refill_prefix(Os& os, Reader& reader, Writer& writer, unsigned char* buffer,
+                            const RefillRequest& request) {
+  RefillOutcome out;
+  Stats& stats = out.stats;
+  const std::int64_t ibs = request.ibs;
+  const std::int64_t in_place = std::min(request.in_place, request.records);
+  stats.full_records_in = stats.full_records_out = in_place;
+  stats.bytes_in = stats.bytes_out = in_place * ibs;
+  out.written = in_place * ibs;
+  // The cut first: the blocks written past the prefix go, and with them
+  // the room they took, which the sequential copy would have had.
+  os.ftruncate(kOutputFd, static_cast<off_t>(std::max(request.keep_size, request.output_base + in_place * ibs)));
+  for (std::int64_t block = in_place; block < request.records; ++block) {
+    const bool retry = request.failed_side == Side::kOutput && space_error(request.failed_err);
+    if (block == request.failed_block && request.failed_side == Side::kInput) {
+      out.err = request.failed_err;
+      out.side = Side::kInput;
+      break;
+    }
+    const std::int64_t want = block == request.short_record ? request.short_bytes : ibs;
+    if (!os.lseek(kInputFd, static_cast<off_t>(request.input_base + block * ibs), SEEK_SET).ok()) {
+      out.err = block == request.failed_block ? request.failed_err : EIO;
+      out.side = block == request.failed_block ? request.failed_side : Side::kInput;
+      break;
+    }
+    const IoResult got = reader.read(buffer, static_cast<std::size_t>(want));
+    if (got.err == kStopRequested) {
+      out.interrupted = true;
+      break;
+    }
+    if (got.n < 0) {
+      out.err = got.err;
+      out.side = Side::kInput;
+      break;
+    }
+    if (got.n == 0) break;
+    ++(got.n == ibs ? stats.full_records_in : stats.partial_records_in);
+    stats.bytes_in += got.n;
+    if (block == request.failed_block && !retry) {
+      // The write that failed there fails the sequential copy too.
+      out.err = request.failed_err;
+      out.side = Side::kOutput;
+      break;
+    }
+    os.lseek(kOutputFd, static_cast<off_t>(request.output_base + block * ibs), SEEK_SET);
+    const IoResult wrote = writer.write(buffer, static_cast<std::size_t>(got.n));
+    if (wrote.err == kStopRequested) {
+      out.interrupted = true;
+      break;
+    }
+    stats.bytes_out += wrote.n;
+    out.written = block * ibs + wrote.n;
+    if (wrote.n != got.n) {
+      out.short_write = wrote.n > 0;
+      out.err = wrote.err;
+      out.side = Side::kOutput;
+      break;
+    }
+    ++(got.n == ibs ? stats.full_records_out : stats.partial_records_out);
+    if (got.n < want) break;  // the input's end: its partial record was the last
+  }
+  return out;
+}
+
+}  // namespace ddtime
