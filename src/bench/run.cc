@@ -189,6 +189,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   // copy's thread; io_uring's kernel workers are bounded by the CPUs alone.
   if (Ring* const ring = queue_.ring())
     window_.set_threads(ring->worker_threads() > 0 ? (ring->worker_threads() + 1) * plan_.jobs : 0);
+  window_.set_job_threads(queue_.ring() != nullptr ? plan_.jobs : 1);
   const CopyJob job{split ? static_cast<Os&>(timed) : *base,
                     *events,
                     window_.clock(),
@@ -208,6 +209,9 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   window_.copy_ended();
   engine_.jobs_asked = plan_.jobs;
   engine_.jobs = copied.jobs.jobs;
+  engine_.range_records = copied.jobs.range_records;
+  if (const IoResult cpus = os_.online_cpus(); cpus.ok()) engine_.online_cpus = static_cast<unsigned>(cpus.n);
+  window_.set_job_threads(copied.jobs.jobs);
   engine_.jobs_spread_s = static_cast<double>(copied.jobs.last_end_ns - copied.jobs.first_end_ns) / 1e9;
   engine_.submitters_busy = copied.jobs.busy;
   if (timekeeper_) timekeeper_->copy_ended(copied.stats);

@@ -32,6 +32,7 @@ struct LatencyRecorders;
 // What the jobs of a --jobs copy report back with the copy's result.
 struct JobsUse {
   unsigned jobs = 1;
+  std::int64_t range_records = -1;  // the records the range held; -1: no end known
   std::int64_t first_end_ns = 0;
   std::int64_t last_end_ns = 0;
   double busy = 0;
@@ -157,10 +158,16 @@ struct EngineUse {
   // of the jobs): near 1, the submitters, not the device, set the pace.
   unsigned jobs_asked = 1;
   unsigned jobs = 1;
+  std::int64_t range_records = -1;  // -1: no end known (an endless range)
+  unsigned online_cpus = 0;         // 0: unknown
   double jobs_spread_s = 0;
   double submitters_busy = 0;
-  // The submitters were busy most of the time: the signal to add jobs.
-  bool cpu_limited() const noexcept { return jobs > 1 && submitters_busy >= 0.9; }
+  // The submitters were busy most of the time: the signal to add jobs,
+  // only where more could run: every job asked for had records, and
+  // there are CPUs to spare.
+  bool cpu_limited() const noexcept {
+    return jobs > 1 && jobs == jobs_asked && (online_cpus == 0 || jobs < online_cpus) && submitters_busy >= 0.9;
+  }
 };
 
 

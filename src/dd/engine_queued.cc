@@ -283,6 +283,7 @@ void QueuedCopy::finish_positions() {
 
 CopyResult QueuedCopy::run() {
   const bool count_zero = settings_.max_records == 0 && settings_.max_bytes == 0;
+  if (count_zero) result_.jobs.range_records = 0;
   if (!position() || count_zero) {
     result_.input_offset = input_offset_.for_cache();
     return result_;

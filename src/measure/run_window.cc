@@ -11,6 +11,7 @@ void RunWindow::start(const TimedOs* timed) noexcept {
   flush_cpu_ = {};
   timed_ = timed;
   threads_ = 1;
+  job_threads_ = 1;
   // The clock first, then the CPU readings: the CPU window lies inside
   // the real one, and the readings' own cost is not charged to the copy.
   start_ns_ = clock_.now_ns();
@@ -24,8 +25,10 @@ void RunWindow::start(const TimedOs* timed) noexcept {
 
 void RunWindow::restart() noexcept {
   const unsigned threads = threads_;
+  const unsigned job_threads = job_threads_;
   start(timed_);
   threads_ = threads;
+  job_threads_ = job_threads;
 }
 
 void RunWindow::flush_starting() noexcept {
@@ -45,6 +48,7 @@ RunTimes RunWindow::measure() noexcept {
   const std::int64_t now = clock_.now_ns();
   RunTimes times;
   times.threads = threads_;
+  times.job_threads = job_threads_;
   times.real_ns = now - start_ns_;
   times.copy_ns = (copy_end_ns_ >= 0 ? copy_end_ns_ : now) - start_ns_;
   times.flush_ns = flush_ns_;

@@ -38,6 +38,9 @@ class RunWindow {
   // it. Back to 1 at each start().
   void set_threads(unsigned threads) noexcept { threads_ = threads; }
   unsigned threads() const noexcept { return threads_; }
+  // --jobs: the job threads submitting (each with its own ring); 1 otherwise.
+  // Back to 1 at each start().
+  void set_job_threads(unsigned jobs) noexcept { job_threads_ = jobs; }
 
   // The window up to now. CPU times are read next to the clock, before any
   // formatting, and inside the clock's readings, so that the CPU time
@@ -49,6 +52,7 @@ class RunWindow {
   bool cpu_;
   const TimedOs* timed_ = nullptr;
   unsigned threads_ = 1;
+  unsigned job_threads_ = 1;
   std::int64_t start_ns_ = 0;
   std::int64_t copy_end_ns_ = -1;
   std::int64_t flush_ns_ = 0;

@@ -26,6 +26,9 @@ struct RunTimes {
   // The threads the copy ran on: 1, the threads engine's workers and the
   // copy's own, or 0 when unknown (io_uring's kernel workers may join).
   unsigned threads = 1;
+  // --jobs: the job threads that submitted (their CPU, not io_uring's
+  // kernel workers', is what passes 100% first).
+  unsigned job_threads = 1;
   bool split = false;         // read_ns/write_ns were measured (--split-times)
   std::int64_t read_ns = 0;   // inside read-side system calls
   std::int64_t write_ns = 0;  // inside write-side system calls (seeks for sparse too)

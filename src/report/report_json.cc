@@ -198,11 +198,20 @@ void put_engine(json::Object object, const EngineUse& engine, const RunTimes& ti
   if (engine.jobs_asked > 1) {
     json::Object jobs = object.object("jobs");
     jobs.integer("asked", engine.jobs_asked).integer("ran", engine.jobs);
-    jobs.decimal("spread_s", json::real(engine.jobs_spread_s))
-        .decimal("submitters_busy", json::real(engine.submitters_busy))
-        .boolean("cpu_limited", engine.cpu_limited());
-    const double cpu = cpu_per_io(times, stats);
-    jobs.decimal("cpu_per_io_s", json::real(cpu));
+    // One job (the range had one record, or none) measured no spread and
+    // no submitters' share; a run without I/O no CPU per I/O: null, never 0.
+    if (engine.jobs > 1) {
+      jobs.decimal("spread_s", json::real(engine.jobs_spread_s))
+          .decimal("submitters_busy", json::real(engine.submitters_busy));
+    } else {
+      jobs.null("spread_s").null("submitters_busy");
+    }
+    jobs.boolean("cpu_limited", engine.cpu_limited());
+    if (const double cpu = cpu_per_io(times, stats); cpu > 0) {
+      jobs.decimal("cpu_per_io_s", json::real(cpu));
+    } else {
+      jobs.null("cpu_per_io_s");
+    }
   }
 }
 

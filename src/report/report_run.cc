@@ -191,6 +191,11 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
   // Above 100% is no error when more than the copy's thread worked.
   if (times.threads > 1) {
     append_format(out, " over {} threads", times.threads);
+  } else if (times.threads == 0 && times.job_threads > 1) {
+    // --jobs with io_uring: the job threads' CPU first; the kernel's
+    // workers named only for what the job threads cannot hold.
+    append_format(out, " over {} job threads", times.job_threads);
+    if (cpu > non_negative(times.real_ns) * times.job_threads) append(out, " and io_uring's kernel workers");
   } else if (times.threads == 0 && cpu > non_negative(times.real_ns)) {
     append(out, " with io_uring's kernel workers");
   }
@@ -382,8 +387,9 @@ std::string jobs_line(std::string_view program, const EngineUse& engine, const R
   Buffer out;
   append_format(out, "{}: jobs {}", program, engine.jobs);
   if (engine.jobs < engine.jobs_asked) {
-    append_format(out, " of {} asked (the range has {} record{})", engine.jobs_asked, engine.jobs,
-                  engine.jobs == 1 ? "" : "s");
+    const std::int64_t records = engine.range_records >= 0 ? engine.range_records : engine.jobs;
+    append_format(out, " of {} asked (the range has {} record{})", engine.jobs_asked, records,
+                  records == 1 ? "" : "s");
   }
   if (engine.jobs > 1) {
     append_format(out, ", the last ended {:.1f} ms after the first; submitters {:.0f}% busy", engine.jobs_spread_s * 1e3,

@@ -102,6 +102,40 @@ TEST_F(Jobs, MoreJobsThanRecordsRunOneJobARecord) {
   EXPECT_TRUE(read_file("out") == input_.substr(0, 3 * 4096));
 }
 
+// More jobs than records: the jobs that ran had no more to take, so a busy
+// submitter says nothing about more jobs; and the record count is the
+// range's, not the jobs'.
+TEST_F(Jobs, FewerRecordsThanJobsGiveNoAdviceAndTheRangesOwnRecordCount) {
+  const Result r = ddtime({"if=in", "of=/dev/null", "bs=4096", "count=3", "--jobs=8", "--json=report.json"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_EQ(r.err.find("more jobs may help"), std::string::npos) << r.err;
+  EXPECT_FALSE(parse_json(read_file("report.json"))["engine"]["jobs"]["cpu_limited"].boolean());
+  const Result nine = ddtime({"if=in", "of=/dev/null", "bs=4096", "count=9", "--jobs=6"});
+  ASSERT_STATUS(nine, "exit 0");
+  EXPECT_NE(nine.err.find(": jobs 5 of 6 asked (the range has 9 records)"), std::string::npos) << nine.err;
+}
+
+// count=0: no record, no I/O. The report says the range has none, and the
+// JSON gives null, never 0.0, for what one job and no I/O cannot measure.
+TEST_F(Jobs, AnEmptyRangeSaysItHasNoRecordAndLeavesTheUnmeasuredNull) {
+  const Result r = ddtime({"if=in", "of=/dev/null", "bs=4096", "count=0", "--jobs=4", "--json=report.json"});
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("(the range has 0 records)"), std::string::npos) << r.err;
+  const Json jobs = parse_json(read_file("report.json"))["engine"]["jobs"];
+  EXPECT_TRUE(jobs["submitters_busy"].is_null());
+  EXPECT_TRUE(jobs["cpu_per_io_s"].is_null());
+  EXPECT_TRUE(jobs["spread_s"].is_null());
+}
+
+// With io_uring the CPU above 100% is the job threads' first: the line
+// names them, not io_uring's kernel workers.
+TEST_F(Jobs, TheCpuFigureNamesTheJobThreads) {
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=4096", "--time=200ms", "--jobs=2", "--engine=io_uring"});
+  ASSERT_STATUS(r, "exit 0");
+  if (r.err.find("engine io_uring") == std::string::npos) GTEST_SKIP() << "io_uring is not available here";
+  EXPECT_NE(r.err.find(" over 2 job threads"), std::string::npos) << r.err;
+}
+
 TEST_F(Jobs, ATimedRunsJobsGoRoundTheirPartsAndLeaveTheRangesBlocks) {
   for (const char* order : {"--iodepth=2", "--random=5"}) {
     SCOPED_TRACE(order);
