@@ -184,7 +184,9 @@ Stats QueuedCopy::counted_so_far(bool marks) const noexcept {
     total.full_records_out += counts.full_records_out;
     total.bytes_in += counts.bytes_in;
     total.bytes_out += counts.bytes_out;
-    if (marks) crew_->ramp_marks[job] = {counts.reads_sampled, counts.writes_sampled};
+    // The samples of the records counted: a read that completed but
+    // whose record was not counted yet is the measurement's.
+    if (marks) crew_->ramp_marks[job] = {counts.full_records_in, counts.full_records_out};
   }
   return total;
 }

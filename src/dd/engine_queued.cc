@@ -332,7 +332,7 @@ void QueuedCopy::poll_stops() {
   if (crew_ == nullptr) {
     time_up = time_to_stop(job_, stats_);
   } else if (job_.timekeeper != nullptr) {
-    time_up = job_.timekeeper->due_counting([&] { return counted_so_far(ramping && latency_ != nullptr); });
+    time_up = job_.timekeeper->due_counting([&] { return counted_so_far(ramping && latency_ != nullptr); }, &stats_);
   }
   // Job 0's timekeeper forgot its samples from the ramp; the others
   // forget theirs, up to where they stood when the ramp's records were

@@ -59,12 +59,12 @@ void Timekeeper::pace(std::int64_t now) {
   countdown_ = stride_;
 }
 
-bool Timekeeper::tick(const Stats& stats) {
+bool Timekeeper::tick(const Stats& stats, const Stats* own) {
   const std::int64_t now = window_.now_ns();
   pace(now);
   if (ramping_) {
     if (now < ramp_end_ns_) return false;
-    end_ramp(stats, now);
+    end_ramp(stats, own != nullptr ? *own : stats, now);
   }
   if (rules_.timeline && now >= next_sample_ns_) {
     take_sample(stats, now);
@@ -80,7 +80,7 @@ bool Timekeeper::tick(const Stats& stats) {
   return false;
 }
 
-void Timekeeper::end_ramp(const Stats& stats, std::int64_t now) {
+void Timekeeper::end_ramp(const Stats& stats, const Stats& own, std::int64_t now) {
   ramping_ = false;
   ramp_stats_ = stats;
   ramp_elapsed_ns_ = now - window_.start_ns();
@@ -90,9 +90,12 @@ void Timekeeper::end_ramp(const Stats& stats, std::int64_t now) {
   const std::int64_t start = window_.start_ns();
   if (rules_.time_ns) deadline_ns_ = start + *rules_.time_ns;
   next_sample_ns_ = start + timeline_->interval_ns;
+  // The samples of the records the ramp counted go; a queued engine's
+  // reads that completed but were not counted yet (in flight when the
+  // ramp ended) stay, as their records count in the measurement.
   if (latency_ != nullptr) {
-    latency_->reads.clear();
-    latency_->writes.clear();
+    latency_->reads.forget_first(own.full_records_in + own.partial_records_in);
+    latency_->writes.forget_first(own.full_records_out + own.partial_records_out);
   }
 }
 
@@ -135,7 +138,7 @@ void Timekeeper::copy_ended(const Stats& stats) {
   const std::int64_t now = window_.now_ns();
   // A copy that ended inside its ramp measured nothing: all it moved was
   // the ramp's.
-  if (ramping_) end_ramp(stats, now);
+  if (ramping_) end_ramp(stats, stats, now);
   if (!rules_.timeline) return;
   const std::int64_t end = now - window_.start_ns();
   const std::int64_t last = timeline_->samples.empty() ? 0 : timeline_->samples.back().end_ns;

@@ -74,15 +74,17 @@ class Timekeeper {
     return tick(stats);
   }
   // due() for counts that cost something to make (--jobs' job 0 adds up
-  // every job's): counted() is called only when the clock is read.
+  // every job's): counted() is called only when the clock is read. own:
+  // the records of the latency recorders start() was given (job 0's
+  // alone), when they are not the counts.
   template <typename Counted>
-  bool due_counting(Counted&& counted) {
+  bool due_counting(Counted&& counted, const Stats* own = nullptr) {
     if (--countdown_ > 0) [[likely]]
       return false;
-    return tick(counted());
+    return tick(counted(), own);
   }
   // The clock read now, and what is due done.
-  bool tick(const Stats& stats);
+  bool tick(const Stats& stats, const Stats* own = nullptr);
   // After the copy: the last sample taken.
   void copy_ended(const Stats& stats);
   // --latency: each interval's figures from the samples kept; before the
@@ -103,7 +105,9 @@ class Timekeeper {
   bool samples() const noexcept { return rules_.timeline; }
 
  private:
-  void end_ramp(const Stats& stats, std::int64_t now);
+  // own: the records whose samples the latency recorders hold (stats, but
+  // for --jobs' job 0).
+  void end_ramp(const Stats& stats, const Stats& own, std::int64_t now);
   void take_sample(const Stats& stats, std::int64_t now);
   // Halves the samples: every other one dropped, the interval doubled.
   void coarsen();

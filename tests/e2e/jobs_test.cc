@@ -243,9 +243,9 @@ TEST_F(Jobs, LatencyCountsEveryJobsReadsAndWritesInOneReport) {
 }
 
 // --ramp's samples are forgotten by every job, not only job 0: the
-// samples kept are the measured part's, as many as the records it counted
-// but for what was in flight at the ramp's end (and what a job reaped
-// before it heard of it: a batch, at most its depth).
+// samples kept are the measured part's, exactly as many as the records it
+// counted (a read in flight at the ramp's end counts in the measurement,
+// and so does its sample).
 TEST_F(Jobs, EveryJobForgetsItsLatencySamplesFromTheRamp) {
   const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=4096", "--size=4M", "--jobs=4", "--iodepth=2",
                            "--time=600ms", "--ramp=300ms", "--latency", "--json=l.json"});
@@ -254,7 +254,30 @@ TEST_F(Jobs, EveryJobForgetsItsLatencySamplesFromTheRamp) {
   const std::int64_t measured = doc["records_in"]["full"].integer();
   const std::int64_t sampled = doc["latency"]["read"]["count"].integer();
   EXPECT_GT(doc["time"]["ramp"]["records"].integer(), 0) << "the ramp moved records";
-  EXPECT_LE(std::abs(sampled - measured), 2 * 4 * 2) << sampled << " samples, " << measured << " records measured";
+  EXPECT_EQ(sampled, measured) << sampled << " samples, " << measured << " records measured";
+}
+
+// Latency samples per side equal the records per side after a ramp, with
+// either engine, at depth 1 and 8, with one job and two, from /dev/zero
+// and from a file.
+TEST_F(Jobs, LatencySamplesEqualTheRecordsAfterARampInEveryCombination) {
+  for (const char* engine : {"--engine=io_uring", "--engine=threads"}) {
+    for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
+      for (const char* jobs : {"--jobs=1", "--jobs=2"}) {
+        for (const bool zero : {true, false}) {
+          SCOPED_TRACE(std::string(engine) + " " + depth + " " + jobs + (zero ? " zero" : " file"));
+          const Result r = ddtime({zero ? "if=/dev/zero" : "if=in", zero ? "of=/dev/null" : "of=out", "bs=4096",
+                                   engine, depth, jobs, "--time=150ms", "--ramp=50ms", "--latency", "--json=l.json"});
+          ASSERT_STATUS(r, "exit 0");
+          const Json doc = parse_json(read_file("l.json"));
+          const std::int64_t in = doc["records_in"]["full"].integer() + doc["records_in"]["partial"].integer();
+          const std::int64_t out = doc["records_out"]["full"].integer() + doc["records_out"]["partial"].integer();
+          EXPECT_EQ(doc["latency"]["read"]["count"].integer(), in);
+          EXPECT_EQ(doc["latency"]["write"]["count"].integer(), out);
+        }
+      }
+    }
+  }
 }
 
 TEST_F(Jobs, WhatCannotTakeOffsetsOrJobsIsRefusedBeforeAnythingIsWritten) {
