@@ -12,6 +12,7 @@
 
 #include "dd/io.h"
 #include "measure/environment.h"
+#include "measure/timekeeper.h"
 #include "report/report_json.h"
 #include "report/report_run.h"
 #include "report/report_session.h"
@@ -82,6 +83,7 @@ void Console::starting(const RunStart& start) {
   // --direct resolved per side: what the run reports as its operands.
   if (start.settings != nullptr) run_settings_ = *start.settings;
   live_timeline_ = start.timeline;
+  live_time_ = start.time;
 }
 
 void Console::show_stats(const Stats& stats) {
@@ -110,6 +112,39 @@ RunRecord Console::snapshot_of(const Stats& stats, const RunTimes& times) const 
   return snapshot;
 }
 
+// --time: the snapshot of a timed run says where it stands. Inside the
+// ramp every count so far is the ramp's, and it says so; after it, the
+// window is the measured one (restarted at the ramp's end), and so are the
+// counts: the ramp's taken away, as the final report does.
+void Console::time_the_snapshot(RunRecord& snapshot, const LiveTime& live) const {
+  TimedRun timed{live.limit_ns, live.ramp_ns, live.ramp_elapsed_ns, live.ramp_stats};
+  timed.ended_by = TimedEnd::kRunning;
+  Stats& stats = snapshot.result.stats;
+  if (live.ramping) {
+    timed.in_ramp = true;
+    timed.ramp_elapsed_ns = snapshot.result.times.real_ns;
+    timed.ramp_stats = stats;
+    snapshot.phase = "ramp";  // --ramp alone has phases
+  } else {
+    const Stats& ramp = live.ramp_stats;
+    stats.full_records_in -= ramp.full_records_in;
+    stats.partial_records_in -= ramp.partial_records_in;
+    stats.full_records_out -= ramp.full_records_out;
+    stats.partial_records_out -= ramp.partial_records_out;
+    stats.truncated_records -= ramp.truncated_records;
+    stats.bytes_in -= ramp.bytes_in;
+    stats.bytes_out -= ramp.bytes_out;
+    if (live.ramp_ns > 0) snapshot.phase = "measured";
+  }
+  if (live.range_blocks > 0) {
+    timed.range_blocks = live.range_blocks;
+    timed.range_bytes = live.range_blocks * snapshot.settings.ibs;
+    timed.passes = static_cast<double>(stats.full_records_out + stats.partial_records_out) /
+                   static_cast<double>(live.range_blocks);
+  }
+  snapshot.result.timed = timed;
+}
+
 bool Console::handle_signals(const Stats& stats) {
   while (true) {
     const signals::Taken taken = signals::take();
@@ -125,6 +160,7 @@ bool Console::handle_signals(const Stats& stats) {
     RunRecord snapshot = snapshot_of(stats, now);
     // --timeline: the samples so far, with the statistics so far.
     if (live_timeline_) snapshot.result.timeline = *live_timeline_;
+    if (live_time_ && live_time_->limit_ns > 0) time_the_snapshot(snapshot, *live_time_);
     present(snapshot);
     // CSV in place of the text: the snapshot is a CSV line of its own.
     if (plan_.csv && !plan_.csv_path) deliver_csv(csv_snapshot(stats, now));

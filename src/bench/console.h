@@ -134,6 +134,7 @@ class Console final : public Events {
   void phase_snapshot(std::string_view phase, const SessionRecord* so_far);
   std::string phase_json(std::string_view phase, const SessionRecord* so_far);
   RunRecord snapshot_of(const Stats& stats, const RunTimes& times) const;
+  void time_the_snapshot(RunRecord& snapshot, const LiveTime& live) const;
   // JSON or CSV in place of the text on stderr: diag is muted, no text.
   bool machine_output_on_stderr() const {
     return (settings_.ext.json && !settings_.ext.json_path) || (plan_.csv && !plan_.csv_path);
@@ -151,6 +152,7 @@ class Console final : public Events {
   Plan plan_;
   Settings run_settings_;                          // the running (or last) run's, as its start event gave them
   std::shared_ptr<const Timeline> live_timeline_;  // --timeline: the running (or last) run's samples
+  std::shared_ptr<const LiveTime> live_time_;      // --time: where the running (or last) run stands
   Messages messages_;                              // names its files from run_settings_
   Reporter reporter_;
   bool stderr_is_terminal_;

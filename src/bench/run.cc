@@ -170,6 +170,10 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   RunStart start;
   start.settings = &settings_;
   if (timekeeper_ && timekeeper_->samples()) start.timeline = timekeeper_->shared_timeline();
+  if (timekeeper_ && plan_.time_ns) {
+    if (queue.order.repeats()) timekeeper_->set_range_blocks(queue.order.blocks());
+    start.time = timekeeper_->live();
+  }
   if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
   events_.starting(start);
 

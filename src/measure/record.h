@@ -51,6 +51,9 @@ struct TimedRun {
   std::int64_t range_blocks = 0;     // its whole blocks, a pass
   double passes = 0;                 // the measured records over range_blocks
   TimedEnd ended_by = TimedEnd::kRange;
+  // A SIGUSR1 snapshot taken inside the ramp: the counts and times are
+  // the ramp's so far (ramp_elapsed_ns), nothing is measured yet.
+  bool in_ramp = false;
 };
 
 // What one run hands back: its counters, times and ending.

@@ -16,7 +16,7 @@ std::int64_t interval_for(const Timekeeper::Rules& rules) {
 }  // namespace
 
 Timekeeper::Timekeeper(RunWindow& window, const Rules& rules)
-    : window_(window), rules_(rules), timeline_(std::make_shared<Timeline>()) {
+    : window_(window), rules_(rules), timeline_(std::make_shared<Timeline>()), live_(std::make_shared<LiveTime>()) {
   timeline_->interval_ns = interval_for(rules);
   adaptive_ = !rules.interval_ns && !rules.time_ns;
   // A reading every millisecond, or every twentieth of an interval when
@@ -29,6 +29,11 @@ void Timekeeper::start(LatencyRecorders* latency, bool interval_latency) {
   interval_latency_ = interval_latency;
   const std::int64_t now = window_.start_ns();
   ramping_ = rules_.ramp_ns > 0;
+  live_->limit_ns = rules_.time_ns.value_or(0);
+  live_->ramp_ns = rules_.ramp_ns;
+  live_->ramping = ramping_;
+  live_->ramp_elapsed_ns = 0;
+  live_->ramp_stats = {};
   ramp_end_ns_ = now + rules_.ramp_ns;
   if (rules_.time_ns) deadline_ns_ = ramp_end_ns_ + *rules_.time_ns;
   next_sample_ns_ = ramp_end_ns_ + timeline_->interval_ns;
@@ -84,6 +89,9 @@ void Timekeeper::end_ramp(const Stats& stats, const Stats& own, std::int64_t now
   ramping_ = false;
   ramp_stats_ = stats;
   ramp_elapsed_ns_ = now - window_.start_ns();
+  live_->ramping = false;
+  live_->ramp_stats = stats;
+  live_->ramp_elapsed_ns = ramp_elapsed_ns_;
   // The measurement starts here: the window, the latency samples and the
   // timeline all from this moment, the deadline --time from it.
   window_.restart();

@@ -30,9 +30,22 @@ namespace ddtime {
 
 // How a timed run ended.
 enum class TimedEnd {
-  kRange,  // the copy's own end came first (an input that cannot go round again, an error, a signal)
-  kTime,   // --time ran out
-  kSteady  // --steady: both definitions held over the window
+  kRange,   // the copy's own end came first (an input that cannot go round again, an error, a signal)
+  kTime,    // --time ran out
+  kSteady,  // --steady: both definitions held over the window
+  kRunning  // not yet: a SIGUSR1 snapshot of a run still going
+};
+
+// Where a timed run stands, for a SIGUSR1 snapshot: shared with whoever
+// reports it, written by the copy's thread (job 0's, which also hears the
+// signals) at the start and at the ramp's end.
+struct LiveTime {
+  std::int64_t limit_ns = 0;   // --time; 0: none
+  std::int64_t ramp_ns = 0;    // --ramp, as asked
+  bool ramping = false;        // the ramp has not ended: every count so far is its
+  std::int64_t ramp_elapsed_ns = 0;
+  Stats ramp_stats{};          // what the ramp moved, once it ended
+  std::int64_t range_blocks = 0;  // the whole blocks a pass goes over; 0: endless
 };
 
 class Timekeeper {
@@ -103,6 +116,9 @@ class Timekeeper {
   // The same, shared: a SIGUSR1 view may be asked for while it grows.
   std::shared_ptr<const Timeline> shared_timeline() const noexcept { return timeline_; }
   bool samples() const noexcept { return rules_.timeline; }
+  // Where the run stands, for SIGUSR1 snapshots. range_blocks: a pass's.
+  std::shared_ptr<const LiveTime> live() const noexcept { return live_; }
+  void set_range_blocks(std::int64_t blocks) noexcept { live_->range_blocks = blocks; }
 
  private:
   // own: the records whose samples the latency recorders hold (stats, but
@@ -131,6 +147,7 @@ class Timekeeper {
   std::int64_t ramp_elapsed_ns_ = 0;
   TimedEnd ended_by_ = TimedEnd::kRange;
   std::shared_ptr<Timeline> timeline_;  // written only by the copy's thread
+  std::shared_ptr<LiveTime> live_;      // likewise
   // --latency: how many reads and writes each recorder held at each sample.
   std::vector<std::pair<std::size_t, std::size_t>> latency_marks_;
 };

@@ -62,6 +62,8 @@ struct Settings;
 // What a run knows as its measured window opens.
 struct Timeline;
 
+struct LiveTime;  // measure/timekeeper.h
+
 struct RunStart {
   std::optional<std::int64_t> expected_bytes;  // for --progress; nullopt: unknown
   // The operands as the run resolved them (--direct per side), for the
@@ -69,6 +71,8 @@ struct RunStart {
   const Settings* settings = nullptr;
   // --timeline: the samples as they gather, for a SIGUSR1 view.
   std::shared_ptr<const Timeline> timeline = nullptr;
+  // --time: where the run stands (the ramp, its counts), for a SIGUSR1 view.
+  std::shared_ptr<const LiveTime> time = nullptr;
 };
 
 class Events {

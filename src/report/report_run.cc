@@ -347,6 +347,11 @@ std::string option_duration(std::int64_t ns) {
 
 std::string timed_lines(std::string_view program, const TimedRun& timed, const RunTimes& times, std::int64_t bs) {
   Buffer out;
+  if (timed.in_ramp) {
+    append_format(out, "{}: ramp: {:.3f} s of --ramp={} so far, unmeasured: the figures below are the ramp's\n",
+                  program, static_cast<double>(timed.ramp_elapsed_ns) / 1e9, option_duration(timed.ramp_ns));
+    return to_string(out);
+  }
   append_format(out, "{}: timed: {:.3f} s of --time={}, ", program, static_cast<double>(times.copy_ns) / 1e9,
                 option_duration(timed.limit_ns));
   if (timed.range_blocks > 0) {
@@ -364,6 +369,9 @@ std::string timed_lines(std::string_view program, const TimedRun& timed, const R
       break;
     case TimedEnd::kRange:
       append_format(out, "; ended before the time was up\n");
+      break;
+    case TimedEnd::kRunning:
+      append_format(out, " so far; still running\n");
       break;
   }
   if (timed.ramp_ns > 0) {

@@ -13,6 +13,8 @@ const char* ended_by_word(TimedEnd end) {
       return "steady";
     case TimedEnd::kRange:
       return "range";
+    case TimedEnd::kRunning:
+      return "running";
   }
   return "range";
 }

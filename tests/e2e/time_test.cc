@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <regex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -206,6 +208,67 @@ TEST_F(TimedRuns, AnEndlessPipeRunsForItsTime) {
   const Result r = dd(o);
   ASSERT_STATUS(r, "exit 0");
   EXPECT_NE(r.err.find("ended by the time limit"), std::string::npos) << r.err;
+}
+
+// --ramp and SIGUSR1: a snapshot counts the measured window alone (its
+// records over its time), names its phase, and during the ramp says that
+// the figures are the ramp's.
+class RampSnapshots : public TimedRuns {
+ protected:
+  // Starts a zero-to-null run, sends SIGUSR1 after `after`, ends it by
+  // SIGINT once the snapshot is out, and returns its standard error.
+  Result snapshot_after(Millis after, std::vector<std::string> args) {
+    args.insert(args.begin(), {"if=/dev/zero", "of=/dev/null", "bs=4096"});
+    Options o = opts(args);
+    o.as_ddtime = true;
+    o.timeout = 20000ms;
+    DdProcess p(o);
+    EXPECT_TRUE(wait_for_handler(p.pid(), SIGUSR1));
+    std::this_thread::sleep_for(after);
+    p.send_signal(SIGUSR1);
+    EXPECT_TRUE(p.wait_for_stderr([](const std::string& e) { return e.find("records out") != std::string::npos ||
+                                                                     e.find("}\n") != std::string::npos; }))
+        << p.stderr_so_far();
+    return p.finish();
+  }
+};
+
+TEST_F(RampSnapshots, ASnapshotAfterTheRampCountsTheMeasuredWindowAlone) {
+  // 0.2 s into the measured window after a 0.8 s ramp: counting the ramp's
+  // records over the window's time would make the rate about 5 times too high.
+  const Result r = snapshot_after(1000ms, {"--ramp=800ms", "--time=1s", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const std::vector<std::string> lines = report_lines(r.err);
+  ASSERT_EQ(lines.size(), 2u) << r;
+  const Json snapshot = parse_json(lines[0]);
+  const Json last = parse_json(lines[1]);
+  EXPECT_EQ(snapshot["phase"].string(), "measured");
+  ASSERT_FALSE(snapshot["time"].is_null()) << lines[0];
+  EXPECT_EQ(snapshot["time"]["ended_by"].string(), "running");
+  const double snapshot_rate =
+      static_cast<double>(snapshot["bytes_out"].integer()) / snapshot["times"]["real"].number();
+  const double final_rate = static_cast<double>(last["bytes_out"].integer()) / last["times"]["real"].number();
+  EXPECT_LT(snapshot_rate, 2 * final_rate) << lines[0] << "\n" << lines[1];
+  EXPECT_LT(snapshot["bytes_out"].integer(), last["bytes_out"].integer());
+}
+
+TEST_F(RampSnapshots, ASnapshotDuringTheRampSaysSoInTextAndJson) {
+  const Result text = snapshot_after(300ms, {"--ramp=1s", "--time=200ms"});
+  ASSERT_STATUS(text, "exit 0");
+  const std::size_t first_summary = text.err.find("records in");
+  ASSERT_NE(first_summary, std::string::npos) << text;
+  const std::string before = text.err.substr(0, first_summary);
+  EXPECT_TRUE(std::regex_search(before, std::regex(R"(ddtime: ramp: \d+\.\d{3} s of --ramp=1s so far, unmeasured: )"
+                                                   R"(the figures below are the ramp's\n)")))
+      << before;
+  const Result json = snapshot_after(300ms, {"--ramp=1s", "--time=200ms", "--json"});
+  ASSERT_STATUS(json, "exit 0");
+  const std::vector<std::string> lines = report_lines(json.err);
+  ASSERT_EQ(lines.size(), 2u) << json;
+  const Json snapshot = parse_json(lines[0]);
+  EXPECT_EQ(snapshot["phase"].string(), "ramp");
+  ASSERT_FALSE(snapshot["time"].is_null()) << lines[0];
+  EXPECT_EQ(snapshot["time"]["ended_by"].string(), "running");
 }
 
 }  // namespace
