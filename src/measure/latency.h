@@ -49,11 +49,11 @@ class LatencyRecorder {
   // histogram, sums and extremes of the kept samples are made by
   // summary(), after the run, so recording costs the copy next to nothing.
   void record(std::int64_t units) noexcept {
-    if (kept_ < raw_capacity_) [[likely]] {
+    if (kept_ < ready_) [[likely]] {
       raw_[kept_++] = units > 0 ? units : 0;
       return;
     }
-    spill(units > 0 ? units : 0);
+    beyond_ready(units > 0 ? units : 0);
   }
 
   // Forgets every sample (--ramp's end): what follows is measured alone.
@@ -87,6 +87,10 @@ class LatencyRecorder {
   // power of two. Public for the tests.
   static constexpr std::size_t kSubBuckets = 64;
   static constexpr std::size_t kBuckets = kSubBuckets + (63 - 6) * kSubBuckets;
+  // Made resident at construction (2 MiB: an untimed run's store whole
+  // up to 262,144 records), and then a chunk (32 KiB) at a time.
+  static constexpr std::size_t kResidentFirst = std::size_t{1} << 18;
+  static constexpr std::size_t kResidentChunk = 4096;
   static std::size_t bucket_of(std::int64_t ns) noexcept {
     const auto v = static_cast<std::uint64_t>(ns);
     if (v < kSubBuckets) return static_cast<std::size_t>(v);
@@ -117,13 +121,19 @@ class LatencyRecorder {
 
   // A sample beyond the store.
   void spill(std::int64_t units) noexcept { spilled_.add(units); }
+  // A sample past the resident part: the next chunk made resident, or,
+  // the store full, spilled.
+  void beyond_ready(std::int64_t units) noexcept;
   // spilled_ with the kept samples added: every sample's figures.
   Aggregate everything() const;
 
   std::size_t raw_capacity_;
-  // Resident from construction. summary() reorders it (selection for the
-  // percentiles): the samples stay the same, their order means nothing.
+  // summary() reorders it (selection for the percentiles): the samples
+  // stay the same, their order means nothing.
   std::unique_ptr<std::int64_t[]> raw_;
+  // The store's first ready_ samples are resident: a first chunk from
+  // construction, then a chunk more each time the samples reach its end.
+  std::size_t ready_ = 0;
   std::size_t kept_ = 0;
   Aggregate spilled_;  // its histogram allocated once, at construction
 };
