@@ -8,11 +8,13 @@
 // went; what cannot take offsets of its own, or another option cannot
 // take, is refused before anything is written.
 
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "e2e/copy_cases.h"
@@ -183,6 +185,35 @@ TEST_F(Jobs, ATimedRunEndingInItsFirstPassKeepsEveryBlockItWrote) {
       }
     }
     EXPECT_EQ(copied, written) << "every block written is in of=, in its place";
+  }
+}
+
+// SIGINT ends a run of many jobs deep in flight, with either engine: by
+// the signal, the statistics printed once. (The bound is generous: the
+// stop's speed is a benchmark's to measure, not a loaded machine's test.)
+TEST_F(Jobs, SigintEndsManyJobsDeepInFlightByTheSignalWithTheStatistics) {
+  for (const std::vector<std::string>& shape :
+       {std::vector<std::string>{"bs=4096", "--jobs=64", "--iodepth=1024", "--engine=io_uring"},
+        std::vector<std::string>{"bs=1M", "--jobs=8", "--iodepth=64", "--engine=threads"}}) {
+    std::vector<std::string> args{"if=/dev/zero", "of=/dev/null", "--time=30s"};
+    args.insert(args.end(), shape.begin(), shape.end());
+    SCOPED_TRACE(shape[1] + " " + shape[2] + " " + shape[3]);
+    Options o = opts(args);
+    o.as_ddtime = true;
+    o.timeout = 60000ms;
+    DdProcess p(o);
+    ASSERT_TRUE(wait_for_handler(p.pid(), SIGINT));
+    std::this_thread::sleep_for(1000ms);
+    const auto sent = std::chrono::steady_clock::now();
+    p.send_signal(SIGINT);
+    const Result r = p.finish();
+    const auto took = std::chrono::steady_clock::now() - sent;
+    if (r.err.find("engine io_uring") == std::string::npos && shape[3] == "--engine=io_uring") {
+      GTEST_SKIP() << "io_uring is not available here";
+    }
+    EXPECT_STATUS(r, "signal SIGINT");
+    EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(\d+\+0 records in\n\d+\+0 records out\n)"))) << r.err;
+    EXPECT_LT(took, std::chrono::seconds(10)) << "the run went on after SIGINT";
   }
 }
 
