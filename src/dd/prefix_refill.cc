@@ -31,11 +31,11 @@ RefillOutcome refill_prefix(Os& os, Reader& reader, Writer& writer, unsigned cha
       break;
     }
     const std::int64_t want = block == request.short_record ? request.short_bytes : ibs;
-    if (!os.lseek(kInputFd, static_cast<off_t>(request.input_base + block * ibs), SEEK_SET).ok()) {
-      out.err = block == request.failed_block ? request.failed_err : EIO;
-      out.side = block == request.failed_block ? request.failed_side : Side::kInput;
-      break;
-    }
+    // At the block's offset, one call a side (pread, pwrite), whether the
+    // copy before placed its records that way (--random's sync engine) or
+    // not: the Reader and Writer keep going from there as a short transfer
+    // needs.
+    reader.read_at(request.input_base + block * ibs);
     const IoResult got = reader.read(buffer, static_cast<std::size_t>(want));
     if (got.err == kStopRequested) {
       out.interrupted = true;
@@ -55,7 +55,7 @@ RefillOutcome refill_prefix(Os& os, Reader& reader, Writer& writer, unsigned cha
       out.side = Side::kOutput;
       break;
     }
-    os.lseek(kOutputFd, static_cast<off_t>(request.output_base + block * ibs), SEEK_SET);
+    writer.write_at(request.output_base + block * ibs);
     const IoResult wrote = writer.write(buffer, static_cast<std::size_t>(got.n));
     if (wrote.err == kStopRequested) {
       out.interrupted = true;
