@@ -445,13 +445,21 @@ TEST(JsonUnderTightMemory, EveryEndLeavesOneJsonDocument) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer reserves more address space than any ulimit -v leaves";
 #endif
-  int exhausted = 0;
-  for (int limit_kib = 4000; limit_kib <= 24000; limit_kib += 1000) {
+  const auto limited = [](std::vector<std::string> args, int limit_kib) {
     Options o;
-    o.args = {"--json", "if=/dev/zero", "of=/dev/null", "count=0", "--repeat=3000"};
+    o.args = std::move(args);
     o.run_under = {"/bin/bash", "-c", "ulimit -v " + std::to_string(limit_kib) + " && exec -a dd \"$0\" \"$@\""};
     o.timeout = 20000ms;
-    const Result r = run(o);
+    return run(o);
+  };
+  // A sanitizer's build (this test binary is not one) reserves more
+  // address space than these limits leave: nothing to learn then.
+  if (limited({"if=/dev/zero", "of=/dev/null", "count=1"}, 24000).status() != "exit 0") {
+    GTEST_SKIP() << "a one-block copy does not run under ulimit -v 24000 here";
+  }
+  int exhausted = 0;
+  for (int limit_kib = 4000; limit_kib <= 24000; limit_kib += 1000) {
+    const Result r = limited({"--json", "if=/dev/zero", "of=/dev/null", "count=0", "--repeat=3000"}, limit_kib);
     // Too little for the loader to map the C library: ddtime never ran.
     if (r.status() == "exit 127") continue;
     SCOPED_TRACE("ulimit -v " + std::to_string(limit_kib));
