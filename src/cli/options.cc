@@ -266,11 +266,11 @@ void DdtimeOptions::describe_io(const RowsWanted& wanted) {
   add("engine",
       row<Text>(
           [this](const Text& v) {
-            plan_.engine = symbol(kEngineSymbols, v.text, "auto, io_uring, threads, sync")->engine;
+            plan_.engine = symbol(kEngineSymbols, v.text, "auto, io_uring, threads, libaio, sync")->engine;
             plan_.engine_given = true;
           },
           "ENGINE"),
-      "what moves the bytes: auto, io_uring, threads or sync");
+      "what moves the bytes: auto, io_uring, threads, libaio or sync");
 }
 
 void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
@@ -479,7 +479,9 @@ bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) 
       plan.random          ? std::string("--random")
       : plan.jobs > 1      ? fmt::format("--jobs={}", plan.jobs)
       : plan.iodepth_given ? depth_name
-                           : fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring ? "io_uring" : "threads");
+                           : fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring ? "io_uring"
+                                                       : plan.engine == EngineChoice::kLibaio ? "libaio"
+                                                                                              : "threads");
   auto refuse = [&](std::string_view operand) {
     diag.error(0, fmt::format("{} does not combine with {}", asked, operand));
     return false;

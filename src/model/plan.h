@@ -18,7 +18,7 @@ namespace ddtime {
 // --engine=: auto takes io_uring when more than one I/O is to be in flight
 // and the kernel allows it, else a pool of threads; sync is GNU's one
 // system call at a time.
-enum class EngineChoice { kAuto, kIoUring, kThreads, kSync };
+enum class EngineChoice { kAuto, kIoUring, kThreads, kSync, kLibaio };
 
 // --cache=: the page cache each run of a session meets. as-is leaves it
 // alone; cold drops the input's and the output's cached pages (those

@@ -117,6 +117,7 @@ constexpr EngineSymbol kEngineSymbols[] = {
     {"auto", EngineChoice::kAuto},
     {"io_uring", EngineChoice::kIoUring},
     {"threads", EngineChoice::kThreads},
+    {"libaio", EngineChoice::kLibaio},
     {"sync", EngineChoice::kSync},
 };
 

@@ -121,6 +121,9 @@ void Messages::position_or_setup_notice(Notice what, Side side, int err, std::in
     case Notice::kUringUnavailable:
       diag_.error(err, "--engine=io_uring: cannot set up io_uring");
       break;
+    case Notice::kAioUnavailable:
+      diag_.error(err, "--engine=libaio: cannot set up a Linux AIO context");
+      break;
     case Notice::kThreadsUnavailable:
       diag_.error(err, fmt::format("cannot start the threads engine's {} threads", value));
       break;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ring — positional reads and writes with many in flight, behind one small
-// interface: io_uring (ring_uring.cc, built with DDTIME_WITH_URING) or a
-// pool of threads making pread/pwrite (ring_threads.cc). A request carries
+// interface: io_uring (ring_uring.cc, built with DDTIME_WITH_URING), a
+// pool of threads making pread/pwrite (ring_threads.cc), or Linux AIO
+// (ring_aio.cc). A request carries
 // a tag the caller chooses; completions come back in any order, in
 // batches. Setup (ring flags, registered buffers) is decided when the ring
 // is opened, before the first request. Never retries a short transfer and
@@ -45,7 +46,7 @@ class Ring {
  public:
   virtual ~Ring() = default;
 
-  // "io_uring" or "threads".
+  // "io_uring", "threads" or "libaio".
   virtual const char* name() const noexcept = 0;
   virtual unsigned depth() const noexcept = 0;
   // Threads of this process that make the I/O besides the caller's: the
@@ -87,6 +88,10 @@ RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> 
 
 // Whether this build has the io_uring ring at all.
 bool uring_built_in() noexcept;
+
+// A Linux AIO context of depth entries (io_setup); or the errno that
+// refused it (EAGAIN: past fs.aio-max-nr, ENOSYS: no AIO in the kernel).
+RingOpened open_aio_ring(unsigned depth);
 
 // depth threads, each making one pread or pwrite at a time; or, as
 // open_uring, the errno that refused them (EAGAIN: no more threads).

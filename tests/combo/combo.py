@@ -453,7 +453,7 @@ def generate(seed: int, number: int) -> Case:
             dd.pop("ibs"), dd.pop("obs")
             dd["bs"] = spell(rng, rng.choice(sizes))
     if rng.random() < 0.15:
-        engine = rng.choice(["auto", "io_uring", "threads", "sync"])
+        engine = rng.choice(["auto", "io_uring", "threads", "libaio", "sync"])
         if engine == "sync" and (ext.get("iodepth", 1) > 1 or "sweep_iodepth" in ext or "jobs" in ext) and rng.random() < 0.9:
             engine = "auto"
         ext["engine"] = engine

@@ -79,6 +79,8 @@ class FakeOs final : public Os {
   std::map<std::string, struct stat> stats;
   std::map<std::string, std::string> links;
   std::map<std::string, std::uint32_t> magics;
+  // fstat's answer for these descriptors first (a block device's st_rdev).
+  std::map<int, struct stat> fd_stats;
   struct utsname names = fake_names();
   int names_error = 0;                        // uname fails with this
   ssize_t cpus_online = 2;                    // online_cpus(); 0 means unknown (ENOSYS)
@@ -238,6 +240,10 @@ class FakeOs final : public Os {
 
   IoResult fstat(int fd, struct stat& status) noexcept override {
     status = {};
+    if (const auto given = fd_stats.find(fd); given != fd_stats.end()) {
+      status = given->second;
+      return {0, 0};
+    }
     const auto found = open_.find(fd);
     if (found != open_.end() && found->second.file == File::kNull) {
       status.st_mode = S_IFCHR | 0666;

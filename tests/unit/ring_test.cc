@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Both real rings on a real file: io_uring (skipped, saying why, where the
-// kernel or a seccomp profile refuses it) and the thread pool. Many reads
+// The real rings on a real file: io_uring (skipped, saying why, where the
+// kernel or a seccomp profile refuses it), the thread pool and Linux AIO
+// (skipped where io_setup is refused), and AIO under O_DIRECT. Many reads
 // in flight at their own offsets come back, in some order, with their
 // tags; writes land where they were aimed; a pipe is read at its own
 // position; errors come back as -errno.
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -49,8 +51,9 @@ class TempFile {
 };
 
 struct RingKind {
+  enum Which { kUring, kThreads, kAio };
   const char* name;
-  bool uring;
+  Which which;
 };
 
 class RealRing : public ::testing::TestWithParam<RingKind> {
@@ -59,7 +62,11 @@ class RealRing : public ::testing::TestWithParam<RingKind> {
     buffers_.assign(kDepth, std::vector<unsigned char>(kBlock));
     std::vector<std::span<unsigned char>> spans;
     for (auto& buffer : buffers_) spans.emplace_back(buffer);
-    if (GetParam().uring) {
+    if (GetParam().which == RingKind::kAio) {
+      RingOpened opened = open_aio_ring(kDepth);
+      if (!opened.ring) GTEST_SKIP() << "io_setup refused here: " << std::strerror(opened.err);
+      ring_ = std::move(opened.ring);
+    } else if (GetParam().which == RingKind::kUring) {
       if (!uring_built_in()) GTEST_SKIP() << "built without io_uring (DDTIME_WITH_URING=OFF)";
       RingOpened opened = open_uring(kDepth, spans);
       if (!opened.ring) GTEST_SKIP() << "io_uring refused here: " << std::strerror(opened.err);
@@ -148,8 +155,9 @@ TEST_P(RealRing, APipeIsReadAtItsOwnPosition) {
   ::close(pipe_fds[1]);
 }
 
-// io_uring submits and reaps a batch in one system call; the thread pool
-// makes one pread per request, and says so.
+// io_uring submits and reaps a batch in one system call, Linux AIO in one
+// io_submit and one io_getevents; the thread pool makes one pread per
+// request, and says so.
 TEST_P(RealRing, CountsTheSystemCallsItTakes) {
   for (unsigned round = 0; round < 4; ++round) {
     for (unsigned i = 0; i < kDepth; ++i) {
@@ -160,7 +168,7 @@ TEST_P(RealRing, CountsTheSystemCallsItTakes) {
   }
   const RingCounters counters = ring_->counters();
   EXPECT_EQ(counters.requests, 4 * kDepth);
-  if (GetParam().uring) {
+  if (GetParam().which != RingKind::kThreads) {
     EXPECT_LT(counters.system_calls, counters.requests / 2);
   } else {
     EXPECT_EQ(counters.system_calls, counters.requests);
@@ -168,8 +176,44 @@ TEST_P(RealRing, CountsTheSystemCallsItTakes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rings, RealRing,
-                         ::testing::Values(RingKind{"IoUring", true}, RingKind{"Threads", false}),
+                         ::testing::Values(RingKind{"IoUring", RingKind::kUring}, RingKind{"Threads", RingKind::kThreads},
+                                           RingKind{"LinuxAio", RingKind::kAio}),
                          [](const ::testing::TestParamInfo<RingKind>& kind) { return kind.param.name; });
+
+// Under O_DIRECT (where the file system has it), with aligned buffers,
+// Linux AIO reads a whole batch at its own offsets, and the batch takes
+// one io_submit and at most a few io_getevents.
+TEST(LinuxAioRing, ReadsABatchUnderODirectInFewSystemCalls) {
+  const TempFile file;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/self/fd/%d", file.fd());
+  const int fd = ::open(path, O_RDONLY | O_DIRECT);
+  if (fd < 0) GTEST_SKIP() << "no O_DIRECT here: " << std::strerror(errno);
+  RingOpened opened = open_aio_ring(kDepth);
+  if (!opened.ring) {
+    ::close(fd);
+    GTEST_SKIP() << "io_setup refused here: " << std::strerror(opened.err);
+  }
+  EXPECT_STREQ(opened.ring->name(), "libaio");
+  auto* memory = static_cast<unsigned char*>(std::aligned_alloc(kBlock, kBlock * kDepth));
+  for (unsigned i = 0; i < kDepth; ++i) {
+    opened.ring->queue({i, RingRequest::Kind::kRead, fd, memory + i * kBlock, kBlock,
+                        static_cast<std::int64_t>((2 * i + 1) * kBlock), -1});
+  }
+  unsigned seen = 0;
+  while (seen < kDepth) {
+    const int err = opened.ring->submit_and_wait(kDepth - seen);
+    ASSERT_TRUE(err == 0 || err == EINTR) << std::strerror(err);
+    for (const RingCompletion& c : opened.ring->completions()) {
+      EXPECT_EQ(c.result, static_cast<std::int64_t>(kBlock));
+      EXPECT_EQ(memory[c.tag * kBlock + 9], static_cast<unsigned char>(2 * c.tag + 1));
+      ++seen;
+    }
+  }
+  EXPECT_LE(opened.ring->counters().system_calls, 3u);
+  std::free(memory);
+  ::close(fd);
+}
 
 }  // namespace
 }  // namespace ddtime

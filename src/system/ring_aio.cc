@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Linux AIO ring (io_setup, io_submit, io_getevents), by the system
+// calls themselves: no libaio to link or load, so ddtime still needs
+// libc.so.6 alone. Where it wins: a bio-based block device (zram, brd,
+// dm, md) cannot take io_uring's non-blocking submission, so io_uring
+// hands every request to a kernel worker, a context switch per I/O;
+// io_submit makes each O_DIRECT request in the submitting call and it
+// completes there. Without O_DIRECT, io_submit copies through the page
+// cache before it returns: correct, just not asynchronous.
+#include "system/ring.h"
+
+#include <linux/aio_abi.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <ctime>
+#include <fmt/format.h>
+#include <vector>
+
+namespace ddtime {
+namespace {
+
+class AioRing final : public Ring {
+ public:
+  explicit AioRing(unsigned depth) : depth_(depth), iocbs_(depth), pointers_(depth), events_(depth), reaped_(depth) {}
+  ~AioRing() override {
+    if (context_ != 0) ::syscall(__NR_io_destroy, context_);
+  }
+
+  // 0 or the errno of io_setup (EAGAIN: past fs.aio-max-nr).
+  int init() noexcept {
+    if (::syscall(__NR_io_setup, depth_, &context_) == 0) return 0;
+    context_ = 0;
+    return errno;
+  }
+
+  const char* name() const noexcept override { return "libaio"; }
+  unsigned depth() const noexcept override { return depth_; }
+  unsigned worker_threads() const noexcept override { return 0; }
+  std::string setup() const override { return fmt::format("Linux AIO context of {}", depth_); }
+
+  void queue(const RingRequest& request) noexcept override {
+    // Never past the depth: the caller keeps queued + in flight within it.
+    iocb& block = iocbs_[queued_];
+    block = iocb{};
+    block.aio_data = request.tag;
+    block.aio_lio_opcode = request.kind == RingRequest::Kind::kRead ? IOCB_CMD_PREAD : IOCB_CMD_PWRITE;
+    block.aio_fildes = static_cast<__u32>(request.fd);
+    block.aio_buf = reinterpret_cast<__u64>(request.buffer);
+    block.aio_nbytes = request.length;
+    block.aio_offset = request.offset;
+    pointers_[queued_] = &block;
+    ++queued_;
+    ++counters_.requests;
+  }
+
+  int submit_and_wait(unsigned wait_for) noexcept override {
+    reaped_count_ = 0;
+    in_flight_ += queued_;
+    counters_.in_flight_sum += in_flight_;
+    ++counters_.submissions;
+    submit();
+    // Requests io_submit refused are completed already, with their errno.
+    const unsigned ready = static_cast<unsigned>(reaped_count_);
+    if (in_flight_ > 0 && (ready < wait_for || ready == 0)) {
+      // Waits for at least what is asked (never more than is in flight),
+      // takes what else is there; a signal ends the wait (io_getevents is
+      // never restarted), as io_uring's does.
+      const long min_nr = std::min<long>(wait_for > ready ? wait_for - ready : 0, in_flight_);
+      const long room = std::min<long>(static_cast<long>(depth_) - ready, in_flight_);
+      ++counters_.system_calls;
+      const long got = ::syscall(__NR_io_getevents, context_, min_nr, room, events_.data(), nullptr);
+      if (got < 0 && errno != EINTR) return errno;
+      for (long i = 0; i < got; ++i) {
+        reaped_[reaped_count_++] = RingCompletion{events_[i].data, events_[i].res};
+      }
+      if (got > 0) in_flight_ -= static_cast<unsigned>(got);
+    }
+    return reaped_count_ < wait_for ? EINTR : 0;
+  }
+
+  std::span<const RingCompletion> completions() const noexcept override { return {reaped_.data(), reaped_count_}; }
+  RingCounters counters() const noexcept override { return counters_; }
+
+ private:
+  // One io_submit for the batch; the kernel may take part of it, and a
+  // request it refuses (a bad descriptor, an unaligned O_DIRECT buffer)
+  // ends the part it took: that one completes with its errno, as io_uring
+  // would report it, and the rest go in again. A request at the file's own
+  // position (a pipe, a tape, O_APPEND) is made here, in its turn, by
+  // read or write: AIO has no "current position" and refuses offset -1.
+  void submit() noexcept {
+    unsigned done = 0;
+    while (done < queued_) {
+      unsigned end = done;
+      while (end < queued_ && pointers_[end]->aio_offset >= 0) ++end;
+      if (end == done) {
+        complete_now(*pointers_[done]);
+        ++done;
+        continue;
+      }
+      ++counters_.system_calls;
+      const long taken = ::syscall(__NR_io_submit, context_, static_cast<long>(end - done), pointers_.data() + done);
+      if (taken > 0) {
+        done += static_cast<unsigned>(taken);
+        continue;
+      }
+      if (taken < 0 && errno == EINTR) continue;
+      const int err = taken < 0 ? errno : EAGAIN;
+      finish(pointers_[done]->aio_data, -static_cast<std::int64_t>(err));
+      ++done;
+    }
+    queued_ = 0;
+  }
+
+  // One read or write at the file's own position; EINTR is retried, as
+  // the threads ring does.
+  void complete_now(const iocb& block) noexcept {
+    auto* buffer = reinterpret_cast<unsigned char*>(block.aio_buf);
+    ssize_t n = 0;
+    do {
+      ++counters_.system_calls;
+      n = block.aio_lio_opcode == IOCB_CMD_PREAD ? ::read(static_cast<int>(block.aio_fildes), buffer, block.aio_nbytes)
+                                                 : ::write(static_cast<int>(block.aio_fildes), buffer, block.aio_nbytes);
+    } while (n < 0 && errno == EINTR);
+    finish(block.aio_data, n >= 0 ? n : -static_cast<std::int64_t>(errno));
+  }
+
+  void finish(std::uint64_t tag, std::int64_t result) noexcept {
+    reaped_[reaped_count_++] = RingCompletion{tag, result};
+    --in_flight_;
+  }
+
+  unsigned depth_;
+  aio_context_t context_ = 0;
+  std::vector<iocb> iocbs_;
+  std::vector<iocb*> pointers_;
+  std::vector<io_event> events_;
+  std::vector<RingCompletion> reaped_;
+  std::size_t reaped_count_ = 0;
+  unsigned queued_ = 0;
+  unsigned in_flight_ = 0;
+  RingCounters counters_;
+};
+
+}  // namespace
+
+RingOpened open_aio_ring(unsigned depth) {
+  auto ring = std::make_unique<AioRing>(depth);
+  if (const int err = ring->init(); err != 0) return {nullptr, err};
+  return {std::move(ring), 0};
+}
+
+}  // namespace ddtime
