@@ -49,7 +49,7 @@ TEST_F(Jobs, ACopyEndsAsOneJobsCopyAtEveryJobCountEngineAndOrder) {
     const Copy one = copy(c, {});
     ASSERT_STATUS(one.result, "exit 0") << c.name;
     for (const char* jobs : {"--jobs=2", "--jobs=3", "--jobs=16"}) {
-      for (const char* engine : {"--engine=io_uring", "--engine=threads"}) {
+      for (const char* engine : {"--engine=io_uring", "--engine=threads", "--engine=libaio"}) {
         for (const char* order : {"--iodepth=4", "--random=7"}) {
           SCOPED_TRACE(std::string(c.name) + " " + jobs + " " + engine + " " + order);
           const Copy shared = copy(c, {jobs, engine, order});

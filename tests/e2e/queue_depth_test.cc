@@ -32,7 +32,8 @@ struct Engine {
   const char* name;
   const char* option;
 };
-const Engine kEngines[] = {{"IoUring", "--engine=io_uring"}, {"Threads", "--engine=threads"}};
+const Engine kEngines[] = {
+    {"IoUring", "--engine=io_uring"}, {"Threads", "--engine=threads"}, {"LinuxAio", "--engine=libaio"}};
 const unsigned kDepths[] = {1, 2, 8, 32};
 
 const CopyCase kCases[] = {
@@ -366,6 +367,38 @@ INSTANTIATE_TEST_SUITE_P(
                 "Try 'ddtime --help' for more information."}),
     ParamName{});
 
+// --engine=libaio (issue 28, P): of= byte for byte GNU dd's, the records
+// lines GNU's, at depth, in random order, with two jobs, under O_DIRECT
+// and with a partial last record (in ends in one at every bs here).
+TEST_F(QueueDepth, LinuxAioCopiesByteForByteAsGnuDd) {
+  constexpr const char* kGnuDd = "/usr/bin/dd";
+  if (::access(kGnuDd, X_OK) != 0) GTEST_SKIP() << "needs GNU dd at " << kGnuDd;
+  const std::vector<std::vector<std::string>> shapes{{"bs=4096"}, {"bs=64K", "skip=3", "count=7"},
+                                                     {"bs=4096", "iflag=direct", "oflag=direct"}};
+  for (const std::vector<std::string>& shape : shapes) {
+    const CopyCase c{"shape", shape};
+    Options gnu = opts({"if=in", "of=out"});
+    gnu.args.insert(gnu.args.end(), shape.begin(), shape.end());
+    gnu.run_under = {"/bin/bash", "-c", std::string("exec -a dd ") + kGnuDd + " \"$@\""};
+    write_file("out", "");
+    const Result gnu_result = dd(gnu);
+    ASSERT_STATUS(gnu_result, "exit 0") << gnu_result;
+    const std::string gnu_output = read_file("out");
+    for (const std::vector<std::string>& way :
+         {std::vector<std::string>{"--iodepth=8"}, {"--iodepth=8", "--random=7"}, {"--jobs=2", "--iodepth=4"}}) {
+      std::vector<std::string> extra{"--engine=libaio"};
+      extra.insert(extra.end(), way.begin(), way.end());
+      SCOPED_TRACE(shape[0] + (shape.size() > 1 ? " " + shape[1] : std::string()) + " " + way.back());
+      const Copy aio = copy(c, extra);
+      EXPECT_EQ(aio.result.status(), gnu_result.status()) << aio.result;
+      EXPECT_EQ(lines_of(aio.result.err).at(0), lines_of(gnu_result.err).at(0));
+      EXPECT_EQ(lines_of(aio.result.err).at(1), lines_of(gnu_result.err).at(1));
+      EXPECT_TRUE(aio.output == gnu_output) << "output differs: " << aio.output.size() << " against "
+                                            << gnu_output.size() << " bytes";
+    }
+  }
+}
+
 TEST_F(QueueDepth, UnknownEngineIsRejectedWithTheValidOnes) {
   Options o = opts({"--engine=aio", "if=/dev/zero", "of=/dev/null", "count=1"});
   o.as_ddtime = true;
@@ -373,7 +406,7 @@ TEST_F(QueueDepth, UnknownEngineIsRejectedWithTheValidOnes) {
   EXPECT_STATUS(r, "exit 1");
   EXPECT_EQ(r.err,
             "ddtime: invalid argument \xe2\x80\x98" "aio\xe2\x80\x99 for \xe2\x80\x98--engine\xe2\x80\x99\n"
-            "Valid arguments are: auto, io_uring, threads, sync\n"
+            "Valid arguments are: auto, io_uring, threads, libaio, sync\n"
             "Try 'ddtime --help' for more information.\n");
 }
 

@@ -55,7 +55,7 @@ TEST_F(Random, ACopyEndsAsTheSequentialCopyAtEveryDepthAndEngine) {
   for (const CopyCase& c : kCases) {
     const Copy in_turn = copy(c, {});
     ASSERT_STATUS(in_turn.result, "exit 0") << c.name;
-    for (const char* engine : {"--engine=io_uring", "--engine=threads", "--engine=sync"}) {
+    for (const char* engine : {"--engine=io_uring", "--engine=threads", "--engine=libaio", "--engine=sync"}) {
       for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
         if (std::string(engine) == "--engine=sync" && std::string(depth) != "--iodepth=1") continue;
         SCOPED_TRACE(std::string(c.name) + " " + engine + " " + depth);
