@@ -342,6 +342,15 @@ bool check_limits(Os& os, const Job& job, const Messages& messages) {
     messages.too_many_threads(job.plan.jobs, static_cast<unsigned>(depth), threads, *limits.threads);
     return false;
   }
+  // --engine=libaio: each job's context takes twice its depth of the
+  // kernel's fs.aio-max-nr events (io_setup doubles what it is asked).
+  if (job.plan.engine == EngineChoice::kLibaio) {
+    const std::int64_t events = jobs * depth * 2;
+    if (const std::optional<AioLimit> aio = read_aio_limit(os); aio && events > aio->max - aio->used) {
+      messages.too_many_aio_events(job.plan.jobs, static_cast<unsigned>(depth), events, aio->max, aio->used);
+      return false;
+    }
+  }
   std::int64_t buffers = 0;
   const bool overflows = __builtin_mul_overflow(jobs * slots, job.settings.ibs, &buffers);
   if (limits.memory_available && (overflows || buffers > *limits.memory_available)) {

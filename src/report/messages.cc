@@ -279,6 +279,15 @@ void Messages::too_many_threads(unsigned jobs, unsigned depth, std::int64_t thre
               jobs, depth, threads, source, limit.threads, limit.running);
 }
 
+void Messages::too_many_aio_events(unsigned jobs, unsigned depth, std::int64_t events, std::int64_t max,
+                                   std::int64_t used) const {
+  diag_.error(0,
+              "--jobs={} x --iodepth={} on the libaio engine is {} Linux AIO events (the kernel counts twice the "
+              "depth), and fs.aio-max-nr allows {} ({} in use now): give fewer jobs or a lower depth, or let "
+              "io_uring queue them (--engine=auto)",
+              jobs, depth, events, max, used);
+}
+
 void Messages::queue_buffers_beyond_memory(unsigned jobs, unsigned depth, std::int64_t bytes,
                                            std::int64_t available) const {
   diag_.error(0,

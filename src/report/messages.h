@@ -69,6 +69,8 @@ class Messages {
   // Rule 3 of issue 28: what --jobs and --iodepth would start, refused
   // before anything is opened when the machine cannot take it.
   void too_many_threads(unsigned jobs, unsigned depth, std::int64_t threads, const ThreadLimit& limit) const;
+  void too_many_aio_events(unsigned jobs, unsigned depth, std::int64_t events, std::int64_t max,
+                           std::int64_t used) const;
   void queue_buffers_beyond_memory(unsigned jobs, unsigned depth, std::int64_t bytes, std::int64_t available) const;
   void random_needs_range() const;
   void random_past_device_end(const std::string& path, std::int64_t end, std::int64_t size) const;

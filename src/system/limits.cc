@@ -70,6 +70,13 @@ std::optional<std::int64_t> memory_available_in(std::string_view meminfo) {
   return *kib * 1024;
 }
 
+std::optional<AioLimit> read_aio_limit(Os& os) {
+  const std::optional<std::int64_t> max = leading_number(proc_text(os, "/proc/sys/fs/aio-max-nr"));
+  const std::optional<std::int64_t> used = leading_number(proc_text(os, "/proc/sys/fs/aio-nr"));
+  if (!max || !used) return std::nullopt;
+  return AioLimit{*max, *used};
+}
+
 SystemLimits read_system_limits(Os& os) {
   SystemLimits limits;
   const auto consider = [&](std::optional<std::int64_t> threads, ThreadLimit::Source source) {

@@ -27,6 +27,14 @@ struct SystemLimits {
 
 SystemLimits read_system_limits(Os& os);
 
+// Linux AIO's events: fs.aio-max-nr and fs.aio-nr (those in use by every
+// process), nullopt when either cannot be read.
+struct AioLimit {
+  std::int64_t max = 0;
+  std::int64_t used = 0;
+};
+std::optional<AioLimit> read_aio_limit(Os& os);
+
 // The parsers, for tests: /proc/self/limits' "Max processes" soft limit
 // (nullopt when unlimited or absent), /proc/loadavg's scheduling entities
 // (the fourth field's total), /proc/meminfo's MemAvailable in bytes.

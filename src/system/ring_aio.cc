@@ -62,7 +62,10 @@ class AioRing final : public Ring {
     counters_.in_flight_sum += in_flight_;
     ++counters_.submissions;
     submit();
-    // Requests io_submit refused are completed already, with their errno.
+    // Requests io_submit refused are completed already, with their errno;
+    // what the device completed inside io_submit (zram, brd) is taken from
+    // the completion ring in memory, without a system call.
+    reap_from_memory();
     const unsigned ready = static_cast<unsigned>(reaped_count_);
     if (in_flight_ > 0 && (ready < wait_for || ready == 0)) {
       // Waits for at least what is asked (never more than is in flight),
@@ -85,6 +88,38 @@ class AioRing final : public Ring {
   RingCounters counters() const noexcept override { return counters_; }
 
  private:
+  // The kernel's completion ring is mapped at the context's address: its
+  // header, then nr events; the kernel moves tail, the reader head. Read
+  // only where the header is the one this code knows (magic, no
+  // incompatible features), as libaio and fio do; else io_getevents.
+  struct CompletionRing {
+    unsigned id;
+    unsigned nr;
+    unsigned head;
+    unsigned tail;
+    unsigned magic;
+    unsigned compat_features;
+    unsigned incompat_features;
+    unsigned header_length;  // the events follow it
+  };
+  static constexpr unsigned kRingMagic = 0xa10a10a1;
+
+  void reap_from_memory() noexcept {
+    auto* ring = reinterpret_cast<CompletionRing*>(context_);
+    if (ring->magic != kRingMagic || ring->incompat_features != 0) return;
+    unsigned head = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
+    const unsigned tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+    bool took = false;
+    while (head != tail && reaped_count_ < reaped_.size()) {
+      const io_event& event = reinterpret_cast<const io_event*>(ring + 1)[head];
+      reaped_[reaped_count_++] = RingCompletion{event.data, event.res};
+      --in_flight_;
+      head = head + 1 == ring->nr ? 0 : head + 1;
+      took = true;
+    }
+    if (took) __atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
+  }
+
   // One io_submit for the batch; the kernel may take part of it, and a
   // request it refuses (a bad descriptor, an unaligned O_DIRECT buffer)
   // ends the part it took: that one completes with its errno, as io_uring

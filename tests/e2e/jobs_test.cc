@@ -351,5 +351,24 @@ TEST_F(Jobs, MoreThreadsThanTheMachineAllowsAreRefusedBeforeAnythingIsOpened) {
   EXPECT_EQ(read_file("kept"), "what the user had");
 }
 
+// Rule 3 of issue 28 for --engine=libaio: 64 contexts of 1024 take more
+// of fs.aio-max-nr (65536 by default) than there is; io_setup would refuse
+// one only after of= was emptied. Refused before anything is opened.
+TEST_F(Jobs, MoreLinuxAioEventsThanTheKernelAllowsAreRefusedBeforeAnythingIsOpened) {
+  std::ifstream max_file("/proc/sys/fs/aio-max-nr");
+  long aio_max = 0;
+  max_file >> aio_max;
+  if (aio_max <= 0 || aio_max >= 2 * 64 * 1024) GTEST_SKIP() << "fs.aio-max-nr allows 64 x 1024 x 2 events here";
+  write_file("kept", "what the user had");
+  Options o = opts({"if=/dev/zero", "of=kept", "bs=4k", "count=1M", "--jobs=64", "--iodepth=1024", "--engine=libaio"});
+  o.as_ddtime = true;
+  const Result r = dd(o);
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("--jobs=64 x --iodepth=1024 on the libaio engine is 131072 Linux AIO events"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(read_file("kept"), "what the user had");
+}
+
 }  // namespace
 }  // namespace ddtime::e2e
