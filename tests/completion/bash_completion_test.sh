@@ -123,7 +123,7 @@ expect "ddtime --sweep=" "bs= iodepth="
 expect "ddtime --sweep=i" "iodepth="
 expect "ddtime --sweep=bs=4k" ""
 expect "ddtime --units=b" "both bytes"
-expect "ddtime --engine=" "auto io_uring sync threads"
+expect "ddtime --engine=" "auto io_uring libaio sync threads"
 expect "ddtime --engine=t" "threads"
 expect "ddtime if=boot.img --json=no" "notes.txt"
 
