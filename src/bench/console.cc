@@ -126,14 +126,7 @@ void Console::time_the_snapshot(RunRecord& snapshot, const LiveTime& live) const
     timed.ramp_stats = stats;
     snapshot.phase = "ramp";  // --ramp alone has phases
   } else {
-    const Stats& ramp = live.ramp_stats;
-    stats.full_records_in -= ramp.full_records_in;
-    stats.partial_records_in -= ramp.partial_records_in;
-    stats.full_records_out -= ramp.full_records_out;
-    stats.partial_records_out -= ramp.partial_records_out;
-    stats.truncated_records -= ramp.truncated_records;
-    stats.bytes_in -= ramp.bytes_in;
-    stats.bytes_out -= ramp.bytes_out;
+    take_away_ramp(stats, live.ramp_stats);
     if (live.ramp_ns > 0) snapshot.phase = "measured";
   }
   if (live.range_blocks > 0) {

@@ -245,13 +245,7 @@ void Run::describe_time(RunResult& result, const QueueSetup& queue, bool counts_
   if (plan_.time_ns) {
     const Stats ramp = counts_from_start ? Stats{} : timekeeper_->ramp_stats();
     Stats& stats = result.stats;
-    stats.full_records_in -= ramp.full_records_in;
-    stats.partial_records_in -= ramp.partial_records_in;
-    stats.full_records_out -= ramp.full_records_out;
-    stats.partial_records_out -= ramp.partial_records_out;
-    stats.truncated_records -= ramp.truncated_records;
-    stats.bytes_in -= ramp.bytes_in;
-    stats.bytes_out -= ramp.bytes_out;
+    take_away_ramp(stats, ramp);
     TimedRun timed{*plan_.time_ns, plan_.ramp_ns, timekeeper_->ramp_elapsed_ns(), ramp};
     if (queue.order.repeats()) {
       timed.range_blocks = queue.order.blocks();

@@ -5,6 +5,16 @@
 
 namespace ddtime {
 
+void take_away_ramp(Stats& stats, const Stats& ramp) noexcept {
+  stats.full_records_in -= ramp.full_records_in;
+  stats.partial_records_in -= ramp.partial_records_in;
+  stats.full_records_out -= ramp.full_records_out;
+  stats.partial_records_out -= ramp.partial_records_out;
+  stats.truncated_records -= ramp.truncated_records;
+  stats.bytes_in -= ramp.bytes_in;
+  stats.bytes_out -= ramp.bytes_out;
+}
+
 namespace {
 
 std::int64_t interval_for(const Timekeeper::Rules& rules) {

@@ -48,6 +48,10 @@ struct LiveTime {
   std::int64_t range_blocks = 0;  // the whole blocks a pass goes over; 0: endless
 };
 
+// What a timed run measured: its counts less what the ramp before the
+// window moved (the final report's and a SIGUSR1 snapshot's alike).
+void take_away_ramp(Stats& stats, const Stats& ramp) noexcept;
+
 class Timekeeper {
  public:
   struct Rules {
