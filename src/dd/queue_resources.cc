@@ -78,7 +78,12 @@ std::unique_ptr<Ring> QueueResources::open_ring(const Request& request, EngineUs
     engine.fallback_err = opened.err;
   }
   if (request.plan.engine != EngineChoice::kThreads && engine.fallback != EngineUse::Fallback::kUringRefused) {
-    RingOpened opened = open_uring(request.plan.iodepth, slots, job != 0);
+    // Job 0's ring alone registers the files: unregistering them (see
+    // ~UringRing) must come from the ring's own thread, and only job 0's
+    // is torn down by the thread that submitted to it.
+    static constexpr int kFiles[] = {kInputFd, kOutputFd};
+    RingOpened opened =
+        open_uring(request.plan.iodepth, slots, job != 0, job == 0 ? std::span<const int>(kFiles) : std::span<const int>());
     if (opened.ring) {
       ring = std::move(opened.ring);
     } else if (request.plan.engine == EngineChoice::kIoUring) {

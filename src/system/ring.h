@@ -83,8 +83,12 @@ struct RingOpened {
   int err = 0;
 };
 // for_another_thread: the ring starts disabled, for start_in_this_thread.
+// files (at most two): descriptors registered with the ring, so requests
+// on them skip the kernel's descriptor lookup; refused, they go as they are.
+// They are unregistered when the ring is destroyed, which must then be done
+// by the thread that submits to it (a single-issuer ring refuses others).
 RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> buffers,
-                      bool for_another_thread = false);
+                      bool for_another_thread = false, std::span<const int> files = {});
 
 // Whether this build has the io_uring ring at all.
 bool uring_built_in() noexcept;
