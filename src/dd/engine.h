@@ -149,10 +149,9 @@ struct EngineUse {
   double mean_in_flight = 1;
   double system_calls_per_io = 0;  // 0: not measured (the sync engine)
   // Why not what was asked for (the report words it).
-  // kBioDevice is not a fallback but auto's reason for Linux AIO.
-  enum class Fallback { kNone, kInputCannotSeek, kInputReadInOrder, kUringRefused, kBioDevice, kAioRefused };
+  enum class Fallback { kNone, kInputCannotSeek, kInputReadInOrder, kUringRefused };
   Fallback fallback = Fallback::kNone;
-  int fallback_err = 0;  // kUringRefused, kAioRefused: io_uring_setup's or io_setup's errno
+  int fallback_err = 0;  // kUringRefused: io_uring_setup's errno
   // --jobs=N: the jobs that copied (fewer than asked when the range has
   // fewer records), how far apart the first and the last ended, and how
   // busy their submitting threads were (CPU time over real time, the mean

@@ -41,12 +41,6 @@ class QueueResources {
   // null: the sync engine copies (engine.fallback says why, when a queue
   // was asked for).
   bool set_up(const Request& request, EngineUse& engine, QueueSetup& queue);
-  // --engine=auto's rule for a queue: Linux AIO where io_uring would hand
-  // every request to a kernel worker, that is where a side is a bio-based
-  // block device (no /sys/dev/block/MAJ:MIN/mq: zram, brd, dm, md) under
-  // O_DIRECT and no regular file or block device is read or written
-  // without O_DIRECT (io_submit would block in the page cache there).
-  static bool aio_suits(Os& os, bool output_positional) noexcept;
   // Job 0's ring (null: none).
   Ring* ring() const noexcept { return rings_.empty() ? nullptr : rings_.front().get(); }
   // Every job's counters, summed.
@@ -60,7 +54,6 @@ class QueueResources {
 
   AlignedBuffer slot_memory_;  // the slots, back to back, slots_per_job_ per job
   std::size_t slots_per_job_ = 0;
-  bool aio_ = false;  // Linux AIO: asked for, or auto's rule
   std::vector<std::span<unsigned char>> slots_;
   std::vector<std::unique_ptr<Ring>> rings_;  // one per job
   std::vector<QueueLane> lanes_;

@@ -3,9 +3,7 @@
 // per job, set up before the measured window opens.
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
-#include <fmt/format.h>
 
 #include "dd/engine_queued.h"
 #include "measure/pattern.h"
@@ -33,33 +31,8 @@ bool QueueResources::allocate_slots(const Request& request) {
   return true;
 }
 
-// A block device under no blk-mq queue: its sysfs directory is there and
-// has no mq (a partition's is its disk's). No sysfs: not known, so no.
-static bool bio_based(Os& os, dev_t device) {
-  struct stat found {};
-  const std::string base = fmt::format("/sys/dev/block/{}:{}", major(device), minor(device));
-  if (!os.stat_path(base.c_str(), found).ok()) return false;
-  const bool partition = os.stat_path((base + "/partition").c_str(), found).ok();
-  return !os.stat_path((base + (partition ? "/../mq" : "/mq")).c_str(), found).ok();
-}
-
-bool QueueResources::aio_suits(Os& os, bool output_positional) noexcept {
-  bool bio = false;
-  for (const int fd : {kInputFd, kOutputFd}) {
-    if (fd == kOutputFd && !output_positional) continue;
-    struct stat status {};
-    if (!os.fstat(fd, status).ok()) return false;
-    if (!S_ISREG(status.st_mode) && !S_ISBLK(status.st_mode)) continue;
-    const IoResult flags = os.get_status_flags(fd);
-    if (!flags.ok() || (flags.n & O_DIRECT) == 0) return false;
-    if (S_ISBLK(status.st_mode) && bio_based(os, status.st_rdev)) bio = true;
-  }
-  return bio;
-}
-
-// Linux AIO when asked for, or by auto's rule (aio_suits), else io_uring
-// when AIO is refused and was not asked for by name;
-// io_uring unless the threads engine is asked for; the threads engine when
+// Linux AIO when asked for by name (an error where the kernel refuses a
+// context); io_uring unless the threads engine is asked for; the threads engine when
 // io_uring is refused and was not asked for by name (the report says why).
 // Job 0's ring is the calling thread's; every other job's is enabled by
 // the job's own thread.
@@ -67,15 +40,10 @@ std::unique_ptr<Ring> QueueResources::open_ring(const Request& request, EngineUs
   const std::span<const std::span<unsigned char>> slots =
       std::span<const std::span<unsigned char>>(slots_).subspan(std::size_t{job} * slots_per_job_, slots_per_job_);
   std::unique_ptr<Ring> ring;
-  if (aio_ && engine.fallback != EngineUse::Fallback::kAioRefused) {
+  if (request.plan.engine == EngineChoice::kLibaio) {
     RingOpened opened = open_aio_ring(request.plan.iodepth);
-    if (opened.ring) return std::move(opened.ring);
-    if (request.plan.engine == EngineChoice::kLibaio) {
-      request.events.notice(Notice::kAioUnavailable, Side::kInput, opened.err, 0);
-      return nullptr;
-    }
-    engine.fallback = EngineUse::Fallback::kAioRefused;
-    engine.fallback_err = opened.err;
+    if (!opened.ring) request.events.notice(Notice::kAioUnavailable, Side::kInput, opened.err, 0);
+    return std::move(opened.ring);
   }
   if (request.plan.engine != EngineChoice::kThreads && engine.fallback != EngineUse::Fallback::kUringRefused) {
     // Job 0's ring alone registers the files: unregistering them (see
@@ -131,10 +99,6 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
                             flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
   queue.order_free_output = output == Positioning::kOrderFree;
   if (!allocate_slots(request)) return false;
-  // Decided once, before any ring: every job takes the same kind.
-  aio_ = request.plan.engine == EngineChoice::kLibaio ||
-         (request.plan.engine == EngineChoice::kAuto && aio_suits(request.os, queue.positional_output));
-  if (aio_ && request.plan.engine == EngineChoice::kAuto) engine.fallback = EngineUse::Fallback::kBioDevice;
   for (unsigned job = 0; job < request.plan.jobs; ++job) {
     std::unique_ptr<Ring> ring = open_ring(request, engine, job);
     if (!ring) return false;

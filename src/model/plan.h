@@ -16,10 +16,9 @@
 namespace ddtime {
 
 // --engine=: auto takes io_uring when more than one I/O is to be in flight
-// and the kernel allows it, else a pool of threads, and Linux AIO (libaio)
-// for a bio-based block device under O_DIRECT, where io_uring would hand
-// every request to a kernel worker; sync is GNU's one system call at a
-// time.
+// and the kernel allows it, else a pool of threads; libaio is Linux AIO,
+// by name only (on zram, a bio-based device, io_uring outran it at depth
+// for fio and for us alike); sync is GNU's one system call at a time.
 enum class EngineChoice { kAuto, kIoUring, kThreads, kSync, kLibaio };
 
 // --cache=: the page cache each run of a session meets. as-is leaves it

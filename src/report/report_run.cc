@@ -319,13 +319,6 @@ std::string engine_fallback(const EngineUse& engine) {
       // strerror in the C locale, as every message of ours; an errno
       // glibc has no words for is named by its number, not a null pointer.
       return fmt::format("io_uring refused: {}", error_text(engine.fallback_err));
-    case EngineUse::Fallback::kBioDevice:
-      return "Linux AIO, not io_uring: a bio-based block device (no blk-mq queue) under O_DIRECT, whose reads and "
-             "writes io_uring would hand each to a kernel worker";
-    case EngineUse::Fallback::kAioRefused:
-      return fmt::format("Linux AIO refused ({}), so io_uring, which hands each request of this bio-based block "
-                         "device to a kernel worker",
-                         error_text(engine.fallback_err));
   }
   return {};
 }

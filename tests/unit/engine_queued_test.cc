@@ -394,53 +394,5 @@ TEST(QueuedEngine, WritesThatCrowdOutTheFirstBlocksLeaveTheSequentialPrefix) {
   EXPECT_EQ(run.events.notices[0].err, ENOSPC);
 }
 
-// --engine=auto's rule for a queue (issue 28, P): Linux AIO where io_uring
-// would hand every request to a kernel worker, read from sysfs through Os.
-class AutoRingRule : public ::testing::Test {
- protected:
-  // fd 0: the block device 253:0 (as zram), under O_DIRECT.
-  void SetUp() override {
-    struct stat device {};
-    device.st_mode = S_IFBLK | 0660;
-    device.st_rdev = makedev(253, 0);
-    os_.fd_stats[0] = device;
-    os_.set_status_flags(0, O_RDONLY | O_DIRECT);
-    struct stat directory {};
-    directory.st_mode = S_IFDIR | 0755;
-    os_.stats["/sys/dev/block/253:0"] = directory;
-  }
-  FakeOs os_;
-};
-
-TEST_F(AutoRingRule, TakesLinuxAioForABioBasedBlockDeviceUnderODirect) {
-  EXPECT_TRUE(QueueResources::aio_suits(os_, false));
-}
-
-TEST_F(AutoRingRule, KeepsIoUringForABlockDeviceWithABlkMqQueue) {
-  os_.stats["/sys/dev/block/253:0/mq"] = os_.stats["/sys/dev/block/253:0"];
-  EXPECT_FALSE(QueueResources::aio_suits(os_, false));
-}
-
-TEST_F(AutoRingRule, KeepsIoUringForAPartitionOfABlkMqDisk) {
-  os_.stats["/sys/dev/block/253:0/partition"] = os_.stats["/sys/dev/block/253:0"];
-  os_.stats["/sys/dev/block/253:0/../mq"] = os_.stats["/sys/dev/block/253:0"];
-  EXPECT_FALSE(QueueResources::aio_suits(os_, false));
-}
-
-TEST_F(AutoRingRule, KeepsIoUringWithoutODirectWhereIoSubmitWouldBlock) {
-  os_.set_status_flags(0, O_RDONLY);
-  EXPECT_FALSE(QueueResources::aio_suits(os_, false));
-}
-
-TEST_F(AutoRingRule, KeepsIoUringWhereSysfsDoesNotKnowTheDevice) {
-  os_.stats.clear();
-  EXPECT_FALSE(QueueResources::aio_suits(os_, false));
-}
-
-TEST_F(AutoRingRule, KeepsIoUringForRegularFiles) {
-  os_.fd_stats.clear();
-  EXPECT_FALSE(QueueResources::aio_suits(os_, true));
-}
-
 }  // namespace
 }  // namespace ddtime

@@ -600,26 +600,5 @@ TEST(EngineLine, AnErrnoWithoutWordsIsNamedByItsNumber) {
       << engine_line("ddtime", engine);
 }
 
-TEST(EngineLine, AutosLinuxAioSaysWhyIoUringWasPassedOver) {
-  EngineUse engine;
-  engine.name = "libaio";
-  engine.depth = 32;
-  engine.fallback = EngineUse::Fallback::kBioDevice;
-  const std::string line = engine_line("ddtime", engine);
-  EXPECT_NE(line.find("engine libaio, depth 32"), std::string::npos) << line;
-  EXPECT_NE(line.find("bio-based block device"), std::string::npos) << line;
-  EXPECT_NE(line.find("kernel worker"), std::string::npos) << line;
-}
-
-TEST(EngineLine, ARefusedAioContextNamesTheErrnoAndSaysIoUringRan) {
-  EngineUse engine;
-  engine.name = "io_uring";
-  engine.fallback = EngineUse::Fallback::kAioRefused;
-  engine.fallback_err = EAGAIN;
-  const std::string line = engine_line("ddtime", engine);
-  EXPECT_NE(line.find("Linux AIO refused (Resource temporarily unavailable), so io_uring"), std::string::npos)
-      << line;
-}
-
 }  // namespace
 }  // namespace ddtime
