@@ -62,6 +62,8 @@ void QueuedCopy::start_jobs() {
     jobs_->copies.push_back(std::move(copy));
   }
   jobs_->crew.running = static_cast<unsigned>(jobs_->copies.size());
+  JobsCrew* const crew = crew_;
+  jobs_->listener.emplace([crew] { crew->stop.store(true, std::memory_order_relaxed); });
   jobs_->start_ns = job_.clock.now_ns();
   jobs_->start_cpu_ns = thread_cpu_ns();
   const int failed = jobs_->threads.start(static_cast<unsigned>(jobs_->copies.size()),
@@ -146,6 +148,7 @@ void QueuedCopy::wait_for_jobs() {
   }
   lock.unlock();
   jobs_->threads.join();
+  jobs_->listener.reset();
 }
 
 // A sequence lock without fences (which ThreadSanitizer cannot follow):

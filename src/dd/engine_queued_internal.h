@@ -18,6 +18,7 @@
 #include "dd/io.h"
 #include "dd/io_position.h"
 #include "model/settings.h"
+#include "system/signals.h"
 #include "system/threads.h"
 
 namespace ddtime {
@@ -296,6 +297,9 @@ struct JobsRun {
   std::vector<HeldEvents> events;                   // [0] unused
   std::vector<std::unique_ptr<QueuedCopy>> copies;  // jobs 1..N-1
   ThreadGroup threads;
+  // SIGINT heard by a thread that sleeps until it comes: every job stops
+  // at once, however many busy threads job 0 waits behind (issue 28, A5).
+  std::optional<signals::Listener> listener;
   std::int64_t start_ns = 0;
   std::int64_t start_cpu_ns = 0;
 };

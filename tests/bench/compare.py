@@ -29,6 +29,8 @@ identical (cmp). Any failure makes the exit status 1.
   sessions of 100,000 counted runs each, wall time and peak RSS (goal:
   under 5 s and 200 MB), with /usr/bin/time:
       python3 tests/bench/compare.py --compare-documents --runs 3
+  SIGINT (issue 28, A5): from the signal to the end, many jobs in flight:
+      python3 tests/bench/compare.py --sigint --runs 9
   zram (issue 28; root, fio, a kernel with zram): 4k reads in turn and at
   random, depth 1 and 32, and diskmark's read rows, against fio's best:
       python3 tests/bench/compare.py --zram --runs 7
@@ -47,6 +49,7 @@ import json
 import math
 import os
 import platform
+import signal
 import re
 import shutil
 import statistics
@@ -1132,6 +1135,39 @@ def zram_rows(args: argparse.Namespace) -> List[str]:
     return lines
 
 
+# SIGINT (issue 28, A5): from the signal to the process's end, in the
+# shapes that were slowest (many busy jobs on few CPUs), goal 100 ms.
+SIGINT_SHAPES = ("bs=4k --jobs=64 --iodepth=1024 --engine=io_uring", "bs=4k --jobs=64 --iodepth=16",
+                 "bs=1M --jobs=8 --iodepth=64 --engine=threads", "bs=4k --jobs=4 --iodepth=32 --latency --timeline",
+                 "bs=4k --iodepth=1024 --engine=threads", "bs=4k --jobs=2 --iodepth=8 --latency")
+
+
+def sigint_rows(args: argparse.Namespace) -> List[str]:
+    load = os.getloadavg()
+    lines = [f"{args.runs} runs a shape: if=/dev/zero of=/dev/null --time=30s, SIGINT after 1 s; load average "
+             f"{load[0]:.2f} on {os.cpu_count()} CPUs", "",
+             "| shape | median ms to exit | max ms | exit by the signal | goal 100 ms |", "|---|---:|---:|---|---|"]
+    for shape in SIGINT_SHAPES:
+        if args.only and not re.search(args.only, shape):
+            continue
+        took: List[float] = []
+        by_signal = True
+        for _ in range(args.runs):
+            process = subprocess.Popen([args.ddtime, "if=/dev/zero", "of=/dev/null", "--time=30s", *shape.split()],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            time.sleep(1.0)
+            sent = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            process.communicate()
+            took.append(1000 * (time.monotonic() - sent))
+            by_signal = by_signal and process.returncode == -signal.SIGINT
+        median = statistics.median(took)
+        lines.append(f"| {shape} | {median:.0f} | {max(took):.0f} | {'yes' if by_signal else 'NO'} | "
+                     f"{'met' if median <= 100 and by_signal else 'MISSED'} |")
+        log(lines[-1])
+    return lines
+
+
 def queue_copy_rows(args: argparse.Namespace) -> List[str]:
     """An O_DIRECT file-to-file copy on the machine's file system, ddtime at
     depth 4 against GNU dd; the outputs must be identical. Each round also
@@ -1465,6 +1501,9 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
                         help="run issue 28's zram rows instead: 4k O_DIRECT reads in turn and --random at depth 1 and "
                              "32, and --profile=diskmark's read rows, on /dev/zram0 against the best of fio's psync, "
                              "libaio and tuned io_uring, paired; needs root, fio and a kernel with zram")
+    parser.add_argument("--sigint", action="store_true",
+                        help="run issue 28's SIGINT rows instead: milliseconds from SIGINT to the end of the process "
+                             "for many jobs deep in flight, either engine (goal 100 ms)")
     parser.add_argument("--jobs", action="store_true",
                         help="run issue 22's --jobs rows instead: --jobs=2 against --jobs=1 on CPU-bound copies, "
                              "paired")
@@ -1569,7 +1608,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     modes = [(args.compare_documents, None, compare_document_rows), (args.latency_cost, None, latency_rows), (args.timekeeping, None, timekeeping_rows),
              (args.sessions, None, session_rows), (args.random_access, "--random-access", random_access_rows),
              (args.profile, "--profile", profile_rows), (args.zram, "--zram", zram_rows),
-             (args.jobs, None, jobs_rows),
+             (args.jobs, None, jobs_rows), (args.sigint, None, sigint_rows),
              (args.queue_depth, "--queue-depth", queue_depth_rows)]
     for asked, needs_fio, rows in modes:
         if not asked:
