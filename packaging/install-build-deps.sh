@@ -6,7 +6,7 @@
 # Idempotent: packages already present are left alone. Needs root (or sudo).
 set -eu
 
-# liburing-dev: the io_uring engine (--iodepth); fuse3/libfuse3-dev: the
+# liburing-dev, libaio-dev: the io_uring and Linux AIO engines (--iodepth); fuse3/libfuse3-dev: the
 # fault-injection filesystem; clang and
 # libclang-rt-14-dev: the libFuzzer targets; valgrind: the valgrind.* tests;
 # python3: tests/bench/compare.py and the combination test tests/combo/combo.py
@@ -16,7 +16,7 @@ set -eu
 # libboost-math-dev: --compare's normal distribution (header only).
 # librsvg2-bin: rsvg-convert, with which the svg.render test renders --svg's files.
 packages="cmake ninja-build g++ pkg-config libfmt-dev libboost-program-options-dev libboost-math-dev
-  nlohmann-json3-dev libgtest-dev liburing-dev mandoc
+  nlohmann-json3-dev libgtest-dev liburing-dev libaio-dev mandoc
   fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 e2fsprogs librsvg2-bin $*"
 
 missing=""

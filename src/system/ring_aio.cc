@@ -1,20 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The Linux AIO ring (io_setup, io_submit, io_getevents), by the system
-// calls themselves: no libaio to link or load, so ddtime still needs
-// libc.so.6 alone. Where it wins: a bio-based block device (zram, brd,
-// dm, md) cannot take io_uring's non-blocking submission, so io_uring
-// hands every request to a kernel worker, a context switch per I/O;
-// io_submit makes each O_DIRECT request in the submitting call and it
-// completes there. Without O_DIRECT, io_submit copies through the page
-// cache before it returns: correct, just not asynchronous.
+// The Linux AIO ring (io_setup, io_submit, io_getevents) through Debian's
+// libaio, linked in (libaio.a) like liburing: no library to load at
+// start-up. --engine=libaio, by name only: on zram, where io_uring hands
+// each request to a kernel worker, io_uring still outran it at depth.
+// Without O_DIRECT, io_submit copies through the page cache before it
+// returns: correct, just not asynchronous.
 #include "system/ring.h"
 
-#include <linux/aio_abi.h>
-#include <sys/syscall.h>
+#include <libaio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <ctime>
 #include <fmt/format.h>
 #include <vector>
@@ -26,14 +24,15 @@ class AioRing final : public Ring {
  public:
   explicit AioRing(unsigned depth) : depth_(depth), iocbs_(depth), pointers_(depth), events_(depth), reaped_(depth) {}
   ~AioRing() override {
-    if (context_ != 0) ::syscall(__NR_io_destroy, context_);
+    if (context_ != nullptr) io_destroy(context_);
   }
 
   // 0 or the errno of io_setup (EAGAIN: past fs.aio-max-nr).
   int init() noexcept {
-    if (::syscall(__NR_io_setup, depth_, &context_) == 0) return 0;
-    context_ = 0;
-    return errno;
+    const int result = io_setup(static_cast<int>(depth_), &context_);
+    if (result == 0) return 0;
+    context_ = nullptr;
+    return -result;
   }
 
   const char* name() const noexcept override { return "libaio"; }
@@ -44,13 +43,13 @@ class AioRing final : public Ring {
   void queue(const RingRequest& request) noexcept override {
     // Never past the depth: the caller keeps queued + in flight within it.
     iocb& block = iocbs_[queued_];
-    block = iocb{};
-    block.aio_data = request.tag;
-    block.aio_lio_opcode = request.kind == RingRequest::Kind::kRead ? IOCB_CMD_PREAD : IOCB_CMD_PWRITE;
-    block.aio_fildes = static_cast<__u32>(request.fd);
-    block.aio_buf = reinterpret_cast<__u64>(request.buffer);
-    block.aio_nbytes = request.length;
-    block.aio_offset = request.offset;
+    if (request.kind == RingRequest::Kind::kRead) {
+      io_prep_pread(&block, request.fd, request.buffer, request.length, request.offset);
+    } else {
+      io_prep_pwrite(&block, request.fd, request.buffer, request.length, request.offset);
+    }
+    // The tag rides in the pointer-sized data field, given back in io_event.
+    block.data = reinterpret_cast<void*>(static_cast<std::uintptr_t>(request.tag));
     pointers_[queued_] = &block;
     ++queued_;
     ++counters_.requests;
@@ -74,17 +73,22 @@ class AioRing final : public Ring {
       const long min_nr = std::min<long>(wait_for > ready ? wait_for - ready : 0, in_flight_);
       const long room = std::min<long>(static_cast<long>(depth_) - ready, in_flight_);
       ++counters_.system_calls;
-      const long got = ::syscall(__NR_io_getevents, context_, min_nr, room, events_.data(), nullptr);
-      if (got < 0 && errno != EINTR) return errno;
-      for (long i = 0; i < got; ++i) {
-        reaped_[reaped_count_++] = RingCompletion{events_[i].data, events_[i].res};
-      }
+      const int got = io_getevents(context_, min_nr, room, events_.data(), nullptr);
+      if (got < 0 && got != -EINTR) return -got;
+      for (int i = 0; i < got; ++i) reaped_[reaped_count_++] = completion_of(events_[i]);
       if (got > 0) in_flight_ -= static_cast<unsigned>(got);
     }
     return reaped_count_ < wait_for ? EINTR : 0;
   }
 
   std::span<const RingCompletion> completions() const noexcept override { return {reaped_.data(), reaped_count_}; }
+
+  // res is the kernel's long in an unsigned field: a negative errno or
+  // the bytes moved.
+  static RingCompletion completion_of(const io_event& event) noexcept {
+    return RingCompletion{static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(event.data)),
+                          static_cast<std::int64_t>(static_cast<long>(event.res))};
+  }
   RingCounters counters() const noexcept override { return counters_; }
 
  private:
@@ -105,14 +109,14 @@ class AioRing final : public Ring {
   static constexpr unsigned kRingMagic = 0xa10a10a1;
 
   void reap_from_memory() noexcept {
-    auto* ring = reinterpret_cast<CompletionRing*>(context_);
+    auto* ring = reinterpret_cast<CompletionRing*>(context_);  // the context is the ring's address
     if (ring->magic != kRingMagic || ring->incompat_features != 0) return;
     unsigned head = __atomic_load_n(&ring->head, __ATOMIC_RELAXED);
     const unsigned tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
     bool took = false;
     while (head != tail && reaped_count_ < reaped_.size()) {
       const io_event& event = reinterpret_cast<const io_event*>(ring + 1)[head];
-      reaped_[reaped_count_++] = RingCompletion{event.data, event.res};
+      reaped_[reaped_count_++] = completion_of(event);
       --in_flight_;
       head = head + 1 == ring->nr ? 0 : head + 1;
       took = true;
@@ -130,21 +134,21 @@ class AioRing final : public Ring {
     unsigned done = 0;
     while (done < queued_) {
       unsigned end = done;
-      while (end < queued_ && pointers_[end]->aio_offset >= 0) ++end;
+      while (end < queued_ && pointers_[end]->u.c.offset >= 0) ++end;
       if (end == done) {
         complete_now(*pointers_[done]);
         ++done;
         continue;
       }
       ++counters_.system_calls;
-      const long taken = ::syscall(__NR_io_submit, context_, static_cast<long>(end - done), pointers_.data() + done);
+      const int taken = io_submit(context_, static_cast<long>(end - done), pointers_.data() + done);
       if (taken > 0) {
         done += static_cast<unsigned>(taken);
         continue;
       }
-      if (taken < 0 && errno == EINTR) continue;
-      const int err = taken < 0 ? errno : EAGAIN;
-      finish(pointers_[done]->aio_data, -static_cast<std::int64_t>(err));
+      if (taken == -EINTR) continue;
+      const int err = taken < 0 ? -taken : EAGAIN;
+      finish(tag_of(*pointers_[done]), -static_cast<std::int64_t>(err));
       ++done;
     }
     queued_ = 0;
@@ -153,14 +157,19 @@ class AioRing final : public Ring {
   // One read or write at the file's own position; EINTR is retried, as
   // the threads ring does.
   void complete_now(const iocb& block) noexcept {
-    auto* buffer = reinterpret_cast<unsigned char*>(block.aio_buf);
+    void* const buffer = block.u.c.buf;
     ssize_t n = 0;
     do {
       ++counters_.system_calls;
-      n = block.aio_lio_opcode == IOCB_CMD_PREAD ? ::read(static_cast<int>(block.aio_fildes), buffer, block.aio_nbytes)
-                                                 : ::write(static_cast<int>(block.aio_fildes), buffer, block.aio_nbytes);
+      n = block.aio_lio_opcode == IO_CMD_PREAD ? ::read(block.aio_fildes, buffer, block.u.c.nbytes)
+                                               : ::write(block.aio_fildes, buffer, block.u.c.nbytes);
     } while (n < 0 && errno == EINTR);
-    finish(block.aio_data, n >= 0 ? n : -static_cast<std::int64_t>(errno));
+    finish(tag_of(block), n >= 0 ? n : -static_cast<std::int64_t>(errno));
+  }
+
+  static_assert(sizeof(void*) == sizeof(std::uint64_t), "a tag rides in iocb's data pointer");
+  static std::uint64_t tag_of(const iocb& block) noexcept {
+    return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(block.data));
   }
 
   void finish(std::uint64_t tag, std::int64_t result) noexcept {
@@ -169,7 +178,7 @@ class AioRing final : public Ring {
   }
 
   unsigned depth_;
-  aio_context_t context_ = 0;
+  io_context_t context_ = nullptr;
   std::vector<iocb> iocbs_;
   std::vector<iocb*> pointers_;
   std::vector<io_event> events_;
