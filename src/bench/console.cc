@@ -78,6 +78,8 @@ void Console::notice(Notice what, Side side, int err, std::int64_t value) { mess
 
 void Console::alignment_refused(const AlignmentProblem& problem) { messages_.alignment(problem); }
 
+void Console::written_out_of_order(const WrittenOutOfOrder& blocks) { messages_.written_out_of_order(blocks); }
+
 void Console::starting(const RunStart& start) {
   total_bytes_ = start.expected_bytes;
   // --direct resolved per side: what the run reports as its operands.

@@ -63,6 +63,7 @@ class Console final : public Events {
 
   void notice(Notice what, Side side, int err, std::int64_t value) override;
   void alignment_refused(const AlignmentProblem& problem) override;
+  void written_out_of_order(const WrittenOutOfOrder& blocks) override;
   void starting(const RunStart& start) override;
   void show_stats(const Stats& stats) override;
   bool handle_signals(const Stats& stats) override;

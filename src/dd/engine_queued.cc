@@ -420,6 +420,39 @@ std::int64_t QueuedCopy::blocks_in_place() const {
 // more than it leaves, and those they crowded out (ENOSPC) fewer. So the
 // file is cut back to the blocks in place from the start and written on in
 // turn from the input, until the error comes again.
+void QueuedCopy::say_written_out_of_order(std::int64_t stop_block) {
+  std::vector<const QueuedCopy*> copies{this};
+  if (jobs_) {
+    for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) copies.push_back(other.get());
+  }
+  // Blocks can repeat (a timed run's passes): each is counted once.
+  std::vector<bool> seen;
+  WrittenOutOfOrder written;
+  written.stop_block = stop_block;
+  written.block_size = ibs_;
+  written.first_block = kNoLimit;
+  auto mark = [&](const QueuedCopy& copy, std::int64_t record) {
+    const std::int64_t block = job_.queue.order.block_of(copy.part_.global(record));
+    if (block < stop_block) return;
+    const auto index = static_cast<std::size_t>(block - stop_block);
+    if (index >= seen.size()) seen.resize(index + 1);
+    if (seen[index]) return;
+    seen[index] = true;
+    ++written.blocks;
+    written.first_block = std::min(written.first_block, block);
+    written.last_block = std::max(written.last_block, block);
+  };
+  for (const QueuedCopy* copy : copies) {
+    for (std::int64_t record = 0; record < copy->next_retire_; ++record) mark(*copy, record);
+    for (const Slot& s : copy->slots_) {
+      if (s.state == Slot::State::kWritten && s.record >= copy->next_retire_ && s.write_error == 0 && s.written > 0) {
+        mark(*copy, s.record);
+      }
+    }
+  }
+  if (written.blocks > 0) events_.written_out_of_order(written);
+}
+
 void QueuedCopy::refill_after_error() {
   std::int64_t failed = failed_block_;
   Side side = failed_side_;
@@ -433,9 +466,16 @@ void QueuedCopy::refill_after_error() {
       }
     }
   }
-  // A block device keeps what was written; the generator's input cannot be
-  // read again through the Os.
-  if (failed < 0 || output_size_before_ < 0 || !positional_output_ || job_.queue.generated_input) return;
+  if (failed < 0 || !positional_output_) return;
+  // A block device keeps what was written, and the user hears which
+  // blocks one copy in turn would not have written.
+  struct stat output {};
+  if (output_size_before_ < 0 && job_.os.fstat(kOutputFd, output).ok() && S_ISBLK(output.st_mode)) {
+    say_written_out_of_order(std::min(blocks_in_place(), failed));
+    return;
+  }
+  // The generator's input cannot be read again through the Os.
+  if (output_size_before_ < 0 || job_.queue.generated_input) return;
   RefillRequest request;
   request.input_base = input_base_;
   request.output_base = output_base_;

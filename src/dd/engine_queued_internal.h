@@ -109,6 +109,8 @@ class HeldEvents final : public Events {
     held_.push_back({what, side, err, value});
   }
   void alignment_refused(const AlignmentProblem&) override {}
+  // Job 0 alone works it out, from every job's slots, after they ended.
+  void written_out_of_order(const WrittenOutOfOrder&) override {}
   void starting(const RunStart&) override {}
   void show_stats(const Stats&) override {}
   bool handle_signals(const Stats&) override { return false; }
@@ -198,6 +200,10 @@ class QueuedCopy final : private PositionBuffers {
   // job's counted records wrote (the blocks past the first unwritten one
   // may be written too, out of turn; they do not count).
   std::int64_t blocks_in_place() const;
+  // A block device after an error: the blocks every job wrote at or past
+  // stop_block (its retired records and the writes that completed after
+  // them), said as written out of order.
+  void say_written_out_of_order(std::int64_t stop_block);
   // This job's first block not written (kNoLimit: its part is all written).
   std::int64_t first_unwritten() const noexcept;
   // After an error, a regular of= made into one sequential copy's prefix

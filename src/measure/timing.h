@@ -260,6 +260,10 @@ class ChainBreakingEvents final : public Events {
     os_.break_chain();
     inner_.alignment_refused(problem);
   }
+  void written_out_of_order(const WrittenOutOfOrder& blocks) override {
+    os_.break_chain();
+    inner_.written_out_of_order(blocks);
+  }
   void starting(const RunStart& start) override {
     os_.break_chain();
     inner_.starting(start);

@@ -60,6 +60,18 @@ struct AlignmentProblem {
 
 struct Settings;
 
+// Rule 2 of issue 28 for a block device, which keeps what was written:
+// after an error, the blocks written past where one copy in turn would
+// have stopped (stop_block), in blocks of block_size from the range's
+// start: how many, the first and the last.
+struct WrittenOutOfOrder {
+  std::int64_t stop_block = 0;
+  std::int64_t blocks = 0;
+  std::int64_t first_block = 0;
+  std::int64_t last_block = 0;
+  std::int64_t block_size = 0;
+};
+
 // What a run knows as its measured window opens.
 struct Timeline;
 
@@ -83,6 +95,7 @@ class Events {
   // bad_alloc must unwind to main's "memory exhausted".
   virtual void notice(Notice what, Side side, int err, std::int64_t value) = 0;
   virtual void alignment_refused(const AlignmentProblem& problem) = 0;
+  virtual void written_out_of_order(const WrittenOutOfOrder& blocks) = 0;
   virtual void starting(const RunStart& start) = 0;
   // Print the statistics now (SIGUSR1, conv=noerror after a read error).
   virtual void show_stats(const Stats& stats) = 0;

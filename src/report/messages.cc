@@ -142,6 +142,17 @@ std::string Messages::aligned_words() const {
   return fmt::format(", aligned to {} bytes ({}) as --align asks", align, human_size(align, false));
 }
 
+void Messages::written_out_of_order(const WrittenOutOfOrder& blocks) const {
+  const char* const noun = blocks.blocks == 1 ? "block" : "blocks";
+  const std::string range = blocks.first_block == blocks.last_block
+                                ? fmt::format("block {}", blocks.first_block)
+                                : fmt::format("blocks {} to {}", blocks.first_block, blocks.last_block);
+  diag_.error(0, "{} keeps {} {} of {} bytes written out of order ({}), past block {}, where one copy in turn "
+                "would have stopped",
+                diag_.quote_always(name_of(Side::kOutput)), blocks.blocks, noun, blocks.block_size, range,
+                blocks.stop_block);
+}
+
 void Messages::alignment(const AlignmentProblem& problem) const {
   const std::string& name = name_of(problem.side);
   const char* what = problem.logical_block_size ? "logical block size" : "direct I/O alignment";

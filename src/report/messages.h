@@ -33,6 +33,7 @@ class Messages {
 
   void notice(Notice what, Side side, int err, std::int64_t value) const;
   void alignment(const AlignmentProblem& problem) const;
+  void written_out_of_order(const WrittenOutOfOrder& blocks) const;
   void json_report_failed(const std::string& path, int err) const;
   void csv_report_failed(const std::string& path, int err) const;
   void svg_report_failed(const std::string& path, int err) const;

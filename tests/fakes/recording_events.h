@@ -22,12 +22,14 @@ class RecordingEvents final : public Events {
  public:
   std::vector<Heard> notices;
   std::vector<AlignmentProblem> refused;
+  std::vector<WrittenOutOfOrder> out_of_order;
   int stats_shown = 0;
   int signals_handled = 0;
   bool stop_on_signal = false;
 
   void notice(Notice what, Side, int err, std::int64_t value) override { notices.push_back({what, err, value}); }
   void alignment_refused(const AlignmentProblem& problem) override { refused.push_back(problem); }
+  void written_out_of_order(const WrittenOutOfOrder& blocks) override { out_of_order.push_back(blocks); }
   void starting(const RunStart&) override {}
   void show_stats(const Stats&) override { ++stats_shown; }
   // Takes the pending signal, as the driver does.

@@ -394,5 +394,46 @@ TEST(QueuedEngine, WritesThatCrowdOutTheFirstBlocksLeaveTheSequentialPrefix) {
   EXPECT_EQ(run.events.notices[0].err, ENOSPC);
 }
 
+// Rule 2 of issue 28 for a block device, which keeps what was written:
+// block 2's write fails (EIO) while blocks past it are written, so the
+// user hears how many blocks, and which, one copy in turn would not have
+// written, and nothing is cut or written again.
+TEST(QueuedEngine, ABlockDeviceAfterAnErrorSaysWhichBlocksWereWrittenOutOfOrder) {
+  FakeOs os;
+  os.input = pattern(8 * 512);
+  struct stat device {};
+  device.st_mode = S_IFBLK | 0660;
+  os.fd_stats[kOutputFd] = device;
+  FakeRing ring(os, 8);
+  ring.outcome = [&](std::uint64_t, const RingRequest& request) -> std::int64_t {
+    return request.kind == RingRequest::Kind::kWrite && request.offset == 2 * 512 ? -EIO : -1;
+  };
+  QueuedRun run(os, ring, block_size(512), 8);
+  EXPECT_EQ(run.result.exit_status, 1);
+  ASSERT_EQ(run.events.out_of_order.size(), 1u);
+  const WrittenOutOfOrder& said = run.events.out_of_order[0];
+  EXPECT_EQ(said.stop_block, 2);
+  EXPECT_EQ(said.blocks, 5);
+  EXPECT_EQ(said.first_block, 3);
+  EXPECT_EQ(said.last_block, 7);
+  EXPECT_EQ(said.block_size, 512);
+  EXPECT_EQ(os.output.size(), 8u * 512) << "the device keeps every block written";
+}
+
+// A regular file is cut back to the sequential prefix instead: nothing
+// is left out of order to be said.
+TEST(QueuedEngine, ARegularFileAfterAnErrorHasNothingOutOfOrderToSay) {
+  FakeOs os;
+  os.input = pattern(8 * 512);
+  FakeRing ring(os, 8);
+  ring.outcome = [&](std::uint64_t, const RingRequest& request) -> std::int64_t {
+    return request.kind == RingRequest::Kind::kWrite && request.offset == 2 * 512 ? -EIO : -1;
+  };
+  os.on_write({testing::Bytes(512), testing::Bytes(512), testing::Fail(EIO)});
+  QueuedRun run(os, ring, block_size(512), 8);
+  EXPECT_EQ(run.result.exit_status, 1);
+  EXPECT_TRUE(run.events.out_of_order.empty());
+}
+
 }  // namespace
 }  // namespace ddtime
