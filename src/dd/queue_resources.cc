@@ -6,6 +6,7 @@
 
 
 #include "dd/engine_queued.h"
+#include "system/threads.h"
 #include "measure/pattern.h"
 
 namespace ddtime {
@@ -130,6 +131,20 @@ RingCounters QueueResources::counters() const noexcept {
 
 void QueueResources::release() noexcept {
   lanes_.clear();
+  // A Linux AIO context's io_destroy waits out an RCU grace period (32 ms
+  // here): eight jobs' contexts, one after another, held the end of a run,
+  // SIGINT's included, for a quarter of a second. The other jobs' rings go
+  // together, each in a thread of its own; job 0's goes here, in the
+  // thread that submitted to it, which alone may let its registered files
+  // go. Where no thread can be had, they go one after another below.
+  if (rings_.size() > 1) {
+    try {
+      ThreadGroup teardown;
+      teardown.start(static_cast<unsigned>(rings_.size() - 1), [this](unsigned i) { rings_[i + 1].reset(); });
+      teardown.join();
+    } catch (...) {
+    }
+  }
   rings_.clear();
   slots_.clear();
   slot_memory_ = AlignedBuffer();
