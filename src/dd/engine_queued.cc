@@ -387,11 +387,16 @@ std::int64_t QueuedCopy::first_unwritten() const noexcept {
   return part_.global(retired);
 }
 
-std::int64_t QueuedCopy::blocks_in_place() const {
+std::vector<const QueuedCopy*> QueuedCopy::every_copy() const {
   std::vector<const QueuedCopy*> copies{this};
   if (jobs_) {
     for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) copies.push_back(other.get());
   }
+  return copies;
+}
+
+std::int64_t QueuedCopy::blocks_in_place() const {
+  const std::vector<const QueuedCopy*> copies = every_copy();
   const BlockOrder& order = job_.queue.order;
   if (!order.random()) {
     std::int64_t first = kNoLimit;
@@ -415,16 +420,7 @@ std::int64_t QueuedCopy::blocks_in_place() const {
   return std::find(written.begin(), written.end(), false) - written.begin();
 }
 
-// One sequential copy meets the error at the lowest block that failed, and
-// has written every block below it; blocks written out of turn above it are
-// more than it leaves, and those they crowded out (ENOSPC) fewer. So the
-// file is cut back to the blocks in place from the start and written on in
-// turn from the input, until the error comes again.
 void QueuedCopy::say_written_out_of_order(std::int64_t stop_block) {
-  std::vector<const QueuedCopy*> copies{this};
-  if (jobs_) {
-    for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) copies.push_back(other.get());
-  }
   // Blocks can repeat (a timed run's passes): each is counted once.
   std::vector<bool> seen;
   WrittenOutOfOrder written;
@@ -442,7 +438,7 @@ void QueuedCopy::say_written_out_of_order(std::int64_t stop_block) {
     written.first_block = std::min(written.first_block, block);
     written.last_block = std::max(written.last_block, block);
   };
-  for (const QueuedCopy* copy : copies) {
+  for (const QueuedCopy* copy : every_copy()) {
     for (std::int64_t record = 0; record < copy->next_retire_; ++record) mark(*copy, record);
     for (const Slot& s : copy->slots_) {
       if (s.state == Slot::State::kWritten && s.record >= copy->next_retire_ && s.write_error == 0 && s.written > 0) {
@@ -453,6 +449,11 @@ void QueuedCopy::say_written_out_of_order(std::int64_t stop_block) {
   if (written.blocks > 0) events_.written_out_of_order(written);
 }
 
+// One sequential copy meets the error at the lowest block that failed, and
+// has written every block below it; blocks written out of turn above it are
+// more than it leaves, and those they crowded out (ENOSPC) fewer. So the
+// file is cut back to the blocks in place from the start and written on in
+// turn from the input, until the error comes again.
 void QueuedCopy::refill_after_error() {
   std::int64_t failed = failed_block_;
   Side side = failed_side_;

@@ -200,6 +200,8 @@ class QueuedCopy final : private PositionBuffers {
   // job's counted records wrote (the blocks past the first unwritten one
   // may be written too, out of turn; they do not count).
   std::int64_t blocks_in_place() const;
+  // This job and, for job 0 of --jobs, every other.
+  std::vector<const QueuedCopy*> every_copy() const;
   // A block device after an error: the blocks every job wrote at or past
   // stop_block (its retired records and the writes that completed after
   // them), said as written out of order.

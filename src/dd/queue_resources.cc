@@ -4,10 +4,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-
 #include "dd/engine_queued.h"
-#include "system/threads.h"
 #include "measure/pattern.h"
+#include "system/threads.h"
 
 namespace ddtime {
 
@@ -33,8 +32,9 @@ bool QueueResources::allocate_slots(const Request& request) {
 }
 
 // Linux AIO when asked for by name (an error where the kernel refuses a
-// context); io_uring unless the threads engine is asked for; the threads engine when
-// io_uring is refused and was not asked for by name (the report says why).
+// context); io_uring unless the threads engine is asked for; the threads
+// engine when io_uring is refused and was not asked for by name (the
+// report says why).
 // Job 0's ring is the calling thread's; every other job's is enabled by
 // the job's own thread.
 std::unique_ptr<Ring> QueueResources::open_ring(const Request& request, EngineUse& engine, unsigned job) {
@@ -51,8 +51,8 @@ std::unique_ptr<Ring> QueueResources::open_ring(const Request& request, EngineUs
     // ~UringRing) must come from the ring's own thread, and only job 0's
     // is torn down by the thread that submitted to it.
     static constexpr int kFiles[] = {kInputFd, kOutputFd};
-    RingOpened opened =
-        open_uring(request.plan.iodepth, slots, job != 0, job == 0 ? std::span<const int>(kFiles) : std::span<const int>());
+    RingOpened opened = open_uring(request.plan.iodepth, slots, job != 0,
+                                   job == 0 ? std::span<const int>(kFiles) : std::span<const int>());
     if (opened.ring) {
       ring = std::move(opened.ring);
     } else if (request.plan.engine == EngineChoice::kIoUring) {

@@ -82,13 +82,6 @@ class AioRing final : public Ring {
   }
 
   std::span<const RingCompletion> completions() const noexcept override { return {reaped_.data(), reaped_count_}; }
-
-  // res is the kernel's long in an unsigned field: a negative errno or
-  // the bytes moved.
-  static RingCompletion completion_of(const io_event& event) noexcept {
-    return RingCompletion{static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(event.data)),
-                          static_cast<std::int64_t>(static_cast<long>(event.res))};
-  }
   RingCounters counters() const noexcept override { return counters_; }
 
  private:
@@ -168,6 +161,13 @@ class AioRing final : public Ring {
   }
 
   static_assert(sizeof(void*) == sizeof(std::uint64_t), "a tag rides in iocb's data pointer");
+  // res is the kernel's long in an unsigned field: a negative errno or
+  // the bytes moved.
+  static RingCompletion completion_of(const io_event& event) noexcept {
+    return RingCompletion{static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(event.data)),
+                          static_cast<std::int64_t>(static_cast<long>(event.res))};
+  }
+
   static std::uint64_t tag_of(const iocb& block) noexcept {
     return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(block.data));
   }

@@ -8,11 +8,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cstdint>
-
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <utility>
+
+#include "system/threads.h"
 
 namespace ddtime::signals {
 
@@ -111,14 +112,13 @@ Taken take() noexcept {
   sigset_t caught = caught_set();
   sigset_t previous;
   pthread_sigmask(SIG_BLOCK, &caught, &previous);
-  std::atomic_thread_fence(std::memory_order_acquire);
   Taken taken;
   detail::any_pending.store(0, std::memory_order_relaxed);
   taken.interrupt = interrupt_signal.load(std::memory_order_relaxed);
-  int infos = info_count.load(std::memory_order_relaxed);
-  while (infos > 0 && !info_count.compare_exchange_weak(infos, infos - 1, std::memory_order_relaxed)) {
-  }
-  taken.info = infos > 0;
+  // Handlers only add to the count and this thread alone takes from it,
+  // so a count seen above zero stays so until it is taken.
+  taken.info = info_count.load(std::memory_order_relaxed) > 0;
+  if (taken.info) info_count.fetch_sub(1, std::memory_order_relaxed);
   if (taken.interrupt != 0 || info_count.load(std::memory_order_relaxed) > 0) {
     detail::any_pending.store(1, std::memory_order_relaxed);
   }
@@ -131,15 +131,10 @@ Listener::Listener(std::function<void()> on_interrupt) noexcept : on_interrupt_(
   pthread_sigmask(SIG_BLOCK, &caught, &previous_);
   stop_fd_ = eventfd(0, EFD_CLOEXEC);
   if (stop_fd_ >= 0) {
-    // The listener starts with every signal blocked but SIGPIPE, as the
-    // workers do, and opens the caught ones only while it sleeps.
-    sigset_t all;
-    sigfillset(&all);
-    sigdelset(&all, SIGPIPE);
-    sigset_t mine;
-    pthread_sigmask(SIG_SETMASK, &all, &mine);
+    // The listener starts with the workers' mask and opens the caught
+    // signals only while it sleeps.
+    const WorkerSignalMask mask;
     started_ = pthread_create(&thread_, nullptr, &Listener::listen, this) == 0;
-    pthread_sigmask(SIG_SETMASK, &mine, nullptr);
   }
   if (!started_) {
     if (stop_fd_ >= 0) close(stop_fd_);
@@ -164,10 +159,8 @@ void* Listener::listen(void* self) noexcept {
   run_first();
   sigset_t open;
   pthread_sigmask(SIG_SETMASK, nullptr, &open);
-  const sigset_t caught = caught_set();
-  for (int sig : {SIGINT, SIGUSR1}) {
-    if (sigismember(&caught, sig)) sigdelset(&open, sig);
-  }
+  sigdelset(&open, SIGINT);
+  sigdelset(&open, SIGUSR1);
   bool told = false;
   while (true) {
     pollfd stop{listener->stop_fd_, POLLIN, 0};

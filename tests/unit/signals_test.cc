@@ -6,10 +6,9 @@
 // after the listener ended comes to the creating thread.
 #include "system/signals.h"
 
+#include <gtest/gtest.h>
 #include <pthread.h>
 #include <signal.h>
-
-#include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
