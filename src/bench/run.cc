@@ -331,6 +331,9 @@ RunResult Run::ended_before_copy(int status) const {
 }
 
 RunResult Run::perform() {
+  // The kernel's rings first: one it refuses ends the run with every
+  // file as it was.
+  if (!queue_.open_kernel_rings(os_, plan_, events_, engine_)) return ended_before_copy(1);
   if (!open_files()) return ended_before_copy(1);
   std::size_t buffer_alignment = settings_.ext.align != 0 ? settings_.ext.align : page_size();
   if ((settings_.iflag.direct || settings_.oflag.direct) && !check_direct_alignment(buffer_alignment)) {

@@ -37,6 +37,11 @@ class QueueResources {
     std::size_t alignment;
     const PatternSource* pattern;
   };
+  // Before any file is opened: every job's io_uring or Linux AIO context
+  // (not the threads engine's threads, which set_up starts). false: the
+  // run ends here, every file as it was (a notice said why).
+  bool open_kernel_rings(Os& os, const Plan& plan, Events& events, EngineUse& engine);
+  // After open_kernel_rings, with the files open.
   // false: the run ends here (a notice said why). true with queue.ring
   // null: the sync engine copies (engine.fallback says why, when a queue
   // was asked for).
@@ -50,7 +55,8 @@ class QueueResources {
 
  private:
   bool allocate_slots(const Request& request);
-  std::unique_ptr<Ring> open_ring(const Request& request, EngineUse& engine, unsigned job);
+  // Job job's part of the slots.
+  std::span<const std::span<unsigned char>> job_slots(unsigned job) const noexcept;
 
   AlignedBuffer slot_memory_;  // the slots, back to back, slots_per_job_ per job
   std::size_t slots_per_job_ = 0;

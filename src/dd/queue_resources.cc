@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <array>
+
 #include "dd/engine_queued.h"
 #include "measure/pattern.h"
 #include "system/threads.h"
@@ -31,50 +33,96 @@ bool QueueResources::allocate_slots(const Request& request) {
   return true;
 }
 
-// Linux AIO when asked for by name (an error where the kernel refuses a
-// context); io_uring unless the threads engine is asked for; the threads
-// engine when io_uring is refused and was not asked for by name (the
-// report says why).
+std::span<const std::span<unsigned char>> QueueResources::job_slots(unsigned job) const noexcept {
+  return std::span<const std::span<unsigned char>>(slots_).subspan(std::size_t{job} * slots_per_job_, slots_per_job_);
+}
+
+namespace {
+
+// An io_uring's descriptor is the lowest one free. A session's passes
+// close their files, so 0 and 1, where open_files puts if= and of=, are
+// free between passes: the next pass's ring took descriptor 0, and the
+// reads meant for if= went to the ring (EOPNOTSUPP). While the rings are
+// set up, /dev/null holds whichever of 0, 1 and 2 is free.
+class StandardDescriptorsHeld {
+ public:
+  explicit StandardDescriptorsHeld(Os& os) noexcept : os_(os) {
+    for (int fd = 0; fd < 3; ++fd) {
+      if (os_.get_status_flags(fd).ok()) continue;
+      const IoResult opened = os_.open("/dev/null", O_RDWR | O_CLOEXEC, 0);
+      if (!opened.ok()) continue;
+      held_[static_cast<std::size_t>(opened.n)] = opened.n < 3;
+      if (opened.n >= 3) os_.close(static_cast<int>(opened.n));
+    }
+  }
+  ~StandardDescriptorsHeld() {
+    for (int fd = 0; fd < 3; ++fd) {
+      if (held_[static_cast<std::size_t>(fd)]) os_.close(fd);
+    }
+  }
+  StandardDescriptorsHeld(const StandardDescriptorsHeld&) = delete;
+  StandardDescriptorsHeld& operator=(const StandardDescriptorsHeld&) = delete;
+
+ private:
+  Os& os_;
+  std::array<bool, 3> held_{};
+};
+
+}  // namespace
+
+// Every job's kernel ring, before any file is opened (rule 3 of issue
+// 28): a limit the kernel holds the rings to (RLIMIT_MEMLOCK, which
+// counts io_uring's rings on recent kernels; fs.aio-max-nr) refuses the
+// run before of= is created or cut. Linux AIO when asked for by name;
+// io_uring unless the threads engine is asked for; the threads engine
+// (set_up starts its threads, which need the slots) when job 0's io_uring
+// is refused and was not asked for by name (the report says why).
 // Job 0's ring is the calling thread's; every other job's is enabled by
 // the job's own thread.
-std::unique_ptr<Ring> QueueResources::open_ring(const Request& request, EngineUse& engine, unsigned job) {
-  const std::span<const std::span<unsigned char>> slots =
-      std::span<const std::span<unsigned char>>(slots_).subspan(std::size_t{job} * slots_per_job_, slots_per_job_);
-  std::unique_ptr<Ring> ring;
-  if (request.plan.engine == EngineChoice::kLibaio) {
-    RingOpened opened = open_aio_ring(request.plan.iodepth);
-    if (!opened.ring) request.events.notice(Notice::kAioUnavailable, Side::kInput, opened.err, 0);
-    return std::move(opened.ring);
-  }
-  if (request.plan.engine != EngineChoice::kThreads && engine.fallback != EngineUse::Fallback::kUringRefused) {
-    // Job 0's ring alone registers the files: unregistering them (see
-    // ~UringRing) must come from the ring's own thread, and only job 0's
-    // is torn down by the thread that submitted to it.
-    static constexpr int kFiles[] = {kInputFd, kOutputFd};
-    RingOpened opened = open_uring(request.plan.iodepth, slots, job != 0,
-                                   job == 0 ? std::span<const int>(kFiles) : std::span<const int>());
+bool QueueResources::open_kernel_rings(Os& os, const Plan& plan, Events& events, EngineUse& engine) {
+  if (!plan.queued() || plan.engine == EngineChoice::kThreads) return true;
+  const StandardDescriptorsHeld held(os);
+  for (unsigned job = 0; job < plan.jobs; ++job) {
+    if (plan.engine == EngineChoice::kLibaio) {
+      RingOpened opened = open_aio_ring(plan.iodepth);
+      if (!opened.ring) {
+        events.notice(Notice::kAioUnavailable, Side::kInput, opened.err, 0);
+        return false;
+      }
+      rings_.push_back(std::move(opened.ring));
+      continue;
+    }
+    RingOpened opened = open_uring(plan.iodepth, job != 0);
     if (opened.ring) {
-      ring = std::move(opened.ring);
-    } else if (request.plan.engine == EngineChoice::kIoUring) {
-      request.events.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
-      return nullptr;
+      rings_.push_back(std::move(opened.ring));
+    } else if (job != 0) {
+      // Refused after job 0's was set up: the jobs cannot share one
+      // engine, and the threads engine in the place of each refused ring
+      // would start thousands of threads at a deep queue (64 jobs at
+      // depth 1024, unprivileged, started 18,000). Where the kernel
+      // counts the rings against RLIMIT_MEMLOCK, the error says so.
+      events.notice(Notice::kUringRingsExhausted, Side::kInput, opened.err, job);
+      return false;
+    } else if (plan.engine == EngineChoice::kIoUring) {
+      events.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
+      return false;
     } else {
       engine.fallback = EngineUse::Fallback::kUringRefused;
       engine.fallback_err = opened.err;
+      return true;
     }
   }
-  if (ring) return ring;
-  // A worker per slot: more could never have a request.
-  RingOpened threads = open_thread_ring(static_cast<unsigned>(slots_per_job_));
-  if (!threads.ring) {
-    request.events.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, request.plan.iodepth);
-    return nullptr;
-  }
-  return std::move(threads.ring);
+  return true;
 }
 
 bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetup& queue) {
   if (!request.plan.queued()) return true;
+  // Where the copy turns out to be the sync engine's, the rings opened
+  // for it go at once.
+  const auto sync_engine_copies = [this] {
+    rings_.clear();
+    return true;
+  };
   // Reads go at their own offsets and come back in any order, which a
   // pipe, a terminal or a tape cannot take: then the copy is the sync
   // engine's, and the report says why.
@@ -82,7 +130,7 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
   if (!request.input_seekable || input == Positioning::kInOrder) {
     engine.fallback =
         request.input_seekable ? EngineUse::Fallback::kInputReadInOrder : EngineUse::Fallback::kInputCannotSeek;
-    return true;
+    return sync_engine_copies();
   }
   queue.refill_short_reads = input == Positioning::kOrderFree;
   // Writes go at their own offsets only to a regular file or a block
@@ -100,15 +148,35 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
                             flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
   queue.order_free_output = output == Positioning::kOrderFree;
   if (!allocate_slots(request)) return false;
+  if (rings_.empty()) {
+    // The threads engine: a worker per slot, as more could never have a
+    // request.
+    for (unsigned job = 0; job < request.plan.jobs; ++job) {
+      RingOpened threads = open_thread_ring(static_cast<unsigned>(slots_per_job_));
+      if (!threads.ring) {
+        request.events.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, request.plan.iodepth);
+        return false;
+      }
+      rings_.push_back(std::move(threads.ring));
+    }
+  } else {
+    // Job 0's ring alone registers the files: unregistering them (see
+    // ~UringRing) must come from the ring's own thread, and only job 0's
+    // is torn down by the thread that submitted to it.
+    static constexpr int kFiles[] = {kInputFd, kOutputFd};
+    rings_[0]->register_files(kFiles);
+  }
+  // The buffers go to the kernel once every ring is set up: the kernel
+  // counts both against RLIMIT_MEMLOCK for a process without
+  // CAP_IPC_LOCK, and job 0's 4 MiB of buffers at depth 1024 left the
+  // default 8 MiB room for 46 rings. A ring whose buffers do not fit
+  // works with plain ones.
+  for (unsigned job = 0; job < request.plan.jobs; ++job) rings_[job]->register_buffers(job_slots(job));
   for (unsigned job = 0; job < request.plan.jobs; ++job) {
-    std::unique_ptr<Ring> ring = open_ring(request, engine, job);
-    if (!ring) return false;
     // --pattern: the generator answers the input's reads, as PatternOs
     // does for the sync engine.
-    if (request.pattern != nullptr) ring = std::make_unique<PatternRing>(std::move(ring), *request.pattern);
-    lanes_.push_back({ring.get(), std::span<const std::span<unsigned char>>(slots_).subspan(
-                                      std::size_t{job} * slots_per_job_, slots_per_job_)});
-    rings_.push_back(std::move(ring));
+    if (request.pattern != nullptr) rings_[job] = std::make_unique<PatternRing>(std::move(rings_[job]), *request.pattern);
+    lanes_.push_back({rings_[job].get(), job_slots(job)});
   }
   queue.ring = lanes_[0].ring;
   queue.slots = lanes_[0].slots;

@@ -87,6 +87,10 @@ class PatternRing final : public Ring {
   std::string setup() const override { return inner_->setup(); }
   RingCounters counters() const noexcept override { return inner_->counters(); }
   int start_in_this_thread() noexcept override { return inner_->start_in_this_thread(); }
+  bool register_buffers(std::span<const std::span<unsigned char>> buffers) override {
+    return inner_->register_buffers(buffers);
+  }
+  bool register_files(std::span<const int> files) override { return inner_->register_files(files); }
 
   void queue(const RingRequest& request) noexcept override;
   int submit_and_wait(unsigned wait_for) noexcept override;

@@ -41,6 +41,7 @@ enum class Notice {
   kSeekTooLargeToTruncate,  // value: seek= records, in obs blocks
   kCloseFailed,             // err, side: "closing input file 'x'"
   kUringUnavailable,        // err: --engine=io_uring, and io_uring_setup refused
+  kUringRingsExhausted,     // err, value: io_uring set up value jobs' rings, then refused the next job's
   kAioUnavailable,          // err: --engine=libaio, and io_setup refused
   kThreadsUnavailable,      // err, value: the threads engine's depth threads could not be started
   kPreallocateFailed,       // err: --preallocate could not allocate the output's blocks

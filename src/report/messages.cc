@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/messages.h"
 
+#include <cerrno>
+
 #include "report/report.h"
 
 namespace ddtime {
@@ -120,6 +122,18 @@ void Messages::position_or_setup_notice(Notice what, Side side, int err, std::in
       break;
     case Notice::kUringUnavailable:
       diag_.error(err, "--engine=io_uring: cannot set up io_uring");
+      break;
+    case Notice::kUringRingsExhausted:
+      // Where the kernel counts the rings against RLIMIT_MEMLOCK, the
+      // limit is what the user can change; naming it saves a search.
+      if (err == ENOMEM) {
+        diag_.error(0,
+                    "io_uring set up the rings of {} jobs, then refused the next ({}): every ring counts against the "
+                    "locked-memory limit (ulimit -l); give fewer --jobs or a lower --iodepth",
+                    value, error_text(err));
+      } else {
+        diag_.error(err, "io_uring set up the rings of {} jobs, then refused the next", value);
+      }
       break;
     case Notice::kAioUnavailable:
       diag_.error(err, "--engine=libaio: cannot set up a Linux AIO context");

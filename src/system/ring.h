@@ -70,25 +70,33 @@ class Ring {
   // from here on (a single-issuer io_uring opened for another thread is
   // enabled by its submitter). Returns 0 or errno.
   virtual int start_in_this_thread() noexcept { return 0; }
+  // Hands the kernel the buffers every request will use, once, where the
+  // ring can take them (io_uring's fixed buffers); false where it cannot
+  // or the kernel refused (RLIMIT_MEMLOCK): requests then go with plain
+  // buffers, as they would anyway.
+  virtual bool register_buffers(std::span<const std::span<unsigned char>> /*buffers*/) { return false; }
+  // Registers descriptors (at most two) with the ring, so that requests on
+  // them skip the kernel's descriptor lookup (io_uring's registered
+  // files); false where the ring has no such thing or the kernel refused:
+  // they then go as they are. Registered, they are let go when the ring is
+  // destroyed, which must then be done by the thread that submits to it
+  // (a single-issuer ring refuses others).
+  virtual bool register_files(std::span<const int> /*files*/) { return false; }
 };
 
 // An io_uring of depth entries, its completion queue sized to the depth,
 // with the cooperative, single-issuer and deferred task-run flags dropped
-// one by one while the kernel refuses them, and the buffers registered
-// when RLIMIT_MEMLOCK allows. err is 0, or why there is no ring: ENOSYS
-// (no io_uring in the kernel, or built without it), EPERM (a seccomp
-// profile, kernel.io_uring_disabled), ...
+// one by one while the kernel refuses them. err is 0, or why there is no
+// ring: ENOSYS (no io_uring in the kernel, or built without it), EPERM (a
+// seccomp profile, kernel.io_uring_disabled), ENOMEM (on recent kernels,
+// 6.18 here, the ring's own memory counts against RLIMIT_MEMLOCK, as
+// registered buffers always have, for a process without CAP_IPC_LOCK)...
 struct RingOpened {
   std::unique_ptr<Ring> ring;
   int err = 0;
 };
 // for_another_thread: the ring starts disabled, for start_in_this_thread.
-// files (at most two): descriptors registered with the ring, so requests
-// on them skip the kernel's descriptor lookup; refused, they go as they are.
-// They are unregistered when the ring is destroyed, which must then be done
-// by the thread that submits to it (a single-issuer ring refuses others).
-RingOpened open_uring(unsigned depth, std::span<const std::span<unsigned char>> buffers,
-                      bool for_another_thread = false, std::span<const int> files = {});
+RingOpened open_uring(unsigned depth, bool for_another_thread = false);
 
 // Whether this build has the io_uring ring at all.
 bool uring_built_in() noexcept;

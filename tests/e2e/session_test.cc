@@ -78,6 +78,29 @@ TEST_F(Session, RepeatRunsTheCopyNTimesAfterTheWarmupsAndGivesTheStatistics) {
   EXPECT_TRUE(read_file("out") == input_);
 }
 
+// Each pass closes its files, so descriptors 0 and 1 are free when the
+// next pass sets up its io_uring, before opening if= and of= there: the
+// ring took descriptor 0 and every pass after the first failed reading
+// if= (EOPNOTSUPP). Each engine, and with stdin and stdout closed.
+TEST_F(Session, EveryQueuedPassCopiesWhateverDescriptorsAreFreeBeforeIt) {
+  for (const char* engine : {"--engine=auto", "--engine=io_uring", "--engine=libaio", "--engine=threads"}) {
+    for (const bool closed : {false, true}) {
+      SCOPED_TRACE(std::string(engine) + (closed ? " with stdin and stdout closed" : ""));
+      Options o = opts({"if=in", "of=out", "bs=4k", "--iodepth=8", "--repeat=3", engine});
+      o.as_ddtime = true;
+      if (closed) {
+        o.in = Stdin::closed();
+        o.out = Stdout::closed();
+      }
+      const Result r = run(o);
+      ASSERT_STATUS(r, "exit 0");
+      EXPECT_EQ(r.err.find("(failed"), std::string::npos) << r.err;
+      EXPECT_EQ(count_lines(r.err, "^ddtime: 3 runs$"), 1u) << r.err;
+      EXPECT_TRUE(read_file("out") == input_);
+    }
+  }
+}
+
 TEST_F(Session, FewerThanSixRunsHaveNoInterval) {
   const Result r = ddtime({"if=in", "of=out", "--repeat=3"});
   ASSERT_STATUS(r, "exit 0");

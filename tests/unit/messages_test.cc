@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // messages: the words of what a run met. Here the block device's blocks
 // written out of order after an error (issue 28, rule 2): how many, of
-// what size, which, and where one copy in turn would have stopped.
+// what size, which, and where one copy in turn would have stopped; and a
+// later job's io_uring refused (rule 3).
 #include "report/messages.h"
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstdint>
 #include <string>
 
 namespace ddtime {
@@ -31,6 +34,28 @@ TEST(Messages, OneBlockWrittenOutOfOrderIsNamedAlone) {
   EXPECT_EQ(said_of({.stop_block = 0, .blocks = 1, .first_block = 9, .last_block = 9, .block_size = 512}),
             "ddtime: '/dev/loop7' keeps 1 block of 512 bytes written out of order (block 9), past block 0, "
             "where one copy in turn would have stopped\n");
+}
+
+// What the message says for a notice.
+std::string said_of(Notice what, int err, std::int64_t value) {
+  std::string said;
+  const Diag diag{"ddtime", false, [&said](std::string_view text) { said.append(text); }};
+  Settings settings;
+  Messages(diag, settings).notice(what, Side::kInput, err, value);
+  return said;
+}
+
+// A later job's io_uring refused for RLIMIT_MEMLOCK: the limit the user
+// can change is named, with the two options that use less of it.
+TEST(Messages, RingsPastTheLockedMemoryLimitNameTheLimitAndWhatUsesLess) {
+  EXPECT_EQ(said_of(Notice::kUringRingsExhausted, ENOMEM, 37),
+            "ddtime: io_uring set up the rings of 37 jobs, then refused the next (Cannot allocate memory): every ring "
+            "counts against the locked-memory limit (ulimit -l); give fewer --jobs or a lower --iodepth\n");
+}
+
+TEST(Messages, ARingRefusedForAnotherReasonSaysThatReasonAlone) {
+  EXPECT_EQ(said_of(Notice::kUringRingsExhausted, EAGAIN, 3),
+            "ddtime: io_uring set up the rings of 3 jobs, then refused the next: Resource temporarily unavailable\n");
 }
 
 }  // namespace

@@ -68,9 +68,10 @@ class RealRing : public ::testing::TestWithParam<RingKind> {
       ring_ = std::move(opened.ring);
     } else if (GetParam().which == RingKind::kUring) {
       if (!uring_built_in()) GTEST_SKIP() << "built without io_uring (DDTIME_WITH_URING=OFF)";
-      RingOpened opened = open_uring(kDepth, spans);
+      RingOpened opened = open_uring(kDepth);
       if (!opened.ring) GTEST_SKIP() << "io_uring refused here: " << std::strerror(opened.err);
       ring_ = std::move(opened.ring);
+      ring_->register_buffers(spans);
     } else {
       ring_ = open_thread_ring(kDepth).ring;
     }
@@ -190,9 +191,11 @@ TEST(IoUringRing, ReadsThroughRegisteredFilesAndPlainDescriptorsAlike) {
   std::vector<std::vector<unsigned char>> buffers(2, std::vector<unsigned char>(kBlock));
   std::vector<std::span<unsigned char>> spans(buffers.begin(), buffers.end());
   const int files[] = {registered.fd()};
-  RingOpened opened = open_uring(kDepth, spans, false, files);
+  RingOpened opened = open_uring(kDepth);
   if (!opened.ring) GTEST_SKIP() << "io_uring refused here: " << std::strerror(opened.err);
   Ring& ring = *opened.ring;
+  EXPECT_TRUE(ring.register_files(files));
+  EXPECT_TRUE(ring.register_buffers(spans));
   EXPECT_NE(ring.setup().find("registered files"), std::string::npos) << ring.setup();
   ring.queue({1, RingRequest::Kind::kRead, registered.fd(), buffers[0].data(), kBlock, 5 * kBlock, 0});
   ring.queue({2, RingRequest::Kind::kRead, plain.fd(), buffers[1].data(), kBlock, 9 * kBlock, 1});
