@@ -201,11 +201,13 @@ void QueueResources::release() noexcept {
   lanes_.clear();
   // A Linux AIO context's io_destroy waits out an RCU grace period (32 ms
   // here): eight jobs' contexts, one after another, held the end of a run,
-  // SIGINT's included, for a quarter of a second. The other jobs' rings go
-  // together, each in a thread of its own; job 0's goes here, in the
-  // thread that submitted to it, which alone may let its registered files
-  // go. Where no thread can be had, they go one after another below.
-  if (rings_.size() > 1) {
+  // SIGINT's included, for a quarter of a second. Such rings of the other
+  // jobs go together, each in a thread of its own; job 0's goes here, in
+  // the thread that submitted to it, which alone may let its registered
+  // files go. Where no thread can be had, they go one after another below,
+  // as io_uring's do, which return at once: 63 threads to close them took
+  // 30 ms of a SIGINT's 75 at --jobs=64 --iodepth=1024.
+  if (rings_.size() > 1 && !rings_[1]->destroyed_at_once()) {
     try {
       ThreadGroup teardown;
       teardown.start(static_cast<unsigned>(rings_.size() - 1), [this](unsigned i) { rings_[i + 1].reset(); });

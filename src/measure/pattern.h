@@ -91,6 +91,7 @@ class PatternRing final : public Ring {
     return inner_->register_buffers(buffers);
   }
   bool register_files(std::span<const int> files) override { return inner_->register_files(files); }
+  bool destroyed_at_once() const noexcept override { return inner_->destroyed_at_once(); }
 
   void queue(const RingRequest& request) noexcept override;
   int submit_and_wait(unsigned wait_for) noexcept override;

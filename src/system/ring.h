@@ -82,6 +82,11 @@ class Ring {
   // destroyed, which must then be done by the thread that submits to it
   // (a single-issuer ring refuses others).
   virtual bool register_files(std::span<const int> /*files*/) { return false; }
+  // Whether destroying the ring returns at once (io_uring, which the
+  // kernel tears down later) rather than waiting (Linux AIO's io_destroy
+  // waits out an RCU grace period, the threads engine joins its threads):
+  // those that wait are best destroyed together.
+  virtual bool destroyed_at_once() const noexcept { return false; }
 };
 
 // An io_uring of depth entries, its completion queue sized to the depth,

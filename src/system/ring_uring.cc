@@ -69,6 +69,7 @@ class UringRing final : public Ring {
   const char* name() const noexcept override { return "io_uring"; }
   unsigned depth() const noexcept override { return depth_; }
   unsigned worker_threads() const noexcept override { return 0; }
+  bool destroyed_at_once() const noexcept override { return true; }
 
   std::string setup() const override {
     std::string words = registered_ ? "registered buffers" : "plain buffers";
