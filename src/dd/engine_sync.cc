@@ -73,6 +73,15 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
   // --random ended by a write error: a regular of= made into the prefix
   // one sequential copy leaves (prefix_refill), and the counts that prefix's.
   void refill_after_random_error(std::int64_t input_base, std::int64_t output_base, std::int64_t size_before);
+  // --random ended by a write error on a block device, which keeps what
+  // was written: the blocks written past the run in place from the
+  // range's start are said (rule 2 of issue 28).
+  void say_written_out_of_order();
+  // --random: whether a write failed (its record read, not written), not
+  // a read, a signal or nothing.
+  bool a_write_failed() const noexcept;
+  // Which of the range's blocks the records written so far are in.
+  std::vector<bool> blocks_written() const;
   template <typename Sink>
   void copy_in_passes(Sink& sink);
   [[gnu::always_inline]] inline Read read_record(const ReadRules& rules, unsigned char* record, std::int64_t& length);
@@ -461,25 +470,57 @@ void SyncCopy::copy_randomly(StraightSink& sink) {
     return end(1, Ending::kFinished);
   }
   struct stat status {};
-  const bool regular = job_.os.fstat(kOutputFd, status).ok() && S_ISREG(status.st_mode);
+  const bool known = job_.os.fstat(kOutputFd, status).ok();
   copy_with(sink, AtItsBlock(*this, input_base.n, output_base.n));
-  if (regular) refill_after_random_error(input_base.n, output_base.n, status.st_size);
+  if (known && S_ISREG(status.st_mode)) refill_after_random_error(input_base.n, output_base.n, status.st_size);
+  if (known && S_ISBLK(status.st_mode)) say_written_out_of_order();
+}
+
+bool SyncCopy::a_write_failed() const noexcept {
+  const std::int64_t read = stats_.full_records_in + stats_.partial_records_in;
+  const std::int64_t written = stats_.full_records_out + stats_.partial_records_out;
+  return result_.exit_status != 0 && result_.ending != Ending::kInterrupted && read == written + 1;
+}
+
+std::vector<bool> SyncCopy::blocks_written() const {
+  const BlockOrder& order = job_.queue.order;
+  const std::int64_t written = stats_.full_records_out + stats_.partial_records_out;
+  std::vector<bool> written_blocks(static_cast<std::size_t>(order.blocks()));
+  for (std::int64_t record = 0; record < written && record < order.blocks(); ++record) {
+    written_blocks[static_cast<std::size_t>(order.block_of(record))] = true;
+  }
+  return written_blocks;
+}
+
+// As the queued engine says it: from the first block one copy in turn
+// would have written and this one did not, or the failed block if lower.
+void SyncCopy::say_written_out_of_order() {
+  if (!a_write_failed()) return;
+  const std::vector<bool> written = blocks_written();
+  const std::int64_t failed = job_.queue.order.block_of(stats_.full_records_out + stats_.partial_records_out);
+  const auto first_hole = static_cast<std::int64_t>(std::find(written.begin(), written.end(), false) - written.begin());
+  WrittenOutOfOrder said;
+  said.stop_block = std::min(first_hole, failed);
+  said.block_size = settings_.ibs;
+  said.first_block = kNoLimit;
+  for (std::int64_t block = said.stop_block; block < static_cast<std::int64_t>(written.size()); ++block) {
+    if (!written[static_cast<std::size_t>(block)]) continue;
+    ++said.blocks;
+    said.first_block = std::min(said.first_block, block);
+    said.last_block = std::max(said.last_block, block);
+  }
+  if (said.blocks > 0) events_.written_out_of_order(said);
 }
 
 // Blocks written in the seed's order leave holes below the block whose
 // write failed, and blocks above it that one sequential copy never writes.
 void SyncCopy::refill_after_random_error(std::int64_t input_base, std::int64_t output_base,
                                          std::int64_t size_before) {
-  const std::int64_t read = stats_.full_records_in + stats_.partial_records_in;
-  const std::int64_t written = stats_.full_records_out + stats_.partial_records_out;
   // Only a write that failed (its record read, not written) is refilled.
-  if (result_.exit_status == 0 || result_.ending == Ending::kInterrupted || read != written + 1) return;
+  if (!a_write_failed()) return;
   const BlockOrder& order = job_.queue.order;
-  const std::int64_t blocks = order.blocks();
-  std::vector<bool> in_place(static_cast<std::size_t>(blocks));
-  for (std::int64_t record = 0; record < written && record < blocks; ++record) {
-    in_place[static_cast<std::size_t>(order.block_of(record))] = true;
-  }
+  const std::int64_t written = stats_.full_records_out + stats_.partial_records_out;
+  const std::vector<bool> in_place = blocks_written();
   RefillRequest request;
   request.input_base = input_base;
   request.output_base = output_base;

@@ -161,10 +161,12 @@ void Messages::written_out_of_order(const WrittenOutOfOrder& blocks) const {
   const std::string range = blocks.first_block == blocks.last_block
                                 ? fmt::format("block {}", blocks.first_block)
                                 : fmt::format("blocks {} to {}", blocks.first_block, blocks.last_block);
-  diag_.error(0, "{} keeps {} {} of {} bytes written out of order ({}), past block {}, where one copy in turn "
-                "would have stopped",
-                diag_.quote_always(name_of(Side::kOutput)), blocks.blocks, noun, blocks.block_size, range,
-                blocks.stop_block);
+  // The run in turn from the start ends at the first block not written or
+  // at the failed one, whichever is lower: before it the device holds what
+  // one copy in turn would, past it only the blocks named.
+  diag_.error(0, "{} holds the copy in turn before block {} and {} {} of {} bytes written out of order past it ({})",
+              diag_.quote_always(name_of(Side::kOutput)), blocks.stop_block, blocks.blocks, noun, blocks.block_size,
+              range);
 }
 
 void Messages::alignment(const AlignmentProblem& problem) const {

@@ -6,6 +6,7 @@
 #include "system/buffer.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -526,6 +527,63 @@ TEST(Engine, ARandomCopyMeetingAFullFileSystemLeavesTheSequentialPrefix) {
   EXPECT_EQ(result.stats.bytes_out, end * 512);
   ASSERT_EQ(events.notices.size(), 1u) << "the error is said once";
   EXPECT_EQ(events.notices[0].err, ENOSPC);
+}
+
+// Rule 2 of issue 28 for a block device, with --random at depth 1 (the
+// sync engine, auto's choice there): the fourth write fails (EIO); the
+// device keeps the three blocks written, nothing is cut or written again,
+// and those past the run in place from the start are said.
+TEST(Engine, ARandomCopyToABlockDeviceAfterAnErrorSaysWhichBlocksWereWrittenOutOfOrder) {
+  constexpr std::int64_t kBlocks = 8;
+  const BlockOrder order(kBlocks, 1);
+  std::vector<bool> placed(kBlocks);
+  for (std::int64_t record = 0; record < 3; ++record) placed[static_cast<std::size_t>(order.block_of(record))] = true;
+  const auto in_place = std::find(placed.begin(), placed.end(), false) - placed.begin();
+  const std::int64_t stop = std::min<std::int64_t>(in_place, order.block_of(3));
+  std::int64_t expected = 0;
+  std::int64_t first = kBlocks;
+  std::int64_t last = -1;
+  for (std::int64_t block = stop; block < kBlocks; ++block) {
+    if (!placed[static_cast<std::size_t>(block)]) continue;
+    ++expected;
+    first = std::min(first, block);
+    last = std::max(last, block);
+  }
+  ASSERT_GT(expected, 0) << "seed 1 must write a block out of order before the error";
+  FakeOs os;
+  os.input = pattern(kBlocks * 512);
+  struct stat device {};
+  device.st_mode = S_IFBLK | 0660;
+  os.fd_stats[kOutputFd] = device;
+  os.on_write({Bytes(512), Bytes(512), Bytes(512), Fail(EIO)});
+  RecordingEvents events;
+  FixedClock clock;
+  const Settings settings = block_size(512);
+  CacheAdvice input_cache(os, kInputFd, settings);
+  CacheAdvice output_cache(os, kOutputFd, settings);
+  QueueSetup queue;
+  queue.order = order;
+  const CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os),
+                    input_cache, output_cache, 0, queue};
+  const CopyResult result = run_sync_copy(job);
+  EXPECT_EQ(result.exit_status, 1);
+  EXPECT_EQ(result.stats.full_records_out, 3) << "nothing is written again";
+  ASSERT_EQ(events.out_of_order.size(), 1u);
+  const WrittenOutOfOrder& said = events.out_of_order[0];
+  EXPECT_EQ(said.stop_block, stop);
+  EXPECT_EQ(said.blocks, expected);
+  EXPECT_EQ(said.first_block, first);
+  EXPECT_EQ(said.last_block, last);
+  EXPECT_EQ(said.block_size, 512);
+  for (std::int64_t block = 0; block < kBlocks; ++block) {
+    if (!placed[static_cast<std::size_t>(block)]) continue;
+    const auto at = static_cast<std::size_t>(block * 512);
+    ASSERT_GE(os.output.size(), at + 512);
+    EXPECT_TRUE(std::equal(os.output.begin() + static_cast<std::ptrdiff_t>(at),
+                           os.output.begin() + static_cast<std::ptrdiff_t>(at + 512),
+                           os.input.begin() + static_cast<std::ptrdiff_t>(at)))
+        << "block " << block << " is kept";
+  }
 }
 
 }  // namespace

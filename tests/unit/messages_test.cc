@@ -26,14 +26,14 @@ std::string said_of(const WrittenOutOfOrder& blocks) {
 
 TEST(Messages, ABlockDeviceSaysWhichBlocksItKeepsWrittenOutOfOrder) {
   EXPECT_EQ(said_of({.stop_block = 2, .blocks = 5, .first_block = 3, .last_block = 7, .block_size = 4096}),
-            "ddtime: '/dev/loop7' keeps 5 blocks of 4096 bytes written out of order (blocks 3 to 7), past block 2, "
-            "where one copy in turn would have stopped\n");
+            "ddtime: '/dev/loop7' holds the copy in turn before block 2 and 5 blocks of 4096 bytes written out of "
+            "order past it (blocks 3 to 7)\n");
 }
 
 TEST(Messages, OneBlockWrittenOutOfOrderIsNamedAlone) {
   EXPECT_EQ(said_of({.stop_block = 0, .blocks = 1, .first_block = 9, .last_block = 9, .block_size = 512}),
-            "ddtime: '/dev/loop7' keeps 1 block of 512 bytes written out of order (block 9), past block 0, "
-            "where one copy in turn would have stopped\n");
+            "ddtime: '/dev/loop7' holds the copy in turn before block 0 and 1 block of 512 bytes written out of order "
+            "past it (block 9)\n");
 }
 
 // What the message says for a notice.

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Rule 2 of issue 28, a block device's half, on a real one: a loop device
+// over a faultfs file whose block 16 fails every write (EIO), as a disk's
+// bad sector does. A copy in turn stops there; one in random order, at a
+// depth or with jobs has written blocks past it. The device keeps them
+// (nothing is cut or written again), and the report names how many and
+// which, in agreement with what the device's backing file holds.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "e2e/harness.h"
+#include "e2e/loop_device.h"
+#include "fault/fault_fs.h"
+
+namespace ddtime::fault {
+namespace {
+
+constexpr std::int64_t kBlock = 4096;
+constexpr std::int64_t kBlocks = 64;
+constexpr std::int64_t kBadBlock = 16;
+
+class BadSectorOnALoopDevice : public e2e::DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    if (HasFatalFailure()) return;
+    SKIP_IF_ANOTHER_DD();
+    if (::geteuid() != 0) GTEST_SKIP() << "attaching a loop device needs root";
+    if (!e2e::shell("command -v losetup").ok) GTEST_SKIP() << "losetup (util-linux) is missing";
+    std::string why = why_fault_fs_unavailable();
+    if (why.empty()) why = fs_.mount(dir());
+    if (!why.empty()) {
+      if (fault_fs_required()) FAIL() << why << " (and DDTIME_FAULT_REQUIRED is set)";
+      GTEST_SKIP() << "cannot mount the fault filesystem: " << why;
+    }
+    ASSERT_EQ(fs_.control("file disk size=" + std::to_string(kBlocks * kBlock) + " fill=zero\n"), "");
+    const e2e::Command attached = e2e::shell("losetup --find --show " + (fs_.mount_point() / "disk").string());
+    if (!attached.ok) GTEST_SKIP() << "losetup could not attach a loop device here: " << attached.output;
+    device_ = attached.output.substr(0, attached.output.find('\n'));
+    ASSERT_EQ(fs_.control("fault disk write EIO at=" + std::to_string(kBadBlock * kBlock) + "-" +
+                          std::to_string((kBadBlock + 1) * kBlock) + " times=always\n"),
+              "");
+    input_ = e2e::pattern(static_cast<std::size_t>(kBlocks * kBlock), 5);
+    write_file("in", input_);
+  }
+  void TearDown() override {
+    if (!device_.empty()) EXPECT_TRUE(e2e::shell("losetup -d " + device_).ok) << device_;
+    if (fs_.mounted()) EXPECT_EQ(fs_.unmount(), "");
+    DdTest::TearDown();
+  }
+
+  // The blocks of the device's backing file that hold the input's bytes
+  // for that block (the rest are still zero).
+  std::vector<bool> blocks_on_disk() const {
+    std::ifstream file(fs_.mount_point() / "disk", std::ios::binary);
+    const std::string disk((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    std::vector<bool> written(kBlocks);
+    for (std::int64_t block = 0; block < kBlocks; ++block) {
+      const auto at = static_cast<std::size_t>(block * kBlock);
+      written[static_cast<std::size_t>(block)] =
+          disk.size() >= at + kBlock && disk.compare(at, kBlock, input_, at, kBlock) == 0;
+      if (!written[static_cast<std::size_t>(block)]) {
+        EXPECT_EQ(disk.compare(at, kBlock, std::string(kBlock, '\0')), 0)
+            << "block " << block << " holds neither the copy's bytes nor the old zeros";
+      }
+    }
+    return written;
+  }
+
+  // Runs the copy and checks what it said against the backing file.
+  void copy_and_check(const std::vector<std::string>& order) {
+    std::vector<std::string> args{"if=in", "of=" + device_, "bs=4096", "oflag=direct"};
+    args.insert(args.end(), order.begin(), order.end());
+    const e2e::Result r = ddtime(args);
+    EXPECT_STATUS(r, "exit 1");
+    EXPECT_NE(r.err.find("ddtime: error writing '" + device_ + "': Input/output error\n"), std::string::npos) << r.err;
+    const std::vector<bool> written = blocks_on_disk();
+    EXPECT_FALSE(written[kBadBlock]);
+    std::smatch said;
+    const std::regex words("ddtime: '" + device_ +
+                           "' holds the copy in turn before block (\\d+) and (\\d+) blocks? of 4096 bytes written out "
+                           "of order past it \\(blocks? (\\d+)(?: to (\\d+))?\\)\n");
+    ASSERT_TRUE(std::regex_search(r.err, said, words)) << r.err;
+    const std::int64_t stop = std::stoll(said[1]);
+    const std::int64_t first = std::stoll(said[3]);
+    const std::int64_t last = said[4].matched ? std::stoll(said[4]) : first;
+    EXPECT_LE(stop, kBadBlock);
+    std::int64_t kept = 0;
+    std::int64_t lowest = kBlocks;
+    std::int64_t highest = -1;
+    for (std::int64_t block = stop; block < kBlocks; ++block) {
+      if (!written[static_cast<std::size_t>(block)]) continue;
+      ++kept;
+      lowest = std::min(lowest, block);
+      highest = std::max(highest, block);
+    }
+    EXPECT_EQ(std::stoll(said[2]), kept) << r.err;
+    EXPECT_EQ(first, lowest) << r.err;
+    EXPECT_EQ(last, highest) << r.err;
+    EXPECT_GT(highest, kBadBlock) << "a block past the bad one was written, and is kept";
+    // Every block below where the report says one copy would stop is in place.
+    for (std::int64_t block = 0; block < stop; ++block) EXPECT_TRUE(written[static_cast<std::size_t>(block)]) << block;
+  }
+
+  FaultFs fs_;
+  std::string device_;
+  std::string input_;
+};
+
+TEST_F(BadSectorOnALoopDevice, ARandomCopyAtDepthOneSaysWhichBlocksItWroteOutOfOrder) {
+  copy_and_check({"--random=3"});
+}
+
+TEST_F(BadSectorOnALoopDevice, ARandomCopyAtDepthEightSaysWhichBlocksItWroteOutOfOrder) {
+  copy_and_check({"--random=3", "--iodepth=8"});
+}
+
+TEST_F(BadSectorOnALoopDevice, JobsInTurnSayWhichBlocksTheyWrotePastTheBadOne) {
+  copy_and_check({"--jobs=4"});
+}
+
+}  // namespace
+}  // namespace ddtime::fault
