@@ -161,8 +161,12 @@ void Run::describe_engine(RunResult& result) const {
 
 RunResult Run::copy(std::size_t buffer_alignment) {
   QueueSetup queue;
-  const QueueResources::Request request{os_,     events_, settings_, plan_, input_position_.seekable, buffer_alignment,
-                                        pattern_};
+  QueueResources::Request request{os_, events_, settings_, plan_, input_position_.seekable, buffer_alignment, {}};
+  if (pattern_ != nullptr) {
+    request.generate_input = [pattern = pattern_](std::unique_ptr<Ring> ring) -> std::unique_ptr<Ring> {
+      return std::make_unique<PatternRing>(std::move(ring), *pattern);
+    };
+  }
   if (!queue_.set_up(request, engine_, queue)) return ended_before_copy(1);
   if (plan_.random && !place_randomly(queue)) return ended_before_copy(1);
   if (plan_.time_ns) go_round(queue);

@@ -13,7 +13,6 @@
 #include "dd/io_position.h"
 #include "dd/prefix_refill.h"
 #include "measure/latency.h"
-#include "measure/pattern.h"
 #include "system/signals.h"
 
 namespace ddtime {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -20,8 +21,6 @@
 #include "system/buffer.h"
 
 namespace ddtime {
-
-class PatternSource;
 
 // The queued engine's resources for one run: its slots (one allocation,
 // each slot starting on the alignment) and its ring. Set up before the
@@ -35,7 +34,10 @@ class QueueResources {
     const Plan& plan;
     bool input_seekable;
     std::size_t alignment;
-    const PatternSource* pattern;
+    // --pattern: wraps each job's ring so that a generator answers the
+    // input's reads (measure's PatternRing, built by the run, which the
+    // engine below it does not know); empty: the input is read.
+    std::function<std::unique_ptr<Ring>(std::unique_ptr<Ring>)> generate_input;
   };
   // Before any file is opened: every job's io_uring or Linux AIO context
   // (not the threads engine's threads, which set_up starts). false: the

@@ -7,7 +7,6 @@
 #include <array>
 
 #include "dd/engine_queued.h"
-#include "measure/pattern.h"
 #include "system/threads.h"
 
 namespace ddtime {
@@ -175,13 +174,13 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
   for (unsigned job = 0; job < request.plan.jobs; ++job) {
     // --pattern: the generator answers the input's reads, as PatternOs
     // does for the sync engine.
-    if (request.pattern != nullptr) rings_[job] = std::make_unique<PatternRing>(std::move(rings_[job]), *request.pattern);
+    if (request.generate_input) rings_[job] = request.generate_input(std::move(rings_[job]));
     lanes_.push_back({rings_[job].get(), job_slots(job)});
   }
   queue.ring = lanes_[0].ring;
   queue.slots = lanes_[0].slots;
   queue.lanes = lanes_;
-  queue.generated_input = request.pattern != nullptr;
+  queue.generated_input = static_cast<bool>(request.generate_input);
   return true;
 }
 

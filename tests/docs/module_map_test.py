@@ -39,9 +39,7 @@ UPWARD_INCLUDES_TO_CUT = {
     "dd/engine.h -> measure/timing.h",
     "dd/engine_jobs.cc -> measure/timing.h",
     "dd/engine_queued.cc -> measure/latency.h",
-    "dd/engine_queued.cc -> measure/pattern.h",
     "dd/engine_sync.cc -> measure/timekeeper.h",
-    "dd/queue_resources.cc -> measure/pattern.h",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
