@@ -16,11 +16,11 @@
 #include "dd/io.h"
 #include "dd/io_position.h"
 #include "measure/timekeeper.h"
-#include "measure/timing.h"
 #include "model/ending.h"
 #include "model/events.h"
 #include "model/settings.h"
 #include "model/stats.h"
+#include "system/clock.h"
 #include "system/os.h"
 #include "system/ring.h"
 

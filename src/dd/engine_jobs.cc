@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "dd/engine_queued_internal.h"
-#include "measure/timing.h"
+#include "system/clock.h"
 
 namespace ddtime {
 

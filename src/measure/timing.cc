@@ -16,12 +16,6 @@
 
 namespace ddtime {
 
-std::int64_t MonotonicClock::now_ns() noexcept {
-  struct timespec now {};
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * kNanosecondsPerSecond + now.tv_nsec;
-}
-
 CpuTimes process_cpu_times() noexcept {
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
@@ -32,12 +26,6 @@ CpuTimes process_cpu_times() noexcept {
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
   return {to_ns(usage.ru_utime), to_ns(usage.ru_stime),
           static_cast<std::int64_t>(cpu.tv_sec) * kNanosecondsPerSecond + cpu.tv_nsec};
-}
-
-std::int64_t thread_cpu_ns() noexcept {
-  struct timespec cpu {};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-  return static_cast<std::int64_t>(cpu.tv_sec) * kNanosecondsPerSecond + cpu.tv_nsec;
 }
 
 unsigned usable_cpus() noexcept {

@@ -1,32 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// timing — the clocks a run is measured with, behind a small interface so
-// tests can supply their own. Reads the clock only when asked; the copy loop
-// asks at the start, at the end and, for status=progress, once per block.
+// timing — what a run is measured with: its window on the clock
+// (system/clock, which tests replace), the process's CPU times and how
+// they divide. Reads a clock only when asked; the copy loop asks at the
+// start, at the end and, for status=progress, once per block.
 #pragma once
 
 #include <cstdint>
 
 #include "model/events.h"
 #include "measure/latency.h"
+#include "system/clock.h"
 #include "system/os.h"
 #include "model/run_times.h"  // RunTimes, which the times measured here fill
 
 namespace ddtime {
-
-class Clock {
- public:
-  virtual ~Clock() = default;
-  // Nanoseconds from an arbitrary fixed point; never goes backwards.
-  virtual std::int64_t now_ns() noexcept = 0;
-};
-
-// CLOCK_MONOTONIC, the clock GNU dd measures its window with.
-class MonotonicClock final : public Clock {
- public:
-  std::int64_t now_ns() noexcept override;
-};
-
-inline constexpr std::int64_t kNanosecondsPerSecond = 1'000'000'000;
 
 // CPU time consumed by this process so far. total_ns is exact
 // (CLOCK_PROCESS_CPUTIME_ID); user_ns and sys_ns come from getrusage, whose
@@ -38,9 +25,6 @@ struct CpuTimes {
   std::int64_t total_ns = 0;
 };
 CpuTimes process_cpu_times() noexcept;
-
-// CPU time consumed by the calling thread so far (CLOCK_THREAD_CPUTIME_ID).
-std::int64_t thread_cpu_ns() noexcept;
 
 // The CPU time spent between two readings taken inside a window of
 // real_ns: the exact total of every thread of the process, divided between

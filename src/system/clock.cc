@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "system/clock.h"
+
+#include <time.h>
+
+namespace ddtime {
+
+std::int64_t MonotonicClock::now_ns() noexcept {
+  struct timespec now {};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * kNanosecondsPerSecond + now.tv_nsec;
+}
+
+std::int64_t thread_cpu_ns() noexcept {
+  struct timespec cpu {};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+  return static_cast<std::int64_t>(cpu.tv_sec) * kNanosecondsPerSecond + cpu.tv_nsec;
+}
+
+}  // namespace ddtime

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// clock — the operating system's clocks: a monotonic clock behind a small
+// interface, so that tests can supply their own, and the calling thread's
+// CPU time. A clock is read only when asked. What the readings mean (a
+// run's window, its CPU share) is measure/'s business, not this module's.
+#pragma once
+
+#include <cstdint>
+
+namespace ddtime {
+
+inline constexpr std::int64_t kNanosecondsPerSecond = 1'000'000'000;
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  // Nanoseconds from an arbitrary fixed point; never goes backwards.
+  virtual std::int64_t now_ns() noexcept = 0;
+};
+
+// CLOCK_MONOTONIC, the clock GNU dd measures its window with.
+class MonotonicClock final : public Clock {
+ public:
+  std::int64_t now_ns() noexcept override;
+};
+
+// CPU time consumed by the calling thread so far (CLOCK_THREAD_CPUTIME_ID).
+std::int64_t thread_cpu_ns() noexcept;
+
+}  // namespace ddtime
