@@ -158,10 +158,14 @@ TEST_F(Compare, ManyRunsTakeTheNormalApproximation) {
   EXPECT_LT(row["p"].number(), 1e-6) << result.out;
   EXPECT_GT(row["u"].number(), 600) << result.out;
   EXPECT_FALSE(row["p_exact"].boolean());
-  // The interval's ranks come from the normal's quantile too.
+  // The interval's ranks come from the normal's quantile too: the 211th
+  // smallest and largest of the 625 ratios, so it lies above 1 unless 211
+  // pairs are out of order. The ratio of the medians need not lie inside
+  // it: under a sanitizer on a loaded machine the 256k runs fell in two
+  // clusters, the ratio of medians was 33.0 and the interval's top 21.8.
   ASSERT_TRUE(row["ci95"].is_array()) << result.out;
-  EXPECT_LT(row["ci95"][0].number(), row["ratio"].number());
-  EXPECT_GT(row["ci95"][1].number(), row["ratio"].number());
+  EXPECT_GT(row["ci95"][0].number(), 1) << result.out;
+  EXPECT_LT(row["ci95"][0].number(), row["ci95"][1].number()) << result.out;
 }
 
 // ddtime --compare executes ddtime-compare: found from the binary itself
