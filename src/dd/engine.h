@@ -15,7 +15,7 @@
 #include "dd/block_order.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
-#include "measure/timekeeper.h"
+#include "dd/pacer.h"
 #include "model/ending.h"
 #include "model/events.h"
 #include "model/settings.h"
@@ -99,12 +99,13 @@ struct CopyJob {
   // LatencyOs in os). Empty: nothing is timed.
   std::span<LatencyRecorders* const> latency = {};
   // --time, --ramp, --timeline: asked once per record or reaped batch
-  // whether to stop (time_to_stop). Null: nothing is timed.
-  Timekeeper* timekeeper = nullptr;
+  // whether to stop (time_to_stop); measure's Timekeeper. Null: nothing
+  // is timed.
+  Pacer* timekeeper = nullptr;
 };
 
 // The copy loop's check for a timed run's turn: a countdown, and the
-// clock read when it runs out (Timekeeper::due). True when the copy is to
+// clock read when it runs out (Pacer::due). True when the copy is to
 // stop starting I/O.
 inline bool time_to_stop(const CopyJob& job, const Stats& stats) {
   return job.timekeeper != nullptr && job.timekeeper->due(stats);

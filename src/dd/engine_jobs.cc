@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "dd/engine_queued_internal.h"
+#include "measure/latency.h"
 #include "system/clock.h"
 
 namespace ddtime {

@@ -13,6 +13,7 @@
 #include "dd/io_position.h"
 #include "dd/prefix_refill.h"
 #include "measure/latency.h"
+#include "system/clock.h"
 #include "system/signals.h"
 
 namespace ddtime {

@@ -13,7 +13,6 @@
 #include "dd/convert.h"
 #include "dd/io_position.h"
 #include "dd/prefix_refill.h"
-#include "measure/timekeeper.h"
 #include "system/buffer.h"
 
 namespace ddtime {

@@ -26,7 +26,11 @@ std::int64_t interval_for(const Timekeeper::Rules& rules) {
 }  // namespace
 
 Timekeeper::Timekeeper(RunWindow& window, const Rules& rules)
-    : window_(window), rules_(rules), timeline_(std::make_shared<Timeline>()), live_(std::make_shared<LiveTime>()) {
+    : Pacer(rules.ramp_ns > 0),
+      window_(window),
+      rules_(rules),
+      timeline_(std::make_shared<Timeline>()),
+      live_(std::make_shared<LiveTime>()) {
   timeline_->interval_ns = interval_for(rules);
   adaptive_ = !rules.interval_ns && !rules.time_ns;
   // A reading every millisecond, or every twentieth of an interval when

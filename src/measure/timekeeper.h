@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "dd/pacer.h"
 #include "measure/latency.h"
 #include "measure/run_window.h"
 #include "measure/timeline.h"
@@ -52,7 +53,7 @@ struct LiveTime {
 // window moved (the final report's and a SIGUSR1 snapshot's alike).
 void take_away_ramp(Stats& stats, const Stats& ramp) noexcept;
 
-class Timekeeper {
+class Timekeeper final : public Pacer {
  public:
   struct Rules {
     std::optional<std::int64_t> time_ns{};      // --time
@@ -82,25 +83,9 @@ class Timekeeper {
   // they held, for its interval's figures (not with --jobs, whose other
   // jobs keep samples of their own).
   void start(LatencyRecorders* latency, bool interval_latency = true);
-  // The copy loop's check, once per record or reaped batch: true when the
-  // copy is to stop starting I/O now (time is up, or steady) and finish
-  // what it started. Reads the clock once every stride.
-  bool due(const Stats& stats) {
-    if (--countdown_ > 0) [[likely]]
-      return false;
-    return tick(stats);
-  }
-  // due() for counts that cost something to make (--jobs' job 0 adds up
-  // every job's): counted() is called only when the clock is read. own:
-  // the records of the latency recorders start() was given (job 0's
-  // alone), when they are not the counts.
-  template <typename Counted>
-  bool due_counting(Counted&& counted, const Stats* own = nullptr) {
-    if (--countdown_ > 0) [[likely]]
-      return false;
-    return tick(counted(), own);
-  }
-  // The clock read now, and what is due done.
+  // The copy loop asks due() (Pacer) once per record or reaped batch; the
+  // clock is read once every stride. tick(): the clock read now, and what
+  // is due done; true when the copy is to stop starting I/O.
   bool tick(const Stats& stats, const Stats* own = nullptr);
   // After the copy: the last sample taken.
   void copy_ended(const Stats& stats);
@@ -112,9 +97,6 @@ class Timekeeper {
   const Stats& ramp_stats() const noexcept { return ramp_stats_; }
   std::int64_t ramp_elapsed_ns() const noexcept { return ramp_elapsed_ns_; }
   TimedEnd ended_by() const noexcept { return ended_by_; }
-  // --ramp was asked for (ramping(): it has not ended yet).
-  bool ramps() const noexcept { return rules_.ramp_ns > 0; }
-  bool ramping() const noexcept { return ramping_; }
   // The samples so far (a SIGUSR1 view) or, after copy_ended, all of them.
   const Timeline& timeline() const noexcept { return *timeline_; }
   // The same, shared: a SIGUSR1 view may be asked for while it grows.
@@ -136,8 +118,9 @@ class Timekeeper {
 
   RunWindow& window_;
   Rules rules_;
+  bool due_now(const Stats& stats, const Stats* own) override { return tick(stats, own); }
+
   LatencyRecorders* latency_ = nullptr;
-  bool ramping_ = false;
   bool interval_latency_ = true;
   bool adaptive_ = false;  // no interval given: coarsened as samples gather
   std::int64_t ramp_end_ns_ = 0;
@@ -145,8 +128,7 @@ class Timekeeper {
   std::int64_t next_sample_ns_ = 0;  // absolute, on the window's clock
   std::int64_t reading_gap_ns_ = kLongestReadingGap;
   std::int64_t last_reading_ns_ = 0;
-  std::int64_t stride_ = 1;     // records (or batches) between readings
-  std::int64_t countdown_ = 1;  // left before the next
+  std::int64_t stride_ = 1;  // records (or batches) between readings; Pacer's countdown_ counts them down
   Stats ramp_stats_{};
   std::int64_t ramp_elapsed_ns_ = 0;
   TimedEnd ended_by_ = TimedEnd::kRange;

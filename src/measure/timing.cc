@@ -3,10 +3,6 @@
 
 #include "system/os_direct.h"
 
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
-
 #include <sched.h>
 #include <sys/resource.h>
 
@@ -52,16 +48,6 @@ CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t 
   const auto user = static_cast<std::int64_t>(static_cast<long double>(total) * static_cast<long double>(user_weight) /
                                               static_cast<long double>(user_weight + sys_weight));
   return {user, total - user};
-}
-
-std::uint64_t read_ticks() noexcept {
-#if defined(__x86_64__)
-  return __rdtsc();
-#else
-  struct timespec now {};
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<std::uint64_t>(now.tv_sec) * kNanosecondsPerSecond + static_cast<std::uint64_t>(now.tv_nsec);
-#endif
 }
 
 namespace {

@@ -46,12 +46,6 @@ CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t 
 // The CPUs this process may run on (sched_getaffinity), at least 1.
 unsigned usable_cpus() noexcept;
 
-// A cheap, monotonic tick count for timing single system calls: the CPU's
-// time-stamp counter on x86-64 (a few ns to read, against tens for
-// clock_gettime), nanoseconds elsewhere. Ticks become seconds by scaling
-// against the monotonic clock over the whole run.
-std::uint64_t read_ticks() noexcept;
-
 // Wraps the real Os for --split-times: counts the ticks spent inside read
 // calls and inside write calls (and the seeks that stand for writes under
 // conv=sparse). Every other call passes straight through OsWrapper.

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// pacer — what the copy asks of whatever keeps its time (issue 29: the
+// engine never measures): whether to stop starting I/O now, asked once per
+// record or reaped batch, and whether a ramp is still on. The question is
+// a countdown kept here, inline and never virtual; the clock is read, and
+// what is due done, only when the countdown runs out, by due_now(), which
+// measure's Timekeeper implements.
+#pragma once
+
+#include <cstdint>
+
+#include "model/stats.h"
+
+namespace ddtime {
+
+class Pacer {
+ public:
+  Pacer(const Pacer&) = delete;
+  Pacer& operator=(const Pacer&) = delete;
+
+  // True when the copy is to stop starting I/O now (the time is up, or
+  // the rate is steady) and finish what it started.
+  bool due(const Stats& stats) {
+    if (--countdown_ > 0) [[likely]]
+      return false;
+    return due_now(stats, nullptr);
+  }
+  // due() for counts that cost something to make (--jobs' job 0 adds up
+  // every job's): counted() is called only when the clock is read. own:
+  // the records of the latency recorders the pacer was given (job 0's
+  // alone), when they are not the counts.
+  template <typename Counted>
+  bool due_counting(Counted&& counted, const Stats* own = nullptr) {
+    if (--countdown_ > 0) [[likely]]
+      return false;
+    return due_now(counted(), own);
+  }
+  // --ramp was asked for; ramping(): it has not ended yet.
+  bool ramps() const noexcept { return ramps_; }
+  bool ramping() const noexcept { return ramping_; }
+
+ protected:
+  explicit Pacer(bool ramps) noexcept : ramps_(ramps) {}
+  ~Pacer() = default;
+  // The clock read now, what is due done, and countdown_ set again.
+  virtual bool due_now(const Stats& stats, const Stats* own) = 0;
+
+  std::int64_t countdown_ = 1;  // records (or batches) left before the next reading
+  bool ramping_ = false;
+
+ private:
+  const bool ramps_;
+};
+
+}  // namespace ddtime
