@@ -138,7 +138,11 @@ class Reader {
   // iflag=fullblock): EINTR retried with signals handled in between; a
   // failure to read after a short O_DIRECT read counts as end of file;
   // err kStopRequested when a signal stopped the run first.
-  IoResult read(unsigned char* buffer, std::size_t size) {
+  // Always inlined, as read_once and Writer::write: whether GCC inlines
+  // them otherwise follows how big the including file is (its
+  // inline-unit-growth is a share of the unit), and a header fewer in
+  // engine_sync.cc cost 57 instructions a record at bs=4k (callgrind).
+  [[gnu::always_inline]] IoResult read(unsigned char* buffer, std::size_t size) {
     return fullblock_ ? read_full(kInputFd, buffer, size) : read_once(kInputFd, buffer, size);
   }
   // The same from another descriptor: GNU reads over seek= on an output it
@@ -158,7 +162,7 @@ class Reader {
  private:
   // Inline, because it runs once per record: a healthy read costs a signal
   // poll, the call and two tests. Everything rarer is out of line.
-  IoResult read_once(int fd, unsigned char* buffer, std::size_t size) {
+  [[gnu::always_inline]] IoResult read_once(int fd, unsigned char* buffer, std::size_t size) {
     if (signals::pending() && events_.handle_signals(stats_)) return IoResult{-1, kStopRequested};
     IoResult result = call_read(fd, buffer, size);
     if (!result.ok()) result = retry_failed_read(fd, buffer, size, result);
@@ -169,7 +173,7 @@ class Reader {
     if (at_ >= 0 && result.n > 0) at_ += result.n;
     return result;
   }
-  IoResult call_read(int fd, unsigned char* buffer, std::size_t size) {
+  [[gnu::always_inline]] IoResult call_read(int fd, unsigned char* buffer, std::size_t size) {
     return at_ < 0 ? os_.read(fd, buffer, size) : os_.pread(fd, buffer, size, static_cast<off_t>(at_));
   }
   IoResult read_full(int fd, unsigned char* buffer, std::size_t size);
@@ -196,7 +200,7 @@ class Writer {
   // written (a NUL block turned into a seek counts as written), err the
   // reason for stopping short (ENOSPC for a write that returned 0, or
   // kStopRequested when a signal stopped the run).
-  IoResult write(const unsigned char* buffer, std::size_t size) {
+  [[gnu::always_inline]] IoResult write(const unsigned char* buffer, std::size_t size) {
     if (plain_ && !signals::pending()) {
       // One write(2) taking the whole block is by far the common case.
       IoResult wrote = call_write(buffer, size);
@@ -222,7 +226,7 @@ class Writer {
   void write_at(std::int64_t offset) noexcept { at_ = offset; }
 
  private:
-  IoResult call_write(const unsigned char* buffer, std::size_t size) {
+  [[gnu::always_inline]] IoResult call_write(const unsigned char* buffer, std::size_t size) {
     IoResult wrote =
         at_ < 0 ? os_.write(kOutputFd, buffer, size) : os_.pwrite(kOutputFd, buffer, size, static_cast<off_t>(at_));
     if (at_ >= 0 && wrote.n > 0) at_ += wrote.n;

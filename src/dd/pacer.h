@@ -23,7 +23,7 @@ class Pacer {
   bool due(const Stats& stats) {
     if (--countdown_ > 0) [[likely]]
       return false;
-    return due_now(stats, nullptr);
+    return read_clock(stats, nullptr);
   }
   // due() for counts that cost something to make (--jobs' job 0 adds up
   // every job's): counted() is called only when the clock is read. own:
@@ -33,7 +33,7 @@ class Pacer {
   bool due_counting(Counted&& counted, const Stats* own = nullptr) {
     if (--countdown_ > 0) [[likely]]
       return false;
-    return due_now(counted(), own);
+    return read_clock(counted(), own);
   }
   // --ramp was asked for; ramping(): it has not ended yet.
   bool ramps() const noexcept { return ramps_; }
@@ -49,6 +49,10 @@ class Pacer {
   bool ramping_ = false;
 
  private:
+  // due_now(), out of line: inlined into every copy loop, the check stays
+  // a countdown and a plain call, as Timekeeper's was.
+  [[gnu::noinline]] bool read_clock(const Stats& stats, const Stats* own);
+
   const bool ramps_;
 };
 
