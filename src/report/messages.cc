@@ -164,7 +164,7 @@ void Messages::written_out_of_order(const WrittenOutOfOrder& blocks) const {
   // The run in turn from the start ends at the first block not written or
   // at the failed one, whichever is lower: before it the device holds what
   // one copy in turn would, past it only the blocks named.
-  diag_.error(0, "{} holds the copy in turn before block {} and {} {} of {} bytes written out of order past it ({})",
+  diag_.error(0, "{} holds the copy in turn before block {} and {} {} of {} B written out of order past it ({})",
               diag_.quote_always(name_of(Side::kOutput)), blocks.stop_block, blocks.blocks, noun, blocks.block_size,
               range);
 }

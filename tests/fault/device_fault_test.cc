@@ -86,7 +86,7 @@ class BadSectorOnALoopDevice : public e2e::DdTest {
     EXPECT_FALSE(written[kBadBlock]);
     std::smatch said;
     const std::regex words("ddtime: '" + device_ +
-                           "' holds the copy in turn before block (\\d+) and (\\d+) blocks? of 4096 bytes written out "
+                           "' holds the copy in turn before block (\\d+) and (\\d+) blocks? of 4096 B written out "
                            "of order past it \\(blocks? (\\d+)(?: to (\\d+))?\\)\n");
     ASSERT_TRUE(std::regex_search(r.err, said, words)) << r.err;
     const std::int64_t stop = std::stoll(said[1]);

@@ -26,13 +26,13 @@ std::string said_of(const WrittenOutOfOrder& blocks) {
 
 TEST(Messages, ABlockDeviceSaysWhichBlocksItKeepsWrittenOutOfOrder) {
   EXPECT_EQ(said_of({.stop_block = 2, .blocks = 5, .first_block = 3, .last_block = 7, .block_size = 4096}),
-            "ddtime: '/dev/loop7' holds the copy in turn before block 2 and 5 blocks of 4096 bytes written out of "
+            "ddtime: '/dev/loop7' holds the copy in turn before block 2 and 5 blocks of 4096 B written out of "
             "order past it (blocks 3 to 7)\n");
 }
 
 TEST(Messages, OneBlockWrittenOutOfOrderIsNamedAlone) {
   EXPECT_EQ(said_of({.stop_block = 0, .blocks = 1, .first_block = 9, .last_block = 9, .block_size = 512}),
-            "ddtime: '/dev/loop7' holds the copy in turn before block 0 and 1 block of 512 bytes written out of order "
+            "ddtime: '/dev/loop7' holds the copy in turn before block 0 and 1 block of 512 B written out of order "
             "past it (block 9)\n");
 }
 
