@@ -421,22 +421,12 @@ std::int64_t QueuedCopy::blocks_in_place() const {
 }
 
 void QueuedCopy::say_written_out_of_order(std::int64_t stop_block) {
-  // Blocks can repeat (a timed run's passes): each is counted once.
-  std::vector<bool> seen;
-  WrittenOutOfOrder written;
-  written.stop_block = stop_block;
-  written.block_size = ibs_;
-  written.first_block = kNoLimit;
+  // Blocks can repeat (a timed run's passes): each is marked once.
+  std::vector<bool> written;
   auto mark = [&](const QueuedCopy& copy, std::int64_t record) {
-    const std::int64_t block = job_.queue.order.block_of(copy.part_.global(record));
-    if (block < stop_block) return;
-    const auto index = static_cast<std::size_t>(block - stop_block);
-    if (index >= seen.size()) seen.resize(index + 1);
-    if (seen[index]) return;
-    seen[index] = true;
-    ++written.blocks;
-    written.first_block = std::min(written.first_block, block);
-    written.last_block = std::max(written.last_block, block);
+    const auto block = static_cast<std::size_t>(job_.queue.order.block_of(copy.part_.global(record)));
+    if (block >= written.size()) written.resize(block + 1);
+    written[block] = true;
   };
   for (const QueuedCopy* copy : every_copy()) {
     for (std::int64_t record = 0; record < copy->next_retire_; ++record) mark(*copy, record);
@@ -446,7 +436,8 @@ void QueuedCopy::say_written_out_of_order(std::int64_t stop_block) {
       }
     }
   }
-  if (written.blocks > 0) events_.written_out_of_order(written);
+  const WrittenOutOfOrder said = written_past(written, stop_block, ibs_);
+  if (said.blocks > 0) events_.written_out_of_order(said);
 }
 
 // One sequential copy meets the error at the lowest block that failed, and

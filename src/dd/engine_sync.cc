@@ -499,16 +499,7 @@ void SyncCopy::say_written_out_of_order() {
   const std::vector<bool> written = blocks_written();
   const std::int64_t failed = job_.queue.order.block_of(stats_.full_records_out + stats_.partial_records_out);
   const auto first_hole = static_cast<std::int64_t>(std::find(written.begin(), written.end(), false) - written.begin());
-  WrittenOutOfOrder said;
-  said.stop_block = std::min(first_hole, failed);
-  said.block_size = settings_.ibs;
-  said.first_block = kNoLimit;
-  for (std::int64_t block = said.stop_block; block < static_cast<std::int64_t>(written.size()); ++block) {
-    if (!written[static_cast<std::size_t>(block)]) continue;
-    ++said.blocks;
-    said.first_block = std::min(said.first_block, block);
-    said.last_block = std::max(said.last_block, block);
-  }
+  const WrittenOutOfOrder said = written_past(written, std::min(first_hole, failed), settings_.ibs);
   if (said.blocks > 0) events_.written_out_of_order(said);
 }
 

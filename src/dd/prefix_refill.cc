@@ -11,6 +11,18 @@ namespace ddtime {
 
 bool space_error(int err) noexcept { return err == ENOSPC || err == EDQUOT || err == EFBIG; }
 
+WrittenOutOfOrder written_past(const std::vector<bool>& written, std::int64_t stop_block, std::int64_t block_size) {
+  WrittenOutOfOrder said;
+  said.stop_block = stop_block;
+  said.block_size = block_size;
+  for (auto block = static_cast<std::size_t>(std::max<std::int64_t>(stop_block, 0)); block < written.size(); ++block) {
+    if (!written[block]) continue;
+    if (said.blocks++ == 0) said.first_block = static_cast<std::int64_t>(block);
+    said.last_block = static_cast<std::int64_t>(block);
+  }
+  return said;
+}
+
 RefillOutcome refill_prefix(Os& os, Reader& reader, Writer& writer, unsigned char* buffer,
                             const RefillRequest& request) {
   RefillOutcome out;

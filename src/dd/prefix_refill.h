@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "dd/io.h"
 #include "model/events.h"
@@ -51,6 +52,12 @@ struct RefillOutcome {
 
 // A write failure that a cut can undo: the file system lacked room.
 bool space_error(int err) noexcept;
+
+// A block device, which keeps what was written, after an error (rule 2 of
+// issue 28, both engines): of the blocks written (written[b] for block b
+// of the range), those at or past stop_block, where the copy in turn ends,
+// counted, with the first and the last.
+WrittenOutOfOrder written_past(const std::vector<bool>& written, std::int64_t stop_block, std::int64_t block_size);
 
 // Requires: buffer holds ibs bytes (aligned as the input's reads need);
 // reader and writer are the copy's own.

@@ -46,12 +46,16 @@ namespace {
 class StandardDescriptorsHeld {
  public:
   explicit StandardDescriptorsHeld(Os& os) noexcept : os_(os) {
+    // Those below fd are open or held: the lowest free one is fd.
     for (int fd = 0; fd < 3; ++fd) {
       if (os_.get_status_flags(fd).ok()) continue;
       const IoResult opened = os_.open("/dev/null", O_RDWR | O_CLOEXEC, 0);
       if (!opened.ok()) continue;
-      held_[static_cast<std::size_t>(opened.n)] = opened.n < 3;
-      if (opened.n >= 3) os_.close(static_cast<int>(opened.n));
+      if (opened.n == fd) {
+        held_[static_cast<std::size_t>(fd)] = true;
+      } else {
+        os_.close(static_cast<int>(opened.n));
+      }
     }
   }
   ~StandardDescriptorsHeld() {

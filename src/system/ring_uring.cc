@@ -194,16 +194,14 @@ RingOpened open_uring(unsigned depth, bool for_another_thread) {
   // depth 1024 found room for 29 rings. So ENOMEM is tried again while the
   // teardown can take; a limit really reached costs that wait once.
   const auto give_up = std::chrono::steady_clock::now() + kMemlockReleaseWait;
-  for (std::size_t i = 0; i < std::size(tries); ++i) {
-    auto ring = std::make_unique<UringRing>(depth, tries[i] | disabled);
-    const int result = ring->init();
+  for (const unsigned flags : tries) {
+    int result = 0;
+    auto ring = std::make_unique<UringRing>(depth, flags | disabled);
+    while ((result = ring->init()) == -ENOMEM && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
     if (result == 0) return {std::move(ring), 0};
     err = -result;
-    if (err == ENOMEM && std::chrono::steady_clock::now() < give_up) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      --i;  // the same flags again
-      continue;
-    }
     if (err != EINVAL) break;
   }
   return {nullptr, err};

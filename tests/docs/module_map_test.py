@@ -41,6 +41,21 @@ UPWARD_INCLUDES_TO_CUT = {
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
+def table_lines(text: str, header: str) -> List[str]:
+    """The lines of the Markdown table under the line that starts with
+    header, up to the first line that is not the table's."""
+    lines: List[str] = []
+    inside = False
+    for line in text.splitlines():
+        if inside:
+            if not line.startswith("|"):
+                break
+            lines.append(line)
+        elif line.startswith(header):
+            inside = True
+    return lines
+
+
 def stem(name: str) -> str:
     return re.sub(r"\.(h|cc)$", "", name)
 
@@ -80,18 +95,11 @@ class Map:
     @staticmethod
     def _rows(text: str) -> List[Tuple[str, str]]:
         rows = []
-        inside = False
-        for line in text.splitlines():
-            if line.startswith("| module | job | may use |"):
-                inside = True
+        for line in table_lines(text, "| module | job | may use |"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if set(cells[0]) <= set("-: "):
                 continue
-            if inside:
-                if not line.startswith("|"):
-                    break
-                cells = [c.strip() for c in line.strip().strip("|").split("|")]
-                if set(cells[0]) <= set("-: "):
-                    continue
-                rows.append((cells[0], cells[-1]))
+            rows.append((cells[0], cells[-1]))
         return rows
 
     def allows(self, user: str, used: str) -> bool:
@@ -132,17 +140,10 @@ def find_cycle(edges: Dict[str, Set[str]]) -> Optional[List[str]]:
 def folder_ranks(text: str) -> Dict[str, int]:
     """The folders of the "| folder | holds |" table, bottom up: 0, 1, ..."""
     ranks: Dict[str, int] = {}
-    inside = False
-    for line in text.splitlines():
-        if line.startswith("| folder | holds |"):
-            inside = True
-            continue
-        if inside:
-            if not line.startswith("|"):
-                break
-            match = FOLDER_ROW.match(line)
-            if match:
-                ranks[match.group(1)] = len(ranks)
+    for line in table_lines(text, "| folder | holds |"):
+        match = FOLDER_ROW.match(line)
+        if match:
+            ranks[match.group(1)] = len(ranks)
     return ranks
 
 

@@ -44,14 +44,28 @@ struct CopyRun {
 
 // As a session runs the engine: the input's position probed once it is
 // open, cache advice as the settings ask.
-CopyRun copy(FakeOs& os, RecordingEvents& events, const Settings& settings) {
+CopyRun copy(FakeOs& os, RecordingEvents& events, const Settings& settings, const QueueSetup& queue = {}) {
   FixedClock clock;
   CacheAdvice input_cache(os, kInputFd, settings);
   CacheAdvice output_cache(os, kOutputFd, settings);
   const CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os),
-                    input_cache, output_cache, 0};
+                    input_cache, output_cache, 0, queue};
   CopyResult result = run_sync_copy(job);
   return {result, result.stats};
+}
+
+// --random's sync copy: the records in the order's blocks.
+CopyRun copy_randomly(FakeOs& os, RecordingEvents& events, const Settings& settings, const BlockOrder& order) {
+  QueueSetup queue;
+  queue.order = order;
+  return copy(os, events, settings, queue);
+}
+
+// The blocks the order's first records go to.
+std::vector<bool> blocks_of_first(const BlockOrder& order, std::int64_t records) {
+  std::vector<bool> placed(static_cast<std::size_t>(order.blocks()));
+  for (std::int64_t record = 0; record < records; ++record) placed[static_cast<std::size_t>(order.block_of(record))] = true;
+  return placed;
 }
 
 TEST(Engine, StraightCopyCountsFullAndPartialRecords) {
@@ -499,24 +513,14 @@ TEST(Engine, RandomOrderGoesOnAfterAShortReadAndAShortWriteAtTheSameBlock) {
 TEST(Engine, ARandomCopyMeetingAFullFileSystemLeavesTheSequentialPrefix) {
   constexpr std::int64_t kBlocks = 8;
   const BlockOrder order(kBlocks, 1);
-  std::vector<bool> placed(kBlocks);
-  for (std::int64_t record = 0; record < 3; ++record) placed[static_cast<std::size_t>(order.block_of(record))] = true;
+  const std::vector<bool> placed = blocks_of_first(order, 3);
   const auto in_place = std::find(placed.begin(), placed.end(), false) - placed.begin();
   const std::int64_t end = std::min<std::int64_t>(in_place + 2, kBlocks);  // the room the cut gives back
   FakeOs os;
   os.input = pattern(kBlocks * 512);
   os.on_write({Bytes(512), Bytes(512), Bytes(512), Fail(ENOSPC), Bytes(512), Bytes(512), Fail(ENOSPC)});
   RecordingEvents events;
-  FixedClock clock;
-  const Settings settings = block_size(512);
-  CacheAdvice input_cache(os, kInputFd, settings);
-  CacheAdvice output_cache(os, kOutputFd, settings);
-  QueueSetup queue;
-  queue.ring = nullptr;
-  queue.order = order;
-  const CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os),
-                    input_cache, output_cache, 0, queue};
-  const CopyResult result = run_sync_copy(job);
+  const CopyResult result = copy_randomly(os, events, block_size(512), order).outcome;
   EXPECT_EQ(result.exit_status, 1);
   const std::vector<unsigned char> prefix(os.input.begin(), os.input.begin() + end * 512);
   EXPECT_EQ(os.output, prefix) << "blocks in place from the start: " << in_place;
@@ -536,8 +540,7 @@ TEST(Engine, ARandomCopyMeetingAFullFileSystemLeavesTheSequentialPrefix) {
 TEST(Engine, ARandomCopyToABlockDeviceAfterAnErrorSaysWhichBlocksWereWrittenOutOfOrder) {
   constexpr std::int64_t kBlocks = 8;
   const BlockOrder order(kBlocks, 1);
-  std::vector<bool> placed(kBlocks);
-  for (std::int64_t record = 0; record < 3; ++record) placed[static_cast<std::size_t>(order.block_of(record))] = true;
+  const std::vector<bool> placed = blocks_of_first(order, 3);
   const auto in_place = std::find(placed.begin(), placed.end(), false) - placed.begin();
   const std::int64_t stop = std::min<std::int64_t>(in_place, order.block_of(3));
   std::int64_t expected = 0;
@@ -557,15 +560,7 @@ TEST(Engine, ARandomCopyToABlockDeviceAfterAnErrorSaysWhichBlocksWereWrittenOutO
   os.fd_stats[kOutputFd] = device;
   os.on_write({Bytes(512), Bytes(512), Bytes(512), Fail(EIO)});
   RecordingEvents events;
-  FixedClock clock;
-  const Settings settings = block_size(512);
-  CacheAdvice input_cache(os, kInputFd, settings);
-  CacheAdvice output_cache(os, kOutputFd, settings);
-  QueueSetup queue;
-  queue.order = order;
-  const CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os),
-                    input_cache, output_cache, 0, queue};
-  const CopyResult result = run_sync_copy(job);
+  const CopyResult result = copy_randomly(os, events, block_size(512), order).outcome;
   EXPECT_EQ(result.exit_status, 1);
   EXPECT_EQ(result.stats.full_records_out, 3) << "nothing is written again";
   ASSERT_EQ(events.out_of_order.size(), 1u);
