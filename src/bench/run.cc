@@ -208,7 +208,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
                     output_cache_,
                     window_.start_ns(),
                     queue,
-                    queue.ring != nullptr && latency_ ? latency_->jobs_recorders() : std::span<LatencyRecorders* const>{},
+                    queue.ring != nullptr && latency_ ? latency_->jobs_taps() : std::span<IoTap* const>{},
                     timekeeper_ ? &*timekeeper_ : nullptr};
   // --jobs' other jobs keep samples of their own, which no interval of the
   // timeline (job 0's) can mark: its intervals carry no latency then.

@@ -12,7 +12,6 @@
 
 #include "dd/io_position.h"
 #include "dd/prefix_refill.h"
-#include "measure/latency.h"
 #include "system/clock.h"
 #include "system/signals.h"
 
@@ -20,10 +19,10 @@ namespace ddtime {
 
 QueuedCopy::QueuedCopy(const CopyJob& job)
     : QueuedCopy(job, QueueLane{job.queue.ring, job.queue.slots}, job.events, JobPart{}, nullptr,
-                 job.latency.empty() ? nullptr : job.latency[0]) {}
+                 job.taps.empty() ? nullptr : job.taps[0]) {}
 
 QueuedCopy::QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part,
-                       JobsCrew* crew, LatencyRecorders* latency)
+                       JobsCrew* crew, IoTap* tap)
     : job_(job),
       settings_(job.settings),
       events_(events),
@@ -39,7 +38,7 @@ QueuedCopy::QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events
       positional_output_(job.queue.positional_output),
       any_order_writes_(job.queue.positional_output || job.queue.order_free_output),
       refill_short_reads_(job.queue.refill_short_reads),
-      latency_(latency),
+      tap_(tap),
       record_limit_(job.queue.order.repeats()                                      ? kNoLimit
                     : settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
                                                                                    : settings_.max_records),
@@ -105,7 +104,7 @@ void QueuedCopy::queue_reads() {
 
 void QueuedCopy::queue_read(std::int64_t record) {
   Slot& s = slot(record);
-  if (latency_ != nullptr) s.queued_ticks = read_ticks();
+  if (tap_ != nullptr) s.queued_ticks = read_ticks();
   ring_.queue({static_cast<std::uint64_t>(record), RingRequest::Kind::kRead, kInputFd, buffer(record) + s.got,
                s.want - static_cast<std::size_t>(s.got), input_base_ + block_offset(record) + s.got,
                buffer_index(record)});
@@ -118,7 +117,7 @@ void QueuedCopy::queue_write(std::int64_t record) {
   const auto length = static_cast<std::size_t>(s.got) - s.written;
   const std::int64_t offset =
       positional_output_ ? output_base_ + block_offset(record) + static_cast<std::int64_t>(s.written) : -1;
-  if (latency_ != nullptr) s.queued_ticks = read_ticks();
+  if (tap_ != nullptr) s.queued_ticks = read_ticks();
   ring_.queue({static_cast<std::uint64_t>(record) | kWriteBit, RingRequest::Kind::kWrite, kOutputFd,
                buffer(record) + s.written, length, offset, buffer_index(record)});
   ++in_flight_;
@@ -141,9 +140,8 @@ void QueuedCopy::on_completion(const RingCompletion& completion, std::int64_t re
   // A read past the end of the input fetches nothing and is not counted,
   // as in the sync engine; nor is a read the generator answered.
   const bool timed = (completion.tag & kWriteBit) != 0 || (completion.result != 0 && !job_.queue.generated_input);
-  if (latency_ != nullptr && timed) {
-    ((completion.tag & kWriteBit) != 0 ? latency_->writes : latency_->reads)
-        .record(reaped_ticks - static_cast<std::int64_t>(s.queued_ticks));
+  if (tap_ != nullptr && timed) {
+    tap_->completed((completion.tag & kWriteBit) != 0, reaped_ticks - static_cast<std::int64_t>(s.queued_ticks));
   }
   if ((completion.tag & kWriteBit) == 0) {
     if (completion.result > 0 && refill_short_reads_ && s.got + completion.result < static_cast<std::int64_t>(s.want)) {
@@ -332,7 +330,7 @@ void QueuedCopy::poll_stops() {
   if (crew_ == nullptr) {
     time_up = time_to_stop(job_, stats_);
   } else if (job_.timekeeper != nullptr) {
-    time_up = job_.timekeeper->due_counting([&] { return counted_so_far(ramping && latency_ != nullptr); }, &stats_);
+    time_up = job_.timekeeper->due_counting([&] { return counted_so_far(ramping && tap_ != nullptr); }, &stats_);
   }
   // Job 0's timekeeper forgot its samples from the ramp; the others
   // forget theirs, up to where they stood when the ramp's records were
@@ -369,7 +367,7 @@ void QueuedCopy::copy_loop() {
     }
     // One clock reading for the whole batch: every request in it was
     // reaped by this call.
-    const auto reaped = latency_ != nullptr ? static_cast<std::int64_t>(read_ticks()) : 0;
+    const auto reaped = tap_ != nullptr ? static_cast<std::int64_t>(read_ticks()) : 0;
     for (const RingCompletion& completion : ring_.completions()) on_completion(completion, reaped);
     retire_in_order();
     if (crew_ != nullptr) publish();
