@@ -17,6 +17,7 @@
 #include "dd/engine.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
+#include "dd/prefix_refill.h"
 #include "model/settings.h"
 #include "system/signals.h"
 #include "system/threads.h"
@@ -208,6 +209,8 @@ class QueuedCopy final : private PositionBuffers {
   // After an error, a regular of= made into one sequential copy's prefix
   // (prefix_refill), and the counts made that prefix's.
   void refill_after_error();
+  // What refill_prefix needs: the range, the blocks in place, the error.
+  RefillRequest refill_request(std::int64_t failed, Side side, int err) const;
   // Every job's counts so far (this job's alone without --jobs); with
   // marks, each other job's samples at the same moment into the crew's
   // ramp_marks.
