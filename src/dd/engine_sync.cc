@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dd/engine_sync.h"
+#include "dd/engine_sync_internal.h"
 
 #include <sys/stat.h>
 
@@ -16,108 +17,7 @@
 #include "system/buffer.h"
 
 namespace ddtime {
-namespace {
 
-// The state of one copy. The loop is a template over the sink, so that
-// the strategy costs nothing per block: no switch, no virtual call.
-class SyncCopy final : private PositionBuffers, private BlockSink {
- public:
-  explicit SyncCopy(const CopyJob& job);
-  CopyResult run();
-
- private:
-  enum class Strategy { kStraight, kReblock, kConvert };
-  // What read_record() produced.
-  enum class Read {
-    kRecord,   // a record of `length` bytes, counted
-    kDropped,  // a failed read that conv=noerror leaves out
-    kEnd,      // end of input, or a read error that ends the copy
-    kStop,     // a signal stopped the run
-  };
-
-  class StraightSink;
-  class ReblockSink;
-  class ConvertSink;
-
-  // What read_record() needs to know, fixed for the run: the loop keeps
-  // it in registers rather than reloading it through settings_ after
-  // every system call.
-  struct ReadRules {
-    bool sync;
-    bool noerror;
-    unsigned char pad;
-    std::int64_t ibs;
-    std::int64_t max_records;
-    std::size_t max_bytes;
-  };
-
-  // dd's order: each record where the last one ended; nothing to do.
-  struct InTurn {
-    bool operator()(std::int64_t) const noexcept { return true; }
-  };
-  // --random: both sides' next call at the start of the record's block.
-  // --time in turn: both sides back at the range's start at each pass's
-  // first record (false when a seek failed: said, and the copy ended).
-  class AtItsBlock;
-  class AtPassStart;
-  // Both sides to these offsets (a negative one: that side stays); false
-  // when a seek failed (said, and the copy ended).
-  bool place(std::int64_t input_at, std::int64_t output_at);
-
-  template <typename Sink, typename Place = InTurn>
-  void copy_with(Sink& sink, Place place = {});
-  // --random: the copy with its records placed by pread and pwrite;
-  // --time in turn: by an lseek at each pass's start.
-  void copy_randomly(StraightSink& sink);
-  // --random ended by a write error: a regular of= made into the prefix
-  // one sequential copy leaves (prefix_refill), and the counts that prefix's.
-  void refill_after_random_error(std::int64_t input_base, std::int64_t output_base, std::int64_t size_before);
-  // --random ended by a write error on a block device, which keeps what
-  // was written: the blocks written past the run in place from the
-  // range's start are said (rule 2 of issue 28).
-  void say_written_out_of_order();
-  // --random: whether a write failed (its record read, not written), not
-  // a read, a signal or nothing.
-  bool a_write_failed() const noexcept;
-  // Which of the range's blocks the records written so far are in.
-  std::vector<bool> blocks_written() const;
-  template <typename Sink>
-  void copy_in_passes(Sink& sink);
-  [[gnu::always_inline]] inline Read read_record(const ReadRules& rules, unsigned char* record, std::int64_t& length);
-  Read after_failed_read(const ReadRules& rules, int err, std::int64_t& length);
-  bool position();
-  // Writes the bytes left for the final partial output block.
-  bool write_final_block(std::span<const unsigned char> pending);
-  bool write_full_block(std::span<const unsigned char> block) override;
-  unsigned char* block_for(Side side) override;
-  bool ensure_input_buffer();
-  bool ensure_output_buffer();
-  void end(int status, Ending ending) {
-    result_.exit_status = status;
-    result_.ending = ending;
-    done_ = true;
-  }
-
-  const CopyJob& job_;
-  const Settings& settings_;
-  Events& events_;
-  Strategy strategy_;
-  CopyResult result_;
-  Stats& stats_ = result_.stats;
-  Reader reader_;
-  Writer writer_;
-  InputOffset input_offset_;
-  Converter converter_;
-  std::size_t ibs_;
-  std::size_t obs_;
-  AlignedBuffer input_buffer_;           // straight: the only buffer; reblock: obs+ibs
-  AlignedBuffer output_buffer_;          // convert: obs bytes
-  AlignedBuffer positioning_buffer_;     // reblock: one side's block, for skip/seek over a pipe
-  std::int64_t partial_read_bytes_ = 0;  // GNU's partread
-  ProgressTicker progress_ticker_;
-  bool progress_;
-  bool done_ = false;  // result_ holds how the copy ended
-};
 
 SyncCopy::SyncCopy(const CopyJob& job)
     : job_(job),
@@ -314,7 +214,7 @@ SyncCopy::Read SyncCopy::read_record(const ReadRules& rules, unsigned char* reco
   // was read, so the block is padded before the read, not after.
   if (rules.sync && rules.noerror) std::memset(record, rules.pad, ibs_);
   // A count in bytes ends with one short record for the leftover bytes.
-  const std::size_t want = records_in >= rules.max_records ? rules.max_bytes : ibs_;
+  const std::size_t want = __builtin_expect(records_in >= rules.max_records, 0) ? rules.max_bytes : ibs_;
   IoResult got = reader_.read(record, want);
   length = got.n;
   if (got.n > 0) [[likely]] {
@@ -331,7 +231,7 @@ SyncCopy::Read SyncCopy::read_record(const ReadRules& rules, unsigned char* reco
     const Read failed = after_failed_read(rules, got.err, length);
     if (failed != Read::kRecord) return failed;
   }
-  if (length < rules.ibs) {
+  if (length < rules.ibs) [[unlikely]] {
     ++stats_.partial_records_in;
     partial_read_bytes_ = length;
     if (rules.sync) {
@@ -345,25 +245,6 @@ SyncCopy::Read SyncCopy::read_record(const ReadRules& rules, unsigned char* reco
   return Read::kRecord;
 }
 
-// A read that failed: a stop, the end of the copy, or (conv=noerror) a
-// record left out or, under sync, an empty record to be padded.
-SyncCopy::Read SyncCopy::after_failed_read(const ReadRules& rules, int err, std::int64_t& length) {
-  if (err == kStopRequested) return Read::kStop;
-  events_.notice(Notice::kReadError, Side::kInput, err, 0);
-  if (!rules.noerror) {
-    result_.exit_status = 1;
-    return Read::kEnd;
-  }
-  events_.show_stats(stats_);
-  if (!input_offset_.skip_bad_bytes(job_.os, events_, rules.ibs - partial_read_bytes_)) {
-    result_.exit_status = 1;
-    input_offset_.stop_seeking();
-  }
-  // Only a read that failed at a record boundary becomes a padded record.
-  if (!(rules.sync && partial_read_bytes_ == 0)) return Read::kDropped;
-  length = 0;
-  return Read::kRecord;
-}
 
 template <typename Sink, typename Place>
 void SyncCopy::copy_with(Sink& sink, Place place) {
@@ -476,58 +357,9 @@ void SyncCopy::copy_randomly(StraightSink& sink) {
   if (known && S_ISBLK(status.st_mode)) say_written_out_of_order();
 }
 
-bool SyncCopy::a_write_failed() const noexcept {
-  const std::int64_t read = stats_.full_records_in + stats_.partial_records_in;
-  const std::int64_t written = stats_.full_records_out + stats_.partial_records_out;
-  return result_.exit_status != 0 && result_.ending != Ending::kInterrupted && read == written + 1;
-}
 
-std::vector<bool> SyncCopy::blocks_written() const {
-  const BlockOrder& order = job_.queue.order;
-  const std::int64_t written = stats_.full_records_out + stats_.partial_records_out;
-  std::vector<bool> written_blocks(static_cast<std::size_t>(order.blocks()));
-  for (std::int64_t record = 0; record < written && record < order.blocks(); ++record) {
-    written_blocks[static_cast<std::size_t>(order.block_of(record))] = true;
-  }
-  return written_blocks;
-}
 
-// As the queued engine says it: from the first block one copy in turn
-// would have written and this one did not, or the failed block if lower.
-void SyncCopy::say_written_out_of_order() {
-  if (!a_write_failed()) return;
-  const std::vector<bool> written = blocks_written();
-  const std::int64_t failed = job_.queue.order.block_of(stats_.full_records_out + stats_.partial_records_out);
-  const auto first_hole = static_cast<std::int64_t>(std::find(written.begin(), written.end(), false) - written.begin());
-  const WrittenOutOfOrder said = written_past(written, std::min(first_hole, failed), settings_.ibs);
-  if (said.blocks > 0) events_.written_out_of_order(said);
-}
 
-// Blocks written in the seed's order leave holes below the block whose
-// write failed, and blocks above it that one sequential copy never writes.
-void SyncCopy::refill_after_random_error(std::int64_t input_base, std::int64_t output_base,
-                                         std::int64_t size_before) {
-  // Only a write that failed (its record read, not written) is refilled.
-  if (!a_write_failed()) return;
-  const BlockOrder& order = job_.queue.order;
-  const std::int64_t written = stats_.full_records_out + stats_.partial_records_out;
-  const std::vector<bool> in_place = blocks_written();
-  RefillRequest request;
-  request.input_base = input_base;
-  request.output_base = output_base;
-  request.ibs = settings_.ibs;
-  request.in_place = std::find(in_place.begin(), in_place.end(), false) - in_place.begin();
-  request.range_from(settings_, std::nullopt);
-  request.failed_block = order.block_of(written);
-  request.failed_err = ENOSPC;  // tried again: whatever failed, the refill meets it anew
-  request.keep_size = size_before;
-  const RefillOutcome outcome = refill_prefix(job_.os, reader_, writer_, input_buffer_.data(), request);
-  input_offset_.advance(outcome.stats.bytes_in - stats_.bytes_in);
-  stats_ = outcome.stats;
-  if (outcome.interrupted) end(0, Ending::kInterrupted);
-  // The write error was said; a read error here is new.
-  if (outcome.err != 0 && outcome.side == Side::kInput) events_.notice(Notice::kReadError, Side::kInput, outcome.err, 0);
-}
 
 bool SyncCopy::position() {
   const Ending end_of_step = position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
@@ -570,8 +402,6 @@ CopyResult SyncCopy::run() {
   result_.input_offset = input_offset_.for_cache();
   return result_;
 }
-
-}  // namespace
 
 CopyResult run_sync_copy(const CopyJob& job) { return SyncCopy(job).run(); }
 

@@ -35,66 +35,77 @@ WrittenOutOfOrder written_past(const std::vector<bool>& written, std::int64_t st
   return said;
 }
 
+namespace {
+
+// One block of the prefix read again and written in turn; false when the
+// prefix ends with it (an error, a stop, the input's end).
+bool refill_block(Reader& reader, Writer& writer, unsigned char* buffer, const RefillRequest& request,
+                  std::int64_t block, RefillOutcome& out) {
+  const std::int64_t ibs = request.ibs;
+  Stats& stats = out.stats;
+  const bool retry = request.failed_side == Side::kOutput && space_error(request.failed_err);
+  if (block == request.failed_block && request.failed_side == Side::kInput) {
+    out.err = request.failed_err;
+    out.side = Side::kInput;
+    return false;
+  }
+  const std::int64_t want = block == request.short_record ? request.short_bytes : ibs;
+  // At the block's offset, one call a side (pread, pwrite), whether the
+  // copy before placed its records that way (--random's sync engine) or
+  // not: the Reader and Writer keep going from there as a short transfer
+  // needs.
+  reader.read_at(request.input_base + block * ibs);
+  const IoResult got = reader.read(buffer, static_cast<std::size_t>(want));
+  if (got.err == kStopRequested || got.n < 0) {
+    out.interrupted = got.err == kStopRequested;
+    if (!out.interrupted) {
+      out.err = got.err;
+      out.side = Side::kInput;
+    }
+    return false;
+  }
+  if (got.n == 0) return false;
+  ++(got.n == ibs ? stats.full_records_in : stats.partial_records_in);
+  stats.bytes_in += got.n;
+  if (block == request.failed_block && !retry) {
+    // The write that failed there fails the sequential copy too.
+    out.err = request.failed_err;
+    out.side = Side::kOutput;
+    return false;
+  }
+  writer.write_at(request.output_base + block * ibs);
+  const IoResult wrote = writer.write(buffer, static_cast<std::size_t>(got.n));
+  if (wrote.err == kStopRequested) {
+    out.interrupted = true;
+    return false;
+  }
+  stats.bytes_out += wrote.n;
+  out.written = block * ibs + wrote.n;
+  if (wrote.n != got.n) {
+    out.short_write = wrote.n > 0;
+    out.err = wrote.err;
+    out.side = Side::kOutput;
+    return false;
+  }
+  ++(got.n == ibs ? stats.full_records_out : stats.partial_records_out);
+  return got.n == want;  // short: the input's end, its partial record the last
+}
+
+}  // namespace
+
 RefillOutcome refill_prefix(Os& os, Reader& reader, Writer& writer, unsigned char* buffer,
                             const RefillRequest& request) {
   RefillOutcome out;
-  Stats& stats = out.stats;
   const std::int64_t ibs = request.ibs;
   const std::int64_t in_place = std::min(request.in_place, request.records);
-  stats.full_records_in = stats.full_records_out = in_place;
-  stats.bytes_in = stats.bytes_out = in_place * ibs;
+  out.stats.full_records_in = out.stats.full_records_out = in_place;
+  out.stats.bytes_in = out.stats.bytes_out = in_place * ibs;
   out.written = in_place * ibs;
   // The cut first: the blocks written past the prefix go, and with them
   // the room they took, which the sequential copy would have had.
   os.ftruncate(kOutputFd, static_cast<off_t>(std::max(request.keep_size, request.output_base + in_place * ibs)));
   for (std::int64_t block = in_place; block < request.records; ++block) {
-    const bool retry = request.failed_side == Side::kOutput && space_error(request.failed_err);
-    if (block == request.failed_block && request.failed_side == Side::kInput) {
-      out.err = request.failed_err;
-      out.side = Side::kInput;
-      break;
-    }
-    const std::int64_t want = block == request.short_record ? request.short_bytes : ibs;
-    // At the block's offset, one call a side (pread, pwrite), whether the
-    // copy before placed its records that way (--random's sync engine) or
-    // not: the Reader and Writer keep going from there as a short transfer
-    // needs.
-    reader.read_at(request.input_base + block * ibs);
-    const IoResult got = reader.read(buffer, static_cast<std::size_t>(want));
-    if (got.err == kStopRequested) {
-      out.interrupted = true;
-      break;
-    }
-    if (got.n < 0) {
-      out.err = got.err;
-      out.side = Side::kInput;
-      break;
-    }
-    if (got.n == 0) break;
-    ++(got.n == ibs ? stats.full_records_in : stats.partial_records_in);
-    stats.bytes_in += got.n;
-    if (block == request.failed_block && !retry) {
-      // The write that failed there fails the sequential copy too.
-      out.err = request.failed_err;
-      out.side = Side::kOutput;
-      break;
-    }
-    writer.write_at(request.output_base + block * ibs);
-    const IoResult wrote = writer.write(buffer, static_cast<std::size_t>(got.n));
-    if (wrote.err == kStopRequested) {
-      out.interrupted = true;
-      break;
-    }
-    stats.bytes_out += wrote.n;
-    out.written = block * ibs + wrote.n;
-    if (wrote.n != got.n) {
-      out.short_write = wrote.n > 0;
-      out.err = wrote.err;
-      out.side = Side::kOutput;
-      break;
-    }
-    ++(got.n == ibs ? stats.full_records_out : stats.partial_records_out);
-    if (got.n < want) break;  // the input's end: its partial record was the last
+    if (!refill_block(reader, writer, buffer, request, block, out)) break;
   }
   return out;
 }
