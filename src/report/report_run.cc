@@ -167,6 +167,30 @@ void append_rate_line(Buffer& out, const Stats& stats, const RunTimes& times, Ra
   append(out, " each)");
 }
 
+// --split-times: the read and write time, or why a run has none.
+void append_split_line(Buffer& out, std::string_view program, const RunTimes& times, const Settings& settings) {
+  if (settings.ext.split_times && !times.split) {
+    // Asked for and not measured: said, never shown as 0.
+    append_format(out, "{}: read and write time not measured: a queued engine's I/O is in flight together\n", program);
+  } else if (times.split) {
+    const Wide real = non_negative(times.real_ns);
+    const Wide read = non_negative(times.read_ns);
+    const Wide write = non_negative(times.write_ns);
+    const Wide accounted = read + write + non_negative(times.flush_ns);
+    append_format(out, "{}: read ", program);
+    append_seconds(out, times.read_ns);
+    append(out, " (");
+    append_percent(out, read, times.real_ns);
+    append(out, ")  write ");
+    append_seconds(out, times.write_ns);
+    append(out, " (");
+    append_percent(out, write, times.real_ns);
+    append(out, ")  other ");
+    append_seconds(out, real > accounted ? static_cast<std::int64_t>(real - accounted) : 0);
+    out.push_back('\n');
+  }
+}
+
 }  // namespace
 
 std::string timing_report(std::string_view program, const Stats& stats, const RunTimes& times,
@@ -201,26 +225,7 @@ std::string timing_report(std::string_view program, const Stats& stats, const Ru
   }
   out.push_back('\n');
 
-  if (settings.ext.split_times && !times.split) {
-    // Asked for and not measured: said, never shown as 0.
-    append_format(out, "{}: read and write time not measured: a queued engine's I/O is in flight together\n", program);
-  } else if (times.split) {
-    const Wide real = non_negative(times.real_ns);
-    const Wide read = non_negative(times.read_ns);
-    const Wide write = non_negative(times.write_ns);
-    const Wide accounted = read + write + non_negative(times.flush_ns);
-    append_format(out, "{}: read ", program);
-    append_seconds(out, times.read_ns);
-    append(out, " (");
-    append_percent(out, read, times.real_ns);
-    append(out, ")  write ");
-    append_seconds(out, times.write_ns);
-    append(out, " (");
-    append_percent(out, write, times.real_ns);
-    append(out, ")  other ");
-    append_seconds(out, real > accounted ? static_cast<std::int64_t>(real - accounted) : 0);
-    out.push_back('\n');
-  }
+  append_split_line(out, program, times, settings);
 
   append_format(out, "{}: ", program);
   append_rate_line(out, stats, times, settings.ext.units.value_or(RateUnits::kIecAndBytes));

@@ -96,6 +96,18 @@ Scale latency_x(const std::vector<LatencySeries>& series) {
   return {power_of_ten(static_cast<int>(std::floor(log10_of(low)))), decade_top(high * 1.0001), true, kSvgPlotLeft, kSvgPlotRight};
 }
 
+// The largest share of one series' calls in one bin, in percent.
+double largest_share(const std::vector<LatencySeries>& series) {
+  double top_share = 0;
+  for (const LatencySeries& one : series) {
+    const double total = series_count(one);
+    for (const SvgBin& bin : one.bins) {
+      if (total > 0 && usable(bin.count)) top_share = std::max(top_share, 100 * bin.count / total);
+    }
+  }
+  return top_share;
+}
+
 }  // namespace
 
 void draw_latency(SvgDocument& svg, double top, const LatencyChart& chart) {
@@ -108,13 +120,7 @@ void draw_latency(SvgDocument& svg, double top, const LatencyChart& chart) {
   }
   panel_title(svg, top, chart.title, legend_width(names));
   legend(svg, top, names, classes);
-  double top_share = 0;
-  for (const LatencySeries& one : series) {
-    const double total = series_count(one);
-    for (const SvgBin& bin : one.bins) {
-      if (total > 0 && usable(bin.count)) top_share = std::max(top_share, 100 * bin.count / total);
-    }
-  }
+  const double top_share = largest_share(series);
   const Scale x = latency_x(series);
   const Scale y{0, linear_top(top_share), false, top + kSvgPlotBottom, top + kSvgPlotTop};
   value_axis(svg, y, linear_ticks(y.low, y.high), "share of the calls (%)");
