@@ -14,6 +14,7 @@
 
 #include "measure/pattern.h"
 #include "model/symbols.h"
+#include "report/output_formats.h"
 
 namespace ddtime {
 namespace {
@@ -63,8 +64,6 @@ std::size_t alignment(const DdNumber& number) {
   return static_cast<std::size_t>(n.value);
 }
 
-// "--json=" with nothing after it: a script's unset variable, which would
-// otherwise send the report to stderr in place of all its text.
 // --random=SEED: a decimal number below 2^63, which JSON carries exactly
 // as an integer.
 std::uint64_t random_seed(const std::string& text) {
@@ -91,15 +90,6 @@ double steady_limit(const std::string& text) {
     throw BadArgument{"The limit is a percentage above 0 and at most 100, such as 10 or 10%."};
   }
   return *value;
-}
-
-std::optional<std::string> report_path(const OptionalText& value, std::string_view option) {
-  if (value.text && value.text->empty()) {
-    throw BadArgument{fmt::format(
-        "A PATH names the file the report goes to; --{} alone puts it on standard error in place of the text.",
-        option)};
-  }
-  return value.text;
 }
 
 template <typename Table>
@@ -207,6 +197,7 @@ DdtimeOptions::DdtimeOptions(Extensions& ext, Plan& plan, const RowsWanted& want
   describe_reports(wanted);
   describe_io(wanted);
   describe_sessions(wanted);
+  describe_time(wanted);
   describe_profile(wanted);
 }
 
@@ -215,25 +206,20 @@ void DdtimeOptions::describe_reports(const RowsWanted& wanted) {
     add_row(rows_, wanted, name, value, words);
   };
   add("gnu", row<Switch>([this](Switch) { ext_.gnu = true; }), "print only what GNU dd would print (no timing report)");
-  add("json",
-      row<OptionalText>(
-          [this](const OptionalText& v) {
-            ext_.json_path = report_path(v, "json");
-            ext_.json = true;
-          },
-          "PATH"),
-      "write one JSON object describing the run to PATH, or to standard error "
-      "in place of all other text when no PATH is given");
-  add("svg",
-      row<Text>(
-          [this](const Text& v) {
-            // As for --json=: an empty PATH is a script's unset variable.
-            if (v.text.empty()) throw BadArgument{"A PATH names the file the chart goes to."};
-            plan_.svg_path = v.text;
-          },
-          "PATH"),
-      "draw what was measured as an SVG chart in PATH: a run's time, a session's or a profile's bars, the "
-      "timeline, the latency histogram, or with --compare the ratios");
+  // One row per report format, from the formats' table. An empty PATH is
+  // a script's unset variable, which would otherwise send the report to
+  // stderr in place of all its text.
+  for (const OutputFormat& format : output_formats()) {
+    auto ask = [this, &format](const std::optional<std::string>& path) {
+      if (path && path->empty()) throw BadArgument{format.empty_path};
+      plan_.ask_output(format.name, path);
+    };
+    using Row = po::value_semantic*;
+    add(format.name,
+        format.path_required ? Row{row<Text>([ask](const Text& v) { ask(v.text); }, "PATH")}
+                             : Row{row<OptionalText>([ask](const OptionalText& v) { ask(v.text); }, "PATH")},
+        format.help);
+  }
   add("units",
       row<Text>(
           [this](const Text& v) { ext_.units = symbol(kUnitSymbols, v.text, "si, iec, both, bytes, all")->units; },
@@ -314,6 +300,12 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
           },
           "SEED"),
       "copy the range's bs= blocks in a random order, each once (SEED repeats an order)");
+}
+
+void DdtimeOptions::describe_time(const RowsWanted& wanted) {
+  auto add = [&](const char* name, po::value_semantic* value, const char* words) {
+    add_row(rows_, wanted, name, value, words);
+  };
   add("time", row<Text>([this](const Text& v) { plan_.time_ns = duration(v.text); }, "DURATION"),
       "run each copy that long (30s, 2m), going over its range again; count= or --size sets the range");
   add("ramp", row<Text>([this](const Text& v) { plan_.ramp_ns = duration(v.text); }, "DURATION"),
@@ -342,14 +334,6 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
   add("compare", row<Switch>([this](Switch) { plan_.compare = true; }),
       "compare the JSON documents named in place of operands (runs, sessions, profiles) with the first: "
       "medians, their ratio and its 95% interval, a rank test's verdict");
-  add("csv",
-      row<OptionalText>(
-          [this](const OptionalText& v) {
-            plan_.csv_path = report_path(v, "csv");
-            plan_.csv = true;
-          },
-          "PATH"),
-      "one CSV line per run, to PATH, or to standard error in place of all other text");
   add("cache",
       row<Text>(
           [this](const Text& v) {
@@ -405,8 +389,8 @@ constexpr Conflict kConflicts[] = {
        return p.repeat > 1 || p.warmup > 0 || p.sweeps_bs() || !p.sweep_iodepth.empty();
      },
      "--readback runs its passes once; it does not combine with --repeat, --warmup or --sweep"},
-    {[](const Settings&, const Plan& p) { return p.csv && !p.csv_path; },
-     [](const Settings& s, const Plan&) { return s.ext.json && !s.ext.json_path; },
+    {[](const Settings&, const Plan& p) { return p.on_stderr("csv"); },
+     [](const Settings&, const Plan& p) { return p.on_stderr("json"); },
      "--csv and --json cannot both take the place of the text on standard error: give one a PATH"},
     {[](const Settings&, const Plan& p) { return p.pattern.has_value(); },
      [](const Settings& s, const Plan&) { return s.input_file.has_value(); },
