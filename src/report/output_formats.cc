@@ -3,6 +3,7 @@
 
 #include "report/csv_exporter.h"
 #include "report/json_exporter.h"
+#include "report/openmetrics_exporter.h"
 #include "report/svg_exporter.h"
 
 namespace ddtime {
@@ -29,6 +30,11 @@ constexpr OutputFormat kFormats[] = {
      "draw what was measured as an SVG chart in PATH: a run's time, a session's or a profile's bars, the "
      "timeline, the latency histogram, or with --compare the ratios",
      make<SvgExporter>},
+    {"openmetrics", "OpenMetrics", true,
+     "A PATH names the file the metrics go to.",
+     "write what was measured to PATH in Prometheus's text format (node_exporter's textfile collector): "
+     "bytes, records, seconds, the rate and --latency's percentiles, labelled per run or per test",
+     make<OpenMetricsExporter>},
 };
 // clang-format on
 
