@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <array>
@@ -20,7 +19,7 @@
 #include "report/report_compare.h"
 #include "report/output_formats.h"
 #include "report/report_files.h"
-#include "report/report_svg.h"
+#include "report/svg_exporter.h"
 
 namespace ddtime {
 namespace {
@@ -130,21 +129,12 @@ bool report_overwrites_document(Os& os, const Diag& diag, const Plan& plan, cons
   return false;
 }
 
-// --svg's chart: the ratios with their intervals, under the command, the
-// host and the date.
-std::string comparison_svg(Os& os, const ComparisonReport& report, const std::vector<std::string>& command_line) {
-  SvgTitle title{shell_command(command_line), {}, {}};
-  struct utsname names {};
-  if (os.system_names(names).ok()) title.host = names.nodename;
-  if (const IoResult now = os.wall_clock_seconds(); now.ok()) title.date = svg_date(now.n);
-  return svg_report(title, comparison_panels(report));
-}
-
 // --compare's reports are its own (this program alone links report_compare):
 // --compare takes only --json, --csv and --svg of the formats.
 std::string text_of(Os& os, std::string_view format, const ComparisonReport& report,
                     const std::vector<std::string>& command_line) {
-  if (format == "svg") return comparison_svg(os, report, command_line);
+  // --svg's chart: the ratios with their intervals.
+  if (format == "svg") return svg_document(os, command_line, comparison_panels(report));
   return format == "json" ? comparison_json(report, DDTIME_VERSION) : comparison_csv(report);
 }
 

@@ -14,25 +14,25 @@ RateUnits units_of(const Settings& settings) { return settings.ext.units.value_o
 
 }  // namespace
 
-std::string SvgExporter::document(const std::vector<SvgPanel>& panels) const {
-  SvgTitle title{shell_command(context_.command_line), {}, {}};
+std::string svg_document(Os& os, const std::vector<std::string>& command_line, const std::vector<SvgPanel>& panels) {
+  SvgTitle title{shell_command(command_line), {}, {}};
   struct utsname names {};
-  if (context_.os.system_names(names).ok()) title.host = names.nodename;
-  if (const IoResult now = context_.os.wall_clock_seconds(); now.ok()) title.date = svg_date(now.n);
+  if (os.system_names(names).ok()) title.host = names.nodename;
+  if (const IoResult now = os.wall_clock_seconds(); now.ok()) title.date = svg_date(now.n);
   return svg_report(title, panels);
 }
 
 std::optional<std::string> SvgExporter::run_ended(const RunRecord& run) {
   // The chart of a run that never measured says so: the file is an SVG.
-  return document(run_panels(run, units_of(context_.settings)));
+  return svg_document(context_.os, context_.command_line, run_panels(run, units_of(context_.settings)));
 }
 
 std::optional<std::string> SvgExporter::session_ended(const SessionRecord& session) {
-  return document(session_panels(session, units_of(context_.settings)));
+  return svg_document(context_.os, context_.command_line, session_panels(session, units_of(context_.settings)));
 }
 
 std::optional<std::string> SvgExporter::profile_ended(const ProfileRecord& profile) {
-  return document(profile_panels(profile));
+  return svg_document(context_.os, context_.command_line, profile_panels(profile));
 }
 
 }  // namespace ddtime
