@@ -36,20 +36,6 @@ void die_by(int sig) noexcept {
   _exit(128 + sig);
 }
 
-// count= as a number of bytes (count_bytes), whatever the block size.
-void count_bytes(Settings& settings, std::int64_t bytes) noexcept {
-  settings.max_records = bytes / settings.ibs;
-  settings.max_bytes = bytes % settings.ibs;
-}
-
-// skip= or seek= counted again in blocks of a new size.
-void reblock(std::int64_t& records, std::int64_t& bytes, std::int64_t old_size, std::int64_t new_size) noexcept {
-  std::int64_t total = 0;
-  if (!multiply_add_fits(records, old_size, bytes, total)) return;
-  records = total / new_size;
-  bytes = total % new_size;
-}
-
 }  // namespace driver_detail
 
 using namespace driver_detail;
@@ -76,11 +62,11 @@ int Driver::run() {
   // must not kill the process once of= is emptied, and a SIGINT is heard in
   // every phase (calibration, warm-up, cache drop, preallocation, passes).
   signals::install_as_gnu();
-  if (asked_plan_.profile) shape_profile();
+  if (asked_plan_.profile) shape_profile(os_, asked_, asked_plan_);
   // --random without a seed: one drawn now, so that resolve's Job holds
   // the order every run of it repeats.
   if (asked_plan_.random && !asked_plan_.random_seed) {
-    asked_plan_.random_seed = (static_cast<std::uint64_t>(window_.now_ns()) * 0x9e3779b97f4a7c15ULL) >> 1;
+    asked_plan_.random_seed = drawn_seed(window_.now_ns());
   }
   std::optional<Job> job = resolve(os_, asked_, asked_plan_, console_.messages());
   if (!job) return console_.refused();
@@ -89,14 +75,13 @@ int Driver::run() {
     console_.messages().report_path_refused(*problem);
     return console_.refused();
   }
-  return plan().profile    ? run_profile()
-         : plan().readback ? run_readback()
-         : plan().session() ? run_session()
-                            : run_single();
+  return plan().readback                      ? run_readback()
+         : plan().profile || plan().session() ? run_session()
+                                              : run_single();
 }
 
 int Driver::run_single() {
-  RunRecord record = run_once(settings(), plan().iodepth);
+  RunRecord record = run_with(settings(), plan());
   // As dd's die(): the whole history, what the JSON's errors list.
   record.errors = diag_.history();
   switch (record.result.report) {
@@ -116,14 +101,6 @@ int Driver::run_single() {
   // The JSON carries the status as it stood; failing to write it fails too.
   const int status = record.result.exit_status;
   return console_.run_ended(record) != 0 ? 1 : status;
-}
-
-RunRecord Driver::run_once(const Settings& settings, unsigned depth, const PatternSource* pattern,
-                           std::string label) {
-  Plan plan = this->plan();
-  plan.iodepth = depth;
-  plan.iodepth_given = plan.iodepth_given || !plan.sweep_iodepth.empty();
-  return run_with(settings, plan, pattern, std::move(label));
 }
 
 RunRecord Driver::run_with(const Settings& settings, const Plan& plan, const PatternSource* pattern,

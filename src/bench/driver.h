@@ -12,11 +12,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench/console.h"
 #include "bench/resolve.h"
 #include "bench/run.h"
+#include "bench/derive.h"
 #include "measure/pattern.h"
 #include "measure/profile_record.h"
 #include "measure/record.h"
@@ -36,8 +38,6 @@ class Driver {
   Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const Plan& plan = {},
          bool stderr_is_terminal = false, std::vector<std::string> command_line = {});
   ~Driver();
-  Driver(const Driver&) = delete;
-  Driver& operator=(const Driver&) = delete;
 
   // The exit status; does not return when a SIGINT stopped the run.
   int run();
@@ -50,21 +50,25 @@ class Driver {
   // The plain run: one copy, GNU's summary, ddtime's report and JSON.
   int run_single();
 
-  // --repeat, --warmup, --sweep: a row's warm-ups and runs; the session's
-  // exit status once one ends it.
+  // --repeat, --warmup, --sweep, and --profile's tests: the rows' warm-ups
+  // and runs, one row loop for every mode of many runs (the rows are a
+  // sweep's block sizes and depths, or a profile's tests on each side);
+  // the exit status once one ends it.
   int run_session();
   std::optional<int> run_row(SessionRecord& session, std::size_t row);
-  std::optional<int> after_run(SessionRecord& session);
-  std::vector<RowRecord> session_rows() const;
-  RowRecord row_record(std::int64_t bs, unsigned depth) const;
-  // The command line's settings for one row: bs= and the bytes to move.
-  Settings row_settings(std::int64_t bs) const;
-  // --sweep=bs=auto: the next doubling, unless the last two stopped paying.
-  void extend_auto_sweep(SessionRecord& session, std::size_t row, std::vector<Figure>& rates) const;
-  // The session's end: its rows summarised, then the console says it.
+  // How a run's end ends the session (GNU's die(), a SIGINT, an error),
+  // after the console said the run.
+  std::optional<int> after_run(SessionRecord& session, const RunRecord& run);
+  // The session's end: its rows summarised, then the console says it (a
+  // profile's as its table, a view of the session).
   int finish(SessionRecord& session, std::optional<int> exit_status);
   // A SIGINT: the runs done so far reported, then the process dies by it.
   [[noreturn]] void stop(SessionRecord& session);
+
+  // --profile (driver_profile.cc): the range written once, unmeasured,
+  // before the first test; the pause between tests.
+  std::optional<int> prepare_profile_range(SessionRecord& session);
+  void profile_pause(SessionRecord& session);
 
   // --readback: the write pass, a timed drop of the output's cached pages,
   // the read pass of the same bytes, and --verify's comparison.
@@ -72,10 +76,7 @@ class Driver {
   bool pass_ended(SessionRecord& session, int& status);
   void stop_if_interrupted(std::string_view phase, SessionRecord& session);
   bool drop_output_cache(const Settings& written, std::int64_t& took_ns, SessionRecord& session);
-  bool direct_read_aligned(const Settings& read, std::int64_t where, std::int64_t bytes);
   int verify_readback(SessionRecord& session, std::int64_t where, const PatternSource* pattern);
-  VerifyOutcome compare_output(SessionRecord& session, std::int64_t where, std::int64_t bytes,
-                               const PatternSource* pattern);
 
   // --cache: the page cache as asked before a run, and what it then holds
   // of the run's ranges. False when it could not be set up (reported) or
@@ -86,28 +87,11 @@ class Driver {
   void measure_pattern(SessionRecord& session);
   // --pattern: the generator for the next run, with a seed of its own.
   PatternSource next_pattern(const Settings& settings);
-  // One run of settings, as its record: where it stands in the session,
-  // its diagnostics, its generator's seed.
-  // label: which run of a session or read-back it is, for SIGUSR1.
-  RunRecord run_once(const Settings& settings, unsigned depth, const PatternSource* pattern = nullptr,
+  // One run of settings and plan (derive's), as its record: its
+  // diagnostics, its generator's seed. label: which run of a session or
+  // read-back it is, for SIGUSR1.
+  RunRecord run_with(const Settings& settings, const Plan& plan, const PatternSource* pattern = nullptr,
                      std::string label = {});
-  // The same with a plan of its own (a profile's test: depth, jobs, order).
-  RunRecord run_with(const Settings& settings, const Plan& plan, const PatternSource* pattern, std::string label);
-
-  // --profile (driver_profile.cc): the command line shaped into the base
-  // job before resolve, then the range prepared and each test run.
-  void shape_profile();
-  std::int64_t profile_default_range();
-  int run_profile();
-  ProfileRecord profile_record() const;
-  Settings profile_settings(const ProfileTest& test, bool write) const;
-  Plan profile_plan(const ProfileTest& test, bool write);
-  std::optional<int> prepare_profile_range(ProfileRecord& record);
-  std::optional<int> run_profile_test(ProfileRecord& record, ProfileRow& row);
-  std::optional<int> profile_run_ended(ProfileRecord& record, const RunRecord& run);
-  void profile_pause(ProfileRecord& record);
-  int profile_finish(ProfileRecord& record, std::optional<int> exit_status);
-  [[noreturn]] void profile_stop(ProfileRecord& record);
 
   Os& os_;
   Diag& diag_;
@@ -116,7 +100,9 @@ class Driver {
   std::unique_ptr<const Job> job_;
   RunWindow window_;
   Console console_;
-  std::uint64_t pattern_seeds_ = 0;  // --pattern: the seeds handed out so far
+  std::uint64_t pattern_seeds_ = 0;       // --pattern: the seeds handed out so far
+  std::optional<ProfileRecord> profile_;  // --profile: its parameters and the preparation's time
+  std::size_t rows_begun_ = 0;            // a profile's rows (tests) begun so far
 };
 
 }  // namespace ddtime

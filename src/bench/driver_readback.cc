@@ -21,35 +21,41 @@ using namespace driver_detail;
 
 namespace {
 
-// The write pass's settings: the copy as given, flushed at the end.
-Settings write_pass_settings(const Settings& settings, bool pattern) {
-  Settings write = settings;
-  if (!write.conv.fsync && !write.conv.fdatasync) write.conv.fdatasync = true;
-  if (pattern) write.input_file = std::string("/dev/zero");  // a descriptor to have
-  return write;
+// O_DIRECT for the read pass only where the range written allows it: an
+// O_DIRECT write leaves its last partial block through the page cache,
+// and a read of it would be refused. Then the read goes through the page
+// cache, its pages dropped first, and the report says so.
+bool direct_read_aligned(Os& os, Console& console, const Settings& read, std::int64_t where, std::int64_t bytes) {
+  const IoResult opened = os.open(read.input_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
+  if (!opened.ok()) return true;  // the pass says why it cannot open it
+  const DirectIoNeeds needs = os.direct_io_needs(static_cast<int>(opened.n));
+  os.close(static_cast<int>(opened.n));
+  const auto alignment = static_cast<std::int64_t>(needs.offset_alignment);
+  if (where % alignment == 0 && bytes % alignment == 0) return true;
+  console.session_step(ReadBuffered{*read.input_file, bytes, where, alignment});
+  return false;
 }
 
-// The read pass's settings: the bytes the write pass wrote, from where
-// the first of them went, to /dev/null, in the write's blocks.
-Settings read_pass_settings(const Settings& settings, const Settings& written, std::int64_t where,
-                            std::int64_t bytes) {
-  Settings read = settings;
-  read.input_file = written.output_file;
-  read.output_file = std::string("/dev/null");
-  read.ibs = read.obs = written.obs;
-  read.bs_given = true;
-  read.skip_records = where / read.ibs;
-  read.skip_bytes = where % read.ibs;
-  read.iflag = {};
-  read.iflag.direct = written.oflag.direct;
-  read.seek_records = read.seek_bytes = 0;
-  read.conv = {};
-  read.block_or_unblock_requested = false;
-  read.oflag = {};
-  read.max_records = bytes / read.ibs;
-  read.max_bytes = bytes % read.ibs;
-  read.ext.count_from_size = false;
-  return read;
+// The output against what should be there: the input read anew (source,
+// or -1), zeros, or the generator; stopped asks whether a signal stops it.
+template <typename Stopped>
+VerifyOutcome compare_output(Os& os, const Job& job, std::int64_t where, std::int64_t bytes,
+                             const PatternSource* pattern, Stopped stopped) {
+  VerifyOutcome outcome;
+  const Settings& settings = job.settings;
+  const IoResult actual = os.open(settings.output_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
+  IoResult source{-1, 0};
+  if (!pattern && is_positional(job.input)) source = os.open(settings.input_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
+  if (!actual.ok() || !source.ok()) {
+    outcome.err = !actual.ok() ? actual.err : source.err;
+    outcome.read_expected = actual.ok();
+  } else {
+    const VerifySource expected{static_cast<int>(source.n), settings.skip_offset().value_or(0), pattern};
+    outcome = verify_bytes(os, expected, static_cast<int>(actual.n), where, bytes, stopped);
+  }
+  if (actual.ok()) os.close(static_cast<int>(actual.n));
+  if (source.ok() && source.n >= 0) os.close(static_cast<int>(source.n));
+  return outcome;
 }
 
 }  // namespace
@@ -87,7 +93,7 @@ int Driver::run_readback() {
     return finish(session, 1);
   }
   stop_if_interrupted("the write pass's setup", session);
-  session.runs.push_back(run_once(write, plan().iodepth, pattern ? &*pattern : nullptr, "the write pass"));
+  session.runs.push_back(run_with(write, row_plan(plan(), plan().iodepth), pattern ? &*pattern : nullptr, "the write pass"));
   RunRecord& written = session.runs.back();
   written.pass = Pass::kWrite;
   written.residency = cache;
@@ -101,10 +107,10 @@ int Driver::run_readback() {
   const RunRecord& first = session.runs[0];
   const std::int64_t where = first.result.first_write >= 0 ? first.result.first_write : 0;
   const std::int64_t bytes = first.result.stats.bytes_out;
-  Settings read = read_pass_settings(settings(), first.settings, where, bytes);
-  if (read.iflag.direct && !direct_read_aligned(read, where, bytes)) read.iflag.direct = false;
+  Settings read = read_back_settings(settings(), first.settings, where, bytes);
+  if (read.iflag.direct && !direct_read_aligned(os_, console_, read, where, bytes)) read.iflag.direct = false;
   stop_if_interrupted("the read pass's setup", session);
-  session.runs.push_back(run_once(read, plan().iodepth, nullptr, "the read pass"));
+  session.runs.push_back(run_with(read, row_plan(plan(), plan().iodepth), nullptr, "the read pass"));
   RunRecord& reread = session.runs.back();
   reread.pass = Pass::kRead;
   reread.row = 1;
@@ -133,54 +139,18 @@ bool Driver::drop_output_cache(const Settings& written, std::int64_t& took_ns, S
   return true;
 }
 
-// O_DIRECT for the read pass only where the range written allows it: an
-// O_DIRECT write leaves its last partial block through the page cache,
-// and a read of it would be refused. Then the read goes through the page
-// cache, its pages dropped first, and the report says so.
-bool Driver::direct_read_aligned(const Settings& read, std::int64_t where, std::int64_t bytes) {
-  const IoResult opened = os_.open(read.input_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
-  if (!opened.ok()) return true;  // the pass says why it cannot open it
-  const DirectIoNeeds needs = os_.direct_io_needs(static_cast<int>(opened.n));
-  os_.close(static_cast<int>(opened.n));
-  const auto alignment = static_cast<std::int64_t>(needs.offset_alignment);
-  if (where % alignment == 0 && bytes % alignment == 0) return true;
-  console_.session_step(ReadBuffered{*read.input_file, bytes, where, alignment});
-  return false;
-}
-
-// The output against what should be there: the input read anew, zeros,
-// or the generator.
-VerifyOutcome Driver::compare_output(SessionRecord& session, std::int64_t where, std::int64_t bytes,
-                                     const PatternSource* pattern) {
-  VerifyOutcome outcome;
-  const IoResult actual = os_.open(settings().output_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
-  IoResult source{-1, 0};
-  if (!pattern && is_positional(job_->input)) {
-    source = os_.open(settings().input_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
-  }
-  if (!actual.ok() || !source.ok()) {
-    outcome.err = !actual.ok() ? actual.err : source.err;
-    outcome.read_expected = actual.ok();
-  } else {
-    const VerifySource expected{static_cast<int>(source.n), settings().skip_offset().value_or(0), pattern};
-    outcome = verify_bytes(os_, expected, static_cast<int>(actual.n), where, bytes, [&](std::int64_t compared) {
-      return console_.interrupt() != 0 ||
-             console_.interrupted_in(fmt::format("verify: {} of {} compared so far", human_size(compared, false),
-                                                 human_size(bytes, false)),
-                                     &session);
-    });
-  }
-  if (actual.ok()) os_.close(static_cast<int>(actual.n));
-  if (source.ok() && source.n >= 0) os_.close(static_cast<int>(source.n));
-  return outcome;
-}
-
 int Driver::verify_readback(SessionRecord& session, std::int64_t where, const PatternSource* pattern) {
   std::int64_t drop_ns = 0;
   if (!drop_output_cache(session.runs[0].settings, drop_ns, session)) return finish(session, 1);
   const std::string& output = *settings().output_file;
   const std::int64_t start = window_.now_ns();
-  const VerifyOutcome outcome = compare_output(session, where, session.runs[0].result.stats.bytes_out, pattern);
+  const std::int64_t bytes = session.runs[0].result.stats.bytes_out;
+  const VerifyOutcome outcome = compare_output(os_, *job_, where, bytes, pattern, [&](std::int64_t compared) {
+    return console_.interrupt() != 0 ||
+           console_.interrupted_in(fmt::format("verify: {} of {} compared so far", human_size(compared, false),
+                                               human_size(bytes, false)),
+                                   &session);
+  });
   RunRecord& read = session.runs[1];
   read.verify_ns = window_.now_ns() - start;
   read.verify = outcome;

@@ -24,94 +24,138 @@
 namespace ddtime {
 using namespace driver_detail;
 
-std::vector<RowRecord> Driver::session_rows() const {
+namespace {
+
+RowRecord row_record(const Job& job, std::int64_t bs, unsigned depth) {
+  RowRecord row{.bs = bs, .depth = depth, .setting = setting_words(bs, depth)};
+  if (job.plan.sweep_bs_memory) row.fits = cache_level_for(bs, job.caches);
+  return row;
+}
+
+// A session's rows: its block sizes by its depths (one row without a sweep).
+std::vector<RowRecord> session_rows(const Job& job) {
   std::vector<RowRecord> rows;
   // bs=auto starts from bs= (4k when not given) and grows as it goes.
-  const std::int64_t first = plan().sweep_bs_auto ? first_auto_bs(settings()) : settings().ibs;
-  const std::vector<std::int64_t> sizes = plan().sweep_bs.empty() ? std::vector<std::int64_t>{first} : plan().sweep_bs;
+  const std::int64_t first = job.plan.sweep_bs_auto ? first_auto_bs(job.settings) : job.settings.ibs;
+  const std::vector<std::int64_t> sizes =
+      job.plan.sweep_bs.empty() ? std::vector<std::int64_t>{first} : job.plan.sweep_bs;
   const std::vector<unsigned> depths =
-      plan().sweep_iodepth.empty() ? std::vector<unsigned>{plan().iodepth} : plan().sweep_iodepth;
+      job.plan.sweep_iodepth.empty() ? std::vector<unsigned>{job.plan.iodepth} : job.plan.sweep_iodepth;
   for (const std::int64_t bs : sizes) {
-    for (const unsigned depth : depths) rows.push_back(row_record(bs, depth));
+    for (const unsigned depth : depths) rows.push_back(row_record(job, bs, depth));
   }
   return rows;
 }
 
-RowRecord Driver::row_record(std::int64_t bs, unsigned depth) const {
-  RowRecord row{.bs = bs, .depth = depth, .setting = setting_words(bs, depth)};
-  if (plan().sweep_bs_memory) row.fits = cache_level_for(bs, job_->caches);
-  return row;
+// A profile's rows: its tests' reads, then (of=) their writes, as
+// CrystalDiskMark orders them.
+std::vector<RowRecord> profile_rows(const ProfileRecord& profile) {
+  std::vector<RowRecord> rows;
+  for (const bool write : {false, true}) {
+    if (write && !profile.writes) break;
+    for (const ProfileTest& test : profile.preset->tests) {
+      rows.push_back(RowRecord{.bs = test.bs, .depth = test.iodepth, .pass = write ? Pass::kWrite : Pass::kRead, .test = test});
+    }
+  }
+  return rows;
 }
 
-Settings Driver::row_settings(std::int64_t bs) const {
-  Settings row = settings();
-  if (plan().sweeps_bs()) {
-    row.cut = settings().empties_output() ? Settings::OutputCut::kWhole : Settings::OutputCut::kAtSeek;
-    reblock(row.skip_records, row.skip_bytes, settings().ibs, bs);
-    reblock(row.seek_records, row.seek_bytes, settings().obs, bs);
-    row.ibs = row.obs = bs;
-    row.bs_given = true;
+// --sweep=bs=auto: the next doubling, unless the last two stopped paying.
+void extend_auto_sweep(const Job& job, SessionRecord& session, std::size_t row, std::vector<Figure>& rates) {
+  const std::optional<RowSummary> summary = summarise_row(session, row);
+  if (!summary) return;
+  rates.push_back(summary->bytes_per_second);
+  const KneeSearch search = knee_search(rates);
+  // Doubling stops at the knee, or where a block would outgrow what
+  // every row moves (or 1 GiB), or a timed run's range: --time goes round
+  // whole blocks only, and a row with none would copy once, untimed.
+  const std::int64_t next = session.rows[row].bs * 2;
+  const std::int64_t moved = job.sweep_bytes ? *job.sweep_bytes : job.bytes.value_or(std::int64_t{1} << 30);
+  const std::int64_t most = std::min({moved, job.timed_range.value_or(INT64_MAX), std::int64_t{1} << 30});
+  if (!search.more) {
+    if (search.knee && *search.knee < session.rows.size()) session.rows[*search.knee].knee = true;
+  } else if (next <= most) {
+    session.rows.push_back(row_record(job, next, session.rows[row].depth));
   }
-  // Every row moves the same bytes, whatever its block size.
-  if (job_->sweep_bytes) count_bytes(row, *job_->sweep_bytes);
-  // --pattern: a descriptor to have (its reads are the generator's).
-  if (plan().pattern) row.input_file = std::string("/dev/zero");
-  return row;
 }
+
+}  // namespace
 
 int Driver::run_session() {
   SessionRecord session{.plan = plan()};
-  if (plan().pattern) measure_pattern(session);
-  session.rows = session_rows();
+  if (plan().profile) {
+    profile_.emplace(profile_parameters(*job_));
+    if (const std::optional<int> ended = prepare_profile_range(session)) return *ended;
+  } else if (plan().pattern) {
+    measure_pattern(session);
+  }
+  session.rows = profile_ ? profile_rows(*profile_) : session_rows(*job_);
   session.runs.reserve(session.rows.size() * (plan().warmup + plan().repeat));
   std::vector<Figure> rates;  // bs=auto: each row's rates so far
   for (std::size_t row = 0; row < session.rows.size(); ++row) {
+    if (profile_ && row > 0) profile_pause(session);
+    rows_begun_ = row + 1;
     if (const std::optional<int> ended = run_row(session, row)) return *ended;
-    if (plan().sweep_bs_auto) extend_auto_sweep(session, row, rates);
+    if (plan().sweep_bs_auto) extend_auto_sweep(*job_, session, row, rates);
   }
   // A SIGINT that came as the last run ended still ends the session.
-  if (console_.interrupted_in("a session: all runs done", &session)) stop(session);
+  if (profile_ ? console_.interrupted_in("a profile: all tests done", nullptr)
+               : console_.interrupted_in("a session: all runs done", &session)) {
+    stop(session);
+  }
+  if (profile_) profile_->complete = true;
   return finish(session, 0);
 }
 
 std::optional<int> Driver::run_row(SessionRecord& session, std::size_t row) {
-  const Settings settings = row_settings(session.rows[row].bs);
-  const unsigned depth = session.rows[row].depth;
-  const std::string setting = session.names_rows() ? session.rows[row].setting : std::string();
-  const unsigned runs = plan().warmup + plan().repeat;
+  const RowRecord& at = session.rows[row];
+  const bool write = at.pass == Pass::kWrite;
+  // A profile's test on its side, or a sweep's block size and depth.
+  const Settings settings = at.test ? profile_test_settings(*job_, *at.test, write) : row_settings(*job_, at.bs);
+  const Plan plan = at.test ? profile_test_plan(this->plan(), *at.test, write, drawn_seed(window_.now_ns()))
+                            : row_plan(this->plan(), at.depth);
+  const std::string setting = at.test                ? fmt::format("{} {}", at.test->label, write ? "write" : "read")
+                              : session.names_rows() ? at.setting
+                                                     : std::string();
+  const unsigned runs = plan.warmup + plan.repeat;
   for (unsigned i = 0; i < runs; ++i) {
-    const bool warmup = i < plan().warmup;
-    const unsigned index = warmup ? i + 1 : i - plan().warmup + 1;
-    if (console_.interrupted_in(
-            fmt::format("a session: {} of {} runs done", session.runs.size(), session.rows.size() * runs), &session)) {
-      stop(session);
-    }
+    const bool warmup = i < plan.warmup;
+    const unsigned index = warmup ? i + 1 : i - plan.warmup + 1;
+    // Which run a SIGUSR1 during it is about.
+    std::string label = fmt::format("{}{}{} {} of {}", setting, setting.empty() ? "" : ", ", warmup ? "warm-up" : "run",
+                                    index, warmup ? plan.warmup : plan.repeat);
+    const bool interrupted =
+        at.test ? console_.interrupted_in(fmt::format("a profile: {}", label), nullptr)
+                : console_.interrupted_in(
+                      fmt::format("a session: {} of {} runs done", session.runs.size(), session.rows.size() * runs),
+                      &session);
+    if (interrupted) stop(session);
+    if (at.test) console_.profile_step(label);
     // The page cache as asked, before the window opens, and what it holds.
     std::optional<CacheState> cache;
-    if (plan().cache_given && !prepare_cache(settings, setting, session, cache)) {
+    SessionRecord no_runs{.plan = plan};  // a profile's SIGUSR1 during --cache: no session to show
+    if (plan.cache_given && !prepare_cache(settings, setting, at.test ? no_runs : session, cache)) {
       if (console_.interrupt() != 0) stop(session);
       return finish(session, 1);
     }
     std::optional<PatternSource> pattern;
-    if (plan().pattern) pattern.emplace(next_pattern(settings));
-    // Which run a SIGUSR1 during it is about.
-    std::string label = fmt::format("{}{}{} {} of {}", setting, setting.empty() ? "" : ", ", warmup ? "warm-up" : "run",
-                                    index, warmup ? plan().warmup : plan().repeat);
-    RunRecord record = run_once(settings, depth, pattern ? &*pattern : nullptr, std::move(label));
+    if (plan.pattern) pattern.emplace(next_pattern(settings));
+    RunRecord record = run_with(settings, plan, pattern ? &*pattern : nullptr, std::move(label));
     record.row = row;
     record.warmup = warmup;
     record.index = index;
     record.residency = cache;
+    // A profile's table takes each run's mean and p99, never its samples.
+    if (at.test) record.result.latency_samples.reset();
     session.runs.push_back(std::move(record));
-    if (const std::optional<int> ended = after_run(session)) return ended;
+    if (const std::optional<int> ended = after_run(session, session.runs.back())) return ended;
   }
   return std::nullopt;
 }
 
 // A run's line, or how its end ends the session.
-std::optional<int> Driver::after_run(SessionRecord& session) {
-  const RunRecord& run = session.runs.back();
-  console_.session_run_ended(session, run);
+std::optional<int> Driver::after_run(SessionRecord& session, const RunRecord& run) {
+  if (!profile_) console_.session_run_ended(session, run);
   const RunResult& done = run.result;
   if (done.report != RunResult::Report::kSummary) {
     // GNU's die(): its message is all there is, then what was measured.
@@ -125,6 +169,7 @@ std::optional<int> Driver::after_run(SessionRecord& session) {
 int Driver::finish(SessionRecord& session, std::optional<int> exit_status) {
   session.exit_status = exit_status;
   session.signal = exit_status ? 0 : console_.interrupt();
+  if (profile_) return console_.profile_ended(profile_of(*profile_, session, rows_begun_));
   summarise_rows(session);
   return console_.session_ended(session);
 }
@@ -132,25 +177,6 @@ int Driver::finish(SessionRecord& session, std::optional<int> exit_status) {
 void Driver::stop(SessionRecord& session) {
   finish(session, std::nullopt);
   die_by(console_.interrupt());
-}
-
-void Driver::extend_auto_sweep(SessionRecord& session, std::size_t row, std::vector<Figure>& rates) const {
-  const std::optional<RowSummary> summary = summarise_row(session, row);
-  if (!summary) return;
-  rates.push_back(summary->bytes_per_second);
-  const KneeSearch search = knee_search(rates);
-  // Doubling stops at the knee, or where a block would outgrow what
-  // every row moves (or 1 GiB), or a timed run's range: --time goes round
-  // whole blocks only, and a row with none would copy once, untimed.
-  const std::int64_t next = session.rows[row].bs * 2;
-  const std::int64_t moved = job_->sweep_bytes ? *job_->sweep_bytes : job_->bytes.value_or(std::int64_t{1} << 30);
-  const std::int64_t most =
-      std::min({moved, job_->timed_range.value_or(INT64_MAX), std::int64_t{1} << 30});
-  if (!search.more) {
-    if (search.knee && *search.knee < session.rows.size()) session.rows[*search.knee].knee = true;
-  } else if (next <= most) {
-    session.rows.push_back(row_record(next, session.rows[row].depth));
-  }
 }
 
 bool Driver::prepare_cache(const Settings& settings, std::string_view setting, SessionRecord& session,
@@ -171,8 +197,7 @@ bool Driver::prepare_cache(const Settings& settings, std::string_view setting, S
 PatternSource Driver::next_pattern(const Settings& settings) {
   // A seed per run, from the clock and a count: no two runs, and no two
   // sessions, write the same blocks.
-  const std::uint64_t seed =
-      (static_cast<std::uint64_t>(window_.now_ns()) * 0x9e3779b97f4a7c15ULL + ++pattern_seeds_) >> 1;
+  const std::uint64_t seed = drawn_seed(window_.now_ns(), ++pattern_seeds_);
   // stamp writes each sector's output offset: where the stream's byte 0
   // lands, which under O_APPEND is a regular file's end, not seek=.
   return PatternSource(*plan().pattern, seed, planned_write_offset(os_, settings));

@@ -171,16 +171,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   if (plan_.random && !place_randomly(queue)) return ended_before_copy(1);
   if (plan_.time_ns) go_round(queue);
   set_up_timekeeper();
-  RunStart start;
-  start.settings = &settings_;
-  if (timekeeper_ && timekeeper_->samples()) start.timeline = timekeeper_->shared_timeline();
-  if (timekeeper_ && plan_.time_ns) {
-    if (queue.order.repeats()) timekeeper_->set_range_blocks(queue.order.blocks());
-    start.time = timekeeper_->live();
-  }
-  if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
-  events_.starting(start);
-
+  announce_start(queue);
   if (plan_.latency) {
     // A timed run's samples are as many as the time allows, not the range's.
     const std::optional<std::int64_t> bytes = plan_.time_ns ? std::nullopt : expected_input_bytes(os_, settings_);
@@ -208,25 +199,41 @@ RunResult Run::copy(std::size_t buffer_alignment) {
                     output_cache_,
                     window_.start_ns(),
                     queue,
-                    queue.ring != nullptr && latency_ ? latency_->jobs_recorders() : std::span<LatencyRecorders* const>{},
+                    queue.ring != nullptr && latency_ ? latency_->jobs_taps() : std::span<IoTap* const>{},
                     timekeeper_ ? &*timekeeper_ : nullptr};
   // --jobs' other jobs keep samples of their own, which no interval of the
   // timeline (job 0's) can mark: its intervals carry no latency then.
   if (timekeeper_) timekeeper_->start(latency_ ? &latency_->recorders() : nullptr, plan_.jobs == 1);
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
-  engine_.jobs_asked = plan_.jobs;
-  engine_.jobs = copied.jobs.jobs;
-  engine_.range_records = copied.jobs.range_records;
-  if (const IoResult cpus = os_.online_cpus(); cpus.ok()) engine_.online_cpus = static_cast<unsigned>(cpus.n);
-  window_.set_job_threads(copied.jobs.jobs);
-  engine_.jobs_spread_s = static_cast<double>(copied.jobs.last_end_ns - copied.jobs.first_end_ns) / 1e9;
-  engine_.submitters_busy = copied.jobs.busy;
+  note_jobs(copied.jobs);
   if (timekeeper_) timekeeper_->copy_ended(copied.stats);
   if (latency_) latency_->copy_ended(queue_.ring() != nullptr);
   RunResult result = after_copy(copied);
   describe_time(result, queue, copied.counts_from_start);
   return result;
+}
+
+void Run::announce_start(const QueueSetup& queue) {
+  RunStart start;
+  start.settings = &settings_;
+  if (timekeeper_ && timekeeper_->samples()) start.timeline = timekeeper_->shared_timeline();
+  if (timekeeper_ && plan_.time_ns) {
+    if (queue.order.repeats()) timekeeper_->set_range_blocks(queue.order.blocks());
+    start.time = timekeeper_->live();
+  }
+  if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
+  events_.starting(start);
+}
+
+void Run::note_jobs(const JobsUse& jobs) {
+  engine_.jobs_asked = plan_.jobs;
+  engine_.jobs = jobs.jobs;
+  engine_.range_records = jobs.range_records;
+  if (const IoResult cpus = os_.online_cpus(); cpus.ok()) engine_.online_cpus = static_cast<unsigned>(cpus.n);
+  window_.set_job_threads(jobs.jobs);
+  engine_.jobs_spread_s = static_cast<double>(jobs.last_end_ns - jobs.first_end_ns) / 1e9;
+  engine_.submitters_busy = jobs.busy;
 }
 
 void Run::go_round(QueueSetup& queue) {

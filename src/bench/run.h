@@ -54,6 +54,11 @@ class Run {
   // refused (the problem is reported).
   bool check_direct_alignment(std::size_t& buffer_alignment);
   RunResult copy(std::size_t buffer_alignment);
+  // The start event: the settings, and what --timeline, --time and
+  // --progress will show of the run.
+  void announce_start(const QueueSetup& queue);
+  // What --jobs started and how they ended, into the engine's use.
+  void note_jobs(const JobsUse& jobs);
   bool place_randomly(QueueSetup& queue);
   // --time: the range gone round pass after pass (when it has an end).
   void go_round(QueueSetup& queue);

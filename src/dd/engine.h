@@ -14,6 +14,7 @@
 
 #include "dd/block_order.h"
 #include "dd/io.h"
+#include "dd/io_tap.h"
 #include "dd/io_position.h"
 #include "dd/pacer.h"
 #include "model/ending.h"
@@ -27,7 +28,6 @@
 namespace ddtime {
 
 // Only pointed to here: the engines, which use them, include them.
-struct LatencyRecorders;
 
 // What the jobs of a --jobs copy report back with the copy's result.
 struct JobsUse {
@@ -93,11 +93,11 @@ struct CopyJob {
   CacheAdvice& output_cache;
   std::int64_t start_ns;  // when the measured window began (progress counts from it)
   QueueSetup queue = {};
-  // --latency with a queued engine: each job's recorders (job 0's first;
-  // one without --jobs), each request timed from its queueing to the
-  // reaping of its completion (the sync engine's calls are timed by a
-  // LatencyOs in os). Empty: nothing is timed.
-  std::span<LatencyRecorders* const> latency = {};
+  // --latency with a queued engine: each job's tap (job 0's first; one
+  // without --jobs), told how long each request took from its queueing to
+  // the reaping of its completion (the sync engine's calls are timed by
+  // measure's LatencyOs around its Os). Empty: nothing is timed.
+  std::span<IoTap* const> taps = {};
   // --time, --ramp, --timeline: asked once per record or reaped batch
   // whether to stop (time_to_stop); measure's Timekeeper. Null: nothing
   // is timed.

@@ -12,7 +12,6 @@
 #include <thread>
 
 #include "dd/engine_queued_internal.h"
-#include "measure/latency.h"
 #include "system/clock.h"
 
 namespace ddtime {
@@ -55,9 +54,8 @@ void QueuedCopy::start_jobs() {
   part_ = parts[0];
   record_limit_ = limit(parts[0]);
   for (std::size_t job = 1; job < parts.size(); ++job) {
-    LatencyRecorders* const latency = job < job_.latency.size() ? job_.latency[job] : nullptr;
-    auto copy =
-        std::make_unique<QueuedCopy>(job_, job_.queue.lanes[job], jobs_->events[job], parts[job], crew_, latency);
+    IoTap* const tap = job < job_.taps.size() ? job_.taps[job] : nullptr;
+    auto copy = std::make_unique<QueuedCopy>(job_, job_.queue.lanes[job], jobs_->events[job], parts[job], crew_, tap);
     copy->job_index_ = static_cast<unsigned>(job);
     copy->record_limit_ = limit(parts[job]);
     jobs_->copies.push_back(std::move(copy));
@@ -119,15 +117,12 @@ void QueuedCopy::write_other_tails() {
 
 void QueuedCopy::forget_ramp_samples() noexcept {
   ramp_forgotten_ = true;
-  if (latency_ == nullptr) return;
+  if (tap_ == nullptr) return;
   if (!crew_->ramp_over.load(std::memory_order_acquire)) {
-    latency_->reads.clear();
-    latency_->writes.clear();
+    tap_->forget_all();
     return;
   }
-  const JobsCrew::SampleMarks& marks = crew_->ramp_marks[job_index_];
-  latency_->reads.forget_first(marks.reads);
-  latency_->writes.forget_first(marks.writes);
+  tap_->forget_first(crew_->ramp_marks[job_index_]);
 }
 
 void QueuedCopy::part_ended(std::int64_t start_ns, std::int64_t start_cpu_ns) noexcept {
@@ -197,9 +192,9 @@ Stats QueuedCopy::counted_so_far(bool marks) const noexcept {
 
 void QueuedCopy::publish() noexcept {
   if (job_index_ == 0) return;
+  const IoTap::Counts sampled = tap_ != nullptr ? tap_->counts() : IoTap::Counts{};
   crew_->counts[job_index_].publish({stats_.full_records_in, stats_.full_records_out, stats_.bytes_in, stats_.bytes_out,
-                                     latency_ != nullptr ? latency_->reads.count() : 0,
-                                     latency_ != nullptr ? latency_->writes.count() : 0});
+                                     sampled.reads, sampled.writes});
 }
 
 // Every job's records and bytes in one result; what the other jobs met,

@@ -12,7 +12,6 @@
 
 #include "dd/io_position.h"
 #include "dd/prefix_refill.h"
-#include "measure/latency.h"
 #include "system/clock.h"
 #include "system/signals.h"
 
@@ -20,10 +19,10 @@ namespace ddtime {
 
 QueuedCopy::QueuedCopy(const CopyJob& job)
     : QueuedCopy(job, QueueLane{job.queue.ring, job.queue.slots}, job.events, JobPart{}, nullptr,
-                 job.latency.empty() ? nullptr : job.latency[0]) {}
+                 job.taps.empty() ? nullptr : job.taps[0]) {}
 
 QueuedCopy::QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part,
-                       JobsCrew* crew, LatencyRecorders* latency)
+                       JobsCrew* crew, IoTap* tap)
     : job_(job),
       settings_(job.settings),
       events_(events),
@@ -39,7 +38,7 @@ QueuedCopy::QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events
       positional_output_(job.queue.positional_output),
       any_order_writes_(job.queue.positional_output || job.queue.order_free_output),
       refill_short_reads_(job.queue.refill_short_reads),
-      latency_(latency),
+      tap_(tap),
       record_limit_(job.queue.order.repeats()                                      ? kNoLimit
                     : settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
                                                                                    : settings_.max_records),
@@ -105,7 +104,7 @@ void QueuedCopy::queue_reads() {
 
 void QueuedCopy::queue_read(std::int64_t record) {
   Slot& s = slot(record);
-  if (latency_ != nullptr) s.queued_ticks = read_ticks();
+  if (tap_ != nullptr) s.queued_ticks = read_ticks();
   ring_.queue({static_cast<std::uint64_t>(record), RingRequest::Kind::kRead, kInputFd, buffer(record) + s.got,
                s.want - static_cast<std::size_t>(s.got), input_base_ + block_offset(record) + s.got,
                buffer_index(record)});
@@ -118,7 +117,7 @@ void QueuedCopy::queue_write(std::int64_t record) {
   const auto length = static_cast<std::size_t>(s.got) - s.written;
   const std::int64_t offset =
       positional_output_ ? output_base_ + block_offset(record) + static_cast<std::int64_t>(s.written) : -1;
-  if (latency_ != nullptr) s.queued_ticks = read_ticks();
+  if (tap_ != nullptr) s.queued_ticks = read_ticks();
   ring_.queue({static_cast<std::uint64_t>(record) | kWriteBit, RingRequest::Kind::kWrite, kOutputFd,
                buffer(record) + s.written, length, offset, buffer_index(record)});
   ++in_flight_;
@@ -141,9 +140,8 @@ void QueuedCopy::on_completion(const RingCompletion& completion, std::int64_t re
   // A read past the end of the input fetches nothing and is not counted,
   // as in the sync engine; nor is a read the generator answered.
   const bool timed = (completion.tag & kWriteBit) != 0 || (completion.result != 0 && !job_.queue.generated_input);
-  if (latency_ != nullptr && timed) {
-    ((completion.tag & kWriteBit) != 0 ? latency_->writes : latency_->reads)
-        .record(reaped_ticks - static_cast<std::int64_t>(s.queued_ticks));
+  if (tap_ != nullptr && timed) {
+    tap_->completed((completion.tag & kWriteBit) != 0, reaped_ticks - static_cast<std::int64_t>(s.queued_ticks));
   }
   if ((completion.tag & kWriteBit) == 0) {
     if (completion.result > 0 && refill_short_reads_ && s.got + completion.result < static_cast<std::int64_t>(s.want)) {
@@ -332,7 +330,7 @@ void QueuedCopy::poll_stops() {
   if (crew_ == nullptr) {
     time_up = time_to_stop(job_, stats_);
   } else if (job_.timekeeper != nullptr) {
-    time_up = job_.timekeeper->due_counting([&] { return counted_so_far(ramping && latency_ != nullptr); }, &stats_);
+    time_up = job_.timekeeper->due_counting([&] { return counted_so_far(ramping && tap_ != nullptr); }, &stats_);
   }
   // Job 0's timekeeper forgot its samples from the ramp; the others
   // forget theirs, up to where they stood when the ramp's records were
@@ -369,147 +367,13 @@ void QueuedCopy::copy_loop() {
     }
     // One clock reading for the whole batch: every request in it was
     // reaped by this call.
-    const auto reaped = latency_ != nullptr ? static_cast<std::int64_t>(read_ticks()) : 0;
+    const auto reaped = tap_ != nullptr ? static_cast<std::int64_t>(read_ticks()) : 0;
     for (const RingCompletion& completion : ring_.completions()) on_completion(completion, reaped);
     retire_in_order();
     if (crew_ != nullptr) publish();
     if (!stopping_ && next_read_ >= record_limit_ && next_retire_ >= record_limit_) break;
   }
   if (crew_ != nullptr) publish();
-}
-
-std::int64_t QueuedCopy::first_unwritten() const noexcept {
-  const std::int64_t retired = next_retire_;
-  if (part_.length == kNoLimit) return retired;  // the only job: record i is block i
-  if (retired < part_.length) return part_.first + retired;
-  // Its part's first pass all written, or every Nth record of an endless range.
-  if (job_.queue.order.repeats() || part_.period == kNoLimit) return kNoLimit;
-  return part_.global(retired);
-}
-
-std::vector<const QueuedCopy*> QueuedCopy::every_copy() const {
-  std::vector<const QueuedCopy*> copies{this};
-  if (jobs_) {
-    for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) copies.push_back(other.get());
-  }
-  return copies;
-}
-
-std::int64_t QueuedCopy::blocks_in_place() const {
-  const std::vector<const QueuedCopy*> copies = every_copy();
-  const BlockOrder& order = job_.queue.order;
-  if (!order.random()) {
-    std::int64_t first = kNoLimit;
-    for (const QueuedCopy* copy : copies) first = std::min(first, copy->first_unwritten());
-    return order.repeats() ? std::min(first, order.blocks()) : first;
-  }
-  // --random: the blocks the counted records went to, marked, until every
-  // block is (a timed run's later passes go over them again).
-  const std::int64_t blocks = order.blocks();
-  std::vector<bool> written(static_cast<std::size_t>(blocks));
-  std::int64_t marked = 0;
-  for (const QueuedCopy* copy : copies) {
-    for (std::int64_t record = 0; record < copy->next_retire_ && marked < blocks; ++record) {
-      const std::int64_t block = order.block_of(copy->part_.global(record));
-      if (block < blocks && !written[static_cast<std::size_t>(block)]) {
-        written[static_cast<std::size_t>(block)] = true;
-        ++marked;
-      }
-    }
-  }
-  return std::find(written.begin(), written.end(), false) - written.begin();
-}
-
-void QueuedCopy::say_written_out_of_order(std::int64_t stop_block) {
-  // Blocks can repeat (a timed run's passes): each is marked once.
-  std::vector<bool> written;
-  auto mark = [&](const QueuedCopy& copy, std::int64_t record) {
-    const auto block = static_cast<std::size_t>(job_.queue.order.block_of(copy.part_.global(record)));
-    if (block >= written.size()) written.resize(block + 1);
-    written[block] = true;
-  };
-  for (const QueuedCopy* copy : every_copy()) {
-    for (std::int64_t record = 0; record < copy->next_retire_; ++record) mark(*copy, record);
-    for (const Slot& s : copy->slots_) {
-      if (s.state == Slot::State::kWritten && s.record >= copy->next_retire_ && s.write_error == 0 && s.written > 0) {
-        mark(*copy, s.record);
-      }
-    }
-  }
-  const WrittenOutOfOrder said = written_past(written, stop_block, ibs_);
-  if (said.blocks > 0) events_.written_out_of_order(said);
-}
-
-// One sequential copy meets the error at the lowest block that failed, and
-// has written every block below it; blocks written out of turn above it are
-// more than it leaves, and those they crowded out (ENOSPC) fewer. So the
-// file is cut back to the blocks in place from the start and written on in
-// turn from the input, until the error comes again.
-void QueuedCopy::refill_after_error() {
-  std::int64_t failed = failed_block_;
-  Side side = failed_side_;
-  int err = failed_err_;
-  if (jobs_) {
-    for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) {
-      if (other->failed_block_ >= 0 && (failed < 0 || other->failed_block_ < failed)) {
-        failed = other->failed_block_;
-        side = other->failed_side_;
-        err = other->failed_err_;
-      }
-    }
-  }
-  if (failed < 0 || !positional_output_) return;
-  // A block device keeps what was written, and the user hears which
-  // blocks one copy in turn would not have written.
-  struct stat output {};
-  if (output_size_before_ < 0 && job_.os.fstat(kOutputFd, output).ok() && S_ISBLK(output.st_mode)) {
-    say_written_out_of_order(std::min(blocks_in_place(), failed));
-    return;
-  }
-  // The generator's input cannot be read again through the Os.
-  if (output_size_before_ < 0 || job_.queue.generated_input) return;
-  RefillRequest request;
-  request.input_base = input_base_;
-  request.output_base = output_base_;
-  request.ibs = ibs_;
-  request.in_place = std::min(blocks_in_place(), failed);
-  if (job_.queue.order.repeats()) {
-    request.records = job_.queue.order.blocks();
-    request.short_record = kNoLimit;
-  } else {
-    request.records = settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
-                                                                                  : settings_.max_records;
-    request.short_record = settings_.max_bytes != 0 ? settings_.max_records : kNoLimit;
-    request.short_bytes = static_cast<std::int64_t>(settings_.max_bytes);
-  }
-  request.failed_block = failed;
-  request.failed_side = side;
-  request.failed_err = err;
-  request.keep_size = output_size_before_;
-  const RefillOutcome outcome = refill_prefix(job_.os, reader_, writer_, slot_buffers_[0].data(), request);
-  input_offset_.advance(outcome.stats.bytes_in - stats_.bytes_in);
-  stats_ = outcome.stats;
-  refilled_ = true;
-  refilled_end_ = output_base_ + outcome.written;
-  // A timed run's counts are now the prefix's, ramp and passes included.
-  result_.counts_from_start = job_.queue.order.repeats();
-  if (outcome.interrupted) {
-    interrupted_ = true;
-    result_.ending = Ending::kInterrupted;
-    return;
-  }
-  const bool writing = outcome.side == Side::kOutput;
-  // The first error was said; another one, a different one, is said too.
-  if (outcome.err != 0 && (outcome.err != err || outcome.side != side)) {
-    events_.notice(!writing                   ? Notice::kReadError
-                   : settings_.two_buffers() ? Notice::kBlockWriteError
-                                             : Notice::kWriteError,
-                   outcome.side, outcome.err, 0);
-  }
-  if (outcome.err != 0 && writing && settings_.two_buffers()) {
-    if (outcome.short_write) ++stats_.partial_records_out;
-    result_.ending = Ending::kQuit;
-  }
 }
 
 CopyResult run_queued_copy(const CopyJob& job) { return QueuedCopy(job).run(); }

@@ -17,6 +17,7 @@
 #include "dd/engine.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
+#include "dd/prefix_refill.h"
 #include "model/settings.h"
 #include "system/signals.h"
 #include "system/threads.h"
@@ -75,10 +76,7 @@ class alignas(64) PublishedCounts {
 struct JobsCrew {
   // --ramp with --latency: a job's samples when job 0 counted the ramp's
   // records: they are the ramp's, the ones after them the measurement's.
-  struct SampleMarks {
-    std::int64_t reads = 0;
-    std::int64_t writes = 0;
-  };
+  using SampleMarks = IoTap::Counts;
   explicit JobsCrew(unsigned jobs) : counts(jobs), ramp_marks(jobs) {}
   std::atomic<bool> stop{false};     // an error or a SIGINT: no job starts I/O
   std::atomic<bool> time_up{false};  // job 0's timekeeper said so
@@ -131,9 +129,9 @@ class QueuedCopy final : private PositionBuffers {
   explicit QueuedCopy(const CopyJob& job);
   // Another job of --jobs: its own lane (ring and slots), its part of the
   // range, its events held for job 0 to say, the crew it belongs to.
-  // latency: its own --latency recorders, or null.
+  // tap: its own --latency tap, or null.
   QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part, JobsCrew* crew,
-             LatencyRecorders* latency);
+             IoTap* tap);
   ~QueuedCopy() override;
   CopyResult run();
   // Another job's copy, in its own thread, from where job 0 positioned.
@@ -211,6 +209,8 @@ class QueuedCopy final : private PositionBuffers {
   // After an error, a regular of= made into one sequential copy's prefix
   // (prefix_refill), and the counts made that prefix's.
   void refill_after_error();
+  // What refill_prefix needs: the range, the blocks in place, the error.
+  RefillRequest refill_request(std::int64_t failed, Side side, int err) const;
   // Every job's counts so far (this job's alone without --jobs); with
   // marks, each other job's samples at the same moment into the crew's
   // ramp_marks.
@@ -274,7 +274,7 @@ class QueuedCopy final : private PositionBuffers {
   // /dev/null and its kind, anywhere; else one at a time in record order.
   const bool any_order_writes_;
   const bool refill_short_reads_;
-  LatencyRecorders* const latency_;
+  IoTap* const tap_;  // --latency: told each request's duration; null: nothing timed
   std::int64_t input_base_ = 0;   // where record 0 is read
   std::int64_t output_base_ = 0;  // where record 0 is written
   // Records count= allows (kNoLimit: to the end, or round and round for

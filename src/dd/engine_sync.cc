@@ -517,10 +517,7 @@ void SyncCopy::refill_after_random_error(std::int64_t input_base, std::int64_t o
   request.output_base = output_base;
   request.ibs = settings_.ibs;
   request.in_place = std::find(in_place.begin(), in_place.end(), false) - in_place.begin();
-  request.records = settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
-                                                                                : settings_.max_records;
-  request.short_record = settings_.max_bytes != 0 ? settings_.max_records : kNoLimit;
-  request.short_bytes = static_cast<std::int64_t>(settings_.max_bytes);
+  request.range_from(settings_, std::nullopt);
   request.failed_block = order.block_of(written);
   request.failed_err = ENOSPC;  // tried again: whatever failed, the refill meets it anew
   request.keep_size = size_before;

@@ -9,6 +9,18 @@
 
 namespace ddtime {
 
+void RefillRequest::range_from(const Settings& settings, std::optional<std::int64_t> pass_blocks) noexcept {
+  if (pass_blocks) {
+    records = *pass_blocks;
+    short_record = kNoLimit;
+    return;
+  }
+  const bool short_last = settings.max_bytes != 0;
+  records = short_last && settings.max_records < kNoLimit ? settings.max_records + 1 : settings.max_records;
+  short_record = short_last ? settings.max_records : kNoLimit;
+  short_bytes = static_cast<std::int64_t>(settings.max_bytes);
+}
+
 bool space_error(int err) noexcept { return err == ENOSPC || err == EDQUOT || err == EFBIG; }
 
 WrittenOutOfOrder written_past(const std::vector<bool>& written, std::int64_t stop_block, std::int64_t block_size) {

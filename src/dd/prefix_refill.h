@@ -8,10 +8,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "dd/io.h"
 #include "model/events.h"
+#include "model/settings.h"
 #include "model/stats.h"
 #include "system/os.h"
 
@@ -39,6 +41,11 @@ struct RefillRequest {
   int failed_err = 0;
   // Bytes of the file that stay (conv=notrunc keeps what it held before).
   std::int64_t keep_size = 0;
+
+  // records, short_record and short_bytes as count= sets them (a count
+  // in bytes ends with one short record), or, for a timed run's passes,
+  // the range's blocks, all whole.
+  void range_from(const Settings& settings, std::optional<std::int64_t> pass_blocks) noexcept;
 };
 
 struct RefillOutcome {

@@ -15,6 +15,8 @@
 #include <optional>
 #include <vector>
 
+#include "dd/io_tap.h"
+
 namespace ddtime {
 
 // The percentiles reported, in this order.
@@ -161,9 +163,20 @@ struct LatencyReport {
 // CPU's time-stamp ticks (read_ticks(): a few nanoseconds a reading, where
 // clock_gettime costs tens), turned into nanoseconds at the end by the
 // ticks the whole run took against its clock.
-struct LatencyRecorders {
+// A queued copy fills them through its IoTap.
+struct LatencyRecorders final : IoTap {
   LatencyRecorders(std::size_t read_capacity, std::size_t write_capacity)
       : reads(read_capacity), writes(write_capacity) {}
+  void completed(bool write, std::int64_t ticks) noexcept override { (write ? writes : reads).record(ticks); }
+  Counts counts() const noexcept override { return {reads.count(), writes.count()}; }
+  void forget_all() noexcept override {
+    reads.clear();
+    writes.clear();
+  }
+  void forget_first(const Counts& first) noexcept override {
+    reads.forget_first(first.reads);
+    writes.forget_first(first.writes);
+  }
   LatencyRecorder reads;
   LatencyRecorder writes;
 };

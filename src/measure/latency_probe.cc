@@ -38,6 +38,7 @@ LatencyProbe::LatencyProbe(Os& os, Events& events, Clock& clock, const Settings&
     other_jobs_.push_back(sized_recorders(settings, expected_bytes, jobs));
     jobs_recorders_.push_back(other_jobs_.back().get());
   }
+  jobs_taps_.assign(jobs_recorders_.begin(), jobs_recorders_.end());
   // The calibration starts after the clock's cost was measured: both ends
   // of it read the two clocks back to back.
   start_ns_ = clock_.now_ns();

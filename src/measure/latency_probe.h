@@ -43,8 +43,9 @@ class LatencyProbe {
   // For a queued copy: the recorders it fills from its submissions and
   // reaps.
   LatencyRecorders& recorders() noexcept { return *recorders_; }
-  // --jobs: each job's recorders, job 0's (recorders()) first.
-  std::span<LatencyRecorders* const> jobs_recorders() const noexcept { return jobs_recorders_; }
+  // --jobs: each job's recorders as the queued copy's taps, job 0's
+  // (recorders()) first.
+  std::span<IoTap* const> jobs_taps() const noexcept { return jobs_taps_; }
 
   // After the copy: what its durations were (queued: submit to reap).
   void copy_ended(bool queued) noexcept;
@@ -58,6 +59,7 @@ class LatencyProbe {
   std::shared_ptr<LatencyRecorders> recorders_;
   std::vector<std::unique_ptr<LatencyRecorders>> other_jobs_;  // --jobs: jobs 1..N-1
   std::vector<LatencyRecorders*> jobs_recorders_;
+  std::vector<IoTap*> jobs_taps_;  // the same recorders, as the copy sees them
   LatencyOs calls_;
   ChainBreakingEvents events_;
   double reading_cost_ticks_ = 0;  // one read_ticks(), in ticks

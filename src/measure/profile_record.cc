@@ -2,6 +2,7 @@
 #include "measure/profile_record.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ddtime {
 namespace {
@@ -54,6 +55,23 @@ void summarise_profile_row(ProfileRow& row) {
     row.mean_latency_s = sum / static_cast<double>(means.size()) / kNsPerSecond;
   }
   if (!p99s.empty()) row.p99_latency_s = median_of(p99s) / kNsPerSecond;
+}
+
+ProfileRecord profile_of(ProfileRecord parameters, const SessionRecord& session, std::size_t rows_begun) {
+  ProfileRecord record = std::move(parameters);
+  for (std::size_t i = 0; i < rows_begun && i < session.rows.size(); ++i) {
+    const RowRecord& row = session.rows[i];
+    record.rows.push_back(ProfileRow{.test = row.test.value_or(ProfileTest{}), .write = row.pass == Pass::kWrite});
+  }
+  for (const RunRecord& run : session.runs) {
+    if (run.row >= record.rows.size()) continue;
+    ProfileRow& row = record.rows[run.row];
+    row.runs.push_back(profile_run(run, row.write, run.warmup));
+  }
+  for (ProfileRow& row : record.rows) summarise_profile_row(row);
+  record.exit_status = session.exit_status;
+  record.signal = session.signal;
+  return record;
 }
 
 }  // namespace ddtime

@@ -71,4 +71,9 @@ ProfileRun profile_run(const RunRecord& record, bool write, bool warmup);
 // the IOPS, and the latency.
 void summarise_profile_row(ProfileRow& row);
 
+// A profile's record as a view of the session it ran as: parameters (the
+// profile's), then a row for each of the session's first rows_begun rows
+// (a test on a side) with its runs, summarised, and how the session ended.
+ProfileRecord profile_of(ProfileRecord parameters, const SessionRecord& session, std::size_t rows_begun);
+
 }  // namespace ddtime

@@ -24,6 +24,7 @@
 #include "measure/verify.h"
 #include "model/ending.h"
 #include "model/plan.h"
+#include "model/profile.h"
 #include "model/run_times.h"
 #include "model/settings.h"
 #include "model/stats.h"
@@ -144,6 +145,8 @@ struct RowRecord {
   std::int64_t bytes = 0;                               // bytes out of its last counted run
   std::int64_t records = 0;                             // input records of that run, for IOPS
   std::optional<LatencyReport> latency = std::nullopt;  // --latency with --repeat: its runs merged
+  // --profile: the test the row runs, on the side pass says (kRead or kWrite).
+  std::optional<ProfileTest> test = std::nullopt;
 };
 
 struct SessionRecord {

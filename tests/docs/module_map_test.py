@@ -30,14 +30,6 @@ from typing import Dict, List, Optional, Set, Tuple
 TICKED = re.compile(r"`([^`]+)`")
 FOLDER_ROW = re.compile(r"^\|\s*`([a-z]+)/`\s*\|")
 
-# Includes that still go up the folder order (issue 29, recommendation 1):
-# the engine's, of what measures. Each is cut by the step that moves the
-# engine's stamping and the pattern ring below dd/; the list only shrinks,
-# and an entry that no longer occurs is an error too.
-UPWARD_INCLUDES_TO_CUT = {
-    "dd/engine_jobs.cc -> measure/latency.h",
-    "dd/engine_queued.cc -> measure/latency.h",
-}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -153,7 +145,6 @@ def check_folder_order(src: Path, paths: Dict[str, str], ranks: Dict[str, int]) 
     errors: List[str] = []
     if not ranks:
         return ["docs/architecture.md: no '| folder | holds |' table"]
-    met: Set[str] = set()
     for path in sorted(paths.values()):
         if "/" not in path:
             continue  # main.cc, at the top
@@ -167,14 +158,8 @@ def check_folder_order(src: Path, paths: Dict[str, str], ranks: Dict[str, int]) 
             target = written.split("/", 1)[0] if "/" in written else ""
             if target not in ranks or ranks[target] <= ranks[folder]:
                 continue
-            edge = f"{path} -> {written}"
-            if edge in UPWARD_INCLUDES_TO_CUT:
-                met.add(edge)
-                continue
             line = text.count("\n", 0, match.start()) + 1
             errors.append(f"src/{path}:{line}: includes \"{written}\", from {target}/ above {folder}/ in the folder order")
-    for edge in sorted(UPWARD_INCLUDES_TO_CUT - met):
-        errors.append(f"module_map_test.py: '{edge}' is no longer included: take it off UPWARD_INCLUDES_TO_CUT")
     return errors
 
 
@@ -223,8 +208,8 @@ def main(argv: List[str]) -> int:
     if errors:
         print(f"module map: {len(errors)} disagreement(s) between docs/architecture.md and src/")
         return 1
-    print(f"module map: every file has a row, every include is allowed, no cycle; folders in order but "
-          f"{len(UPWARD_INCLUDES_TO_CUT)} include(s) still to cut")
+    print("module map: every file has a row, every include is allowed, no cycle, every folder includes only "
+          "itself and the folders below it")
     return 0
 
 

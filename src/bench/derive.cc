@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bench/derive.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "system/file_kind.h"
+
+namespace ddtime {
+namespace {
+
+// A profile's range, when --size does not give it: what the target holds
+// past skip= or seek=, in whole blocks of the largest test, at most the
+// default (1 GiB). A file read has only what it holds; one written (with
+// --force: it holds data) is never grown past its end; an empty one is
+// made at the range.
+std::int64_t profile_default_range(Os& os, const Settings& settings, bool writes) {
+  const std::string& target = writes ? *settings.output_file : *settings.input_file;
+  struct stat status {};
+  if (!os.stat_path(target.c_str(), status).ok()) return kProfileDefaultRange;
+  const FileKind kind = classify(status);
+  std::optional<std::int64_t> size;
+  if (kind == FileKind::kRegular && (!writes || status.st_size > 0)) size = status.st_size;
+  if (kind == FileKind::kBlock) {
+    const IoResult opened = os.open(target.c_str(), O_RDONLY | O_CLOEXEC, 0);
+    if (opened.ok()) {
+      const IoResult bytes = os.block_device_size(static_cast<int>(opened.n));
+      if (bytes.ok()) size = bytes.n;
+      os.close(static_cast<int>(opened.n));
+    }
+  }
+  if (!size) return kProfileDefaultRange;
+  const std::int64_t start = (writes ? settings.seek_offset() : settings.skip_offset()).value_or(0);
+  std::int64_t rest = *size > start ? *size - start : 0;
+  if (rest >= kProfileLargestBlock) rest -= rest % kProfileLargestBlock;
+  return std::max<std::int64_t>(1, std::min(kProfileDefaultRange, rest));
+}
+
+}  // namespace
+
+void count_bytes(Settings& settings, std::int64_t bytes) noexcept {
+  settings.max_records = bytes / settings.ibs;
+  settings.max_bytes = bytes % settings.ibs;
+}
+
+void reblock(std::int64_t& records, std::int64_t& bytes, std::int64_t old_size, std::int64_t new_size) noexcept {
+  std::int64_t total = 0;
+  if (!multiply_add_fits(records, old_size, bytes, total)) return;
+  records = total / new_size;
+  bytes = total % new_size;
+}
+
+Settings with_block_size(Settings settings, std::int64_t bs) noexcept {
+  reblock(settings.skip_records, settings.skip_bytes, settings.ibs, bs);
+  reblock(settings.seek_records, settings.seek_bytes, settings.obs, bs);
+  settings.ibs = settings.obs = bs;
+  settings.bs_given = true;
+  return settings;
+}
+
+Settings row_settings(const Job& job, std::int64_t bs) {
+  Settings row = job.settings;
+  if (job.plan.sweeps_bs()) {
+    row = with_block_size(std::move(row), bs);
+    row.cut = job.settings.empties_output() ? Settings::OutputCut::kWhole : Settings::OutputCut::kAtSeek;
+  }
+  if (job.sweep_bytes) count_bytes(row, *job.sweep_bytes);
+  if (job.plan.pattern) row.input_file = std::string("/dev/zero");
+  return row;
+}
+
+Plan row_plan(const Plan& plan, unsigned depth) {
+  Plan row = plan;
+  row.iodepth = depth;
+  row.iodepth_given = plan.iodepth_given || !plan.sweep_iodepth.empty();
+  return row;
+}
+
+Settings write_pass_settings(const Settings& settings, bool pattern) {
+  Settings write = settings;
+  if (!write.conv.fsync && !write.conv.fdatasync) write.conv.fdatasync = true;
+  if (pattern) write.input_file = std::string("/dev/zero");
+  return write;
+}
+
+Settings read_back_settings(const Settings& settings, const Settings& written, std::int64_t where,
+                            std::int64_t bytes) {
+  Settings read = settings;
+  read.input_file = written.output_file;
+  read.output_file = std::string("/dev/null");
+  read.ibs = read.obs = written.obs;
+  read.bs_given = true;
+  read.skip_records = where / read.ibs;
+  read.skip_bytes = where % read.ibs;
+  read.iflag = {};
+  read.iflag.direct = written.oflag.direct;
+  read.seek_records = read.seek_bytes = 0;
+  read.conv = {};
+  read.block_or_unblock_requested = false;
+  read.oflag = {};
+  count_bytes(read, bytes);
+  read.ext.count_from_size = false;
+  return read;
+}
+
+void shape_profile(Os& os, Settings& settings, Plan& plan) {
+  const ProfilePreset& preset = *plan.profile;
+  // skip= and seek= (bs= is refused, so in 512-byte blocks) counted again
+  // in the base job's 1 MiB blocks; each test counts them in its own.
+  settings = with_block_size(std::move(settings), kProfileLargestBlock);
+  if (settings.output_file) {
+    // The write tests' data, as CrystalDiskMark's test file: random bytes.
+    plan.pattern = PatternSpec{PatternKind::kRandom, 0};
+    settings.conv.notrunc = true;  // the prepared range is read back, never cut
+  } else {
+    settings.output_file = std::string("/dev/null");
+  }
+  if (!plan.time_ns) plan.time_ns = preset.time_ns;
+  if (!plan.pause_ns) plan.pause_ns = preset.pause_ns;
+  if (!plan.repeat_given) plan.repeat = kProfileRepeat;
+  if (!plan.warmup_given) plan.warmup = kProfileWarmup;
+  // Uncached, as CrystalDiskMark and KDiskMark measure, unless --cache
+  // asks for the page cache in a state of its own.
+  if (!plan.cache_given) settings.ext.direct = true;
+  if (!plan.size) plan.size = profile_default_range(os, settings, plan.pattern.has_value());
+}
+
+Settings profile_test_settings(const Job& job, const ProfileTest& test, bool write) {
+  Settings s = job.settings;
+  // A read test of of=: the range just written, read into /dev/null.
+  if (job.plan.pattern && !write) {
+    s = read_back_settings(s, s, s.seek_offset().value_or(0), *job.plan.size);
+    s.ext.count_from_size = job.settings.ext.count_from_size;  // the range is still --size's
+  }
+  if (write) s.input_file = std::string("/dev/zero");  // a descriptor to have: the generator reads
+  s = with_block_size(std::move(s), test.bs);
+  count_bytes(s, *job.plan.size);
+  return s;
+}
+
+Plan profile_test_plan(const Plan& plan, const ProfileTest& test, bool write, std::uint64_t seed) {
+  Plan p = plan;
+  p.iodepth = test.iodepth;
+  p.iodepth_given = true;
+  p.jobs = test.jobs;
+  p.random = test.random;
+  if (test.random) p.random_seed = seed;
+  // Every job's I/Os timed, submit to reap, for the mean and p99 columns.
+  p.latency = true;
+  if (!write) p.pattern.reset();
+  return p;
+}
+
+ProfileRecord profile_parameters(const Job& job) {
+  const Settings& s = job.settings;
+  const Plan& p = job.plan;
+  ProfileRecord record{.preset = p.profile};
+  record.writes = p.pattern.has_value();
+  record.target = *(record.writes ? s.output_file : s.input_file);
+  record.start = (record.writes ? s.seek_offset() : s.skip_offset()).value_or(0);
+  record.range = *p.size;
+  record.time_ns = *p.time_ns;
+  record.warmup = p.warmup;
+  record.repeat = p.repeat;
+  record.pause_ns = *p.pause_ns;
+  record.direct = record.writes ? s.oflag.direct : s.iflag.direct;
+  record.cache = p.cache;
+  record.cache_given = p.cache_given;
+  return record;
+}
+
+}  // namespace ddtime
