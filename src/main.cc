@@ -90,10 +90,10 @@ int parse_and_run(int argc, char** argv, const std::string& program, ddtime::Dia
     if (json_only) diag.set_muted(true);
     ddtime::ParseOutcome parsed = parser.parse();
     ddtime::PosixOs os;
-    // The JSON's environment repeats the command line word for word; a run
-    // without JSON spares the copy.
+    // The JSON's environment and the SVG's heading repeat the command line
+    // word for word; a run without reports spares the copy.
     std::vector<std::string> command_line;
-    if (json_only || parsed.settings.ext.json || parsed.plan.svg_path) command_line.assign(argv, argv + argc);
+    if (json_only || !parsed.plan.outputs.empty()) command_line.assign(argv, argv + argc);
     switch (parsed.action) {
       case ddtime::ParseOutcome::Action::kFail:
         if (json_only) {

@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <array>
@@ -18,8 +17,9 @@
 #include "measure/compare_stats.h"
 #include "report/messages.h"
 #include "report/report_compare.h"
+#include "report/output_formats.h"
 #include "report/report_files.h"
-#include "report/report_svg.h"
+#include "report/svg_exporter.h"
 
 namespace ddtime {
 namespace {
@@ -121,11 +121,7 @@ bool report_overwrites_document(Os& os, const Diag& diag, const Plan& plan, cons
       struct stat document {};
       if (os.stat_path(name.c_str(), document).ok() && document.st_dev == target.st_dev &&
           document.st_ino == target.st_ino) {
-        report_is_document(diag,
-                           report.format == ReportFormat::kJson  ? "--json"
-                           : report.format == ReportFormat::kCsv ? "--csv"
-                                                                 : "--svg",
-                           name);
+        report_is_document(diag, "--" + report.format, name);
         return true;
       }
     }
@@ -133,27 +129,20 @@ bool report_overwrites_document(Os& os, const Diag& diag, const Plan& plan, cons
   return false;
 }
 
-// --svg's chart: the ratios with their intervals, under the command, the
-// host and the date.
-std::string comparison_svg(Os& os, const ComparisonReport& report, const std::vector<std::string>& command_line) {
-  SvgTitle title{shell_command(command_line), {}, {}};
-  struct utsname names {};
-  if (os.system_names(names).ok()) title.host = names.nodename;
-  if (const IoResult now = os.wall_clock_seconds(); now.ok()) title.date = svg_date(now.n);
-  return svg_report(title, comparison_panels(report));
-}
-
-std::string text_of(Os& os, ReportFormat format, const ComparisonReport& report,
+// --compare's reports are its own (this program alone links report_compare):
+// --compare takes only --json, --csv and --svg of the formats.
+std::string text_of(Os& os, std::string_view format, const ComparisonReport& report,
                     const std::vector<std::string>& command_line) {
-  if (format == ReportFormat::kSvg) return comparison_svg(os, report, command_line);
-  return format == ReportFormat::kJson ? comparison_json(report, DDTIME_VERSION) : comparison_csv(report);
+  // --svg's chart: the ratios with their intervals.
+  if (format == "svg") return svg_document(os, command_line, comparison_panels(report));
+  return format == "json" ? comparison_json(report, DDTIME_VERSION) : comparison_csv(report);
 }
 
 // The table on standard output, unless a report without a PATH takes its
 // place there; the reports with a PATH to their files.
 int write_outputs(Os& os, const Diag& diag, const Settings& settings, const Plan& plan, const ComparisonReport& report,
                   const std::vector<std::string>& command_line) {
-  const std::vector<ReportRequest> reports = requested_reports(settings, plan);
+  const std::vector<ReportRequest> reports = requested_reports(plan);
   if (report_overwrites_document(os, diag, plan, reports)) return 1;
   const Messages messages(diag, settings);
   ReportFiles files(os);
@@ -169,9 +158,7 @@ int write_outputs(Os& os, const Diag& diag, const Settings& settings, const Plan
       continue;
     }
     if (const int err = files.write(request.format, text_of(os, request.format, report, command_line)); err != 0) {
-      if (request.format == ReportFormat::kJson) messages.json_report_failed(*request.path, err);
-      if (request.format == ReportFormat::kCsv) messages.csv_report_failed(*request.path, err);
-      if (request.format == ReportFormat::kSvg) messages.svg_report_failed(*request.path, err);
+      messages.report_failed(output_format(request.format)->title, *request.path, err);
       status = 1;
     }
   }

@@ -10,18 +10,101 @@
 #include <cstdlib>
 #include <utility>
 
+#include "bench/console_internal.h"
 #include "dd/io.h"
 #include "measure/environment.h"
 #include "measure/timekeeper.h"
-#include "report/report_json.h"
+#include "report/output_formats.h"
 #include "report/report_run.h"
 #include "report/report_session.h"
-#include "report/report_svg.h"
 #include "report/report_timeline.h"
 #include "system/file_kind.h"
 #include "system/signals.h"
 
 namespace ddtime {
+
+namespace {
+
+using console_detail::timeline_report;
+using console_detail::units_of;
+
+// A report (JSON or CSV) takes the place of the text on standard error.
+bool stderr_taken(const Plan& plan) {
+  for (const OutputRequest& asked : plan.outputs) {
+    if (!asked.path) return true;
+  }
+  return false;
+}
+
+bool session_text(const Settings& settings, const Plan& plan) {
+  return settings.ext.timing_report && settings.status != StatusLevel::kNone && !stderr_taken(plan);
+}
+
+// A SIGUSR1 snapshot's record: the counters and times as they stand.
+RunRecord snapshot_of(const Settings& settings, const Plan& plan, const Diag& diag, const Stats& stats,
+                      const RunTimes& times) {
+  RunRecord snapshot{.settings = settings, .errors = diag.history()};
+  snapshot.result.stats = stats;
+  snapshot.result.times = times;
+  snapshot.pass = Pass::kSnapshot;
+  snapshot.depth = plan.iodepth;
+  snapshot.cache = plan.cache;
+  return snapshot;
+}
+
+// --time: the snapshot of a timed run says where it stands. Inside the
+// ramp every count so far is the ramp's, and it says so; after it, the
+// window is the measured one (restarted at the ramp's end), and so are the
+// counts: the ramp's taken away, as the final report does.
+void time_the_snapshot(RunRecord& snapshot, const LiveTime& live) {
+  TimedRun timed{live.limit_ns, live.ramp_ns, live.ramp_elapsed_ns, live.ramp_stats};
+  timed.ended_by = TimedEnd::kRunning;
+  Stats& stats = snapshot.result.stats;
+  if (live.ramping) {
+    timed.in_ramp = true;
+    timed.ramp_elapsed_ns = snapshot.result.times.real_ns;
+    timed.ramp_stats = stats;
+    snapshot.phase = "ramp";  // --ramp alone has phases
+  } else {
+    take_away_ramp(stats, live.ramp_stats);
+    if (live.ramp_ns > 0) snapshot.phase = "measured";
+  }
+  if (live.range_blocks > 0) {
+    timed.range_blocks = live.range_blocks;
+    timed.range_bytes = live.range_blocks * snapshot.settings.ibs;
+    timed.passes = static_cast<double>(stats.full_records_out + stats.partial_records_out) /
+                   static_cast<double>(live.range_blocks);
+  }
+  snapshot.result.timed = timed;
+}
+
+}  // namespace
+
+std::string console_detail::timeline_report(Os& os, const Diag& diag, const Timeline& timeline, const SteadyRule& rule,
+                                            RateUnits units) {
+  // Every line is one of ours, "PROGRAM: " first, as wide as the terminal
+  // standard error is (80 columns when it is none).
+  const std::string prefix = std::string(diag.program()) + ": ";
+  // Not a terminal: $COLUMNS when set (as ls takes it), else 80.
+  const IoResult columns = os.terminal_columns(STDERR_FILENO);
+  unsigned width = columns.ok() && columns.n > 0 ? static_cast<unsigned>(columns.n) : 80;
+  if (!columns.ok()) {
+    const char* asked = std::getenv("COLUMNS");
+    const long number = asked != nullptr ? std::strtol(asked, nullptr, 10) : 0;
+    if (number >= 40 && number <= 1000) width = static_cast<unsigned>(number);
+  }
+  const unsigned room = width > prefix.size() + 20 ? width - static_cast<unsigned>(prefix.size()) : 20;
+  const std::string lines = timeline_text(timeline, analyse_timeline(timeline, rule), room, diag.utf8_quotes(), units);
+  std::string text;
+  for (std::size_t start = 0; start < lines.size();) {
+    const std::size_t end = lines.find('\n', start);
+    text += prefix;
+    text.append(lines, start, end == std::string::npos ? std::string::npos : end - start + 1);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return text;
+}
 
 Console::Console(Os& os, Diag& diag, RunWindow& window, const Settings& settings, const Plan& plan,
                  bool stderr_is_terminal, std::vector<std::string> command_line)
@@ -30,43 +113,60 @@ Console::Console(Os& os, Diag& diag, RunWindow& window, const Settings& settings
       window_(window),
       settings_(settings),
       plan_(plan),
+      command_line_(std::move(command_line)),
+      context_{os, settings_, plan_, command_line_},
       run_settings_(settings),
       messages_(diag, run_settings_),
-      reporter_(settings.status, settings.ext.units.value_or(RateUnits::kIecAndBytes)),
+      reporter_(settings.status, units_of(settings)),
       stderr_is_terminal_(stderr_is_terminal),
-      command_line_(std::move(command_line)) {}
+      files_(os),
+      exporters_(make_exporters(context_)),
+      stderr_taken_(stderr_taken(plan)),
+      session_text_(session_text(settings, plan)) {}
 
 void Console::begin() {
   begun_ns_ = window_.now_ns();
-  json_on_stderr_ = settings_.ext.json && !settings_.ext.json_path;
-  if (json_on_stderr_) diag_.set_muted(true);
+  // Only JSON words a refusal; CSV's place on stderr is taken at resolve.
+  if (plan_.on_stderr("json")) diag_.set_muted(true);
 }
 
-void Console::resolved(const Settings& settings, const Plan& plan, std::vector<CpuCache> caches, ReportFiles& reports) {
+std::optional<ReportPathProblem> Console::resolved(const Settings& settings, const Plan& plan,
+                                                   std::vector<CpuCache> caches) {
+  if (std::optional<ReportPathProblem> problem = files_.open(requested_reports(plan))) return problem;
   settings_ = settings;
   plan_ = plan;
   run_settings_ = settings;
   caches_ = std::move(caches);
-  reports_ = &reports;
-  if (machine_output_on_stderr()) diag_.set_muted(true);
-  // Now, while no window is open, and of the files as resolved.
-  environment_.reset();
-  if (settings_.ext.json) environment();
-}
-
-const Environment& Console::environment() {
-  if (!environment_) {
-    environment_ = gather_environment(os_, command_line_, settings_.input_file, settings_.output_file);
-    // Every run of --random goes in the order of the plan's one seed.
-    if (plan_.random) environment_->random_seed = plan_.random_seed;
-  }
-  return *environment_;
+  stderr_taken_ = stderr_taken(plan_);
+  session_text_ = session_text(settings_, plan_);
+  if (stderr_taken_) diag_.set_muted(true);
+  for (const FormatExporter& each : exporters_) each.exporter->resolved();
+  return std::nullopt;
 }
 
 int Console::refused() {
-  if (!json_on_stderr_) return 1;
-  write_all(os_, STDERR_FILENO, json_refusal(diag_.history(), environment(), DDTIME_VERSION));
+  for (const FormatExporter& each : exporters_) {
+    if (const std::optional<std::string> text = each.exporter->refused(diag_.history())) {
+      write_all(os_, STDERR_FILENO, *text);
+    }
+  }
   return 1;
+}
+
+int Console::export_all(const std::function<std::optional<std::string>(Exporter&)>& what) {
+  int status = 0;
+  for (const FormatExporter& each : exporters_) {
+    const std::optional<std::string> text = what(*each.exporter);
+    if (!text) continue;
+    // A report in place of the text bypasses the muted diag; as with GNU's
+    // summary, a report that cannot be written fails.
+    if (const int err = files_.write(each.format->name, *text); err != 0) {
+      const std::optional<std::string>& path = each.exporter->path();
+      if (path) messages_.report_failed(each.format->title, *path, err);
+      status = 1;
+    }
+  }
+  return status;
 }
 
 void Console::run_begins(const Settings& settings, std::string label) {
@@ -104,42 +204,6 @@ void Console::progress(const Stats& stats, std::int64_t now_ns) {
   }
 }
 
-RunRecord Console::snapshot_of(const Stats& stats, const RunTimes& times) const {
-  RunRecord snapshot{.settings = run_settings_, .errors = diag_.history()};
-  snapshot.result.stats = stats;
-  snapshot.result.times = times;
-  snapshot.pass = Pass::kSnapshot;
-  snapshot.depth = plan_.iodepth;
-  snapshot.cache = plan_.cache;
-  return snapshot;
-}
-
-// --time: the snapshot of a timed run says where it stands. Inside the
-// ramp every count so far is the ramp's, and it says so; after it, the
-// window is the measured one (restarted at the ramp's end), and so are the
-// counts: the ramp's taken away, as the final report does.
-void Console::time_the_snapshot(RunRecord& snapshot, const LiveTime& live) const {
-  TimedRun timed{live.limit_ns, live.ramp_ns, live.ramp_elapsed_ns, live.ramp_stats};
-  timed.ended_by = TimedEnd::kRunning;
-  Stats& stats = snapshot.result.stats;
-  if (live.ramping) {
-    timed.in_ramp = true;
-    timed.ramp_elapsed_ns = snapshot.result.times.real_ns;
-    timed.ramp_stats = stats;
-    snapshot.phase = "ramp";  // --ramp alone has phases
-  } else {
-    take_away_ramp(stats, live.ramp_stats);
-    if (live.ramp_ns > 0) snapshot.phase = "measured";
-  }
-  if (live.range_blocks > 0) {
-    timed.range_blocks = live.range_blocks;
-    timed.range_bytes = live.range_blocks * snapshot.settings.ibs;
-    timed.passes = static_cast<double>(stats.full_records_out + stats.partial_records_out) /
-                   static_cast<double>(live.range_blocks);
-  }
-  snapshot.result.timed = timed;
-}
-
 bool Console::handle_signals(const Stats& stats) {
   while (true) {
     const signals::Taken taken = signals::take();
@@ -150,48 +214,21 @@ bool Console::handle_signals(const Stats& stats) {
     }
     if (!taken.info) return false;
     // In a session or a read-back, which run the snapshot below is of.
-    if (!running_.empty() && session_text()) diag_.raw(phase_line(diag_.program(), running_));
+    if (!running_.empty() && session_text_) diag_.raw(phase_line(diag_.program(), running_));
     const RunTimes now = window_.measure();
-    RunRecord snapshot = snapshot_of(stats, now);
+    const RunRecord counted = snapshot_of(run_settings_, plan_, diag_, stats, now);
+    RunRecord snapshot = counted;
     // --timeline: the samples so far, with the statistics so far.
     if (live_timeline_) snapshot.result.timeline = *live_timeline_;
     if (live_time_ && live_time_->limit_ns > 0) time_the_snapshot(snapshot, *live_time_);
     present(snapshot);
-    // CSV in place of the text: the snapshot is a CSV line of its own.
-    if (plan_.csv && !plan_.csv_path) deliver_csv(csv_snapshot(stats, now));
+    export_all([&](Exporter& exporter) { return exporter.snapshot(snapshot, counted); });
   }
 }
 
-std::string Console::timeline_report(const Timeline& timeline, const SteadyRule& rule) {
-  // Every line is one of ours, "PROGRAM: " first, as wide as the terminal
-  // standard error is (80 columns when it is none).
-  const std::string prefix = std::string(diag_.program()) + ": ";
-  // Not a terminal: $COLUMNS when set (as ls takes it), else 80.
-  const IoResult columns = os_.terminal_columns(STDERR_FILENO);
-  unsigned width = columns.ok() && columns.n > 0 ? static_cast<unsigned>(columns.n) : 80;
-  if (!columns.ok()) {
-    const char* asked = std::getenv("COLUMNS");
-    const long number = asked != nullptr ? std::strtol(asked, nullptr, 10) : 0;
-    if (number >= 40 && number <= 1000) width = static_cast<unsigned>(number);
-  }
-  const unsigned room = width > prefix.size() + 20 ? width - static_cast<unsigned>(prefix.size()) : 20;
-  const std::string lines =
-      timeline_text(timeline, analyse_timeline(timeline, rule), room, diag_.utf8_quotes(), rate_units());
-  std::string text;
-  for (std::size_t start = 0; start < lines.size();) {
-    const std::size_t end = lines.find('\n', start);
-    text += prefix;
-    text.append(lines, start, end == std::string::npos ? std::string::npos : end - start + 1);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return text;
-}
-
-int Console::present(const RunRecord& run) {
+void Console::present(const RunRecord& run) {
   const Settings& settings = run.settings;
   const RunResult& result = run.result;
-  const bool snapshot = run.pass == Pass::kSnapshot;
   std::string text;
   // ddtime's lines come first, so that GNU's summary stays last: scripts
   // read dd's result with tail -1, awk 'END{print}' or a grep for one rate.
@@ -203,70 +240,18 @@ int Console::present(const RunRecord& run) {
     text += jobs_line(diag_.program(), result.engine, result.times, result.stats);
     text += timing_report(diag_.program(), result.stats, result.times, settings);
     if (result.latency) text += latency_report(diag_.program(), *result.latency, diag_.utf8_quotes());
-    if (result.timeline) text += timeline_report(*result.timeline, result.steady_rule);
-    if (!snapshot) text += run.measured;
+    if (result.timeline) {
+      text += timeline_report(os_, diag_, *result.timeline, result.steady_rule, units_of(settings_));
+    }
+    if (run.pass != Pass::kSnapshot) text += run.measured;
   }
   text += reporter_.summary(result.stats, result.times.real_ns);
   if (!text.empty()) diag_.raw(text);
-  if (!settings.ext.json) return 0;
-  return deliver_json(json_report(run, environment(), DDTIME_VERSION), !snapshot);
 }
 
 int Console::run_ended(const RunRecord& run) {
-  const int status = present(run);
-  return deliver_svg(&run, nullptr) != 0 ? 1 : status;
-}
-
-void Console::run_ended_without_summary(const RunRecord& run) {
-  if (run.settings.ext.json) deliver_json(json_report(run, environment(), DDTIME_VERSION), true);
-  // The chart of a run that never measured says so: the file is an SVG.
-  deliver_svg(&run, nullptr);
-}
-
-int Console::deliver_svg(const RunRecord* run, const SessionRecord* session) {
-  if (reports_ == nullptr || !reports_->wanted(ReportFormat::kSvg)) return 0;
-  return deliver_svg_document(session != nullptr ? session_panels(*session, rate_units())
-                                                 : run_panels(*run, rate_units()));
-}
-
-int Console::deliver_svg_document(const std::vector<SvgPanel>& panels) {
-  SvgTitle title{shell_command(command_line_), {}, {}};
-  struct utsname names {};
-  if (os_.system_names(names).ok()) title.host = names.nodename;
-  if (const IoResult now = os_.wall_clock_seconds(); now.ok()) title.date = svg_date(now.n);
-  const std::string xml = svg_report(title, panels);
-  if (const int err = reports_->write(ReportFormat::kSvg, xml); err != 0) {
-    if (const std::optional<std::string> path = reports_->path(ReportFormat::kSvg)) {
-      messages_.svg_report_failed(*path, err);
-    }
-    return 1;
-  }
-  return 0;
-}
-
-int Console::deliver_csv(const std::string& csv) {
-  if (reports_ == nullptr) return 0;
-  // CSV in place of the text on stderr bypasses the muted diag; as with
-  // GNU's summary, a report that cannot be written fails.
-  if (const int err = reports_->write(ReportFormat::kCsv, csv); err != 0) {
-    if (const std::optional<std::string> path = reports_->path(ReportFormat::kCsv)) {
-      messages_.csv_report_failed(*path, err);
-    }
-    return 1;
-  }
-  return 0;
-}
-
-int Console::deliver_json(const std::string& json, bool final) {
-  if (reports_ == nullptr) return 0;
-  const std::optional<std::string> path = reports_->path(ReportFormat::kJson);
-  // A file holds the last word only: the end of the run, or its signal.
-  if (path && !final) return 0;
-  if (const int err = reports_->write(ReportFormat::kJson, json); err != 0) {
-    if (path) messages_.json_report_failed(*path, err);
-    return 1;
-  }
-  return 0;
+  if (run.result.report == RunResult::Report::kSummary) present(run);
+  return export_all([&](Exporter& exporter) { return exporter.run_ended(run); });
 }
 
 bool Console::interrupted_in(std::string_view phase, const SessionRecord* so_far) {
@@ -277,54 +262,29 @@ bool Console::interrupted_in(std::string_view phase, const SessionRecord* so_far
       return true;
     }
     if (!taken.info) break;
-    phase_snapshot(phase, so_far);
+    if (session_text_) {
+      diag_.raw(phase_line(diag_.program(), phase));
+    } else if (stderr_taken_) {
+      // A single run not begun: nothing moved, nothing timed.
+      RunTimes unmeasured;
+      unmeasured.measured = false;
+      RunRecord unbegun = snapshot_of(settings_, plan_, diag_, Stats{}, unmeasured);
+      unbegun.phase = phase;
+      export_all([&](Exporter& exporter) { return exporter.phase(unbegun, so_far); });
+    } else if (so_far != nullptr && !so_far->runs.empty()) {
+      // --readback's dd command as typed is its write pass.
+      const RunRecord& latest = so_far->readback ? so_far->runs.front() : so_far->runs.back();
+      diag_.raw(reporter_.summary(latest.result.stats, latest.result.times.real_ns));
+    } else {
+      // The copy to come, as GNU's would be if it had started when we did.
+      diag_.raw(reporter_.summary(Stats{}, window_.now_ns() - begun_ns_));
+    }
   }
   return false;
 }
 
-void Console::phase_snapshot(std::string_view phase, const SessionRecord* so_far) {
-  if (session_text()) {
-    diag_.raw(phase_line(diag_.program(), phase));
-    return;
-  }
-  if (json_on_stderr_) {
-    deliver_json(phase_json(phase, so_far), false);
-    return;
-  }
-  if (machine_output_on_stderr()) return;
-  const RunRecord* latest = nullptr;
-  if (so_far != nullptr && !so_far->runs.empty()) {
-    // --readback's dd command as typed is its write pass.
-    latest = so_far->readback ? &so_far->runs.front() : &so_far->runs.back();
-  }
-  if (latest != nullptr) {
-    diag_.raw(reporter_.summary(latest->result.stats, latest->result.times.real_ns));
-  } else {
-    // The copy to come, as GNU's would be if it had started when we did.
-    diag_.raw(reporter_.summary(Stats{}, window_.now_ns() - begun_ns_));
-  }
-}
-
-std::string Console::phase_json(std::string_view phase, const SessionRecord* so_far) {
-  if (so_far == nullptr) {
-    // A single run not begun: its document, nothing moved, nothing timed.
-    RunTimes unmeasured;
-    unmeasured.measured = false;
-    RunRecord run = snapshot_of(Stats{}, unmeasured);
-    run.settings = settings_;
-    run.phase = phase;
-    return json_report(run, environment(), DDTIME_VERSION);
-  }
-  SessionRecord snapshot = *so_far;
-  snapshot.complete = false;
-  snapshot.phase = phase;
-  snapshot.exit_status.reset();
-  snapshot.signal = 0;
-  return json_session_report(snapshot, environment(), DDTIME_VERSION);
-}
-
 std::string Console::measured_words(const Settings& settings) {
-  if (!settings.ext.timing_report || settings.status == StatusLevel::kNone || machine_output_on_stderr()) return {};
+  if (!settings.ext.timing_report || settings.status == StatusLevel::kNone || stderr_taken_) return {};
   MeasuredFacts facts;
   struct stat status {};
   auto kind = [&](const std::optional<std::string>& path, int fd) {

@@ -7,13 +7,16 @@
 #include <algorithm>
 
 #include "bench/console.h"
-#include "report/report_json.h"
+#include "bench/console_internal.h"
 #include "report/report_run.h"
 #include "report/report_session.h"
 
 namespace ddtime {
 
 namespace {
+
+using console_detail::timeline_report;
+using console_detail::units_of;
 
 // --random leads with the I/Os per second: records over real time.
 std::optional<double> random_iops(const RunRecord& run) {
@@ -22,156 +25,145 @@ std::optional<double> random_iops(const RunRecord& run) {
   return static_cast<double>(run.records_in()) / figures.real;
 }
 
-}  // namespace
-
-void Console::generator_measured(double bytes_per_second) {
-  if (!session_text()) return;
-  diag_.raw(generator_line(diag_.program(), pattern_name(*plan_.pattern), bytes_per_second, rate_units()));
-}
-
-void Console::cache_prepared(std::string_view setting, const CacheState& state) {
-  if (session_text()) diag_.raw(cache_line(diag_.program(), setting, plan_.cache, state));
-}
-
-void Console::cache_failed(CacheMode mode, const CacheFailure& failure) {
-  messages_.cache_failed(cache_mode_name(mode), failure.err, failure.doing, failure.path);
-}
-
-void Console::session_run_ended(const SessionRecord& session, const RunRecord& run) {
-  stream_csv(run);
-  const RunResult& done = run.result;
-  // A run GNU would end with die(): its message is all there is.
-  if (done.report != RunResult::Report::kSummary) return;
-  // As dd, each run says what dd says, as so many dd commands would; one
-  // that a SIGINT stopped too, as GNU's handler does before it dies.
-  if (!session_text() && !machine_output_on_stderr()) diag_.raw(reporter_.summary(done.stats, done.times.real_ns));
-  if (!run.complete() || !session_text()) return;
-  diag_.raw(reporter_.end_progress_line());
-  const RunFigures figures = run.figures();
-  const std::string_view setting = session.names_rows() ? std::string_view(session.rows[run.row].setting) : "";
-  const unsigned of = run.warmup ? session.plan.warmup : session.plan.repeat;
-  diag_.raw(session_run_line(diag_.program(), {setting, run.warmup, run.index, of, !run.warmup && !run.counted()},
-                             {figures, done.times, rate_units(), settings_.ext.split_times, random_iops(run)}));
-  if (done.latency) diag_.raw(latency_report(diag_.program(), *done.latency, diag_.utf8_quotes()));
-  time_lines(run);
-}
+// What the text of a session is written with.
+struct Screen {
+  Os& os;
+  const Diag& diag;
+  Reporter& reporter;
+  const Settings& settings;
+  const Plan& plan;
+};
 
 // --time and --timeline in a session: each run's passes and chart under its line.
-void Console::time_lines(const RunRecord& run) {
+void time_lines(const Screen& screen, const RunRecord& run) {
   const RunResult& done = run.result;
-  if (done.timed) diag_.raw(timed_lines(diag_.program(), *done.timed, done.times, run.settings.ibs));
-  if (done.timeline) diag_.raw(timeline_report(*done.timeline, done.steady_rule));
+  const std::string& program = screen.diag.program();
+  if (done.timed) screen.diag.raw(timed_lines(program, *done.timed, done.times, run.settings.ibs));
+  if (done.timeline) {
+    screen.diag.raw(
+        timeline_report(screen.os, screen.diag, *done.timeline, done.steady_rule, units_of(screen.settings)));
+  }
 }
 
-void Console::pass_ended(const RunRecord& pass) {
-  stream_csv(pass);
-  if (!session_text() || !pass.counted()) return;
-  const RunFigures figures = pass.figures();
-  diag_.raw(reporter_.end_progress_line());
-  diag_.raw(pass_line(diag_.program(), pass_name(pass.pass),
-                      {figures, pass.result.times, rate_units(), settings_.ext.split_times, random_iops(pass)}));
-  if (pass.result.latency) diag_.raw(latency_report(diag_.program(), *pass.result.latency, diag_.utf8_quotes()));
-  time_lines(pass);
-}
-
-void Console::cache_dropped(std::int64_t ns) {
-  if (session_text()) diag_.raw(drop_line(diag_.program(), ns));
-}
-
-void Console::read_buffered(const std::string& path, std::int64_t bytes, std::int64_t where, std::int64_t alignment) {
-  if (session_text()) diag_.raw(buffered_read_line(diag_.program(), path, bytes, where, alignment));
-}
-
-void Console::verified(const VerifyOutcome& outcome, std::int64_t ns) {
-  if (session_text()) diag_.raw(verify_line(diag_.program(), outcome, ns, rate_units()));
-}
-
-std::string Console::csv_of(std::span<const RunRecord> runs, bool header) const {
-  return plan_.timeline ? timeline_csv(runs, header) : session_csv(runs, header);
-}
-
-void Console::stream_csv(const RunRecord& run) {
-  if (!plan_.csv || plan_.csv_path) return;
-  deliver_csv(csv_of({&run, 1}, !csv_header_sent_));
-  csv_header_sent_ = true;
-  ++csv_rows_sent_;
-}
-
-std::string Console::csv_table(std::span<const RunRecord> runs) {
-  if (!plan_.csv || plan_.csv_path) return csv_of(runs, true);
-  const std::size_t sent = std::min(csv_rows_sent_, runs.size());
-  std::string text = csv_of(runs.subspan(sent), !csv_header_sent_);
-  csv_header_sent_ = true;
-  csv_rows_sent_ = runs.size();
-  return text;
-}
-
-std::string Console::csv_snapshot(const Stats& stats, const RunTimes& times) {
-  const RunRecord snapshot = snapshot_of(stats, times);
-  std::string text = csv_of({&snapshot, 1}, !csv_header_sent_);
-  csv_header_sent_ = true;
-  return text;
+// A run's line (a session's) or a pass's (a read-back's), then its latency
+// and time.
+void run_lines(const Screen& screen, const SessionRecord& session, const RunRecord& run) {
+  const Diag& diag = screen.diag;
+  const RunFigures figures = run.figures();
+  const RunLineFigures line{figures, run.result.times, units_of(screen.settings), screen.settings.ext.split_times,
+                            random_iops(run)};
+  diag.raw(screen.reporter.end_progress_line());
+  if (session.readback) {
+    diag.raw(pass_line(diag.program(), pass_name(run.pass), line));
+  } else {
+    const std::string_view setting = session.names_rows() ? std::string_view(session.rows[run.row].setting) : "";
+    const unsigned of = run.warmup ? session.plan.warmup : session.plan.repeat;
+    diag.raw(
+        session_run_line(diag.program(), {setting, run.warmup, run.index, of, !run.warmup && !run.counted()}, line));
+  }
+  if (run.result.latency) diag.raw(latency_report(diag.program(), *run.result.latency, diag.utf8_quotes()));
+  time_lines(screen, run);
 }
 
 // Each row's statistics (as text with --repeat), with its runs' latency
 // merged.
-void Console::print_rows(const SessionRecord& session) {
-  if (plan_.repeat <= 1) return;
+void print_rows(const Screen& screen, const SessionRecord& session) {
+  const Diag& diag = screen.diag;
+  if (screen.plan.repeat <= 1) return;
   for (const RowRecord& row : session.rows) {
     if (!row.summary) continue;
     const std::string_view setting = session.rows.size() > 1 ? std::string_view(row.setting) : "";
-    diag_.raw(
-        session_statistics(diag_.program(), setting, *row.summary, plan_.warmup, diag_.utf8_quotes(), rate_units()));
+    diag.raw(session_statistics(diag.program(), setting, *row.summary, screen.plan.warmup, diag.utf8_quotes(),
+                                units_of(screen.settings)));
     if (!row.latency) continue;
-    diag_.raw(fmt::format("{}: the {} runs' latency together:\n", diag_.program(), row.counted));
-    diag_.raw(latency_report(diag_.program(), *row.latency, diag_.utf8_quotes()));
+    diag.raw(fmt::format("{}: the {} runs' latency together:\n", diag.program(), row.counted));
+    diag.raw(latency_report(diag.program(), *row.latency, diag.utf8_quotes()));
   }
 }
 
 // The sweep table, the knee, then GNU's lines last: the last run's, as dd
 // would have printed them.
-void Console::print_session_end(const SessionRecord& session) {
+void print_session_end(const Screen& screen, const SessionRecord& session) {
+  const Diag& diag = screen.diag;
   const bool any_summary = std::any_of(session.rows.begin(), session.rows.end(),
                                        [](const RowRecord& row) { return row.summary.has_value(); });
   if (session.names_rows() && any_summary) {
-    diag_.raw(sweep_table(diag_.program(), session.rows, diag_.utf8_quotes(), rate_units()));
+    diag.raw(sweep_table(diag.program(), session.rows, diag.utf8_quotes(), units_of(screen.settings)));
   }
   for (const RowRecord& row : session.rows) {
-    if (row.knee) diag_.raw(knee_line(diag_.program(), row.bs, plan_.repeat > 1));
+    if (row.knee) diag.raw(knee_line(diag.program(), row.bs, screen.plan.repeat > 1));
   }
   if (session.runs.empty() || session.runs.back().result.report != RunResult::Report::kSummary) return;
   const RunRecord& last = session.runs.back();
-  if (last.shows_engine) diag_.raw(engine_line(diag_.program(), last.result.engine));
-  diag_.raw(jobs_line(diag_.program(), last.result.engine, last.result.times, last.result.stats));
+  if (last.shows_engine) diag.raw(engine_line(diag.program(), last.result.engine));
+  diag.raw(jobs_line(diag.program(), last.result.engine, last.result.times, last.result.stats));
   // The measured line of the run whose GNU lines follow: in a sweep, the
   // last row's, and it says so.
-  diag_.raw(session.rows.size() > 1 ? row_labelled(last.measured, session.rows[last.row].setting) : last.measured);
-  diag_.raw(reporter_.summary(last.result.stats, last.result.times.real_ns));
+  diag.raw(session.rows.size() > 1 ? row_labelled(last.measured, session.rows[last.row].setting) : last.measured);
+  diag.raw(screen.reporter.summary(last.result.stats, last.result.times.real_ns));
 }
 
 // GNU's lines last: the write pass's, the dd command as typed.
-void Console::print_readback_end(const SessionRecord& session) {
-  const bool text = session_text();
+void print_readback_end(const Screen& screen, const SessionRecord& session, bool text, bool stderr_taken) {
+  const Diag& diag = screen.diag;
   if (session.runs.empty() || session.runs.front().result.report != RunResult::Report::kSummary) return;
-  if (!text && machine_output_on_stderr()) return;
+  if (!text && stderr_taken) return;
   const RunRecord& write = session.runs.front();
-  if (text && write.shows_engine) diag_.raw(engine_line(diag_.program(), write.result.engine));
-  if (text) diag_.raw(jobs_line(diag_.program(), write.result.engine, write.result.times, write.result.stats));
-  diag_.raw(reporter_.summary(write.result.stats, write.result.times.real_ns));
+  if (text && write.shows_engine) diag.raw(engine_line(diag.program(), write.result.engine));
+  if (text) diag.raw(jobs_line(diag.program(), write.result.engine, write.result.times, write.result.stats));
+  diag.raw(screen.reporter.summary(write.result.stats, write.result.times.real_ns));
+}
+
+}  // namespace
+
+void Console::session_step(const SessionStep& step) {
+  const std::string& program = diag_.program();
+  if (const auto* failed = std::get_if<CacheFailed>(&step)) {
+    messages_.cache_failed(cache_mode_name(failed->mode), failed->failure.err, failed->failure.doing,
+                           failed->failure.path);
+    return;
+  }
+  if (!session_text_) return;
+  const RateUnits units = units_of(settings_);
+  if (const auto* rate = std::get_if<GeneratorMeasured>(&step)) {
+    diag_.raw(generator_line(program, pattern_name(*plan_.pattern), rate->bytes_per_second, units));
+  } else if (const auto* cache = std::get_if<CachePrepared>(&step)) {
+    diag_.raw(cache_line(program, cache->setting, plan_.cache, cache->state));
+  } else if (const auto* drop = std::get_if<CacheDropped>(&step)) {
+    diag_.raw(drop_line(program, drop->ns));
+  } else if (const auto* read = std::get_if<ReadBuffered>(&step)) {
+    diag_.raw(buffered_read_line(program, read->path, read->bytes, read->where, read->alignment));
+  } else if (const auto* verified = std::get_if<Verified>(&step)) {
+    diag_.raw(verify_line(program, verified->outcome, verified->ns, units));
+  }
+}
+
+void Console::session_run_ended(const SessionRecord& session, const RunRecord& run) {
+  export_all([&](Exporter& exporter) { return exporter.session_run_ended(run); });
+  if (session.readback) {
+    if (session_text_ && run.counted()) run_lines({os_, diag_, reporter_, settings_, plan_}, session, run);
+    return;
+  }
+  const RunResult& done = run.result;
+  // A run GNU would end with die(): its message is all there is.
+  if (done.report != RunResult::Report::kSummary) return;
+  // As dd, each run says what dd says, as so many dd commands would; one
+  // that a SIGINT stopped too, as GNU's handler does before it dies.
+  if (!session_text_ && !stderr_taken_) diag_.raw(reporter_.summary(done.stats, done.times.real_ns));
+  if (!run.complete() || !session_text_) return;
+  run_lines({os_, diag_, reporter_, settings_, plan_}, session, run);
 }
 
 int Console::session_ended(const SessionRecord& session) {
+  const Screen screen{os_, diag_, reporter_, settings_, plan_};
   if (session.readback) {
-    print_readback_end(session);
-  } else if (session_text()) {
-    print_rows(session);
-    print_session_end(session);
+    print_readback_end(screen, session, session_text_, stderr_taken_);
+  } else if (session_text_) {
+    print_rows(screen, session);
+    print_session_end(screen, session);
   }
   int status = session.exit_status.value_or(1);
-  if (plan_.csv && deliver_csv(csv_table(session.runs)) != 0) status = 1;
-  if (deliver_svg(nullptr, &session) != 0) status = 1;
-  if (!settings_.ext.json) return status;
-  if (deliver_json(json_session_report(session, environment(), DDTIME_VERSION), true) != 0) status = 1;
+  if (export_all([&](Exporter& exporter) { return exporter.session_ended(session); }) != 0) status = 1;
   return status;
 }
 

@@ -48,7 +48,7 @@ Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const
       asked_(settings),
       asked_plan_(plan),
       // The CPU is read at the window's ends when a report will show it.
-      window_(clock, settings.ext.timing_report || settings.ext.json || plan.csv || plan.svg_path),
+      window_(clock, settings.ext.timing_report || !plan.outputs.empty()),
       console_(os, diag, window_, settings, plan, stderr_is_terminal, std::move(command_line)) {}
 
 Driver::~Driver() {
@@ -57,7 +57,6 @@ Driver::~Driver() {
 
 int Driver::run() {
   console_.begin();
-  const std::vector<ReportRequest> reports = requested_reports(asked_, asked_plan_);
   // The handlers go in before the first file is opened, as GNU dd 9.1
   // installs them: a SIGUSR1 from a monitoring loop right after the start
   // must not kill the process once of= is emptied, and a SIGINT is heard in
@@ -72,17 +71,13 @@ int Driver::run() {
   std::optional<Job> job = resolve(os_, asked_, asked_plan_, console_.messages());
   if (!job) return console_.refused();
   job_ = std::make_unique<const Job>(std::move(*job));
-  ReportFiles files(os_);
-  if (const std::optional<ReportPathProblem> problem = files.open(reports)) {
+  if (const std::optional<ReportPathProblem> problem = console_.resolved(settings(), plan(), job_->caches)) {
     console_.messages().report_path_refused(*problem);
     return console_.refused();
   }
-  console_.resolved(settings(), plan(), job_->caches, files);
-  const int status = plan().readback                      ? run_readback()
-                     : plan().profile || plan().session() ? run_session()
-                                                          : run_single();
-  console_.finished();
-  return status;
+  return plan().readback                      ? run_readback()
+         : plan().profile || plan().session() ? run_session()
+                                              : run_single();
 }
 
 int Driver::run_single() {
@@ -94,7 +89,7 @@ int Driver::run_single() {
       return record.result.exit_status;
     case RunResult::Report::kJsonOnly:
       record.result.times.measured = false;  // the window never opened
-      console_.run_ended_without_summary(record);
+      console_.run_ended(record);
       return record.result.exit_status;
     case RunResult::Report::kSummary:
       break;

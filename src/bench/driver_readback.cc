@@ -32,7 +32,7 @@ bool direct_read_aligned(Os& os, Console& console, const Settings& read, std::in
   os.close(static_cast<int>(opened.n));
   const auto alignment = static_cast<std::int64_t>(needs.offset_alignment);
   if (where % alignment == 0 && bytes % alignment == 0) return true;
-  console.read_buffered(*read.input_file, bytes, where, alignment);
+  console.session_step(ReadBuffered{*read.input_file, bytes, where, alignment});
   return false;
 }
 
@@ -63,7 +63,7 @@ VerifyOutcome compare_output(Os& os, const Job& job, std::int64_t where, std::in
 // A pass that failed (status set, true) or was stopped (the process dies).
 bool Driver::pass_ended(SessionRecord& session, int& status) {
   const RunRecord& pass = session.runs.back();
-  console_.pass_ended(pass);
+  console_.session_run_ended(session, pass);
   if (pass.result.ending == Ending::kInterrupted) stop(session);
   if (pass.counted()) return false;
   status = finish(session, pass.result.exit_status != 0 ? pass.result.exit_status : 1);
@@ -102,7 +102,7 @@ int Driver::run_readback() {
 
   std::int64_t drop_ns = 0;
   if (!drop_output_cache(session.runs[0].settings, drop_ns, session)) return finish(session, 1);
-  console_.cache_dropped(drop_ns);
+  console_.session_step(CacheDropped{drop_ns});
 
   const RunRecord& first = session.runs[0];
   const std::int64_t where = first.result.first_write >= 0 ? first.result.first_write : 0;
@@ -132,7 +132,7 @@ bool Driver::drop_output_cache(const Settings& written, std::int64_t& took_ns, S
   output_only.input_file.reset();
   const std::int64_t start = window_.now_ns();
   if (const CacheFailure failed = CacheStateSetter(os_, output_only, CacheMode::kCold).prepare(); failed.err != 0) {
-    console_.cache_failed(CacheMode::kCold, failed);
+    console_.session_step(CacheFailed{CacheMode::kCold, failed});
     return false;
   }
   took_ns = window_.now_ns() - start;
@@ -162,7 +162,7 @@ int Driver::verify_readback(SessionRecord& session, std::int64_t where, const Pa
   // A SIGINT that came with the last block compared still ends it, as
   // GNU's dd heeds one that comes as its copy ends.
   stop_if_interrupted("verify: all compared", session);
-  console_.verified(outcome, read.verify_ns);
+  console_.session_step(Verified{outcome, read.verify_ns});
   if (outcome.first_bad) {
     console_.messages().verify_mismatch(output, *outcome.first_bad);
     return finish(session, 1);

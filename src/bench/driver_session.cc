@@ -186,11 +186,11 @@ bool Driver::prepare_cache(const Settings& settings, std::string_view setting, S
   const CacheFailure failed = setter.prepare([&] { return console_.interrupted_in(phase, &session); });
   if (console_.interrupt() != 0) return false;
   if (failed.err != 0) {
-    console_.cache_failed(plan().cache, failed);
+    console_.session_step(CacheFailed{plan().cache, failed});
     return false;
   }
   state = setter.measure();
-  console_.cache_prepared(setting, *state);
+  console_.session_step(CachePrepared{setting, *state});
   return true;
 }
 
@@ -209,7 +209,7 @@ void Driver::measure_pattern(SessionRecord& session) {
       measure_generator_rate(probe, [&] { return console_.interrupted_in("the generator's calibration", &session); });
   // A SIGINT there ends the process before the first run, saying so.
   if (console_.interrupt() != 0) stop(session);
-  console_.generator_measured(*session.generator_rate);
+  console_.session_step(GeneratorMeasured{*session.generator_rate});
 }
 
 }  // namespace ddtime

@@ -473,7 +473,7 @@ std::optional<Job> resolve(Os& os, const Settings& settings, const Plan& plan, c
   job.bytes = range_bytes(os, job);
   random_range_from_output(os, job);
   if (const std::optional<ReportPathProblem> problem =
-          check_report_paths(os, job.settings, requested_reports(job.settings, job.plan))) {
+          check_report_paths(os, job.settings, requested_reports(job.plan))) {
     messages.report_path_refused(*problem);
     return std::nullopt;
   }

@@ -117,7 +117,7 @@ bool asks_to_compare(const CommandLine& line) {
 // an option names a document; a dd operand is refused, not taken for a file.
 constexpr std::string_view kCompareOptions[] = {"compare", "json", "csv", "svg", "units", "force"};
 
-bool take_documents(const CommandLine& line, const Settings& settings, Plan& plan, const Diag& diag) {
+bool take_documents(const CommandLine& line, Plan& plan, const Diag& diag) {
   for (const po::option& option : line.options) {
     if (std::find(std::begin(kCompareOptions), std::end(kCompareOptions), option.string_key) ==
         std::end(kCompareOptions)) {
@@ -138,7 +138,7 @@ bool take_documents(const CommandLine& line, const Settings& settings, Plan& pla
     diag.try_help();
     return false;
   }
-  if (plan.csv && !plan.csv_path && settings.ext.json && !settings.ext.json_path) {
+  if (plan.on_stderr("csv") && plan.on_stderr("json")) {
     diag.error(0, "--csv and --json cannot both take the place of the table: give one a PATH");
     return false;
   }
@@ -176,7 +176,7 @@ ParseOutcome OperandParser::parse() {
   }
   if (asks_to_compare(*line_)) {
     const bool taken = apply_options(*line_, *extensions_, diag_) &&
-                       take_documents(*line_, outcome_.settings, outcome_.plan, diag_);
+                       take_documents(*line_, outcome_.plan, diag_);
     outcome_.action = taken ? ParseOutcome::Action::kRun : ParseOutcome::Action::kFail;
     return std::move(outcome_);
   }
@@ -184,7 +184,7 @@ ParseOutcome OperandParser::parse() {
     outcome_.action = ParseOutcome::Action::kFail;
     return std::move(outcome_);
   }
-  const bool csv_on_stderr = outcome_.plan.csv && !outcome_.plan.csv_path;
+  const bool csv_on_stderr = outcome_.plan.on_stderr("csv");
   outcome_.action = operands_->finish(csv_on_stderr) && check_plan(outcome_.settings, outcome_.plan, diag_)
                         ? ParseOutcome::Action::kRun
                         : ParseOutcome::Action::kFail;

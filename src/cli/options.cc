@@ -14,6 +14,7 @@
 
 #include "measure/pattern.h"
 #include "model/symbols.h"
+#include "report/output_formats.h"
 
 namespace ddtime {
 namespace {
@@ -63,8 +64,6 @@ std::size_t alignment(const DdNumber& number) {
   return static_cast<std::size_t>(n.value);
 }
 
-// "--json=" with nothing after it: a script's unset variable, which would
-// otherwise send the report to stderr in place of all its text.
 // --random=SEED: a decimal number below 2^63, which JSON carries exactly
 // as an integer.
 std::uint64_t random_seed(const std::string& text) {
@@ -91,15 +90,6 @@ double steady_limit(const std::string& text) {
     throw BadArgument{"The limit is a percentage above 0 and at most 100, such as 10 or 10%."};
   }
   return *value;
-}
-
-std::optional<std::string> report_path(const OptionalText& value, std::string_view option) {
-  if (value.text && value.text->empty()) {
-    throw BadArgument{fmt::format(
-        "A PATH names the file the report goes to; --{} alone puts it on standard error in place of the text.",
-        option)};
-  }
-  return value.text;
 }
 
 template <typename Table>
@@ -207,6 +197,7 @@ DdtimeOptions::DdtimeOptions(Extensions& ext, Plan& plan, const RowsWanted& want
   describe_reports(wanted);
   describe_io(wanted);
   describe_sessions(wanted);
+  describe_time(wanted);
   describe_profile(wanted);
 }
 
@@ -215,25 +206,20 @@ void DdtimeOptions::describe_reports(const RowsWanted& wanted) {
     add_row(rows_, wanted, name, value, words);
   };
   add("gnu", row<Switch>([this](Switch) { ext_.gnu = true; }), "print only what GNU dd would print (no timing report)");
-  add("json",
-      row<OptionalText>(
-          [this](const OptionalText& v) {
-            ext_.json_path = report_path(v, "json");
-            ext_.json = true;
-          },
-          "PATH"),
-      "write one JSON object describing the run to PATH, or to standard error "
-      "in place of all other text when no PATH is given");
-  add("svg",
-      row<Text>(
-          [this](const Text& v) {
-            // As for --json=: an empty PATH is a script's unset variable.
-            if (v.text.empty()) throw BadArgument{"A PATH names the file the chart goes to."};
-            plan_.svg_path = v.text;
-          },
-          "PATH"),
-      "draw what was measured as an SVG chart in PATH: a run's time, a session's or a profile's bars, the "
-      "timeline, the latency histogram, or with --compare the ratios");
+  // One row per report format, from the formats' table. An empty PATH is
+  // a script's unset variable, which would otherwise send the report to
+  // stderr in place of all its text.
+  for (const OutputFormat& format : output_formats()) {
+    auto ask = [this, &format](const std::optional<std::string>& path) {
+      if (path && path->empty()) throw BadArgument{format.empty_path};
+      plan_.ask_output(format.name, path);
+    };
+    using Row = po::value_semantic*;
+    add(format.name,
+        format.path_required ? Row{row<Text>([ask](const Text& v) { ask(v.text); }, "PATH")}
+                             : Row{row<OptionalText>([ask](const OptionalText& v) { ask(v.text); }, "PATH")},
+        format.help);
+  }
   add("units",
       row<Text>(
           [this](const Text& v) { ext_.units = symbol(kUnitSymbols, v.text, "si, iec, both, bytes, all")->units; },
@@ -314,6 +300,12 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
           },
           "SEED"),
       "copy the range's bs= blocks in a random order, each once (SEED repeats an order)");
+}
+
+void DdtimeOptions::describe_time(const RowsWanted& wanted) {
+  auto add = [&](const char* name, po::value_semantic* value, const char* words) {
+    add_row(rows_, wanted, name, value, words);
+  };
   add("time", row<Text>([this](const Text& v) { plan_.time_ns = duration(v.text); }, "DURATION"),
       "run each copy that long (30s, 2m), going over its range again; count= or --size sets the range");
   add("ramp", row<Text>([this](const Text& v) { plan_.ramp_ns = duration(v.text); }, "DURATION"),
@@ -342,14 +334,6 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
   add("compare", row<Switch>([this](Switch) { plan_.compare = true; }),
       "compare the JSON documents named in place of operands (runs, sessions, profiles) with the first: "
       "medians, their ratio and its 95% interval, a rank test's verdict");
-  add("csv",
-      row<OptionalText>(
-          [this](const OptionalText& v) {
-            plan_.csv_path = report_path(v, "csv");
-            plan_.csv = true;
-          },
-          "PATH"),
-      "one CSV line per run, to PATH, or to standard error in place of all other text");
   add("cache",
       row<Text>(
           [this](const Text& v) {
@@ -376,147 +360,6 @@ po::options_description gnu_options(const RowsWanted& wanted) {
   add_row(rows, wanted, "help", row<Switch>([](Switch) {}), "show this help, then exit");
   add_row(rows, wanted, "version", row<Switch>([](Switch) {}), "show the version, then exit");
   return rows;
-}
-
-namespace {
-
-// ---------------------------------------------------------------------------
-// What the options refuse, in the order they are checked: {what was asked,
-// what it refuses, why}. The first that applies is the one said.
-
-struct Conflict {
-  bool (*asked)(const Settings&, const Plan&);
-  bool (*refused)(const Settings&, const Plan&);
-  const char* why;
-};
-
-bool reads_input_flags(const Settings& s) { return s.iflag.direct || s.iflag.nocache || s.iflag.dsync || s.iflag.sync; }
-
-// clang-format off
-constexpr Conflict kConflicts[] = {
-    {[](const Settings&, const Plan& p) { return p.sweep_bs_memory; },
-     [](const Settings& s, const Plan& p) { return s.input_file || s.output_file || p.pattern; },
-     "--sweep=bs=memory copies /dev/zero to /dev/null; it takes no if=, of= or --pattern"},
-    {[](const Settings&, const Plan& p) { return p.sweep_bs_auto; },
-     [](const Settings&, const Plan& p) { return !p.sweep_iodepth.empty(); },
-     "--sweep=bs=auto searches one block size at a time; it does not combine with --sweep=iodepth"},
-    {[](const Settings&, const Plan& p) { return p.readback; },
-     [](const Settings&, const Plan& p) {
-       return p.repeat > 1 || p.warmup > 0 || p.sweeps_bs() || !p.sweep_iodepth.empty();
-     },
-     "--readback runs its passes once; it does not combine with --repeat, --warmup or --sweep"},
-    {[](const Settings&, const Plan& p) { return p.csv && !p.csv_path; },
-     [](const Settings& s, const Plan&) { return s.ext.json && !s.ext.json_path; },
-     "--csv and --json cannot both take the place of the text on standard error: give one a PATH"},
-    {[](const Settings&, const Plan& p) { return p.pattern.has_value(); },
-     [](const Settings& s, const Plan&) { return s.input_file.has_value(); },
-     "--pattern takes the place of the input: it does not combine with if="},
-    {[](const Settings&, const Plan& p) { return p.pattern.has_value(); },
-     [](const Settings& s, const Plan&) { return s.skip_records != 0 || s.skip_bytes != 0; },
-     "--pattern takes the place of the input: it does not combine with skip="},
-    {[](const Settings&, const Plan& p) { return p.pattern.has_value(); },
-     [](const Settings& s, const Plan&) { return reads_input_flags(s); },
-     "--pattern takes the place of the input: it does not combine with iflag="},
-    {[](const Settings&, const Plan& p) { return p.readback; },
-     [](const Settings& s, const Plan&) { return !s.output_file; },
-     "--readback reads the output back: name it with of="},
-    {[](const Settings&, const Plan& p) { return p.verify; },
-     [](const Settings& s, const Plan&) { return s.converts(); },
-     "--verify compares the bytes written with the input's, which a conversion changes"},
-    {[](const Settings&, const Plan& p) { return p.size.has_value(); },
-     [](const Settings& s, const Plan&) { return s.max_records != kNoLimit; },
-     "--size does not combine with count=: each says how much to copy"},
-    {[](const Settings&, const Plan& p) { return p.random; },
-     [](const Settings& s, const Plan&) { return s.oflag.append; },
-     "--random writes each block in its place: it does not combine with oflag=append"},
-    {[](const Settings&, const Plan& p) { return p.jobs > 1; },
-     [](const Settings& s, const Plan&) { return s.oflag.append; },
-     "--jobs writes each job's part at its own offsets: it does not combine with oflag=append"},
-    {[](const Settings&, const Plan& p) { return p.ramp_ns > 0; },
-     [](const Settings&, const Plan& p) { return !p.time_ns; },
-     "--ramp precedes a timed run: give --time too"},
-    {[](const Settings&, const Plan& p) { return p.steady_percent.has_value(); },
-     [](const Settings&, const Plan& p) { return !p.time_ns; },
-     "--steady ends a timed run early: give --time too"},
-    {[](const Settings&, const Plan& p) { return p.time_ns.has_value(); },
-     [](const Settings&, const Plan& p) { return p.readback; },
-     "--time goes over the range again and again, which --readback and --verify read once: they do not combine"},
-    {[](const Settings&, const Plan& p) { return p.time_ns.has_value(); },
-     [](const Settings& s, const Plan&) { return s.oflag.append; },
-     "--time writes its range again on each pass: it does not combine with oflag=append"},
-    {[](const Settings&, const Plan& p) { return p.time_ns.has_value(); },
-     [](const Settings& s, const Plan&) { return s.ibs != s.obs || s.converts() || s.conv.sync || s.conv.noerror; },
-     "--time goes over the range in bs= blocks: it needs bs= (not ibs= and obs=) and no conv= that changes or pads the records"},
-};
-// clang-format on
-
-// The queued engine copies bs= blocks straight, each record on its own:
-// what depends on reading strictly one record after another, or on
-// changing the bytes, is refused here, before any file is opened, naming
-// the operand. (An input that cannot seek is found only once it is open:
-// it runs at depth 1, and the report says so.) A depth sweep is held to
-// what its deepest row needs.
-bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) {
-  Plan plan = given;
-  const bool depth_sweep = !given.sweep_iodepth.empty();
-  if (depth_sweep) {
-    plan.iodepth = *std::max_element(given.sweep_iodepth.begin(), given.sweep_iodepth.end());
-    plan.iodepth_given = true;
-  }
-  const std::string depth_name =
-      depth_sweep ? std::string("--sweep=iodepth") : fmt::format("--iodepth={}", plan.iodepth);
-  if (plan.engine == EngineChoice::kSync && plan.iodepth > 1) {
-    diag.error(0, fmt::format("--engine=sync keeps one I/O in flight; it does not combine with {}", depth_name));
-    return false;
-  }
-  if (plan.engine == EngineChoice::kSync && plan.jobs > 1) {
-    diag.error(0, fmt::format("--engine=sync is one loop in one thread; it does not combine with --jobs={}", plan.jobs));
-    return false;
-  }
-  // --random copies blocks as they are, with either engine.
-  if (!plan.queued() && !plan.random) return true;
-  const std::string asked =
-      plan.random          ? std::string("--random")
-      : plan.jobs > 1      ? fmt::format("--jobs={}", plan.jobs)
-      : plan.iodepth_given ? depth_name
-                           : fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring ? "io_uring"
-                                                       : plan.engine == EngineChoice::kLibaio ? "libaio"
-                                                                                              : "threads");
-  auto refuse = [&](std::string_view operand) {
-    diag.error(0, fmt::format("{} does not combine with {}", asked, operand));
-    return false;
-  };
-  for (const ConversionSymbol& symbol : kConversionSymbols) {
-    const bool refused = symbol.flag != &Conversions::excl && symbol.flag != &Conversions::nocreat &&
-                         symbol.flag != &Conversions::notrunc && symbol.flag != &Conversions::fdatasync &&
-                         symbol.flag != &Conversions::fsync;
-    if (refused && settings.conv.*symbol.flag) return refuse(fmt::format("conv={}", symbol.name.view()));
-  }
-  if (settings.iflag.nocache) return refuse("iflag=nocache");
-  if (settings.oflag.nocache) return refuse("oflag=nocache");
-  // conv=block or unblock without cbs= does nothing to the bytes, yet GNU
-  // copies through two buffers then.
-  if (settings.block_or_unblock_requested) return refuse("conv=block or conv=unblock");
-  // ibs=obs without bs= reblocks, which on a file that can seek (the only
-  // kind read at depth) changes nothing: only short reads could differ.
-  if (settings.ibs != settings.obs) {
-    diag.error(0, fmt::format("{} needs bs=, not ibs= and obs=", asked));
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-bool check_plan(const Settings& settings, const Plan& plan, const Diag& diag) {
-  if (!check_profile(settings, plan, diag)) return false;
-  for (const Conflict& conflict : kConflicts) {
-    if (conflict.asked(settings, plan) && conflict.refused(settings, plan)) {
-      diag.error(0, conflict.why);
-      return false;
-    }
-  }
-  return check_queue(settings, plan, diag);
 }
 
 }  // namespace ddtime

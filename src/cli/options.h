@@ -27,6 +27,8 @@ class DdtimeOptions {
   void describe_reports(const RowsWanted& wanted);
   void describe_io(const RowsWanted& wanted);
   void describe_sessions(const RowsWanted& wanted);
+  // --time and the rows after it (in --help's order).
+  void describe_time(const RowsWanted& wanted);
   void describe_profile(const RowsWanted& wanted);
 
   Extensions& ext_;

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/profile.h"
@@ -32,6 +34,14 @@ enum class PatternKind { kByte, kRandom, kStamp };
 struct PatternSpec {
   PatternKind kind = PatternKind::kByte;
   unsigned char byte = 0;  // kByte: zero 0x00, ones 0xff, 0xHH
+};
+
+// --json, --csv, --svg, --openmetrics: a report asked for, named by its
+// option's word (the formats' table is report/output_formats.cc), with its
+// PATH; none: it takes the place of the text on standard error.
+struct OutputRequest {
+  std::string format;
+  std::optional<std::string> path;
 };
 
 struct Plan {
@@ -78,9 +88,8 @@ struct Plan {
   // --steady[=LIMIT]: a --time run ends once steady by both of fio's
   // definitions, deviation within LIMIT percent, slope within LIMIT/10.
   std::optional<double> steady_percent;
-  bool csv = false;                     // --csv[=PATH]: one line per run
-  std::optional<std::string> csv_path;  // absent: CSV replaces the text on stderr
-  std::optional<std::string> svg_path;  // --svg=PATH: the run's charts, written when it ends
+  // The reports asked for, each format once (the last PATH given wins).
+  std::vector<OutputRequest> outputs;
   // --compare: the JSON documents named on the command line, the first the
   // baseline; nothing is copied.
   bool compare = false;
@@ -120,6 +129,29 @@ struct Plan {
     return static_cast<std::size_t>(per_job < 1 ? 1 : per_job < most ? per_job : most);
   }
 
+  // The report of format asked for, or null.
+  const OutputRequest* output(std::string_view format) const noexcept {
+    for (const OutputRequest& asked : outputs) {
+      if (asked.format == format) return &asked;
+    }
+    return nullptr;
+  }
+  // Whether format's report takes the place of the text on standard error.
+  bool on_stderr(std::string_view format) const noexcept {
+    const OutputRequest* asked = output(format);
+    return asked != nullptr && !asked->path;
+  }
+  // Asks for format's report, in place of an earlier request for it.
+  void ask_output(std::string_view format, std::optional<std::string> path) {
+    for (OutputRequest& asked : outputs) {
+      if (asked.format == format) {
+        asked.path = std::move(path);
+        return;
+      }
+    }
+    outputs.push_back({std::string(format), std::move(path)});
+  }
+
   // Whether --sweep=bs= asks for rows of block sizes (a list, auto or memory).
   bool sweeps_bs() const noexcept { return !sweep_bs.empty() || sweep_bs_auto || sweep_bs_memory; }
 
@@ -128,7 +160,7 @@ struct Plan {
   // driver aggregates.
   bool session() const noexcept {
     return repeat > 1 || warmup > 0 || !sweep_bs.empty() || !sweep_iodepth.empty() || sweep_bs_auto ||
-           sweep_bs_memory || cache_given || csv || pattern.has_value();
+           sweep_bs_memory || cache_given || output("csv") != nullptr || pattern.has_value();
   }
 };
 

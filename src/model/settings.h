@@ -62,8 +62,6 @@ enum class RateUnits { kIecAndBytes, kSi, kIec, kBoth, kBytes, kAll };
 // invocation. GNU dd knows none of them, so no working script has one.
 struct Extensions {
   bool gnu = false;                      // --gnu: print only what GNU dd prints
-  bool json = false;                     // --json[=PATH]
-  std::optional<std::string> json_path;  // absent: JSON replaces the text on stderr
   std::optional<RateUnits> units;        // --units=
   bool split_times = false;              // --split-times
   std::size_t align = 0;                 // --align=N; 0: chosen per file

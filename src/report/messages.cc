@@ -9,17 +9,7 @@ namespace ddtime {
 namespace {
 
 // The option that asked for a report, as its refusals name it.
-const char* report_option(ReportFormat format) {
-  switch (format) {
-    case ReportFormat::kJson:
-      return "--json";
-    case ReportFormat::kCsv:
-      return "--csv";
-    case ReportFormat::kSvg:
-      return "--svg";
-  }
-  return "--json";
-}
+std::string report_option(std::string_view format) { return "--" + std::string(format); }
 
 }  // namespace
 
@@ -188,12 +178,8 @@ void Messages::alignment(const AlignmentProblem& problem) const {
   }
 }
 
-void Messages::svg_report_failed(const std::string& path, int err) const {
-  diag_.error(err, "failed to write the SVG report to {}", diag_.quote_always(path));
-}
-
-void Messages::json_report_failed(const std::string& path, int err) const {
-  diag_.error(err, "failed to write the JSON report to {}", diag_.quote_always(path));
+void Messages::report_failed(std::string_view title, const std::string& path, int err) const {
+  diag_.error(err, "failed to write the {} report to {}", title, diag_.quote_always(path));
 }
 
 void Messages::compare_program_failed(const std::string& path, int err) const {
@@ -202,10 +188,6 @@ void Messages::compare_program_failed(const std::string& path, int err) const {
 
 void Messages::only_compares() const {
   diag_.error(0, "this program compares ddtime's JSON documents: run it as ddtime --compare A.json B.json");
-}
-
-void Messages::csv_report_failed(const std::string& path, int err) const {
-  diag_.error(err, "failed to write the CSV report to {}", diag_.quote_always(path));
 }
 
 void Messages::cannot_repeat(std::string_view asked, Side side, std::string_view kind) const {
@@ -254,7 +236,7 @@ void Messages::preallocate_needs_size() const {
 
 void Messages::report_path_refused(const ReportPathProblem& problem) const {
   using Kind = ReportPathProblem::Kind;
-  const char* option = report_option(problem.format);
+  const std::string option = report_option(problem.format);
   const std::string path = diag_.quote(problem.path);
   switch (problem.kind) {
     case Kind::kDirectory:

@@ -34,9 +34,8 @@ class Messages {
   void notice(Notice what, Side side, int err, std::int64_t value) const;
   void alignment(const AlignmentProblem& problem) const;
   void written_out_of_order(const WrittenOutOfOrder& blocks) const;
-  void json_report_failed(const std::string& path, int err) const;
-  void csv_report_failed(const std::string& path, int err) const;
-  void svg_report_failed(const std::string& path, int err) const;
+  // title: the format as output_formats.h calls it ("JSON").
+  void report_failed(std::string_view title, const std::string& path, int err) const;
   // ddtime --compare: its program (compare_launch) could not be started.
   void compare_program_failed(const std::string& path, int err) const;
   // That program started with a command line that does not compare.

@@ -9,6 +9,7 @@
 #include <climits>
 
 #include "dd/io.h"
+#include "report/output_formats.h"
 
 namespace ddtime {
 namespace {
@@ -40,18 +41,18 @@ bool same_file(const Identity& a, const Identity& b) {
 
 }  // namespace
 
-std::vector<ReportRequest> requested_reports(const Settings& settings, const Plan& plan) {
+std::vector<ReportRequest> requested_reports(const Plan& plan) {
   std::vector<ReportRequest> reports;
-  if (settings.ext.json) reports.push_back({ReportFormat::kJson, settings.ext.json_path});
-  if (plan.csv) reports.push_back({ReportFormat::kCsv, plan.csv_path});
-  if (plan.svg_path) reports.push_back({ReportFormat::kSvg, plan.svg_path});
+  for (const OutputFormat& format : output_formats()) {
+    if (const OutputRequest* asked = plan.output(format.name)) reports.push_back(*asked);
+  }
   return reports;
 }
 
 std::optional<ReportPathProblem> check_report_paths(Os& os, const Settings& settings,
                                                     const std::vector<ReportRequest>& reports) {
   using Kind = ReportPathProblem::Kind;
-  std::vector<std::pair<Identity, ReportFormat>> seen;
+  std::vector<std::pair<Identity, std::string>> seen;
   for (const ReportRequest& report : reports) {
     if (!report.path) continue;
     const std::string& path = *report.path;
@@ -119,21 +120,21 @@ std::optional<ReportPathProblem> ReportFiles::open(const std::vector<ReportReque
   return std::nullopt;
 }
 
-bool ReportFiles::wanted(ReportFormat format) const noexcept {
+bool ReportFiles::wanted(std::string_view format) const noexcept {
   for (const Open& report : open_) {
     if (report.format == format) return true;
   }
   return false;
 }
 
-int ReportFiles::write(ReportFormat format, std::string_view text) noexcept {
+int ReportFiles::write(std::string_view format, std::string_view text) noexcept {
   for (const Open& report : open_) {
     if (report.format == format) return write_all(os_, report.fd, text);
   }
   return 0;
 }
 
-std::optional<std::string> ReportFiles::path(ReportFormat format) const {
+std::optional<std::string> ReportFiles::path(std::string_view format) const {
   for (const Open& report : open_) {
     if (report.format == format) return report.path;
   }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// report_files — --json=PATH, --csv=PATH and --svg=PATH are outputs like of=. Before
+// report_files — the reports' PATHs (--json=PATH, --csv=PATH, --svg=PATH ...) are outputs like of=. Before
 // anything is opened for writing, each path is checked: not a directory,
 // not the same file as if=, of= or the other report (the same device and
 // inode, or for a name that is not there yet the same resolved directory
@@ -19,31 +19,27 @@
 
 namespace ddtime {
 
-enum class ReportFormat { kJson, kCsv, kSvg };
-
 // Why a report path cannot be had.
 struct ReportPathProblem {
   enum class Kind {
     kDirectory,     // the path is a directory
     kSameAsInput,   // the same file as if=
     kSameAsOutput,  // the same file as of=
-    kSameAsOther,   // two reports (--json, --csv, --svg) name one file: format and other
+    kSameAsOther,   // two reports name one file: format and other
     kCannotOpen,    // open(2) refused it: err says why
   };
   Kind kind = Kind::kCannotOpen;
-  ReportFormat format = ReportFormat::kJson;
-  ReportFormat other = ReportFormat::kJson;  // kSameAsOther: the report asked for before it
+  std::string format;  // its option's word (output_formats.h)
+  std::string other;   // kSameAsOther: the report asked for before it
   std::string path;
   int err = 0;
 };
 
-// The reports asked for on the command line, each with its path, or none
-// (the report replaces the text on standard error).
-struct ReportRequest {
-  ReportFormat format;
-  std::optional<std::string> path;
-};
-std::vector<ReportRequest> requested_reports(const Settings& settings, const Plan& plan);
+// A report asked for, with its path, or none (the report replaces the text
+// on standard error).
+using ReportRequest = OutputRequest;
+// The reports plan asks for, in the order of the formats' table.
+std::vector<ReportRequest> requested_reports(const Plan& plan);
 
 // The first problem with the paths, without opening anything for writing.
 std::optional<ReportPathProblem> check_report_paths(Os& os, const Settings& settings,
@@ -63,15 +59,16 @@ class ReportFiles {
   std::optional<ReportPathProblem> open(const std::vector<ReportRequest>& reports);
 
   // Where format goes: nullopt when it was not asked for.
-  bool wanted(ReportFormat format) const noexcept;
-  // To its file, or (no path) to standard error. Returns errno, or 0.
-  int write(ReportFormat format, std::string_view text) noexcept;
+  bool wanted(std::string_view format) const noexcept;
+  // To its file, or (no path) to standard error; nothing when format is
+  // not open. Returns errno, or 0.
+  int write(std::string_view format, std::string_view text) noexcept;
   // The path of format's file; nullopt for standard error.
-  std::optional<std::string> path(ReportFormat format) const;
+  std::optional<std::string> path(std::string_view format) const;
 
  private:
   struct Open {
-    ReportFormat format;
+    std::string format;
     std::optional<std::string> path;
     int fd = -1;
   };

@@ -151,4 +151,7 @@ std::string json_quote(std::string_view text);
 // string where it has no name; every document (run, session, profile).
 void put_signal(json::Object& object, int signal);
 
+// The version a document names: version, or the build's when empty.
+std::string_view version_or_build(std::string_view version);
+
 }  // namespace ddtime

@@ -48,6 +48,10 @@ checks the invariants of issue 19:
   report-parse         --json/--csv parse, replace all text on stderr
   report-agrees        --json/--csv agree with GNU's summary, the exit
                        status and the number of runs
+  openmetrics-parse    --openmetrics=PATH, after exit status 0, is the
+                       Prometheus text format (each family's HELP and
+                       TYPE before its samples, names and labels well
+                       formed), and its bytes out are the summary's
   svg-parse            --svg=PATH, after exit status 0, is well-formed XML
                        whose root is <svg> with width and height
   svg-layout           in that chart no two text boxes overlap, none
@@ -659,6 +663,11 @@ def generate(seed: int, number: int) -> Case:
         if random.Random(f"ddtime-combo-force:{seed}:{number}").random() < 0.8:
             ext["force"] = True
 
+    # --openmetrics=PATH now and then, as ddtime. Its own generator: the
+    # other cases stay as they were.
+    if program == "ddtime" and random.Random(f"ddtime-combo-openmetrics:{seed}:{number}").random() < 0.08:
+        ext["openmetrics"] = "r.prom"
+
     keys = [k for k in ("if", "of", "bs", "ibs", "obs", "count", "skip", "seek", "conv", "iflag", "oflag") if k in dd]
     ext_keys = list(ext)
     if rng.random() < 0.3:
@@ -674,7 +683,7 @@ def generate(seed: int, number: int) -> Case:
 # What the case means: expected refusals and the GNU dd model.
 
 def report_paths(case: Case) -> Dict[str, Optional[str]]:
-    return {k: case.ext[k] for k in ("json", "csv", "svg") if k in case.ext}
+    return {k: case.ext[k] for k in ("json", "csv", "svg", "openmetrics") if k in case.ext}
 
 
 def norm(path: str) -> str:
@@ -903,6 +912,75 @@ def summaries(lines: Sequence[str]) -> List[Summary]:
         else:
             i += 1
     return found
+
+
+PROM_NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
+PROM_LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"')
+PROM_TYPES = ("counter", "gauge", "summary", "histogram", "untyped")
+
+
+def ref_name_of(summary: "Summary") -> str:
+    return summary.text()
+
+
+def parse_prometheus_text(text: str) -> Tuple[List[Tuple[str, Dict[str, str], str]], Optional[str]]:
+    """([(name, labels, value)], problem) of a text in Prometheus's format
+    0.0.4: every family's HELP and TYPE come before its samples, a family's
+    samples are together, names and labels are well formed, values are
+    floats."""
+    samples: List[Tuple[str, Dict[str, str], str]] = []
+    helped, typed, done = set(), {}, set()
+    current = None
+    if text and not text.endswith("\n"):
+        return samples, "the last line has no newline"
+    for line in text.splitlines():
+        if line.startswith("# HELP ") or line.startswith("# TYPE "):
+            parts = line.split(" ", 3)
+            if len(parts) < 4 or not PROM_NAME.fullmatch(parts[2]):
+                return samples, f"bad comment {line!r}"
+            if parts[1] == "HELP":
+                helped.add(parts[2])
+            elif parts[3] not in PROM_TYPES:
+                return samples, f"bad type {line!r}"
+            else:
+                typed[parts[2]] = parts[3]
+            continue
+        if line.startswith("#") or not line.strip():
+            continue
+        match = re.fullmatch(r"([^{ ]+)(?:\{(.*)\})? (\S+)", line)
+        if not match or not PROM_NAME.fullmatch(match[1]):
+            return samples, f"bad sample {line!r}"
+        name, label_text, value = match[1], match[2] or "", match[3]
+        family = name
+        for suffix in ("_sum", "_count", "_bucket"):
+            if name.endswith(suffix) and typed.get(name[: -len(suffix)]) in ("summary", "histogram"):
+                family = name[: -len(suffix)]
+        if family not in helped or family not in typed:
+            return samples, f"{name} has no HELP or TYPE before it"
+        if family != current:
+            if family in done:
+                return samples, f"the samples of {family} are not together"
+            if current is not None:
+                done.add(current)
+            current = family
+        labels: Dict[str, str] = {}
+        rest = label_text
+        while rest:
+            m = PROM_LABEL.match(rest)
+            if not m:
+                return samples, f"bad labels {label_text!r}"
+            labels[m[1]] = m[2]
+            rest = rest[m.end():]
+            if rest.startswith(","):
+                rest = rest[1:]
+            elif rest:
+                return samples, f"bad labels {label_text!r}"
+        try:
+            float(value)
+        except ValueError:
+            return samples, f"bad value {line!r}"
+        samples.append((name, labels, value))
+    return samples, None
 
 
 def signature_of(text: str) -> str:
@@ -2059,6 +2137,30 @@ class Checker:
         if rows and len(rows) > 1 and rows[0] in (CSV_HEADER, TIMELINE_CSV_HEADER):
             self.check_csv(rows, reference, ref_name, docs[-1] if docs else None)
         self.check_svg()
+        self.check_openmetrics(reference)
+
+    def check_openmetrics(self, reference: Optional["Summary"]) -> None:
+        """--openmetrics=PATH after exit status 0: the text format, and the
+        bytes out of the run GNU's summary is of."""
+        if "openmetrics" not in self.case.ext or self.killed or self.run.status != 0:
+            return
+        text, problem = self.load_report("openmetrics")
+        if problem:
+            self.fail("openmetrics-parse", f"--openmetrics=PATH {problem}",
+                      f"--openmetrics={self.case.ext['openmetrics']}: {problem} after exit status 0")
+            return
+        samples, problem = parse_prometheus_text(text)
+        if problem:
+            self.fail("openmetrics-parse", "--openmetrics=PATH is not the text format", f"{problem}; starts {text[:160]!r}")
+            return
+        if reference is None or reference.bytes is None:
+            return
+        out = [(labels, value) for name, labels, value in samples if name == "ddtime_bytes_out_total"]
+        if "readback" in self.case.ext or "verify" in self.case.ext:
+            out = [s for s in out if s[0].get("pass") == "write"]
+        if out and int(float(out[-1][1])) != reference.bytes:
+            self.fail("openmetrics-parse", "--openmetrics=PATH's bytes out differ from the summary's",
+                      f"{out[-1][1]} against {reference.bytes} ({ref_name_of(reference)})")
 
     def check_svg(self) -> None:
         """--svg=PATH after exit status 0: one well-formed <svg> with its size."""

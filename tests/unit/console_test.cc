@@ -96,12 +96,10 @@ TEST(Console, TheSvgNamesTheCommandTheHostAndTheDateAndIsWrittenOnceAtTheEnd) {
   Seen seen;
   seen.os.output_name = "chart.svg";
   Plan plan;
-  plan.svg_path = "chart.svg";
-  Console console(seen.os, seen.diag, seen.window, reading("in"), plan, false);
-  console.command_line({"ddtime", "if=in", "--svg=chart.svg", "it's"});
-  ReportFiles files(seen.os);
-  ASSERT_FALSE(files.open(requested_reports(Settings{}, plan)));
-  console.resolved(reading("in"), plan, {}, files);
+  plan.ask_output("svg", "chart.svg");
+  Console console(seen.os, seen.diag, seen.window, reading("in"), plan, false,
+                  {"ddtime", "if=in", "--svg=chart.svg", "it's"});
+  ASSERT_FALSE(console.resolved(reading("in"), plan, {}));
   EXPECT_EQ(console.run_ended(finished_run(0, 3)), 0);
   const std::string svg(seen.os.output.begin(), seen.os.output.end());
   EXPECT_EQ(svg.rfind("<?xml", 0), 0u) << svg;
@@ -115,11 +113,9 @@ TEST(Console, AnSvgThatCannotBeWrittenSaysSoAndFailsTheRun) {
   Seen seen;
   seen.os.output_name = "chart.svg";
   Plan plan;
-  plan.svg_path = "chart.svg";
+  plan.ask_output("svg", "chart.svg");
   Console console(seen.os, seen.diag, seen.window, reading("in"), plan, false);
-  ReportFiles files(seen.os);
-  ASSERT_FALSE(files.open(requested_reports(Settings{}, plan)));
-  console.resolved(reading("in"), plan, {}, files);
+  ASSERT_FALSE(console.resolved(reading("in"), plan, {}));
   seen.os.on_write({testing::Fail(ENOSPC)});
   EXPECT_EQ(console.run_ended(finished_run(0, 3)), 1);
   EXPECT_NE(seen.text.find("ddtime: failed to write the SVG report to 'chart.svg': No space left on device\n"),

@@ -26,11 +26,11 @@ struct Outcome {
   std::string stderr_text;
 };
 
-Outcome invoke(FakeOs& os, const Settings& settings) {
+Outcome invoke(FakeOs& os, const Settings& settings, const Plan& plan = {}) {
   std::string captured;
   Diag diag("dd", false, [&](std::string_view text) { captured.append(text); });
   StoppedClock clock;
-  Driver driver(os, clock, diag, settings);
+  Driver driver(os, clock, diag, settings, plan);
   int status = driver.run();
   return {status, captured};
 }
@@ -164,8 +164,9 @@ TEST(Driver, CpuTimeNeverExceedsRealTime) {
   FakeOs os;
   os.input.assign(100, 'x');
   Settings settings = block_size(512);
-  settings.ext.json = true;
-  Outcome result = invoke(os, settings);
+  Plan plan;
+  plan.ask_output("json", std::nullopt);
+  Outcome result = invoke(os, settings, plan);
   EXPECT_EQ(result.status, 0);
   EXPECT_NE(os.stderr_written.find("\"real\":0,"), std::string::npos) << os.stderr_written;
   EXPECT_NE(os.stderr_written.find("\"user\":0,\"sys\":0}"), std::string::npos)

@@ -67,12 +67,12 @@ TEST(OperandsExtensions, ExtensionsAreAcceptedAnywhereAmongOperands) {
 TEST(OperandsExtensions, JsonTakesAnOptionalPath) {
   Parsed to_stderr = parse({"--json"});
   ASSERT_TRUE(to_stderr.ran());
-  EXPECT_TRUE(to_stderr.ext().json);
-  EXPECT_FALSE(to_stderr.ext().json_path);
+  ASSERT_TRUE(to_stderr.outcome.plan.output("json"));
+  EXPECT_TRUE(to_stderr.outcome.plan.on_stderr("json"));
   Parsed to_file = parse({"--json=/tmp/run.json"});
   ASSERT_TRUE(to_file.ran());
-  ASSERT_TRUE(to_file.ext().json_path);
-  EXPECT_EQ(*to_file.ext().json_path, "/tmp/run.json");
+  ASSERT_TRUE(to_file.outcome.plan.output("json"));
+  EXPECT_EQ(to_file.outcome.plan.output("json")->path, "/tmp/run.json");
 }
 
 TEST(OperandsExtensions, UnitsAcceptsTheFiveWordsOnly) {

@@ -48,9 +48,9 @@ Outcome invoke(FakeOs& os, const Settings& settings, const Plan& plan, const cha
 }
 
 // --json with no path: the one document on standard error.
-Settings with_json(Settings settings) {
-  settings.ext.json = true;
-  return settings;
+Plan with_json(Plan plan) {
+  plan.ask_output("json", std::nullopt);
+  return plan;
 }
 
 std::size_t opens_of(const FakeOs& os, const std::string& name) { return os.count_calls("open " + name); }
@@ -60,7 +60,7 @@ TEST(Scheduler, ARepeatedRunOpensBothFilesAgainForEveryRunAndCountsTheMeasuredOn
   Plan plan;
   plan.repeat = 3;
   plan.warmup = 1;
-  const Outcome outcome = invoke(os, with_json(copy_in_to_out()), plan);
+  const Outcome outcome = invoke(os, copy_in_to_out(), with_json(plan));
   EXPECT_EQ(outcome.status, 0);
   EXPECT_EQ(opens_of(os, "in"), 4u);
   EXPECT_EQ(opens_of(os, "out"), 4u);
@@ -81,7 +81,7 @@ TEST(Scheduler, AFailedRunEndsTheSessionListedNotCountedAndWithItsOwnErrors) {
   os.on_write({Fail(EIO)});
   Plan plan;
   plan.repeat = 3;
-  const Outcome outcome = invoke(os, with_json(copy_in_to_out()), plan);
+  const Outcome outcome = invoke(os, copy_in_to_out(), with_json(plan));
   EXPECT_EQ(outcome.status, 1);
   EXPECT_EQ(opens_of(os, "in"), 2u) << "no run after the failed one";
   const Json json = parse_json(os.stderr_written);
@@ -100,11 +100,11 @@ TEST(Scheduler, EachRunKeepsTheDiagnosticsSaidDuringItAndNoOthers) {
   FakeOs os = named_files();
   // The first run's first read comes up short: GNU's warning, no failure.
   os.on_read({Bytes(100)});
-  Settings settings = with_json(copy_in_to_out());
+  Settings settings = copy_in_to_out();
   settings.max_records = 8;
   Plan plan;
   plan.repeat = 2;
-  const Outcome outcome = invoke(os, settings, plan);
+  const Outcome outcome = invoke(os, settings, with_json(plan));
   EXPECT_EQ(outcome.status, 0);
   const Json json = parse_json(os.stderr_written);
   ASSERT_EQ(json["runs"].size(), 2u);
@@ -117,7 +117,7 @@ TEST(Scheduler, EverySweepRowMovesTheSameBytesInItsOwnBlockSize) {
   FakeOs os = named_files();
   Plan plan;
   plan.sweep_bs = {512, 2048};
-  const Outcome outcome = invoke(os, with_json(copy_in_to_out()), plan);
+  const Outcome outcome = invoke(os, copy_in_to_out(), with_json(plan));
   EXPECT_EQ(outcome.status, 0);
   const Json json = parse_json(os.stderr_written);
   ASSERT_EQ(json["runs"].size(), 2u);
@@ -135,7 +135,7 @@ TEST(Scheduler, CsvOnStandardErrorHasOneHeaderAndOneLinePerRun) {
   FakeOs os = named_files();
   Plan plan;
   plan.repeat = 2;
-  plan.csv = true;
+  plan.ask_output("csv", std::nullopt);
   const Outcome outcome = invoke(os, copy_in_to_out(), plan);
   EXPECT_EQ(outcome.status, 0);
   EXPECT_EQ(outcome.text, "") << "CSV replaces the text";
@@ -180,7 +180,7 @@ Plan read_back(bool verify) {
 
 TEST(Readback, WritesDropsReadsBackAndVerifiesTheBytesWhereTheyWent) {
   FakeOs os = named_files();
-  const Outcome outcome = invoke(os, with_json(copy_in_to_out()), read_back(true));
+  const Outcome outcome = invoke(os, copy_in_to_out(), with_json(read_back(true)));
   EXPECT_EQ(outcome.status, 0);
   EXPECT_EQ(os.output, os.input);
   EXPECT_GE(os.count_calls("fdatasync"), 2u) << "the write pass flushed, and the drop wrote back first";
@@ -199,7 +199,7 @@ TEST(Readback, WritesDropsReadsBackAndVerifiesTheBytesWhereTheyWent) {
 TEST(Readback, ADiskThatLiesIsAMismatchAtTheFirstBadByte) {
   FakeOs os = named_files();
   os.output_reads_wrong_at = 1000;
-  const Outcome outcome = invoke(os, with_json(copy_in_to_out()), read_back(true));
+  const Outcome outcome = invoke(os, copy_in_to_out(), with_json(read_back(true)));
   EXPECT_EQ(outcome.status, 1);
   const Json json = parse_json(os.stderr_written);
   ASSERT_EQ(json["runs"].size(), 2u);
