@@ -13,6 +13,7 @@
 #include "dd/io_position.h"
 #include "system/buffer.h"
 #include "system/signals.h"
+#include "model/units.h"
 
 namespace ddtime {
 
@@ -232,7 +233,7 @@ void Run::note_jobs(const JobsUse& jobs) {
   engine_.range_records = jobs.range_records;
   if (const IoResult cpus = os_.online_cpus(); cpus.ok()) engine_.online_cpus = static_cast<unsigned>(cpus.n);
   window_.set_job_threads(jobs.jobs);
-  engine_.jobs_spread_s = static_cast<double>(jobs.last_end_ns - jobs.first_end_ns) / 1e9;
+  engine_.jobs_spread_s = in_seconds(static_cast<double>(jobs.last_end_ns - jobs.first_end_ns));
   engine_.submitters_busy = jobs.busy;
 }
 

@@ -55,6 +55,18 @@ std::string option_it_refuses(const Settings& s, const Plan& p) {
   return {};
 }
 
+// The presets' pauses: the first preset's, then each that differs ("5s;
+// flash: 30s").
+std::string pause_words() {
+  auto seconds = [](std::int64_t ns) { return fmt::format("{}s", ns / kNanosecondsPerSecond); };
+  const std::int64_t usual = kProfilePresets.front().pause_ns;
+  std::string words = seconds(usual);
+  for (const ProfilePreset& preset : kProfilePresets) {
+    if (preset.pause_ns != usual) words += fmt::format("; {}: {}", preset.name, seconds(preset.pause_ns));
+  }
+  return words;
+}
+
 }  // namespace
 
 void DdtimeOptions::describe_profile(const RowsWanted& wanted) {
@@ -65,13 +77,15 @@ void DdtimeOptions::describe_profile(const RowsWanted& wanted) {
       row<Text>(
           [this](const Text& v) {
             plan_.profile = find_profile(v.text);
-            if (plan_.profile == nullptr) throw BadArgument{fmt::format("Valid arguments are: {}", kProfileNames)};
+            if (plan_.profile == nullptr) throw BadArgument{fmt::format("Valid arguments are: {}", profile_names(", "))};
           },
           "NAME"),
-      "run a preset's tests as CrystalDiskMark does (diskmark, nvme, flash, peak, real): reads of if=, or writes and reads of of=");
+      fmt::format("run a preset's tests as CrystalDiskMark does ({}): reads of if=, or writes and reads of of=",
+                  profile_names(", "))
+          .c_str());
   add("pause",
       row<Text>([this](const Text& v) { plan_.pause_ns = pause(v.text); }, "DURATION"),
-      "with --profile: wait that long between tests (5s; flash: 30s; 0 for none)");
+      fmt::format("with --profile: wait that long between tests ({}; 0 for none)", pause_words()).c_str());
 }
 
 bool check_profile(const Settings& settings, const Plan& plan, const Diag& diag) {

@@ -7,10 +7,6 @@
 namespace ddtime {
 namespace {
 
-// Percentiles in ten-thousandths, and the fewest samples each needs.
-constexpr std::array<std::int64_t, kLatencyPercentiles.size()> kPerTenThousand = {5000, 9000, 9900, 9990, 9999};
-constexpr std::array<std::int64_t, kLatencyPercentiles.size()> kFewestSamples = {2, 10, 100, 1000, 10000};
-
 // The nearest rank (1-based) of a percentile among n samples.
 std::int64_t nearest_rank(std::int64_t per_ten_thousand, std::int64_t n) {
   const std::int64_t rank = (per_ten_thousand * n + 9999) / 10000;
@@ -188,8 +184,8 @@ LatencySummary LatencyRecorder::summary(double ns_per_unit) const {
   std::int64_t* const samples = raw_.get();
   std::int64_t* selected_from = samples;
   for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
-    if (all.count < kFewestSamples[i]) continue;
-    const std::int64_t rank = nearest_rank(kPerTenThousand[i], all.count);
+    if (all.count < kLatencyPercentiles[i].fewest_samples) continue;
+    const std::int64_t rank = nearest_rank(kLatencyPercentiles[i].per_ten_thousand, all.count);
     std::int64_t value = 0;
     if (out.exact) {
       std::int64_t* const nth = samples + (rank - 1);

@@ -19,8 +19,33 @@
 
 namespace ddtime {
 
-// The percentiles reported, in this order.
-inline constexpr std::array<double, 5> kLatencyPercentiles = {50, 90, 99, 99.9, 99.99};
+// The percentiles reported, in this order: the one list every report
+// reads (the text, the JSON's keys, the charts' marks, OpenMetrics'
+// quantiles, the profile's p99).
+struct LatencyPercentile {
+  double value;                   // 99.9
+  std::int64_t per_ten_thousand;  // 9990: the nearest rank's share, exact
+  std::int64_t fewest_samples;    // 1000: with fewer, the percentile is not shown
+  const char* key;                // "99.9": the JSON's key
+  const char* label;              // "p99.9": the report's and the charts' word
+  const char* quantile;           // "0.999": OpenMetrics' quantile label
+};
+inline constexpr std::array<LatencyPercentile, 5> kLatencyPercentiles = {{
+    {50, 5000, 2, "50", "p50", "0.5"},
+    {90, 9000, 10, "90", "p90", "0.9"},
+    {99, 9900, 100, "99", "p99", "0.99"},
+    {99.9, 9990, 1000, "99.9", "p99.9", "0.999"},
+    {99.99, 9999, 10000, "99.99", "p99.99", "0.9999"},
+}};
+
+// Where a percentile stands in kLatencyPercentiles (a compile-time error
+// for one not in it).
+consteval std::size_t percentile_index(double value) {
+  for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
+    if (kLatencyPercentiles[i].value == value) return i;
+  }
+  throw "not a reported percentile";
+}
 
 struct LatencyBucket {
   std::int64_t le_ns = 0;  // upper bound of a power-of-two bucket: durations <= le_ns and > le_ns / 2

@@ -12,6 +12,7 @@
 
 #include "dd/io.h"
 #include "measure/timing.h"
+#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -223,7 +224,7 @@ double measure_generator_rate(const PatternSource& source, const std::function<b
     made += static_cast<std::int64_t>(kBlock);
     now = clock.now_ns();
   }
-  return now > start ? static_cast<double>(made) / (static_cast<double>(now - start) / 1e9) : 0;
+  return now > start ? static_cast<double>(made) / in_seconds(static_cast<double>(now - start)) : 0;
 }
 
 }  // namespace ddtime

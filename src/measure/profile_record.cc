@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "measure/profile_record.h"
+#include "model/units.h"
 
 #include <algorithm>
 #include <utility>
@@ -7,9 +8,7 @@
 namespace ddtime {
 namespace {
 
-constexpr double kNsPerSecond = 1e9;
-constexpr std::size_t kP99 = 2;  // kLatencyPercentiles[2] is 99
-static_assert(kLatencyPercentiles[kP99] == 99);
+constexpr std::size_t kP99 = percentile_index(99);
 
 double median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -52,9 +51,9 @@ void summarise_profile_row(ProfileRow& row) {
   if (!means.empty()) {
     double sum = 0;
     for (const double mean : means) sum += mean;
-    row.mean_latency_s = sum / static_cast<double>(means.size()) / kNsPerSecond;
+    row.mean_latency_s = in_seconds(sum / static_cast<double>(means.size()));
   }
-  if (!p99s.empty()) row.p99_latency_s = median_of(p99s) / kNsPerSecond;
+  if (!p99s.empty()) row.p99_latency_s = in_seconds(median_of(p99s));
 }
 
 ProfileRecord profile_of(ProfileRecord parameters, const SessionRecord& session, std::size_t rows_begun) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "measure/record.h"
+#include "model/units.h"
 
 #include <algorithm>
 #include <utility>
@@ -22,9 +23,9 @@ std::string_view pass_name(Pass pass) noexcept {
 
 RunFigures RunRecord::figures() const noexcept {
   RunFigures figures;
-  figures.real = static_cast<double>(result.times.real_ns) / 1e9;
-  figures.user = static_cast<double>(result.times.user_ns) / 1e9;
-  figures.sys = static_cast<double>(result.times.sys_ns) / 1e9;
+  figures.real = in_seconds(static_cast<double>(result.times.real_ns));
+  figures.user = in_seconds(static_cast<double>(result.times.user_ns));
+  figures.sys = in_seconds(static_cast<double>(result.times.sys_ns));
   const double bytes = result.stats.bytes_out > 0 ? static_cast<double>(result.stats.bytes_out) : 0;
   figures.bytes_per_second = figures.real > 0 ? bytes / figures.real : 0;
   return figures;

@@ -26,6 +26,7 @@
 #include "measure/run_window.h"
 #include "measure/timeline.h"
 #include "model/stats.h"
+#include "model/units.h"
 
 namespace ddtime {
 
@@ -65,7 +66,7 @@ class Timekeeper final : public Pacer {
   // The interval without one given: a twentieth of --time, at most a
   // second; for an untimed run, from a 64th of a second, doubled (every
   // other sample dropped) each time kMostFineSamples gather, up to a second.
-  static constexpr std::int64_t kLongestInterval = 1'000'000'000;
+  static constexpr std::int64_t kLongestInterval = kNanosecondsPerSecond;
   static constexpr std::size_t kMostFineSamples = 40;
   static constexpr std::int64_t kLongestReadingGap = 1'000'000;
   // At most 16 records between readings: a reading costs about 20 ns, a

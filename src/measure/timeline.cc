@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "measure/timeline.h"
+#include "model/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +11,6 @@
 namespace ddtime {
 namespace {
 
-constexpr double kNanosPerSecond = 1e9;
 
 // A window of fewer than two intervals has no slope.
 std::size_t window_of(const SteadyRule& rule) { return std::max<std::size_t>(rule.window, 2); }
@@ -28,7 +28,7 @@ TimelineInterval interval_at(std::span<const TimelineSample> samples, std::size_
   interval.end_bytes = end.bytes;
   const std::int64_t duration_ns = end.end_ns - start.end_ns;
   if (duration_ns > 0) {
-    const double seconds = static_cast<double>(duration_ns) / kNanosPerSecond;
+    const double seconds = in_seconds(static_cast<double>(duration_ns));
     interval.rate = static_cast<double>(end.bytes - start.bytes) / seconds;
     interval.iops = static_cast<double>(end.records - start.records) / seconds;
     // At least half the interval, written so that no doubling can overflow.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/number.h"
+#include "model/units.h"
 
 #include <cstddef>
 #include <limits>
@@ -211,7 +212,7 @@ std::string_view take_decimal(std::string_view text, DecimalDigits& number) noex
 
 std::optional<std::int64_t> parse_duration_ns(std::string_view text) noexcept {
   static constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {
-      {"ms", 1'000'000}, {"s", 1'000'000'000}, {"m", 60'000'000'000}, {"h", 3'600'000'000'000}, {"", 1'000'000'000}};
+      {"ms", 1'000'000}, {"s", kNanosecondsPerSecond}, {"m", 60 * kNanosecondsPerSecond}, {"h", 3600 * kNanosecondsPerSecond}, {"", kNanosecondsPerSecond}};
   DecimalDigits number;
   const std::string_view unit = take_decimal(text, number);
   if (unit.size() == text.size()) return std::nullopt;

@@ -9,7 +9,10 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+
+#include "model/units.h"
 
 namespace ddtime {
 
@@ -29,7 +32,6 @@ struct ProfilePreset {
 };
 
 inline constexpr std::int64_t kProfileMiB = std::int64_t{1} << 20;
-inline constexpr std::int64_t kProfileSecond = 1'000'000'000;
 // The range when --size is not given (or the file's, when smaller).
 inline constexpr std::int64_t kProfileDefaultRange = std::int64_t{1} << 30;
 // A test's runs when --repeat and --warmup are not given: one unmeasured
@@ -66,16 +68,26 @@ inline constexpr std::array<ProfileTest, 2> kRealWorldTests = {{
 }};
 
 inline constexpr std::array<ProfilePreset, 5> kProfilePresets = {{
-    {"diskmark", kDiskmarkTests, 5 * kProfileSecond, 5 * kProfileSecond},
-    {"nvme", kNvmeTests, 5 * kProfileSecond, 5 * kProfileSecond},
+    {"diskmark", kDiskmarkTests, 5 * kNanosecondsPerSecond, 5 * kNanosecondsPerSecond},
+    {"nvme", kNvmeTests, 5 * kNanosecondsPerSecond, 5 * kNanosecondsPerSecond},
     // CrystalDiskMark's Flash Memory preset: the default rows, measured
     // 1 s each with 30 s between tests for the flash to recover.
-    {"flash", kDiskmarkTests, 30 * kProfileSecond, 1 * kProfileSecond},
-    {"peak", kPeakTests, 5 * kProfileSecond, 5 * kProfileSecond},
-    {"real", kRealWorldTests, 5 * kProfileSecond, 5 * kProfileSecond},
+    {"flash", kDiskmarkTests, 30 * kNanosecondsPerSecond, 1 * kNanosecondsPerSecond},
+    {"peak", kPeakTests, 5 * kNanosecondsPerSecond, 5 * kNanosecondsPerSecond},
+    {"real", kRealWorldTests, 5 * kNanosecondsPerSecond, 5 * kNanosecondsPerSecond},
 }};
 
-inline constexpr std::string_view kProfileNames = "diskmark, nvme, flash, peak, real";
+// The presets' names in the table's order, joined by separator: what
+// --help, a refusal and the completion list, so that a new preset is a
+// row of the table and nothing more.
+inline std::string profile_names(std::string_view separator) {
+  std::string names;
+  for (const ProfilePreset& preset : kProfilePresets) {
+    if (!names.empty()) names += separator;
+    names += preset.name;
+  }
+  return names;
+}
 
 // The preset of that name, or null.
 constexpr const ProfilePreset* find_profile(std::string_view name) noexcept {

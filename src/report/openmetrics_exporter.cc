@@ -10,6 +10,7 @@
 #include "measure/latency.h"
 #include "measure/profile_record.h"
 #include "measure/record.h"
+#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -89,12 +90,11 @@ void latency_summary(Exposition& out, const std::string& labels, std::string_vie
   const std::string own = with(labels, "side", side);
   for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
     if (!timed.percentiles[i]) continue;
-    const std::string quantile = fmt::format("{:g}", kLatencyPercentiles[i] / 100);
-    family.samples.push_back({std::string(kName), with(own, "quantile", quantile),
-                              number(static_cast<double>(*timed.percentiles[i]) / 1e9)});
+    family.samples.push_back({std::string(kName), with(own, "quantile", kLatencyPercentiles[i].quantile),
+                              number(in_seconds(static_cast<double>(*timed.percentiles[i])))});
   }
   family.samples.push_back(
-      {std::string(kName) + "_sum", own, number(timed.mean_ns * static_cast<double>(timed.count) / 1e9)});
+      {std::string(kName) + "_sum", own, number(in_seconds(timed.mean_ns * static_cast<double>(timed.count)))});
   family.samples.push_back({std::string(kName) + "_count", own, number(timed.count)});
 }
 

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "report/report_internal.h"
+#include "model/units.h"
 
 namespace ddtime {
 
@@ -38,7 +39,6 @@ using report_internal::round_half_even;
 using report_internal::to_string;
 using report_internal::Wide;
 
-constexpr std::uint64_t kNanosPerSecond = 1'000'000'000;
 
 // GNU dd 9.1's human_readable knows the prefixes k/K, M, G, T, P, E, Z, Y and
 // stops scaling at Y even when the value is still above 1000.
@@ -151,20 +151,20 @@ void append_rate(Buffer& out, std::uint64_t bytes, std::int64_t elapsed_ns, Base
     return;
   }
   const auto nanos = static_cast<std::uint64_t>(elapsed_ns);
-  if (nanos <= kNanosPerSecond && kNanosPerSecond % nanos == 0) {
-    const std::uint64_t multiplier = kNanosPerSecond / nanos;
+  if (nanos <= static_cast<std::uint64_t>(kNanosecondsPerSecond) && static_cast<std::uint64_t>(kNanosecondsPerSecond) % nanos == 0) {
+    const std::uint64_t multiplier = static_cast<std::uint64_t>(kNanosecondsPerSecond) / nanos;
     const Wide product = Wide{bytes} * multiplier;
     if (product >> 64 == 0) {
       append_exact(out, product, 1, base);
       append(out, "/s");
       return;
     }
-  } else if (nanos > kNanosPerSecond && nanos % kNanosPerSecond == 0) {
-    append_exact(out, bytes, nanos / kNanosPerSecond, base);
+  } else if (nanos > static_cast<std::uint64_t>(kNanosecondsPerSecond) && nanos % static_cast<std::uint64_t>(kNanosecondsPerSecond) == 0) {
+    append_exact(out, bytes, nanos / static_cast<std::uint64_t>(kNanosecondsPerSecond), base);
     append(out, "/s");
     return;
   }
-  const long double per_nanosecond = static_cast<long double>(kNanosPerSecond) / static_cast<long double>(nanos);
+  const long double per_nanosecond = static_cast<long double>(static_cast<std::uint64_t>(kNanosecondsPerSecond)) / static_cast<long double>(nanos);
   append_scaled(out, static_cast<long double>(bytes) * per_nanosecond, base);
   append(out, "/s");
 }
@@ -173,7 +173,7 @@ void append_rate(Buffer& out, std::uint64_t bytes, std::int64_t elapsed_ns, Base
 // progress line uses "%.0f s" ("2 s" for 1.5 s and for 2.5 s). A clock that
 // did not advance prints "0 s".
 void append_seconds(Buffer& out, std::int64_t elapsed_ns, bool progress_style) {
-  const double seconds = elapsed_ns > 0 ? static_cast<double>(elapsed_ns) / 1e9 : 0.0;
+  const double seconds = elapsed_ns > 0 ? in_seconds(static_cast<double>(elapsed_ns)) : 0.0;
   std::array<char, 64> text;
   if (progress_style) {
     append(out, fixed(text, seconds, 0));
@@ -294,7 +294,7 @@ std::string duration_text(std::int64_t ns) {
 
 std::string duration_text(double seconds) {
   if (!(seconds > 0)) return "0 s";
-  const double ns = seconds * 1e9 + 0.5;
+  const double ns = seconds * static_cast<double>(kNanosecondsPerSecond) + 0.5;
   return duration_text(ns >= 9.2e18 ? INT64_MAX : static_cast<std::int64_t>(ns));
 }
 
@@ -316,7 +316,7 @@ std::string rate_in_units(std::int64_t bytes, std::int64_t elapsed_ns, RateUnits
   if (iec) text += (text.empty() ? "" : " = ") + human_rate(done, elapsed_ns, false);
   if (plain) {
     text += fmt::format("{}{} B/s", text.empty() ? "" : " = ",
-                        round_half_even(static_cast<Wide>(done) * kNanosPerSecond, static_cast<Wide>(elapsed_ns)));
+                        round_half_even(static_cast<Wide>(done) * static_cast<std::uint64_t>(kNanosecondsPerSecond), static_cast<Wide>(elapsed_ns)));
   }
   return text;
 }
@@ -345,7 +345,7 @@ std::string Reporter::extended_progress(std::string_view program, const Stats& s
     } else {
       // remaining / (done / elapsed), in whole seconds rounded up.
       const Wide num = static_cast<Wide>(total - done) * static_cast<Wide>(elapsed_ns);
-      const Wide den = static_cast<Wide>(done) * kNanosPerSecond;
+      const Wide den = static_cast<Wide>(done) * static_cast<std::uint64_t>(kNanosecondsPerSecond);
       append_clock(out, (num + den - 1) / den);
     }
   } else {

@@ -20,6 +20,7 @@
 #include "report/report_internal.h"
 #include "report/report_run.h"
 #include "report/report_time_json.h"
+#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -37,7 +38,7 @@ void put_per_second(json::Object& rates, std::string_view key, Wide count, std::
   if (real_ns <= 0) {
     rates.null(key);
   } else {
-    rates.decimal(key, json::real(static_cast<double>(count) * 1e9 / static_cast<double>(real_ns)));
+    rates.decimal(key, json::real(per_second(static_cast<double>(count), static_cast<double>(real_ns))));
   }
 }
 
@@ -222,10 +223,9 @@ void put_latency_side(json::Object side, const LatencySummary& summary) {
       .decimal("sd_ns", rounded(summary.sd_ns, 1))
       .integer("max_ns", summary.max_ns);
   {
-    static constexpr std::string_view kKeys[] = {"50", "90", "99", "99.9", "99.99"};
     json::Object percentiles = side.object("percentiles_ns");
     for (std::size_t i = 0; i < summary.percentiles.size(); ++i) {
-      put_integer_or_null(percentiles, kKeys[i], summary.percentiles[i]);
+      put_integer_or_null(percentiles, kLatencyPercentiles[i].key, summary.percentiles[i]);
     }
   }
   json::Array histogram = side.array("histogram");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "report/report.h"
+#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -157,7 +158,7 @@ std::string range_words(std::int64_t bytes) {
 
 std::string duration_words(std::int64_t ns) {
   if (ns == 0) return "none";
-  if (ns % 1'000'000'000 == 0) return fmt::format("{} s", ns / 1'000'000'000);
+  if (ns % kNanosecondsPerSecond == 0) return fmt::format("{} s", ns / kNanosecondsPerSecond);
   return fmt::format("{} ms", ns / 1'000'000);
 }
 
@@ -178,7 +179,7 @@ std::string footer(const ProfileRecord& record, const RateUnit& unit) {
   text += fmt::format("cache: {}\n", cache_words(record));
   if (record.writes) {
     text += fmt::format("data: random (--pattern=random); the range written once first in 1 MiB blocks, unmeasured{}\n",
-                        record.prepare_ns ? fmt::format(" ({:.2f} s)", static_cast<double>(*record.prepare_ns) / 1e9)
+                        record.prepare_ns ? fmt::format(" ({:.2f} s)", in_seconds(static_cast<double>(*record.prepare_ns)))
                                           : std::string());
     text += "order: the read tests (of the range written), then the write tests\n";
   }

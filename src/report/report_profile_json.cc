@@ -8,6 +8,7 @@
 #include "report/report_environment_json.h"
 #include "report/report_json.h"
 #include "report/report_profile.h"
+#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -73,12 +74,12 @@ void put_runs(json::Array runs, const ProfileRow& row) {
     }
     json::Object latency = item.object("latency");
     if (run.mean_latency_ns) {
-      latency.decimal("mean_s", seconds_of(*run.mean_latency_ns / 1e9));
+      latency.decimal("mean_s", seconds_of(in_seconds(*run.mean_latency_ns)));
     } else {
       latency.null("mean_s");
     }
     if (run.p99_latency_ns) {
-      latency.decimal("p99_s", seconds_of(*run.p99_latency_ns / 1e9));
+      latency.decimal("p99_s", seconds_of(in_seconds(*run.p99_latency_ns)));
     } else {
       latency.null("p99_s");
     }

@@ -13,6 +13,7 @@
 #include "report/diag.h"
 #include "report/report.h"
 #include "report/report_internal.h"
+#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -26,7 +27,6 @@ using report_internal::round_half_even;
 using report_internal::to_string;
 using report_internal::Wide;
 
-constexpr Wide kNanos = 1'000'000'000;
 
 Wide power_of_ten(int exponent) {
   Wide power = 1;
@@ -161,7 +161,7 @@ void append_rate_line(Buffer& out, const Stats& stats, const RunTimes& times, Ra
   const Wide real = static_cast<Wide>(times.real_ns);
   const Wide records = records_in(stats);
   if (records == 0) return;
-  const Wide per_second = round_half_even(records * kNanos, real);
+  const Wide per_second = round_half_even(records * Wide{kNanosecondsPerSecond}, real);
   append_format(out, "; {} {}/s (", per_second, per_second == 1 ? "record" : "records");
   append_duration_each(out, real, records);
   append(out, " each)");
@@ -261,9 +261,8 @@ void append_side(Buffer& out, std::string_view program, std::string_view name, c
   }
   append_format(out, " min {}  mean {}  sd {}  max {}", three_digits(static_cast<double>(side.min_ns)),
                 three_digits(side.mean_ns), three_digits(side.sd_ns), three_digits(static_cast<double>(side.max_ns)));
-  static constexpr const char* kNames[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
   for (std::size_t i = 0; i < side.percentiles.size(); ++i) {
-    append_format(out, "  {} {}", kNames[i],
+    append_format(out, "  {} {}", kLatencyPercentiles[i].label,
                   side.percentiles[i] ? three_digits(static_cast<double>(*side.percentiles[i])) : std::string("n/a"));
   }
   out.push_back('\n');
@@ -331,7 +330,7 @@ std::string engine_fallback(const EngineUse& engine) {
 std::string random_line(std::string_view program, const RandomAccess& access, const Stats& stats, const RunTimes& times,
                         std::int64_t bs) {
   const std::int64_t records = stats.full_records_in + stats.partial_records_in;
-  const double iops = times.real_ns > 0 ? static_cast<double>(records) * 1e9 / static_cast<double>(times.real_ns) : 0;
+  const double iops = times.real_ns > 0 ? per_second(static_cast<double>(records), static_cast<double>(times.real_ns)) : 0;
   std::string range = fmt::format("{} blocks of {} B", access.blocks, bs);
   if (access.bytes % bs != 0) range += fmt::format(" and a last one of {} B", access.bytes % bs);
   range += fmt::format(" ({}) from offset {}", human_size(access.bytes, false), access.input_offset);
@@ -342,11 +341,11 @@ std::string random_line(std::string_view program, const RandomAccess& access, co
 
 std::string option_duration(std::int64_t ns) {
   constexpr std::pair<std::int64_t, const char*> kUnits[] = {
-      {3'600'000'000'000, "h"}, {60'000'000'000, "m"}, {1'000'000'000, "s"}, {1'000'000, "ms"}};
+      {3'600'000'000'000, "h"}, {60'000'000'000, "m"}, {kNanosecondsPerSecond, "s"}, {1'000'000, "ms"}};
   for (const auto& [length, unit] : kUnits) {
     if (ns >= length && ns % length == 0) return fmt::format("{}{}", ns / length, unit);
   }
-  if (ns >= 1'000'000'000) return fmt::format("{:g}s", static_cast<double>(ns) / 1e9);
+  if (ns >= kNanosecondsPerSecond) return fmt::format("{:g}s", in_seconds(static_cast<double>(ns)));
   return fmt::format("{:g}ms", static_cast<double>(ns) / 1e6);
 }
 
@@ -354,10 +353,10 @@ std::string timed_lines(std::string_view program, const TimedRun& timed, const R
   Buffer out;
   if (timed.in_ramp) {
     append_format(out, "{}: ramp: {:.3f} s of --ramp={} so far, unmeasured: the figures below are the ramp's\n",
-                  program, static_cast<double>(timed.ramp_elapsed_ns) / 1e9, option_duration(timed.ramp_ns));
+                  program, in_seconds(static_cast<double>(timed.ramp_elapsed_ns)), option_duration(timed.ramp_ns));
     return to_string(out);
   }
-  append_format(out, "{}: timed: {:.3f} s of --time={}, ", program, static_cast<double>(times.copy_ns) / 1e9,
+  append_format(out, "{}: timed: {:.3f} s of --time={}, ", program, in_seconds(static_cast<double>(times.copy_ns)),
                 option_duration(timed.limit_ns));
   if (timed.range_blocks > 0) {
     append_format(out, "{:.2f} passes over {} blocks of {} B ({})", timed.passes, timed.range_blocks, bs,
@@ -382,7 +381,7 @@ std::string timed_lines(std::string_view program, const TimedRun& timed, const R
   if (timed.ramp_ns > 0) {
     const Stats& ramp = timed.ramp_stats;
     append_format(out, "{}: ramp: {:.3f} s first, unmeasured: {}+{} records, {} B (in no figure here)\n", program,
-                  static_cast<double>(timed.ramp_elapsed_ns) / 1e9, ramp.full_records_out, ramp.partial_records_out,
+                  in_seconds(static_cast<double>(timed.ramp_elapsed_ns)), ramp.full_records_out, ramp.partial_records_out,
                   ramp.bytes_out);
   }
   return to_string(out);
@@ -392,7 +391,7 @@ double cpu_per_io(const RunTimes& times, const Stats& stats) {
   const std::int64_t ios =
       stats.full_records_in + stats.partial_records_in + stats.full_records_out + stats.partial_records_out;
   const std::int64_t cpu = times.user_ns + times.sys_ns;
-  return ios > 0 && cpu > 0 ? static_cast<double>(cpu) / 1e9 / static_cast<double>(ios) : 0;
+  return ios > 0 && cpu > 0 ? in_seconds(static_cast<double>(cpu)) / static_cast<double>(ios) : 0;
 }
 
 std::string jobs_line(std::string_view program, const EngineUse& engine, const RunTimes& times, const Stats& stats) {

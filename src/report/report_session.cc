@@ -10,6 +10,7 @@
 
 #include "report/json.h"
 #include "report/report.h"
+#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -263,7 +264,7 @@ std::string drop_line(std::string_view program, std::int64_t ns) {
 }
 
 std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns, RateUnits units) {
-  const double seconds = static_cast<double>(ns) / 1e9;
+  const double seconds = in_seconds(static_cast<double>(ns));
   const double rate = seconds > 0 ? static_cast<double>(outcome.compared) / seconds : 0;
   // Sizes in B, not "bytes": a script's grep for GNU's summary must not
   // find ddtime's lines.
@@ -333,8 +334,8 @@ std::string timeline_csv(std::span<const RunRecord> runs, bool header) {
       const TimelineInterval& interval = intervals[i];
       const TimelineSample& sample = run.result.timeline->samples[i];
       put(out, "{},{},{},{},{},{},{},{},{},{},{},{},{}", run.settings.ibs, run.depth, pass_name(run.pass), run.index,
-          run.warmup ? "true" : "false", i + 1, json::shortest(static_cast<double>(sample.end_ns) / 1e9),
-          sample.bytes, sample.records, json::shortest(static_cast<double>(interval.end_ns - interval.start_ns) / 1e9),
+          run.warmup ? "true" : "false", i + 1, json::shortest(in_seconds(static_cast<double>(sample.end_ns))),
+          sample.bytes, sample.records, json::shortest(in_seconds(static_cast<double>(interval.end_ns - interval.start_ns))),
           interval.end_bytes - interval.start_bytes, json::shortest(interval.rate), json::shortest(interval.iops));
       latency(sample.read_latency);
       latency(sample.write_latency);

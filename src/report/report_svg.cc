@@ -10,6 +10,7 @@
 
 #include "report/report.h"
 #include "report/report_session.h"
+#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -64,7 +65,7 @@ TimelineChart timeline_chart(const Timeline& timeline, const SteadyRule& rule, R
   const TimelineAnalysis analysis = analyse_timeline(timeline, rule);
   TimelineChart chart;
   chart.title = fmt::format("rate over the bytes moved, one step per {} interval",
-                            svg_duration(static_cast<double>(timeline.interval_ns) / 1e9));
+                            svg_duration(in_seconds(static_cast<double>(timeline.interval_ns))));
   chart.rate = rate_unit(units);
   const double last = intervals.empty() ? 0 : static_cast<double>(intervals.back().end_bytes);
   chart.bytes = bytes_unit(last, units);
@@ -108,10 +109,10 @@ LatencySeries latency_series(const char* name, const LatencySummary& summary) {
     series.bins.push_back({high / 2, high, static_cast<double>(bucket.count)});
   }
   // p50, p99 and p99.9: where the body ends and the tail begins.
-  const std::pair<std::size_t, const char*> shown[] = {{0, "p50"}, {2, "p99"}, {3, "p99.9"}};
-  for (const auto& [index, label] : shown) {
+  for (const std::size_t index : {percentile_index(50), percentile_index(99), percentile_index(99.9)}) {
     if (summary.percentiles[index]) {
-      series.marks.push_back({static_cast<double>(*summary.percentiles[index]), fmt::format("{} {}", name, label)});
+      series.marks.push_back({static_cast<double>(*summary.percentiles[index]),
+                              fmt::format("{} {}", name, kLatencyPercentiles[index].label)});
     }
   }
   return series;
@@ -126,7 +127,7 @@ LatencyChart latency_chart(const LatencyReport& latency, std::string_view which)
   return chart;
 }
 
-double seconds(std::int64_t ns) { return static_cast<double>(ns) / 1e9; }
+double seconds(std::int64_t ns) { return in_seconds(static_cast<double>(ns)); }
 
 TimeChart time_chart(const RunRecord& run) {
   const RunTimes& times = run.result.times;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/report_time_json.h"
+#include "model/units.h"
 
 namespace ddtime {
 
@@ -40,8 +41,8 @@ void put_sample(json::Object entry, const TimelineSample& sample, const Timeline
       .decimal("interval_s", json::seconds(ns))
       .integer("interval_bytes", bytes);
   if (ns > 0) {
-    entry.decimal("bytes_per_second", json::rounded(static_cast<double>(bytes) * 1e9 / static_cast<double>(ns), 3))
-        .decimal("iops", json::rounded(static_cast<double>(records) * 1e9 / static_cast<double>(ns), 3));
+    entry.decimal("bytes_per_second", json::rounded(per_second(static_cast<double>(bytes), static_cast<double>(ns)), 3))
+        .decimal("iops", json::rounded(per_second(static_cast<double>(records), static_cast<double>(ns)), 3));
   } else {
     entry.null("bytes_per_second").null("iops");
   }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "report/report.h"
+#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -21,7 +22,6 @@ constexpr int kRows = 8;
 constexpr int kEighthsPerRow = 8;
 // Below this many columns a chart says too little to be worth its lines.
 constexpr std::size_t kMinimumColumns = 16;
-constexpr double kNanosPerSecond = 1e9;
 
 // A rate in the summary's SI words and rounding ("4.5 GB/s", "750 MB/s").
 // One unit, as --units names it (SI for both and all, which would make
@@ -31,7 +31,7 @@ std::string rate_text(double bytes_per_second, RateUnits units) {
   switch (units) {
     case RateUnits::kIec:
     case RateUnits::kIecAndBytes:
-      return human_rate(rate, 1'000'000'000, false);
+      return human_rate(rate, kNanosecondsPerSecond, false);
     case RateUnits::kBytes:
       return fmt::format("{} B/s", rate);
     case RateUnits::kSi:
@@ -39,7 +39,7 @@ std::string rate_text(double bytes_per_second, RateUnits units) {
     case RateUnits::kAll:
       break;
   }
-  return human_rate(rate, 1'000'000'000, true);
+  return human_rate(rate, kNanosecondsPerSecond, true);
 }
 
 // Seconds to three significant digits, short enough for an axis label:
@@ -52,7 +52,7 @@ std::string seconds_text(double seconds) {
   return fmt::format("{:.0f} s", seconds);
 }
 
-std::string seconds_text(std::int64_t ns) { return seconds_text(static_cast<double>(ns) / kNanosPerSecond); }
+std::string seconds_text(std::int64_t ns) { return seconds_text(in_seconds(static_cast<double>(ns))); }
 
 // A line as phrases that are never split ("4.5 GB/s," stays whole), so
 // that folding never leaves a unit apart from its number.
@@ -104,7 +104,7 @@ std::vector<double> column_rates(const Timeline& timeline, double total_bytes, s
   for (std::size_t column = 0; column < columns; ++column) {
     const double end_bytes = total_bytes * static_cast<double>(column + 1) / static_cast<double>(columns);
     const double end_ns = time_at_bytes(timeline.samples, end_bytes);
-    rates[column] = total_bytes / static_cast<double>(columns) / std::max(end_ns - start_ns, 1.0) * kNanosPerSecond;
+    rates[column] = total_bytes / static_cast<double>(columns) / std::max(end_ns - start_ns, 1.0) * static_cast<double>(kNanosecondsPerSecond);
     start_ns = end_ns;
   }
   return rates;
@@ -250,7 +250,7 @@ void append_x_axis(std::string& out, const Timeline& timeline, std::int64_t tota
       const std::int64_t bytes = share_of(total_bytes, i, parts);
       bytes_labels.push_back({anchor, human_size(bytes, true)});
       time_labels.push_back(
-          {anchor, seconds_text(time_at_bytes(timeline.samples, static_cast<double>(bytes)) / kNanosPerSecond)});
+          {anchor, seconds_text(in_seconds(time_at_bytes(timeline.samples, static_cast<double>(bytes))))});
     }
     const std::optional<std::string> bytes_row = placed(bytes_labels, columns);
     const std::optional<std::string> time_row = placed(time_labels, columns);

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "report/svg_charts_internal.h"
+#include "model/units.h"
 
 namespace ddtime {
 namespace svg_detail {
@@ -106,7 +107,7 @@ std::string tick_text(double value) {
 }
 
 std::string duration_text(double ns) {
-  if (ns >= 1e9) return tick_text(ns / 1e9) + " s";
+  if (ns >= static_cast<double>(kNanosecondsPerSecond)) return tick_text(in_seconds(ns)) + " s";
   if (ns >= 1e6) return tick_text(ns / 1e6) + " ms";
   if (ns >= 1e3) return tick_text(ns / 1e3) + " \xc2\xb5s";  // µs
   return tick_text(ns) + " ns";

@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
-namespace ddtime {
+#include "model/units.h"
 
-inline constexpr std::int64_t kNanosecondsPerSecond = 1'000'000'000;
+namespace ddtime {
 
 class Clock {
  public:

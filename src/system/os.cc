@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "system/os_direct.h"
+#include "model/units.h"
 
 namespace ddtime {
 
@@ -202,7 +203,7 @@ IoResult PosixOs::online_cpus() noexcept {
 }
 
 IoResult PosixOs::sleep_ns(std::int64_t ns) noexcept {
-  const timespec wait{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+  const timespec wait{static_cast<time_t>(ns / kNanosecondsPerSecond), static_cast<long>(ns % kNanosecondsPerSecond)};
   if (::nanosleep(&wait, nullptr) != 0) return {-1, errno};
   return {0, 0};
 }

@@ -176,6 +176,11 @@ same "iflag and oflag flags" "$(section iflag=)" "$flags"
 long_help=$(sed -n 's/^ *--\([a-z0-9-]*\).*/\1/p' <<<"$help" | LC_ALL=C sort -u | paste -sd' ')
 long_offered=$(complete_line "ddtime --" | tr ' ' '\n' | sed 's/^--//; s/=$//' | LC_ALL=C sort -u | paste -sd' ')
 same "long options" "$long_help" "$long_offered"
+# The presets --help names in --profile's line, "(diskmark, nvme, ...)".
+presets_help=$(awk '/^ *--profile=NAME/ { inside = 1 } inside && /^ *--/ && !/--profile=/ { exit } inside { printf "%s ", $0 }' \
+    <<<"$help" | sed -n 's/.*does (\([^)]*\)).*/\1/p' | tr -d ',' | tr -s ' ' '\n' | sed '/^$/d' | LC_ALL=C sort |
+    paste -sd' ')
+same "profile presets" "$presets_help" "$(offered "ddtime --profile=")"
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <fstream>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace ddtime {
@@ -64,8 +65,8 @@ TEST(LatencyRecorder, PercentilesAreExactWhileTheSamplesFit) {
   EXPECT_TRUE(s.exact);
   EXPECT_EQ(s.count, 20000);
   for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
-    ASSERT_TRUE(s.percentiles[i].has_value()) << kLatencyPercentiles[i];
-    EXPECT_EQ(*s.percentiles[i], reference(values, kLatencyPercentiles[i])) << kLatencyPercentiles[i];
+    ASSERT_TRUE(s.percentiles[i].has_value()) << kLatencyPercentiles[i].value;
+    EXPECT_EQ(*s.percentiles[i], reference(values, kLatencyPercentiles[i].value)) << kLatencyPercentiles[i].value;
   }
   EXPECT_EQ(s.min_ns, *std::min_element(values.begin(), values.end()));
   EXPECT_EQ(s.max_ns, *std::max_element(values.begin(), values.end()));
@@ -105,9 +106,9 @@ TEST(LatencyRecorder, BeyondTheStoreTheHistogramIsWithinOnePercent) {
   const LatencySummary s = recorder.summary();
   EXPECT_FALSE(s.exact);
   for (std::size_t i = 0; i < kLatencyPercentiles.size(); ++i) {
-    const double want = static_cast<double>(reference(values, kLatencyPercentiles[i]));
+    const double want = static_cast<double>(reference(values, kLatencyPercentiles[i].value));
     ASSERT_TRUE(s.percentiles[i].has_value());
-    EXPECT_NEAR(static_cast<double>(*s.percentiles[i]), want, want * 0.01) << kLatencyPercentiles[i];
+    EXPECT_NEAR(static_cast<double>(*s.percentiles[i]), want, want * 0.01) << kLatencyPercentiles[i].value;
   }
 }
 
@@ -265,6 +266,21 @@ TEST(LatencyRecorder, AStoreForTwoMillionSamplesIsNotAllMadeResidentBeforeTheRun
   const LatencySummary summary = recorder.summary(1.0);
   EXPECT_EQ(summary.count, 600'000);
   EXPECT_EQ(summary.max_ns, 1000);
+}
+
+// One row says each percentile in every form a report uses: the forms
+// must be the same number, or the JSON, the text and the charts disagree.
+TEST(LatencyPercentiles, EachRowsFormsAreTheSamePercentile) {
+  for (const LatencyPercentile& p : kLatencyPercentiles) {
+    EXPECT_EQ(std::string(p.label), std::string("p") + p.key) << p.key;
+    EXPECT_DOUBLE_EQ(std::stod(p.key), p.value) << p.key;
+    EXPECT_DOUBLE_EQ(std::stod(p.quantile), p.value / 100) << p.key;
+    EXPECT_EQ(p.per_ten_thousand, std::llround(p.value * 100)) << p.key;
+    // Nearest rank needs 1 / (1 - p/100) samples before p is above the minimum.
+    EXPECT_EQ(p.fewest_samples, std::llround(std::ceil(10000.0 / static_cast<double>(10000 - p.per_ten_thousand))))
+        << p.key;
+  }
+  static_assert(percentile_index(99) == 2);
 }
 
 }  // namespace

@@ -67,8 +67,8 @@ TEST(ProfileRecord, ARowWithNoCountedRunHasNoFigures) {
 TEST(ProfileRecord, EveryPresetIsFoundByNameAndNoOtherName) {
   EXPECT_EQ(find_profile("diskmark")->tests.size(), 4u);
   EXPECT_EQ(find_profile("nvme")->tests[2].jobs, 16u);
-  EXPECT_EQ(find_profile("flash")->pause_ns, 30 * kProfileSecond);
-  EXPECT_EQ(find_profile("flash")->time_ns, kProfileSecond);
+  EXPECT_EQ(find_profile("flash")->pause_ns, 30 * kNanosecondsPerSecond);
+  EXPECT_EQ(find_profile("flash")->time_ns, kNanosecondsPerSecond);
   EXPECT_EQ(find_profile("peak")->tests.size(), 2u);
   EXPECT_EQ(find_profile("peak")->tests[1].iodepth, 32u);
   EXPECT_EQ(find_profile("real")->tests[0].label, "SEQ1M Q1T1");
