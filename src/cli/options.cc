@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include "measure/pattern.h"
 #include "model/symbols.h"
+#include "system/ring_registry.h"
 
 namespace ddtime {
 namespace {
@@ -101,6 +103,45 @@ std::optional<std::string> report_path(const OptionalText& value, std::string_vi
   }
   return value.text;
 }
+
+// --engine='s words: auto, the rings of ring_registry in their order, then
+// sync, each separated by a comma but the last, by last_separator; after
+// prefix. Writes into out unless it is null; returns the length. At
+// compile time, so that the help stays a constant.
+constexpr std::size_t join_engine_words(char* out, std::string_view prefix, std::string_view last_separator) {
+  std::size_t size = 0;
+  const auto put = [&](std::string_view text) {
+    for (const char c : text) {
+      if (out != nullptr) out[size] = c;
+      ++size;
+    }
+  };
+  std::string_view words[std::size(kEngineSymbols) + std::size(kRingEngines)] = {};
+  std::size_t count = 0;
+  words[count++] = kEngineSymbols[0].name.view();
+  for (const RingEngine& ring : kRingEngines) words[count++] = ring.word.view();
+  for (std::size_t i = 1; i < std::size(kEngineSymbols); ++i) words[count++] = kEngineSymbols[i].name.view();
+  put(prefix);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i != 0) put(i + 1 == count ? last_separator : ", ");
+    put(words[i]);
+  }
+  return size;
+}
+
+// "auto, io_uring, threads, libaio, sync", null-terminated.
+constexpr auto kEngineWords = [] {
+  std::array<char, join_engine_words(nullptr, "", ", ") + 1> text{};
+  join_engine_words(text.data(), "", ", ");
+  return text;
+}();
+
+constexpr auto kEngineHelp = [] {
+  constexpr std::string_view kPrefix = "what moves the bytes: ";
+  std::array<char, join_engine_words(nullptr, kPrefix, " or ") + 1> text{};
+  join_engine_words(text.data(), kPrefix, " or ");
+  return text;
+}();
 
 template <typename Table>
 auto symbol(const Table& table, std::string_view word, std::string_view valid) {
@@ -266,11 +307,12 @@ void DdtimeOptions::describe_io(const RowsWanted& wanted) {
   add("engine",
       row<Text>(
           [this](const Text& v) {
-            plan_.engine = symbol(kEngineSymbols, v.text, "auto, io_uring, threads, libaio, sync")->engine;
+            const RingEngine* ring = find_ring_engine(std::string_view(v.text));
+            plan_.engine = ring != nullptr ? ring->choice : symbol(kEngineSymbols, v.text, kEngineWords.data())->engine;
             plan_.engine_given = true;
           },
           "ENGINE"),
-      "what moves the bytes: auto, io_uring, threads, libaio or sync");
+      kEngineHelp.data());
 }
 
 void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
@@ -456,6 +498,13 @@ constexpr Conflict kConflicts[] = {
 // the operand. (An input that cannot seek is found only once it is open:
 // it runs at depth 1, and the report says so.) A depth sweep is held to
 // what its deepest row needs.
+// A queued engine named outright: its word. (Auto is a queue only with
+// --iodepth, --jobs or --random, which are named first.)
+std::string_view engine_named(EngineChoice engine) {
+  const RingEngine* ring = find_ring_engine(engine);
+  return ring != nullptr ? ring->word.view() : std::string_view("auto");
+}
+
 bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) {
   Plan plan = given;
   const bool depth_sweep = !given.sweep_iodepth.empty();
@@ -479,9 +528,7 @@ bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) 
       plan.random          ? std::string("--random")
       : plan.jobs > 1      ? fmt::format("--jobs={}", plan.jobs)
       : plan.iodepth_given ? depth_name
-                           : fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring ? "io_uring"
-                                                       : plan.engine == EngineChoice::kLibaio ? "libaio"
-                                                                                              : "threads");
+                           : fmt::format("--engine={}", engine_named(plan.engine));
   auto refuse = [&](std::string_view operand) {
     diag.error(0, fmt::format("{} does not combine with {}", asked, operand));
     return false;
