@@ -492,12 +492,6 @@ constexpr Conflict kConflicts[] = {
 };
 // clang-format on
 
-// The queued engine copies bs= blocks straight, each record on its own:
-// what depends on reading strictly one record after another, or on
-// changing the bytes, is refused here, before any file is opened, naming
-// the operand. (An input that cannot seek is found only once it is open:
-// it runs at depth 1, and the report says so.) A depth sweep is held to
-// what its deepest row needs.
 // A queued engine named outright: its word. (Auto is a queue only with
 // --iodepth, --jobs or --random, which are named first.)
 std::string_view engine_named(EngineChoice engine) {
@@ -505,6 +499,12 @@ std::string_view engine_named(EngineChoice engine) {
   return ring != nullptr ? ring->word.view() : std::string_view("auto");
 }
 
+// The queued engine copies bs= blocks straight, each record on its own:
+// what depends on reading strictly one record after another, or on
+// changing the bytes, is refused here, before any file is opened, naming
+// the operand. (An input that cannot seek is found only once it is open:
+// it runs at depth 1, and the report says so.) A depth sweep is held to
+// what its deepest row needs.
 bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) {
   Plan plan = given;
   const bool depth_sweep = !given.sweep_iodepth.empty();
