@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "measure/pattern.h"
 #include "model/symbols.h"
 #include "report/output_formats.h"
+#include "system/ring_registry.h"
 
 namespace ddtime {
 namespace {
@@ -91,6 +93,45 @@ double steady_limit(const std::string& text) {
   }
   return *value;
 }
+
+// --engine='s words: auto, the rings of ring_registry in their order, then
+// sync, each separated by a comma but the last, by last_separator; after
+// prefix. Writes into out unless it is null; returns the length. At
+// compile time, so that the help stays a constant.
+constexpr std::size_t join_engine_words(char* out, std::string_view prefix, std::string_view last_separator) {
+  std::size_t size = 0;
+  const auto put = [&](std::string_view text) {
+    for (const char c : text) {
+      if (out != nullptr) out[size] = c;
+      ++size;
+    }
+  };
+  std::string_view words[std::size(kEngineSymbols) + std::size(kRingEngines)] = {};
+  std::size_t count = 0;
+  words[count++] = kEngineSymbols[0].name.view();
+  for (const RingEngine& ring : kRingEngines) words[count++] = ring.word.view();
+  for (std::size_t i = 1; i < std::size(kEngineSymbols); ++i) words[count++] = kEngineSymbols[i].name.view();
+  put(prefix);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i != 0) put(i + 1 == count ? last_separator : ", ");
+    put(words[i]);
+  }
+  return size;
+}
+
+// "auto, io_uring, threads, libaio, sync", null-terminated.
+constexpr auto kEngineWords = [] {
+  std::array<char, join_engine_words(nullptr, "", ", ") + 1> text{};
+  join_engine_words(text.data(), "", ", ");
+  return text;
+}();
+
+constexpr auto kEngineHelp = [] {
+  constexpr std::string_view kPrefix = "what moves the bytes: ";
+  std::array<char, join_engine_words(nullptr, kPrefix, " or ") + 1> text{};
+  join_engine_words(text.data(), kPrefix, " or ");
+  return text;
+}();
 
 template <typename Table>
 auto symbol(const Table& table, std::string_view word, std::string_view valid) {
@@ -252,11 +293,12 @@ void DdtimeOptions::describe_io(const RowsWanted& wanted) {
   add("engine",
       row<Text>(
           [this](const Text& v) {
-            plan_.engine = symbol(kEngineSymbols, v.text, "auto, io_uring, threads, libaio, sync")->engine;
+            const RingEngine* ring = find_ring_engine(std::string_view(v.text));
+            plan_.engine = ring != nullptr ? ring->choice : symbol(kEngineSymbols, v.text, kEngineWords.data())->engine;
             plan_.engine_given = true;
           },
           "ENGINE"),
-      "what moves the bytes: auto, io_uring, threads, libaio or sync");
+      kEngineHelp.data());
 }
 
 void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {

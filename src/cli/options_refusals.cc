@@ -9,6 +9,7 @@
 
 #include "cli/options.h"
 #include "model/symbols.h"
+#include "system/ring_registry.h"
 
 namespace ddtime {
 
@@ -84,6 +85,13 @@ constexpr Conflict kConflicts[] = {
 };
 // clang-format on
 
+// A queued engine named outright: its word. (Auto is a queue only with
+// --iodepth, --jobs or --random, which are named first.)
+std::string_view engine_named(EngineChoice engine) {
+  const RingEngine* ring = find_ring_engine(engine);
+  return ring != nullptr ? ring->word.view() : std::string_view("auto");
+}
+
 // The queued engine copies bs= blocks straight, each record on its own:
 // what depends on reading strictly one record after another, or on
 // changing the bytes, is refused here, before any file is opened, naming
@@ -113,9 +121,7 @@ bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) 
       plan.random          ? std::string("--random")
       : plan.jobs > 1      ? fmt::format("--jobs={}", plan.jobs)
       : plan.iodepth_given ? depth_name
-                           : fmt::format("--engine={}", plan.engine == EngineChoice::kIoUring ? "io_uring"
-                                                       : plan.engine == EngineChoice::kLibaio ? "libaio"
-                                                                                              : "threads");
+                           : fmt::format("--engine={}", engine_named(plan.engine));
   auto refuse = [&](std::string_view operand) {
     diag.error(0, fmt::format("{} does not combine with {}", asked, operand));
     return false;

@@ -150,9 +150,10 @@ struct EngineUse {
   double mean_in_flight = 1;
   double system_calls_per_io = 0;  // 0: not measured (the sync engine)
   // Why not what was asked for (the report words it).
-  enum class Fallback { kNone, kInputCannotSeek, kInputReadInOrder, kUringRefused };
+  enum class Fallback { kNone, kInputCannotSeek, kInputReadInOrder, kEngineRefused };
   Fallback fallback = Fallback::kNone;
-  int fallback_err = 0;  // kUringRefused: io_uring_setup's errno
+  int fallback_err = 0;           // kEngineRefused: the errno its ring was refused with
+  const char* refused = nullptr;  // kEngineRefused: the word of the engine auto picked (ring_registry)
   // --jobs=N: the jobs that copied (fewer than asked when the range has
   // fewer records), how far apart the first and the last ended, and how
   // busy their submitting threads were (CPU time over real time, the mean

@@ -19,6 +19,7 @@
 #include "dd/engine.h"
 #include "model/plan.h"
 #include "system/buffer.h"
+#include "system/ring_registry.h"
 
 namespace ddtime {
 
@@ -27,6 +28,9 @@ namespace ddtime {
 // measured window opens, released after it closes.
 class QueueResources {
  public:
+  // engines: the table the engine asked for is found in (a test's own).
+  explicit QueueResources(RingEngines engines = kRingEngines) noexcept : engines_(engines) {}
+
   struct Request {
     Os& os;
     Events& events;
@@ -39,9 +43,11 @@ class QueueResources {
     // engine below it does not know); empty: the input is read.
     std::function<std::unique_ptr<Ring>(std::unique_ptr<Ring>)> generate_input;
   };
-  // Before any file is opened: every job's io_uring or Linux AIO context
-  // (not the threads engine's threads, which set_up starts). false: the
-  // run ends here, every file as it was (a notice said why).
+  // Before any file is opened: every job's ring of the engine asked for
+  // (ring_registry), where it opens before the files: io_uring, a Linux
+  // AIO context (not the threads engine's threads, which set_up starts
+  // with the slots). false: the run ends here, every file as it was (a
+  // notice said why).
   bool open_kernel_rings(Os& os, const Plan& plan, Events& events, EngineUse& engine);
   // After open_kernel_rings, with the files open.
   // false: the run ends here (a notice said why). true with queue.ring
@@ -63,6 +69,18 @@ class QueueResources {
   AlignedBuffer slot_memory_;  // the slots, back to back, slots_per_job_ per job
   std::size_t slots_per_job_ = 0;
   std::vector<std::span<unsigned char>> slots_;
+  // Opens every job's ring of engine_ (opened with the slots: depth,
+  // the slots' count). false: refused (a notice said why, unless
+  // fell_back: auto's pick was refused and engine_ is its fallback).
+  bool open_rings(Events& events, const Plan& plan, unsigned depth, EngineUse& engine);
+  // Each ring reaches if= and of= as it will (Ring::open_target).
+  bool open_targets(const Request& request);
+  // Once every ring is set up: the files and buffers registered, each
+  // ring wrapped as the run asks, one lane a job.
+  void hand_out_lanes(const Request& request, QueueSetup& queue);
+
+  RingEngines engines_;
+  const RingEngine* engine_ = nullptr;        // what copies; null: sync
   std::vector<std::unique_ptr<Ring>> rings_;  // one per job
   std::vector<QueueLane> lanes_;
 };

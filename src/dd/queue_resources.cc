@@ -5,6 +5,9 @@
 #include <sys/stat.h>
 
 #include <array>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "dd/engine_queued.h"
 #include "system/threads.h"
@@ -12,7 +15,9 @@
 namespace ddtime {
 
 // One allocation for every slot, each starting on the alignment: one
-// mapping, so no page of allocator bookkeeping per slot in the RSS.
+// mapping, so no page of allocator bookkeeping per slot in the RSS. A job
+// whose ring has memory of its own (Ring::own_memory) has its slots there
+// instead.
 bool QueueResources::allocate_slots(const Request& request) {
   const std::size_t alignment = request.alignment;
   const auto ibs = static_cast<std::size_t>(request.settings.ibs);
@@ -22,13 +27,30 @@ bool QueueResources::allocate_slots(const Request& request) {
   // I/O could use. An endless range (/dev/zero, no count=) uses them all.
   slots_per_job_ = request.plan.slots_per_job(expected_input_bytes(request.os, request.settings),
                                               request.settings.ibs, request.plan.iodepth);
-  const std::size_t count = slots_per_job_ * request.plan.jobs;
+  const unsigned jobs = request.plan.jobs;
+  std::size_t job_bytes = 0;
+  bool fits = stride >= ibs && !__builtin_mul_overflow(stride, slots_per_job_, &job_bytes);
+  std::vector<std::span<unsigned char>> memory(jobs);
+  std::size_t core_jobs = 0;
+  for (unsigned job = 0; fits && job < jobs; ++job) {
+    if (job < rings_.size()) memory[job] = rings_[job]->own_memory(job_bytes, alignment);
+    if (memory[job].size() < job_bytes) {
+      memory[job] = {};
+      ++core_jobs;
+    }
+  }
   std::size_t total = 0;
-  if (stride < ibs || __builtin_mul_overflow(stride, count, &total) || !slot_memory_.allocate(total, alignment)) {
+  if (!fits || __builtin_mul_overflow(job_bytes, core_jobs, &total) ||
+      (core_jobs != 0 && !slot_memory_.allocate(total, alignment))) {
     request.events.notice(Notice::kQueueBuffersExhausted, Side::kInput, 0, request.plan.iodepth);
     return false;
   }
-  for (std::size_t i = 0; i < count; ++i) slots_.push_back(slot_memory_.span().subspan(i * stride, ibs));
+  std::size_t core_job = 0;
+  for (unsigned job = 0; job < jobs; ++job) {
+    const std::span<unsigned char> base =
+        memory[job].empty() ? slot_memory_.span().subspan(core_job++ * job_bytes, job_bytes) : memory[job];
+    for (std::size_t i = 0; i < slots_per_job_; ++i) slots_.push_back(base.subspan(i * stride, ibs));
+  }
   return true;
 }
 
@@ -76,43 +98,62 @@ class StandardDescriptorsHeld {
 // Every job's kernel ring, before any file is opened (rule 3 of issue
 // 28): a limit the kernel holds the rings to (RLIMIT_MEMLOCK, which
 // counts io_uring's rings on recent kernels; fs.aio-max-nr) refuses the
-// run before of= is created or cut. Linux AIO when asked for by name;
-// io_uring unless the threads engine is asked for; the threads engine
-// (set_up starts its threads, which need the slots) when job 0's io_uring
-// is refused and was not asked for by name (the report says why).
+// run before of= is created or cut. The engine is the one asked for by
+// name, or auto's pick (io_uring); where auto's pick is refused for job
+// 0, its fallback (the threads engine, which set_up starts: its threads
+// need the slots) copies, and the report says why.
 // Job 0's ring is the calling thread's; every other job's is enabled by
 // the job's own thread.
 bool QueueResources::open_kernel_rings(Os& os, const Plan& plan, Events& events, EngineUse& engine) {
-  if (!plan.queued() || plan.engine == EngineChoice::kThreads) return true;
+  engine_ = plan.queued() ? ring_engine_asked(plan.engine, engines_) : nullptr;
+  if (engine_ == nullptr || engine_->opens != RingEngine::Opens::kBeforeFiles) return true;
   const StandardDescriptorsHeld held(os);
+  return open_rings(events, plan, plan.iodepth, engine);
+}
+
+bool QueueResources::open_rings(Events& events, const Plan& plan, unsigned depth, EngineUse& engine) {
   for (unsigned job = 0; job < plan.jobs; ++job) {
-    if (plan.engine == EngineChoice::kLibaio) {
-      RingOpened opened = open_aio_ring(plan.iodepth);
-      if (!opened.ring) {
-        events.notice(Notice::kAioUnavailable, Side::kInput, opened.err, 0);
-        return false;
-      }
+    RingOpened opened = engine_->open(depth, job != 0);
+    if (opened.ring) {
       rings_.push_back(std::move(opened.ring));
       continue;
     }
-    RingOpened opened = open_uring(plan.iodepth, job != 0);
-    if (opened.ring) {
-      rings_.push_back(std::move(opened.ring));
-    } else if (job != 0) {
+    if (job != 0 && engine_->later_unavailable) {
       // Refused after job 0's was set up: the jobs cannot share one
       // engine, and the threads engine in the place of each refused ring
       // would start thousands of threads at a deep queue (64 jobs at
       // depth 1024, unprivileged, started 18,000). Where the kernel
       // counts the rings against RLIMIT_MEMLOCK, the error says so.
-      events.notice(Notice::kUringRingsExhausted, Side::kInput, opened.err, job);
+      events.notice(*engine_->later_unavailable, Side::kInput, opened.err, job);
       return false;
-    } else if (plan.engine == EngineChoice::kIoUring) {
-      events.notice(Notice::kUringUnavailable, Side::kInput, opened.err, 0);
-      return false;
-    } else {
-      engine.fallback = EngineUse::Fallback::kUringRefused;
+    }
+    if (job == 0 && plan.engine == EngineChoice::kAuto && engine_->refused_falls_back_to != engine_->choice) {
+      engine.fallback = EngineUse::Fallback::kEngineRefused;
       engine.fallback_err = opened.err;
-      return true;
+      engine.refused = engine_->word.view().data();
+      engine_ = find_ring_engine(engine_->refused_falls_back_to, engines_);
+      return engine_->opens != RingEngine::Opens::kBeforeFiles || open_rings(events, plan, depth, engine);
+    }
+    events.notice(engine_->unavailable, Side::kInput, opened.err, plan.iodepth);
+    return false;
+  }
+  return true;
+}
+
+bool QueueResources::open_targets(const Request& request) {
+  struct Target {
+    int fd;
+    Side side;
+    const std::optional<std::string>& path;
+  };
+  const Target targets[] = {{kInputFd, Side::kInput, request.settings.input_file},
+                            {kOutputFd, Side::kOutput, request.settings.output_file}};
+  for (const std::unique_ptr<Ring>& ring : rings_) {
+    for (const Target& target : targets) {
+      if (const int err = ring->open_target(target.fd, target.path ? target.path->c_str() : nullptr); err != 0) {
+        request.events.notice(Notice::kOpenFailed, target.side, err, 0);
+        return false;
+      }
     }
   }
   return true;
@@ -150,25 +191,25 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
   queue.positional_output = output == Positioning::kPositional && request.os.lseek(kOutputFd, 0, SEEK_CUR).ok() &&
                             flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
   queue.order_free_output = output == Positioning::kOrderFree;
+  if (engine_ == nullptr) engine_ = ring_engine_asked(request.plan.engine, engines_);
   if (!allocate_slots(request)) return false;
-  if (rings_.empty()) {
-    // The threads engine: a worker per slot, as more could never have a
-    // request.
-    for (unsigned job = 0; job < request.plan.jobs; ++job) {
-      RingOpened threads = open_thread_ring(static_cast<unsigned>(slots_per_job_));
-      if (!threads.ring) {
-        request.events.notice(Notice::kThreadsUnavailable, Side::kInput, threads.err, request.plan.iodepth);
-        return false;
-      }
-      rings_.push_back(std::move(threads.ring));
-    }
-  } else {
-    // Job 0's ring alone registers the files: unregistering them (see
-    // ~UringRing) must come from the ring's own thread, and only job 0's
-    // is torn down by the thread that submitted to it.
-    static constexpr int kFiles[] = {kInputFd, kOutputFd};
-    rings_[0]->register_files(kFiles);
+  // An engine opened with its slots (the threads engine: a worker per
+  // slot, as more could never have a request).
+  if (engine_->opens == RingEngine::Opens::kWithSlots &&
+      !open_rings(request.events, request.plan, static_cast<unsigned>(slots_per_job_), engine)) {
+    return false;
   }
+  if (!open_targets(request)) return false;
+  hand_out_lanes(request, queue);
+  return true;
+}
+
+void QueueResources::hand_out_lanes(const Request& request, QueueSetup& queue) {
+  // Job 0's ring alone registers the files: unregistering them (see
+  // ~UringRing) must come from the ring's own thread, and only job 0's
+  // is torn down by the thread that submitted to it.
+  static constexpr int kFiles[] = {kInputFd, kOutputFd};
+  rings_[0]->register_files(kFiles);
   // The buffers go to the kernel once every ring is set up: the kernel
   // counts both against RLIMIT_MEMLOCK for a process without
   // CAP_IPC_LOCK, and job 0's 4 MiB of buffers at depth 1024 left the
@@ -185,7 +226,6 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
   queue.slots = lanes_[0].slots;
   queue.lanes = lanes_;
   queue.generated_input = static_cast<bool>(request.generate_input);
-  return true;
 }
 
 RingCounters QueueResources::counters() const noexcept {

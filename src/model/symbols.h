@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// symbols — the one table of every conv=, iflag=/oflag=, status= and
-// --units= word: parsing (operands), --help and the JSON document
-// (report_json) all read these, so a new flag is a new row here.
+// symbols — the one table of every conv=, iflag=/oflag=, status=,
+// --units= and --cache= word, and --engine='s two that are no ring:
+// parsing (operands), --help and the JSON document (report_json) all read
+// these, so a new flag is a new row here.
 #pragma once
 
 #include <cstddef>
@@ -113,11 +114,11 @@ struct EngineSymbol {
   EngineChoice engine;
 };
 
+// The --engine= words that name no ring: auto, listed before the rings,
+// and sync, after them. Each queued engine's word is its row in
+// system/ring_registry.h.
 constexpr EngineSymbol kEngineSymbols[] = {
     {"auto", EngineChoice::kAuto},
-    {"io_uring", EngineChoice::kIoUring},
-    {"threads", EngineChoice::kThreads},
-    {"libaio", EngineChoice::kLibaio},
     {"sync", EngineChoice::kSync},
 };
 

@@ -16,7 +16,9 @@ std::string report_option(std::string_view format) { return "--" + std::string(f
 Messages::Messages(const Diag& diag, const Settings& settings) : diag_(diag), settings_(settings) {}
 
 void Messages::notice(Notice what, Side side, int err, std::int64_t value) const {
-  if (!transfer_notice(what, side, err, value)) position_or_setup_notice(what, side, err, value);
+  if (!transfer_notice(what, side, err, value) && !engine_notice(what, err, value)) {
+    position_or_setup_notice(what, side, err, value);
+  }
 }
 
 // Reading, writing, flushing and cache advice.
@@ -110,9 +112,20 @@ void Messages::position_or_setup_notice(Notice what, Side side, int err, std::in
     case Notice::kCloseFailed:
       diag_.error(err, "closing {} file {}", side == Side::kInput ? "input" : "output", diag_.quote_always(name));
       break;
+    case Notice::kPreallocateFailed:
+      preallocate_failed(name, err);
+      break;
+    default:  // worded by transfer_notice or engine_notice
+      break;
+  }
+}
+
+// A queued engine that could not be set up.
+bool Messages::engine_notice(Notice what, int err, std::int64_t value) const {
+  switch (what) {
     case Notice::kUringUnavailable:
       diag_.error(err, "--engine=io_uring: cannot set up io_uring");
-      break;
+      return true;
     case Notice::kUringRingsExhausted:
       // Where the kernel counts the rings against RLIMIT_MEMLOCK, the
       // limit is what the user can change; naming it saves a search.
@@ -124,18 +137,15 @@ void Messages::position_or_setup_notice(Notice what, Side side, int err, std::in
       } else {
         diag_.error(err, "io_uring set up the rings of {} jobs, then refused the next", value);
       }
-      break;
+      return true;
     case Notice::kAioUnavailable:
       diag_.error(err, "--engine=libaio: cannot set up a Linux AIO context");
-      break;
+      return true;
     case Notice::kThreadsUnavailable:
       diag_.error(err, fmt::format("cannot start the threads engine's {} threads", value));
-      break;
-    case Notice::kPreallocateFailed:
-      preallocate_failed(name, err);
-      break;
-    default:  // worded by transfer_notice
-      break;
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -94,6 +94,7 @@ class Messages {
   // False when `what` is not one of its notices.
   bool transfer_notice(Notice what, Side side, int err, std::int64_t value) const;
   void position_or_setup_notice(Notice what, Side side, int err, std::int64_t value) const;
+  bool engine_notice(Notice what, int err, std::int64_t value) const;
   // ", aligned to N bytes (...) as --align asks" when --align was given.
   std::string aligned_words() const;
 

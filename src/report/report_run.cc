@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "report/report_internal.h"
 #include "model/units.h"
+#include "system/ring_registry.h"
 
 namespace ddtime {
 namespace {
@@ -319,10 +320,11 @@ std::string engine_fallback(const EngineUse& engine) {
       return "the input cannot seek, so it is read one record at a time";
     case EngineUse::Fallback::kInputReadInOrder:
       return "the input is a character device, whose reads may each be a record, so it is read one record at a time";
-    case EngineUse::Fallback::kUringRefused:
+    case EngineUse::Fallback::kEngineRefused:
       // strerror in the C locale, as every message of ours; an errno
       // glibc has no words for is named by its number, not a null pointer.
-      return fmt::format("io_uring refused: {}", error_text(engine.fallback_err));
+      return fmt::format("{} refused: {}", engine.refused != nullptr ? engine.refused : "the engine",
+                         error_text(engine.fallback_err));
   }
   return {};
 }
@@ -420,7 +422,9 @@ std::string engine_line(std::string_view program, const EngineUse& engine) {
     append_format(out, " (mean {:.1f} in flight), {:.2f} system calls per I/O", engine.mean_in_flight,
                   engine.system_calls_per_io);
   }
-  if (std::string_view(engine.name) == "threads") append_format(out, ", {}", engine.setup);
+  if (const RingEngine* ring = find_ring_engine(std::string_view(engine.name)); ring && ring->setup_in_report) {
+    append_format(out, ", {}", engine.setup);
+  }
   if (const std::string why = engine_fallback(engine); !why.empty()) append_format(out, "; {}", why);
   out.push_back('\n');
   return to_string(out);

@@ -2,7 +2,7 @@
 // ring — positional reads and writes with many in flight, behind one small
 // interface: io_uring (ring_uring.cc, built with DDTIME_WITH_URING), a
 // pool of threads making pread/pwrite (ring_threads.cc), or Linux AIO
-// (ring_aio.cc). A request carries
+// (ring_aio.cc), each a row of ring_registry.h. A request carries
 // a tag the caller chooses; completions come back in any order, in
 // batches. Setup (ring flags, registered buffers) is decided when the ring
 // is opened, before the first request. Never retries a short transfer and
@@ -87,31 +87,28 @@ class Ring {
   // waits out an RCU grace period, the threads engine joins its threads):
   // those that wait are best destroyed together.
   virtual bool destroyed_at_once() const noexcept { return false; }
+
+  // Two set-up hooks for an engine unlike the kernel's rings (an SPDK-like
+  // one, whose memory must be its own and whose device no descriptor
+  // names), as fio's iomem_alloc and open_file are; no engine here needs
+  // them yet. Neither is called once the copy has begun.
+  //
+  // Memory of the ring's own for its requests' buffers, at least bytes
+  // long and starting on the alignment, the ring's until it is destroyed;
+  // asked of a ring opened before its slots. Empty (the default): the core
+  // allocates the slots, as for every ring here.
+  virtual std::span<unsigned char> own_memory(std::size_t /*bytes*/, std::size_t /*alignment*/) noexcept { return {}; }
+  // The target that requests on fd go to, which the ring may reach by
+  // itself from its path (null: a standard stream); 0, or the errno that
+  // refused it. The default: requests go through fd as the core opened it.
+  virtual int open_target(int /*fd*/, const char* /*path*/) noexcept { return 0; }
 };
 
-// An io_uring of depth entries, its completion queue sized to the depth,
-// with the cooperative, single-issuer and deferred task-run flags dropped
-// one by one while the kernel refuses them. err is 0, or why there is no
-// ring: ENOSYS (no io_uring in the kernel, or built without it), EPERM (a
-// seccomp profile, kernel.io_uring_disabled), ENOMEM (on recent kernels,
-// 6.18 here, the ring's own memory counts against RLIMIT_MEMLOCK, as
-// registered buffers always have, for a process without CAP_IPC_LOCK)...
+// A ring, or the errno that refused it. Every engine's open function,
+// and the table of them, are in ring_registry.h.
 struct RingOpened {
   std::unique_ptr<Ring> ring;
   int err = 0;
 };
-// for_another_thread: the ring starts disabled, for start_in_this_thread.
-RingOpened open_uring(unsigned depth, bool for_another_thread = false);
-
-// Whether this build has the io_uring ring at all.
-bool uring_built_in() noexcept;
-
-// A Linux AIO context of depth entries (io_setup); or the errno that
-// refused it (EAGAIN: past fs.aio-max-nr, ENOSYS: no AIO in the kernel).
-RingOpened open_aio_ring(unsigned depth);
-
-// depth threads, each making one pread or pwrite at a time; or, as
-// open_uring, the errno that refused them (EAGAIN: no more threads).
-RingOpened open_thread_ring(unsigned depth);
 
 }  // namespace ddtime

@@ -5,7 +5,7 @@
 // each request to a kernel worker, io_uring still outran it at depth.
 // Without O_DIRECT, io_submit copies through the page cache before it
 // returns: correct, just not asynchronous.
-#include "system/ring.h"
+#include "system/ring_registry.h"
 
 #include <libaio.h>
 #include <unistd.h>
@@ -191,7 +191,7 @@ class AioRing final : public Ring {
 
 }  // namespace
 
-RingOpened open_aio_ring(unsigned depth) {
+RingOpened open_aio_ring(unsigned depth, bool /*for_another_thread*/) {
   auto ring = std::make_unique<AioRing>(depth);
   if (const int err = ring->init(); err != 0) return {nullptr, err};
   return {std::move(ring), 0};

@@ -12,7 +12,7 @@
 // free, and a thread's first free() gives it a malloc arena, two pages
 // more per worker in the peak RSS that --iodepth bounds (depth x bs +
 // 2 MiB). Now a worker costs the two pages of its stack and descriptor.
-#include "system/ring.h"
+#include "system/ring_registry.h"
 #include "system/threads.h"
 
 #include <pthread.h>
@@ -181,7 +181,7 @@ class ThreadRing final : public Ring {
 
 }  // namespace
 
-RingOpened open_thread_ring(unsigned depth) {
+RingOpened open_thread_ring(unsigned depth, bool /*for_another_thread*/) {
   auto ring = std::make_unique<ThreadRing>(depth);
   if (const int err = ring->start(); err != 0) return {nullptr, err};
   return {std::move(ring), 0};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The io_uring ring. Only what liburing 2.3 (Debian 12) has is used.
-#include "system/ring.h"
+#include "system/ring_registry.h"
 
 #include <algorithm>
 #include <array>

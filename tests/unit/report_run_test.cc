@@ -586,7 +586,8 @@ TEST(ExtendedProgress, PrintsWhateverTheStatusLevel) {
 
 TEST(EngineLine, AnIoUringRefusalNamesTheErrnoInTheCLocaleWords) {
   EngineUse engine;
-  engine.fallback = EngineUse::Fallback::kUringRefused;
+  engine.fallback = EngineUse::Fallback::kEngineRefused;
+  engine.refused = "io_uring";
   engine.fallback_err = ENOSYS;
   EXPECT_NE(engine_line("ddtime", engine).find("io_uring refused: Function not implemented"), std::string::npos)
       << engine_line("ddtime", engine);
@@ -594,9 +595,21 @@ TEST(EngineLine, AnIoUringRefusalNamesTheErrnoInTheCLocaleWords) {
 
 TEST(EngineLine, AnErrnoWithoutWordsIsNamedByItsNumber) {
   EngineUse engine;
-  engine.fallback = EngineUse::Fallback::kUringRefused;
+  engine.fallback = EngineUse::Fallback::kEngineRefused;
+  engine.refused = "io_uring";
   engine.fallback_err = 4095;
   EXPECT_NE(engine_line("ddtime", engine).find("io_uring refused: Unknown error 4095"), std::string::npos)
+      << engine_line("ddtime", engine);
+}
+
+TEST(EngineLine, NamesTheSetupOnlyOfAnEngineWhoseRowAsksForIt) {
+  EngineUse engine;
+  engine.name = "threads";
+  engine.setup = "8 threads";
+  EXPECT_NE(engine_line("ddtime", engine).find(", 8 threads"), std::string::npos) << engine_line("ddtime", engine);
+  engine.name = "io_uring";
+  engine.setup = "registered buffers";
+  EXPECT_EQ(engine_line("ddtime", engine).find("registered buffers"), std::string::npos)
       << engine_line("ddtime", engine);
 }
 

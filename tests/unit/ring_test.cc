@@ -5,7 +5,7 @@
 // in flight at their own offsets come back, in some order, with their
 // tags; writes land where they were aimed; a pipe is read at its own
 // position; errors come back as -errno.
-#include "system/ring.h"
+#include "system/ring_registry.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -244,6 +244,47 @@ TEST(LinuxAioRing, ReadsABatchUnderODirectInFewSystemCalls) {
   EXPECT_LE(opened.ring->counters().system_calls, 3u);
   std::free(memory);
   ::close(fd);
+}
+
+}  // namespace
+}  // namespace ddtime
+
+namespace ddtime {
+namespace {
+
+TEST(RingRegistry, EveryRowIsFoundByItsChoiceAndByItsWordAndNoWordIsTwice) {
+  for (const RingEngine& engine : kRingEngines) {
+    EXPECT_EQ(find_ring_engine(engine.choice), &engine) << engine.word.view();
+    EXPECT_EQ(find_ring_engine(engine.word.view()), &engine) << engine.word.view();
+  }
+  EXPECT_EQ(find_ring_engine(EngineChoice::kAuto), nullptr);
+  EXPECT_EQ(find_ring_engine(EngineChoice::kSync), nullptr);
+  EXPECT_EQ(find_ring_engine(std::string_view("auto")), nullptr);
+}
+
+TEST(RingRegistry, AutoPicksIoUringAndFallsBackToTheThreadsEngine) {
+  const RingEngine* picked = ring_engine_asked(EngineChoice::kAuto);
+  ASSERT_NE(picked, nullptr);
+  EXPECT_EQ(picked->choice, EngineChoice::kIoUring);
+  EXPECT_EQ(picked->refused_falls_back_to, EngineChoice::kThreads);
+  EXPECT_EQ(ring_engine_asked(EngineChoice::kLibaio)->choice, EngineChoice::kLibaio);
+  EXPECT_EQ(ring_engine_asked(EngineChoice::kSync), nullptr);
+}
+
+TEST(RingRegistry, EachRingItOpensCallsItselfByItsRowsWord) {
+  for (const RingEngine& engine : kRingEngines) {
+    RingOpened opened = engine.open(kDepth, false);
+    if (!opened.ring) continue;  // refused here: said by the tests above
+    EXPECT_EQ(std::string_view(opened.ring->name()), engine.word.view());
+  }
+}
+
+TEST(RingRegistry, ARingHasNoMemoryOfItsOwnAndUsesTheCoresDescriptorsByDefault) {
+  RingOpened opened = open_thread_ring(1);
+  ASSERT_NE(opened.ring, nullptr);
+  EXPECT_TRUE(opened.ring->own_memory(4096, 4096).empty());
+  EXPECT_EQ(opened.ring->open_target(0, "in"), 0);
+  EXPECT_EQ(opened.ring->open_target(1, nullptr), 0);
 }
 
 }  // namespace
