@@ -61,14 +61,14 @@ Settings with_block_size(Settings settings, std::int64_t bs) noexcept {
   return settings;
 }
 
-Settings row_settings(const Job& job, std::int64_t bs) {
-  Settings row = job.settings;
-  if (job.plan.sweeps_bs()) {
+Settings row_settings(const ResolvedRun& resolved, std::int64_t bs) {
+  Settings row = resolved.settings;
+  if (resolved.plan.sweeps_bs()) {
     row = with_block_size(std::move(row), bs);
-    row.cut = job.settings.empties_output() ? Settings::OutputCut::kWhole : Settings::OutputCut::kAtSeek;
+    row.cut = resolved.settings.empties_output() ? Settings::OutputCut::kWhole : Settings::OutputCut::kAtSeek;
   }
-  if (job.sweep_bytes) count_bytes(row, *job.sweep_bytes);
-  if (job.plan.pattern) row.input_file = std::string("/dev/zero");
+  if (resolved.sweep_bytes) count_bytes(row, *resolved.sweep_bytes);
+  if (resolved.plan.pattern) row.input_file = std::string("/dev/zero");
   return row;
 }
 
@@ -128,16 +128,16 @@ void shape_profile(Os& os, Settings& settings, Plan& plan) {
   if (!plan.size) plan.size = profile_default_range(os, settings, plan.pattern.has_value());
 }
 
-Settings profile_test_settings(const Job& job, const ProfileTest& test, bool write) {
-  Settings s = job.settings;
+Settings profile_test_settings(const ResolvedRun& resolved, const ProfileTest& test, bool write) {
+  Settings s = resolved.settings;
   // A read test of of=: the range just written, read into /dev/null.
-  if (job.plan.pattern && !write) {
-    s = read_back_settings(s, s, s.seek_offset().value_or(0), *job.plan.size);
-    s.ext.count_from_size = job.settings.ext.count_from_size;  // the range is still --size's
+  if (resolved.plan.pattern && !write) {
+    s = read_back_settings(s, s, s.seek_offset().value_or(0), *resolved.plan.size);
+    s.ext.count_from_size = resolved.settings.ext.count_from_size;  // the range is still --size's
   }
   if (write) s.input_file = std::string("/dev/zero");  // a descriptor to have: the generator reads
   s = with_block_size(std::move(s), test.bs);
-  count_bytes(s, *job.plan.size);
+  count_bytes(s, *resolved.plan.size);
   return s;
 }
 
@@ -154,9 +154,9 @@ Plan profile_test_plan(const Plan& plan, const ProfileTest& test, bool write, st
   return p;
 }
 
-ProfileRecord profile_parameters(const Job& job) {
-  const Settings& s = job.settings;
-  const Plan& p = job.plan;
+ProfileRecord profile_parameters(const ResolvedRun& resolved) {
+  const Settings& s = resolved.settings;
+  const Plan& p = resolved.plan;
   ProfileRecord record{.preset = p.profile};
   record.writes = p.pattern.has_value();
   record.target = *(record.writes ? s.output_file : s.input_file);

@@ -40,7 +40,7 @@ Settings with_block_size(Settings settings, std::int64_t bs) noexcept;
 
 // A sweep's or a session's row at bs: every row moves the same bytes
 // (the job's sweep_bytes); --pattern reads a descriptor it never uses.
-Settings row_settings(const Job& job, std::int64_t bs);
+Settings row_settings(const ResolvedRun& resolved, std::int64_t bs);
 // The job's plan at a row's depth.
 Plan row_plan(const Plan& plan, unsigned depth);
 
@@ -58,11 +58,11 @@ Settings read_back_settings(const Settings& settings, const Settings& written, s
 void shape_profile(Os& os, Settings& settings, Plan& plan);
 // A profile's test on one side: the range read back, or written from the
 // generator, in the test's blocks.
-Settings profile_test_settings(const Job& job, const ProfileTest& test, bool write);
+Settings profile_test_settings(const ResolvedRun& resolved, const ProfileTest& test, bool write);
 // Its plan: the test's depth, jobs and order, every I/O timed; seed: the
 // random order's, drawn by the caller.
 Plan profile_test_plan(const Plan& plan, const ProfileTest& test, bool write, std::uint64_t seed);
 // The parameters every test ran with, for the profile's record.
-ProfileRecord profile_parameters(const Job& job);
+ProfileRecord profile_parameters(const ResolvedRun& resolved);
 
 }  // namespace ddtime

@@ -52,7 +52,7 @@ Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const
       console_(os, diag, window_, settings, plan, stderr_is_terminal, std::move(command_line)) {}
 
 Driver::~Driver() {
-  if (job_ && job_->device_claim >= 0) os_.close(job_->device_claim);
+  if (resolved_ && resolved_->device_claim >= 0) os_.close(resolved_->device_claim);
 }
 
 int Driver::run() {
@@ -63,15 +63,15 @@ int Driver::run() {
   // every phase (calibration, warm-up, cache drop, preallocation, passes).
   signals::install_as_gnu();
   if (asked_plan_.profile) shape_profile(os_, asked_, asked_plan_);
-  // --random without a seed: one drawn now, so that resolve's Job holds
+  // --random without a seed: one drawn now, so that resolve's ResolvedRun holds
   // the order every run of it repeats.
   if (asked_plan_.random && !asked_plan_.random_seed) {
     asked_plan_.random_seed = drawn_seed(window_.now_ns());
   }
-  std::optional<Job> job = resolve(os_, asked_, asked_plan_, console_.messages());
-  if (!job) return console_.refused();
-  job_ = std::make_unique<const Job>(std::move(*job));
-  if (const std::optional<ReportPathProblem> problem = console_.resolved(settings(), plan(), job_->caches)) {
+  std::optional<ResolvedRun> resolved = resolve(os_, asked_, asked_plan_, console_.messages());
+  if (!resolved) return console_.refused();
+  resolved_ = std::make_unique<const ResolvedRun>(std::move(*resolved));
+  if (const std::optional<ReportPathProblem> problem = console_.resolved(settings(), plan(), resolved_->caches)) {
     console_.messages().report_path_refused(*problem);
     return console_.refused();
   }

@@ -44,8 +44,8 @@ class Driver {
 
  private:
   // What resolve decided; nothing rewrites it afterwards.
-  const Settings& settings() const noexcept { return job_->settings; }
-  const Plan& plan() const noexcept { return job_->plan; }
+  const Settings& settings() const noexcept { return resolved_->settings; }
+  const Plan& plan() const noexcept { return resolved_->plan; }
 
   // The plain run: one copy, GNU's summary, ddtime's report and JSON.
   int run_single();
@@ -97,7 +97,7 @@ class Driver {
   Diag& diag_;
   Settings asked_;  // the command line's, until resolve decides
   Plan asked_plan_;
-  std::unique_ptr<const Job> job_;
+  std::unique_ptr<const ResolvedRun> resolved_;
   RunWindow window_;
   Console console_;
   std::uint64_t pattern_seeds_ = 0;       // --pattern: the seeds handed out so far

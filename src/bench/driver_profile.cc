@@ -33,7 +33,7 @@ std::optional<int> Driver::prepare_profile_range(SessionRecord& session) {
   if (!exists || (classify(status) == FileKind::kRegular && status.st_size == 0)) {
     console_.messages().profile_creates(session_words(plan()), profile_->target, profile_->start + profile_->range);
   }
-  const Settings settings = profile_test_settings(*job_, kPrepare, true);
+  const Settings settings = profile_test_settings(*resolved_, kPrepare, true);
   Plan plan = profile_test_plan(this->plan(), kPrepare, true, 0);
   plan.time_ns.reset();  // once over the range, not for a time
   plan.latency = false;

@@ -39,13 +39,13 @@ bool direct_read_aligned(Os& os, Console& console, const Settings& read, std::in
 // The output against what should be there: the input read anew (source,
 // or -1), zeros, or the generator; stopped asks whether a signal stops it.
 template <typename Stopped>
-VerifyOutcome compare_output(Os& os, const Job& job, std::int64_t where, std::int64_t bytes,
+VerifyOutcome compare_output(Os& os, const ResolvedRun& resolved, std::int64_t where, std::int64_t bytes,
                              const PatternSource* pattern, Stopped stopped) {
   VerifyOutcome outcome;
-  const Settings& settings = job.settings;
+  const Settings& settings = resolved.settings;
   const IoResult actual = os.open(settings.output_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
   IoResult source{-1, 0};
-  if (!pattern && is_positional(job.input)) source = os.open(settings.input_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
+  if (!pattern && is_positional(resolved.input)) source = os.open(settings.input_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
   if (!actual.ok() || !source.ok()) {
     outcome.err = !actual.ok() ? actual.err : source.err;
     outcome.read_expected = actual.ok();
@@ -145,7 +145,7 @@ int Driver::verify_readback(SessionRecord& session, std::int64_t where, const Pa
   const std::string& output = *settings().output_file;
   const std::int64_t start = window_.now_ns();
   const std::int64_t bytes = session.runs[0].result.stats.bytes_out;
-  const VerifyOutcome outcome = compare_output(os_, *job_, where, bytes, pattern, [&](std::int64_t compared) {
+  const VerifyOutcome outcome = compare_output(os_, *resolved_, where, bytes, pattern, [&](std::int64_t compared) {
     return console_.interrupt() != 0 ||
            console_.interrupted_in(fmt::format("verify: {} of {} compared so far", human_size(compared, false),
                                                human_size(bytes, false)),

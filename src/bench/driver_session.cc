@@ -26,23 +26,23 @@ using namespace driver_detail;
 
 namespace {
 
-RowRecord row_record(const Job& job, std::int64_t bs, unsigned depth) {
+RowRecord row_record(const ResolvedRun& resolved, std::int64_t bs, unsigned depth) {
   RowRecord row{.bs = bs, .depth = depth, .setting = setting_words(bs, depth)};
-  if (job.plan.sweep_bs_memory) row.fits = cache_level_for(bs, job.caches);
+  if (resolved.plan.sweep_bs_memory) row.fits = cache_level_for(bs, resolved.caches);
   return row;
 }
 
 // A session's rows: its block sizes by its depths (one row without a sweep).
-std::vector<RowRecord> session_rows(const Job& job) {
+std::vector<RowRecord> session_rows(const ResolvedRun& resolved) {
   std::vector<RowRecord> rows;
   // bs=auto starts from bs= (4k when not given) and grows as it goes.
-  const std::int64_t first = job.plan.sweep_bs_auto ? first_auto_bs(job.settings) : job.settings.ibs;
+  const std::int64_t first = resolved.plan.sweep_bs_auto ? first_auto_bs(resolved.settings) : resolved.settings.ibs;
   const std::vector<std::int64_t> sizes =
-      job.plan.sweep_bs.empty() ? std::vector<std::int64_t>{first} : job.plan.sweep_bs;
+      resolved.plan.sweep_bs.empty() ? std::vector<std::int64_t>{first} : resolved.plan.sweep_bs;
   const std::vector<unsigned> depths =
-      job.plan.sweep_iodepth.empty() ? std::vector<unsigned>{job.plan.iodepth} : job.plan.sweep_iodepth;
+      resolved.plan.sweep_iodepth.empty() ? std::vector<unsigned>{resolved.plan.iodepth} : resolved.plan.sweep_iodepth;
   for (const std::int64_t bs : sizes) {
-    for (const unsigned depth : depths) rows.push_back(row_record(job, bs, depth));
+    for (const unsigned depth : depths) rows.push_back(row_record(resolved, bs, depth));
   }
   return rows;
 }
@@ -61,7 +61,7 @@ std::vector<RowRecord> profile_rows(const ProfileRecord& profile) {
 }
 
 // --sweep=bs=auto: the next doubling, unless the last two stopped paying.
-void extend_auto_sweep(const Job& job, SessionRecord& session, std::size_t row, std::vector<Figure>& rates) {
+void extend_auto_sweep(const ResolvedRun& resolved, SessionRecord& session, std::size_t row, std::vector<Figure>& rates) {
   const std::optional<RowSummary> summary = summarise_row(session, row);
   if (!summary) return;
   rates.push_back(summary->bytes_per_second);
@@ -70,12 +70,12 @@ void extend_auto_sweep(const Job& job, SessionRecord& session, std::size_t row, 
   // every row moves (or 1 GiB), or a timed run's range: --time goes round
   // whole blocks only, and a row with none would copy once, untimed.
   const std::int64_t next = session.rows[row].bs * 2;
-  const std::int64_t moved = job.sweep_bytes ? *job.sweep_bytes : job.bytes.value_or(std::int64_t{1} << 30);
-  const std::int64_t most = std::min({moved, job.timed_range.value_or(INT64_MAX), std::int64_t{1} << 30});
+  const std::int64_t moved = resolved.sweep_bytes ? *resolved.sweep_bytes : resolved.bytes.value_or(std::int64_t{1} << 30);
+  const std::int64_t most = std::min({moved, resolved.timed_range.value_or(INT64_MAX), std::int64_t{1} << 30});
   if (!search.more) {
     if (search.knee && *search.knee < session.rows.size()) session.rows[*search.knee].knee = true;
   } else if (next <= most) {
-    session.rows.push_back(row_record(job, next, session.rows[row].depth));
+    session.rows.push_back(row_record(resolved, next, session.rows[row].depth));
   }
 }
 
@@ -84,19 +84,19 @@ void extend_auto_sweep(const Job& job, SessionRecord& session, std::size_t row, 
 int Driver::run_session() {
   SessionRecord session{.plan = plan()};
   if (plan().profile) {
-    profile_.emplace(profile_parameters(*job_));
+    profile_.emplace(profile_parameters(*resolved_));
     if (const std::optional<int> ended = prepare_profile_range(session)) return *ended;
   } else if (plan().pattern) {
     measure_pattern(session);
   }
-  session.rows = profile_ ? profile_rows(*profile_) : session_rows(*job_);
+  session.rows = profile_ ? profile_rows(*profile_) : session_rows(*resolved_);
   session.runs.reserve(session.rows.size() * (plan().warmup + plan().repeat));
   std::vector<Figure> rates;  // bs=auto: each row's rates so far
   for (std::size_t row = 0; row < session.rows.size(); ++row) {
     if (profile_ && row > 0) profile_pause(session);
     rows_begun_ = row + 1;
     if (const std::optional<int> ended = run_row(session, row)) return *ended;
-    if (plan().sweep_bs_auto) extend_auto_sweep(*job_, session, row, rates);
+    if (plan().sweep_bs_auto) extend_auto_sweep(*resolved_, session, row, rates);
   }
   // A SIGINT that came as the last run ended still ends the session.
   if (profile_ ? console_.interrupted_in("a profile: all tests done", nullptr)
@@ -111,7 +111,7 @@ std::optional<int> Driver::run_row(SessionRecord& session, std::size_t row) {
   const RowRecord& at = session.rows[row];
   const bool write = at.pass == Pass::kWrite;
   // A profile's test on its side, or a sweep's block size and depth.
-  const Settings settings = at.test ? profile_test_settings(*job_, *at.test, write) : row_settings(*job_, at.bs);
+  const Settings settings = at.test ? profile_test_settings(*resolved_, *at.test, write) : row_settings(*resolved_, at.bs);
   const Plan plan = at.test ? profile_test_plan(this->plan(), *at.test, write, drawn_seed(window_.now_ns()))
                             : row_plan(this->plan(), at.depth);
   const std::string setting = at.test                ? fmt::format("{} {}", at.test->label, write ? "write" : "read")

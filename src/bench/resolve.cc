@@ -52,58 +52,58 @@ std::optional<std::int64_t> size_of_fd(Os& os, int fd, FileKind kind) {
 // The memory-bandwidth measurement people use dd for, done properly: every
 // row the same bytes, from a buffer in L1 to four times the last-level
 // cache, and no row's block larger than what every row moves.
-void expand_memory_sweep(Os& os, Job& job) {
-  job.caches = read_cpu_caches(os, kCpuCaches);
-  const std::int64_t last_level = job.caches.empty() ? std::int64_t{16} << 20 : job.caches.back().bytes;
-  job.settings.input_file = std::string("/dev/zero");
-  job.settings.output_file = std::string("/dev/null");
-  if (!job.plan.size && job.settings.max_records == kNoLimit) {
-    job.plan.size = std::max<std::int64_t>(std::int64_t{1} << 30, 16 * 4 * last_level);
+void expand_memory_sweep(Os& os, ResolvedRun& resolved) {
+  resolved.caches = read_cpu_caches(os, kCpuCaches);
+  const std::int64_t last_level = resolved.caches.empty() ? std::int64_t{16} << 20 : resolved.caches.back().bytes;
+  resolved.settings.input_file = std::string("/dev/zero");
+  resolved.settings.output_file = std::string("/dev/null");
+  if (!resolved.plan.size && resolved.settings.max_records == kNoLimit) {
+    resolved.plan.size = std::max<std::int64_t>(std::int64_t{1} << 30, 16 * 4 * last_level);
   }
-  const std::int64_t moved = job.plan.size ? *job.plan.size : job.settings.count_in_bytes().value_or(INT64_MAX);
-  for (std::int64_t bs = 4096; bs <= 4 * last_level && bs <= moved; bs *= 2) job.plan.sweep_bs.push_back(bs);
+  const std::int64_t moved = resolved.plan.size ? *resolved.plan.size : resolved.settings.count_in_bytes().value_or(INT64_MAX);
+  for (std::int64_t bs = 4096; bs <= 4 * last_level && bs <= moved; bs *= 2) resolved.plan.sweep_bs.push_back(bs);
 }
 
 // --direct: O_DIRECT on each side that can take it.
-void resolve_direct(Job& job) {
-  if (!job.settings.ext.direct) return;
-  if (job.settings.input_file && can_take_direct(job.input)) job.settings.iflag.direct = true;
-  if (job.settings.output_file && can_take_direct(job.output)) job.settings.oflag.direct = true;
-  job.settings.ext.direct = false;  // done: the flags say it from here on
+void resolve_direct(ResolvedRun& resolved) {
+  if (!resolved.settings.ext.direct) return;
+  if (resolved.settings.input_file && can_take_direct(resolved.input)) resolved.settings.iflag.direct = true;
+  if (resolved.settings.output_file && can_take_direct(resolved.output)) resolved.settings.oflag.direct = true;
+  resolved.settings.ext.direct = false;  // done: the flags say it from here on
 }
 
 // What a file or device input holds past skip=; nullopt for anything else
 // (and for --pattern, which has no end).
-std::optional<std::int64_t> input_rest(Os& os, const Job& job) {
-  if (job.plan.pattern) return std::nullopt;
-  const std::optional<std::int64_t> size = job.settings.input_file ? size_of(os, *job.settings.input_file, job.input)
-                                                                   : size_of_fd(os, STDIN_FILENO, job.input);
-  const std::optional<std::int64_t> skipped = job.settings.skip_offset();
+std::optional<std::int64_t> input_rest(Os& os, const ResolvedRun& resolved) {
+  if (resolved.plan.pattern) return std::nullopt;
+  const std::optional<std::int64_t> size = resolved.settings.input_file ? size_of(os, *resolved.settings.input_file, resolved.input)
+                                                                   : size_of_fd(os, STDIN_FILENO, resolved.input);
+  const std::optional<std::int64_t> skipped = resolved.settings.skip_offset();
   if (!size || !skipped) return std::nullopt;
   return *size > *skipped ? *size - *skipped : 0;
 }
 
 // The operands' own range: count= in bytes, else the input's rest.
-std::optional<std::int64_t> range_bytes(Os& os, const Job& job) {
-  if (const std::optional<std::int64_t> counted = job.settings.count_in_bytes()) return counted;
-  return input_rest(os, job);
+std::optional<std::int64_t> range_bytes(Os& os, const ResolvedRun& resolved) {
+  if (const std::optional<std::int64_t> counted = resolved.settings.count_in_bytes()) return counted;
+  return input_rest(os, resolved);
 }
 
 // --random's (and --time's) range where the input gives none (an endless source such as
 // /dev/zero or --pattern): the rest of a block-device output from seek=,
 // as count= in bytes, as --size would give it, so that the run ends at the
 // device's end instead of meeting it.
-void random_range_from_output(Os& os, Job& job) {
-  if (!(job.plan.random || job.plan.time_ns) || job.bytes || job.output != FileKind::kBlock ||
-      !job.settings.output_file)
+void random_range_from_output(Os& os, ResolvedRun& resolved) {
+  if (!(resolved.plan.random || resolved.plan.time_ns) || resolved.bytes || resolved.output != FileKind::kBlock ||
+      !resolved.settings.output_file)
     return;
-  const std::optional<std::int64_t> size = size_of(os, *job.settings.output_file, job.output);
-  const std::optional<std::int64_t> seek = job.settings.seek_offset();
+  const std::optional<std::int64_t> size = size_of(os, *resolved.settings.output_file, resolved.output);
+  const std::optional<std::int64_t> seek = resolved.settings.seek_offset();
   if (!size || !seek) return;
   const std::int64_t bytes = *size > *seek ? *size - *seek : 0;
-  job.settings.max_records = bytes / job.settings.ibs;
-  job.settings.max_bytes = bytes % job.settings.ibs;
-  job.bytes = bytes;
+  resolved.settings.max_records = bytes / resolved.settings.ibs;
+  resolved.settings.max_bytes = bytes % resolved.settings.ibs;
+  resolved.bytes = bytes;
 }
 
 // Whether a session opens its files more than once: a session of one
@@ -114,12 +114,12 @@ bool opens_files_again(const Plan& plan) {
 }
 
 // A session opens each side again for every run.
-bool check_rerunnable(const Job& job, const Messages& messages) {
-  const std::string asked = session_words(job.plan);
+bool check_rerunnable(const ResolvedRun& resolved, const Messages& messages) {
+  const std::string asked = session_words(resolved.plan);
   for (const Side side : {Side::kInput, Side::kOutput}) {
-    if (side == Side::kInput && job.plan.pattern) continue;  // the generator gives its bytes again and again
-    const std::optional<std::string>& file = side == Side::kInput ? job.settings.input_file : job.settings.output_file;
-    const FileKind kind = side == Side::kInput ? job.input : job.output;
+    if (side == Side::kInput && resolved.plan.pattern) continue;  // the generator gives its bytes again and again
+    const std::optional<std::string>& file = side == Side::kInput ? resolved.settings.input_file : resolved.settings.output_file;
+    const FileKind kind = side == Side::kInput ? resolved.input : resolved.output;
     if (!file) {
       // Each run closes its side as dd does; a standard stream has no
       // name to open again.
@@ -136,12 +136,12 @@ bool check_rerunnable(const Job& job, const Messages& messages) {
   return true;
 }
 
-bool check_readback(const Job& job, const Messages& messages) {
-  if (!is_positional(job.output) && job.output != FileKind::kAbsent && job.output != FileKind::kUnknown) {
-    messages.readback_needs_file(*job.settings.output_file);
+bool check_readback(const ResolvedRun& resolved, const Messages& messages) {
+  if (!is_positional(resolved.output) && resolved.output != FileKind::kAbsent && resolved.output != FileKind::kUnknown) {
+    messages.readback_needs_file(*resolved.settings.output_file);
     return false;
   }
-  if (job.plan.verify && !job.plan.pattern && !(job.settings.input_file && reads_again_alike(job.input))) {
+  if (resolved.plan.verify && !resolved.plan.pattern && !(resolved.settings.input_file && reads_again_alike(resolved.input))) {
     messages.verify_needs_replay();
     return false;
   }
@@ -149,13 +149,13 @@ bool check_readback(const Job& job, const Messages& messages) {
 }
 
 // --preallocate reserves a file's blocks for the range the copy writes.
-bool check_preallocate(const Job& job, const Messages& messages) {
-  if (!job.bytes) {
+bool check_preallocate(const ResolvedRun& resolved, const Messages& messages) {
+  if (!resolved.bytes) {
     messages.preallocate_needs_size();
     return false;
   }
-  if (job.output != FileKind::kRegular && job.output != FileKind::kAbsent) {
-    messages.preallocate_needs_file(job.settings.output_file.value_or(std::string()));
+  if (resolved.output != FileKind::kRegular && resolved.output != FileKind::kAbsent) {
+    messages.preallocate_needs_file(resolved.settings.output_file.value_or(std::string()));
     return false;
   }
   return true;
@@ -166,36 +166,36 @@ bool check_preallocate(const Job& job, const Messages& messages) {
 // the end, not an O_EXCL open per run: a run's io_uring lets go of its
 // files only when the kernel tears the ring down, after the run, and the
 // next run's own claim would then meet EBUSY from its predecessor.
-bool claim_output_device(Os& os, Job& job, const Messages& messages) {
-  if (job.output != FileKind::kBlock || job.plan.force) return true;
-  const std::string& path = *job.settings.output_file;
+bool claim_output_device(Os& os, ResolvedRun& resolved, const Messages& messages) {
+  if (resolved.output != FileKind::kBlock || resolved.plan.force) return true;
+  const std::string& path = *resolved.settings.output_file;
   const IoResult claimed = os.open(path.c_str(), O_WRONLY | O_EXCL | O_CLOEXEC, 0);
   if (!claimed.ok() && claimed.err == EBUSY) {
-    messages.device_in_use(job.plan.readback ? "--readback" : session_words(job.plan), path);
+    messages.device_in_use(resolved.plan.readback ? "--readback" : session_words(resolved.plan), path);
     return false;
   }
   // Any other failure is the run's to report, when it opens the device.
-  if (claimed.ok()) job.device_claim = static_cast<int>(claimed.n);
+  if (claimed.ok()) resolved.device_claim = static_cast<int>(claimed.n);
   return true;
 }
 
 // As ddtime, an operand the device's direct I/O would refuse is refused
 // now, before the output is opened (and cut). An output not there yet
 // tells nothing until the run creates it.
-bool check_alignment(Os& os, const Job& job, const Messages& messages) {
-  if (!job.settings.ext.actionable_errors) return true;
+bool check_alignment(Os& os, const ResolvedRun& resolved, const Messages& messages) {
+  if (!resolved.settings.ext.actionable_errors) return true;
   for (const Side side : {Side::kInput, Side::kOutput}) {
     const bool input = side == Side::kInput;
-    const std::optional<std::string>& file = input ? job.settings.input_file : job.settings.output_file;
-    if (!(input ? job.settings.iflag.direct : job.settings.oflag.direct) || !file ||
-        !is_positional(input ? job.input : job.output)) {
+    const std::optional<std::string>& file = input ? resolved.settings.input_file : resolved.settings.output_file;
+    if (!(input ? resolved.settings.iflag.direct : resolved.settings.oflag.direct) || !file ||
+        !is_positional(input ? resolved.input : resolved.output)) {
       continue;
     }
     const IoResult opened = os.open(file->c_str(), O_RDONLY | O_CLOEXEC, 0);
     if (!opened.ok()) continue;  // the run says why it cannot open it
     const DirectIoNeeds needs = os.direct_io_needs(static_cast<int>(opened.n));
     os.close(static_cast<int>(opened.n));
-    if (const std::optional<AlignmentProblem> problem = alignment_problem(job.settings, side, needs)) {
+    if (const std::optional<AlignmentProblem> problem = alignment_problem(resolved.settings, side, needs)) {
       messages.alignment(*problem);
       return false;
     }
@@ -203,15 +203,15 @@ bool check_alignment(Os& os, const Job& job, const Messages& messages) {
   return true;
 }
 
-bool check_sweep_has_an_end(Job& job, const Messages& messages) {
-  if (!job.plan.sweeps_bs()) return true;
+bool check_sweep_has_an_end(ResolvedRun& resolved, const Messages& messages) {
+  if (!resolved.plan.sweeps_bs()) return true;
   // Every row moves the same bytes: --size, else count= in the command
   // line's blocks, else the whole input, which must then have an end.
-  if (job.plan.size) {
-    job.sweep_bytes = job.plan.size;
-  } else if (const std::optional<std::int64_t> counted = job.settings.count_in_bytes()) {
-    job.sweep_bytes = counted;
-  } else if (job.plan.pattern || !is_positional(job.input)) {
+  if (resolved.plan.size) {
+    resolved.sweep_bytes = resolved.plan.size;
+  } else if (const std::optional<std::int64_t> counted = resolved.settings.count_in_bytes()) {
+    resolved.sweep_bytes = counted;
+  } else if (resolved.plan.pattern || !is_positional(resolved.input)) {
     messages.sweep_needs_size();
     return false;
   }
@@ -221,9 +221,9 @@ bool check_sweep_has_an_end(Job& job, const Messages& messages) {
 // --random: both sides take reads and writes at offsets of their own (a
 // file, a device, or a memory device where any order will do), and the
 // range has an end to draw the order over.
-bool check_random(Os& os, const Job& job, const Messages& messages) {
+bool check_random(Os& os, const ResolvedRun& resolved, const Messages& messages) {
   for (const Side side : {Side::kInput, Side::kOutput}) {
-    const FileKind kind = side == Side::kInput ? job.input : job.output;
+    const FileKind kind = side == Side::kInput ? resolved.input : resolved.output;
     if (is_positional(kind) || is_order_free(kind) || kind == FileKind::kAbsent || kind == FileKind::kUnknown) continue;
     messages.random_cannot_place(side, kind == FileKind::kPipe     ? "a pipe"
                                        : kind == FileKind::kSocket ? "a socket"
@@ -232,17 +232,17 @@ bool check_random(Os& os, const Job& job, const Messages& messages) {
                                            : "a character device that takes each transfer in turn");
     return false;
   }
-  if (!job.bytes) {
+  if (!resolved.bytes) {
     messages.random_needs_range();
     return false;
   }
   // A block written past a device's end fails wherever the order puts it,
   // not at the end as in the sequential copy: the range must fit.
-  if (job.output == FileKind::kBlock && job.settings.output_file) {
-    const std::optional<std::int64_t> size = size_of(os, *job.settings.output_file, job.output);
-    const std::int64_t end = job.settings.seek_offset().value_or(0) + *job.bytes;
+  if (resolved.output == FileKind::kBlock && resolved.settings.output_file) {
+    const std::optional<std::int64_t> size = size_of(os, *resolved.settings.output_file, resolved.output);
+    const std::int64_t end = resolved.settings.seek_offset().value_or(0) + *resolved.bytes;
     if (size && end > *size) {
-      messages.random_past_device_end(*job.settings.output_file, end, *size);
+      messages.random_past_device_end(*resolved.settings.output_file, end, *size);
       return false;
     }
   }
@@ -252,13 +252,13 @@ bool check_random(Os& os, const Job& job, const Messages& messages) {
 // --jobs=N: every job reads and writes its own part at offsets of its
 // own, which a pipe or a tape cannot take (the output may also be
 // /dev/null, where order cannot show).
-bool check_jobs(const Job& job, const Messages& messages) {
+bool check_jobs(const ResolvedRun& resolved, const Messages& messages) {
   for (const Side side : {Side::kInput, Side::kOutput}) {
-    const FileKind kind = side == Side::kInput ? job.input : job.output;
+    const FileKind kind = side == Side::kInput ? resolved.input : resolved.output;
     if (is_positional(kind) || is_order_free(kind)) continue;
     // Absent: the run creates the output, or says why the input cannot open.
     if (kind == FileKind::kAbsent || kind == FileKind::kUnknown) continue;
-    messages.jobs_cannot_place(job.plan.jobs, side,
+    messages.jobs_cannot_place(resolved.plan.jobs, side,
                                kind == FileKind::kPipe        ? "a pipe"
                                : kind == FileKind::kSocket    ? "a socket"
                                : kind == FileKind::kDirectory ? "a directory"
@@ -271,17 +271,17 @@ bool check_jobs(const Job& job, const Messages& messages) {
 // --time: a range with an end is gone over again from its start, which
 // the input must be able to return to, in whole blocks; an endless one
 // must not fill a file.
-bool check_time(Os& os, Job& job, const Messages& messages) {
-  const bool goes_round = job.plan.pattern || is_positional(job.input) || is_order_free(job.input);
+bool check_time(Os& os, ResolvedRun& resolved, const Messages& messages) {
+  const bool goes_round = resolved.plan.pattern || is_positional(resolved.input) || is_order_free(resolved.input);
   const auto cannot_go_round = [&] {
-    messages.time_cannot_go_round(job.input == FileKind::kPipe     ? "a pipe"
-                                  : job.input == FileKind::kSocket ? "a socket"
+    messages.time_cannot_go_round(resolved.input == FileKind::kPipe     ? "a pipe"
+                                  : resolved.input == FileKind::kSocket ? "a socket"
                                                                    : "a character device that gives each read once");
     return false;
   };
-  if (!job.bytes) {
-    const bool fills = job.output == FileKind::kRegular || job.output == FileKind::kAbsent ||
-                       job.output == FileKind::kUnknown || job.output == FileKind::kDirectory;
+  if (!resolved.bytes) {
+    const bool fills = resolved.output == FileKind::kRegular || resolved.output == FileKind::kAbsent ||
+                       resolved.output == FileKind::kUnknown || resolved.output == FileKind::kDirectory;
     if (!fills) return true;
     // A range would be gone over again, which a pipe cannot: advising
     // --size would only lead to that refusal (defect A8).
@@ -291,14 +291,14 @@ bool check_time(Os& os, Job& job, const Messages& messages) {
   }
   // count= or --size bounded by what the input holds past skip=: the
   // range the passes go over.
-  const std::optional<std::int64_t> rest = input_rest(os, job);
-  const std::int64_t range = rest ? std::min(*job.bytes, *rest) : *job.bytes;
-  job.timed_range = range;
+  const std::optional<std::int64_t> rest = input_rest(os, resolved);
+  const std::int64_t range = rest ? std::min(*resolved.bytes, *rest) : *resolved.bytes;
+  resolved.timed_range = range;
   // Every row of a bs sweep goes round the same range in its own blocks.
-  std::int64_t bs = job.settings.ibs;
-  for (const std::int64_t row : job.plan.sweep_bs) bs = std::max(bs, row);
+  std::int64_t bs = resolved.settings.ibs;
+  for (const std::int64_t row : resolved.plan.sweep_bs) bs = std::max(bs, row);
   // An auto sweep's rows are found as it runs, from its first one.
-  if (job.plan.sweep_bs_auto) bs = std::max(bs, first_auto_bs(job.settings));
+  if (resolved.plan.sweep_bs_auto) bs = std::max(bs, first_auto_bs(resolved.settings));
   if (range < bs) {
     messages.time_range_under_a_block(range, bs);
     return false;
@@ -308,14 +308,14 @@ bool check_time(Os& os, Job& job, const Messages& messages) {
 
 // --profile measures a file or a block device: what it reads (if=) or
 // writes and reads back (of=, which may not exist yet).
-bool check_profile_target(const Job& job, const Messages& messages) {
-  const bool writes = job.plan.pattern.has_value();
-  const FileKind kind = writes ? job.output : job.input;
+bool check_profile_target(const ResolvedRun& resolved, const Messages& messages) {
+  const bool writes = resolved.plan.pattern.has_value();
+  const FileKind kind = writes ? resolved.output : resolved.input;
   if (kind == FileKind::kRegular || kind == FileKind::kBlock || (writes && kind == FileKind::kAbsent) ||
       kind == FileKind::kUnknown) {
     return true;
   }
-  messages.profile_needs_file(session_words(job.plan), *(writes ? job.settings.output_file : job.settings.input_file),
+  messages.profile_needs_file(session_words(resolved.plan), *(writes ? resolved.settings.output_file : resolved.settings.input_file),
                               kind == FileKind::kPipe        ? "a pipe"
                               : kind == FileKind::kSocket    ? "a socket"
                               : kind == FileKind::kDirectory ? "a directory"
@@ -328,34 +328,34 @@ bool check_profile_target(const Job& job, const Messages& messages) {
 // 1024 threads each are refused at once, not after seconds of starting
 // threads with of= already emptied. Only a queued copy reads the limits:
 // a plain dd run pays nothing for them.
-bool check_limits(Os& os, const Job& job, const Messages& messages) {
-  if (!job.plan.queued() && job.plan.sweep_iodepth.empty()) return true;
+bool check_limits(Os& os, const ResolvedRun& resolved, const Messages& messages) {
+  if (!resolved.plan.queued() && resolved.plan.sweep_iodepth.empty()) return true;
   const SystemLimits limits = read_system_limits(os);
-  std::int64_t depth = job.plan.iodepth;
-  for (const unsigned row : job.plan.sweep_iodepth) depth = std::max<std::int64_t>(depth, row);
-  const std::int64_t jobs = job.plan.jobs;
+  std::int64_t depth = resolved.plan.iodepth;
+  for (const unsigned row : resolved.plan.sweep_iodepth) depth = std::max<std::int64_t>(depth, row);
+  const std::int64_t jobs = resolved.plan.jobs;
   // The threads engine: a worker per slot in every job, and a thread per
   // job beside the calling one; io_uring: the jobs' threads alone.
-  const auto slots = static_cast<std::int64_t>(job.plan.slots_per_job(job.bytes, job.settings.ibs, static_cast<unsigned>(depth)));
-  const std::int64_t threads = (job.plan.engine == EngineChoice::kThreads ? jobs * slots : 0) + (jobs - 1);
+  const auto slots = static_cast<std::int64_t>(resolved.plan.slots_per_job(resolved.bytes, resolved.settings.ibs, static_cast<unsigned>(depth)));
+  const std::int64_t threads = (resolved.plan.engine == EngineChoice::kThreads ? jobs * slots : 0) + (jobs - 1);
   if (limits.threads && threads > limits.threads->threads - limits.threads->running) {
-    messages.too_many_threads(job.plan.jobs, static_cast<unsigned>(depth), threads, *limits.threads);
+    messages.too_many_threads(resolved.plan.jobs, static_cast<unsigned>(depth), threads, *limits.threads);
     return false;
   }
   // --engine=libaio: each job's context takes twice its depth of the
   // kernel's fs.aio-max-nr events (io_setup doubles what it is asked).
-  if (job.plan.engine == EngineChoice::kLibaio) {
+  if (resolved.plan.engine == EngineChoice::kLibaio) {
     const std::int64_t events = jobs * depth * 2;
     if (const std::optional<AioLimit> aio = read_aio_limit(os); aio && events > aio->max - aio->used) {
-      messages.too_many_aio_events(job.plan.jobs, static_cast<unsigned>(depth), events, aio->max, aio->used);
+      messages.too_many_aio_events(resolved.plan.jobs, static_cast<unsigned>(depth), events, aio->max, aio->used);
       return false;
     }
   }
   std::int64_t buffers = 0;
-  const bool overflows = __builtin_mul_overflow(jobs * slots, job.settings.ibs, &buffers);
+  const bool overflows = __builtin_mul_overflow(jobs * slots, resolved.settings.ibs, &buffers);
   if (limits.memory_available && (overflows || buffers > *limits.memory_available)) {
     if (overflows) buffers = INT64_MAX;
-    messages.queue_buffers_beyond_memory(job.plan.jobs, static_cast<unsigned>(depth), buffers,
+    messages.queue_buffers_beyond_memory(resolved.plan.jobs, static_cast<unsigned>(depth), buffers,
                                          *limits.memory_available);
     return false;
   }
@@ -386,18 +386,18 @@ std::optional<DiskSignature> device_signature(Os& os, const std::string& path) {
 // over an existing non-empty file, or over a device holding a partition
 // table or a file system, is refused unless --force, before anything is
 // opened for writing. A copy of if= keeps dd's meaning and is not checked.
-bool check_scratch_target(Os& os, const Job& job, const Messages& messages) {
-  if (!job.plan.pattern || !job.settings.output_file || job.plan.force) return true;
-  const std::string& path = *job.settings.output_file;
-  const std::string asked = job.plan.profile ? session_words(job.plan) : std::string("--pattern");
-  if (job.output == FileKind::kRegular) {
+bool check_scratch_target(Os& os, const ResolvedRun& resolved, const Messages& messages) {
+  if (!resolved.plan.pattern || !resolved.settings.output_file || resolved.plan.force) return true;
+  const std::string& path = *resolved.settings.output_file;
+  const std::string asked = resolved.plan.profile ? session_words(resolved.plan) : std::string("--pattern");
+  if (resolved.output == FileKind::kRegular) {
     struct stat status {};
     if (os.stat_path(path.c_str(), status).ok() && status.st_size > 0) {
       messages.would_overwrite_file(asked, path, status.st_size);
       return false;
     }
   }
-  if (job.output == FileKind::kBlock) {
+  if (resolved.output == FileKind::kBlock) {
     // Mounted or claimed says more than what it holds: the kernel's
     // exclusive claim, taken read-only and let go at once.
     const IoResult claimed = os.open(path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC, 0);
@@ -415,31 +415,31 @@ bool check_scratch_target(Os& os, const Job& job, const Messages& messages) {
 }
 
 // A profile (with --force) writes inside an existing file, never past its end.
-bool check_profile_stays_inside(Os& os, const Job& job, const Messages& messages) {
-  if (!job.plan.pattern || job.output != FileKind::kRegular || !job.plan.size) return true;
-  const std::string& path = *job.settings.output_file;
+bool check_profile_stays_inside(Os& os, const ResolvedRun& resolved, const Messages& messages) {
+  if (!resolved.plan.pattern || resolved.output != FileKind::kRegular || !resolved.plan.size) return true;
+  const std::string& path = *resolved.settings.output_file;
   struct stat status {};
   if (!os.stat_path(path.c_str(), status).ok() || status.st_size == 0) return true;
-  const std::int64_t end = job.settings.seek_offset().value_or(0) + *job.plan.size;
+  const std::int64_t end = resolved.settings.seek_offset().value_or(0) + *resolved.plan.size;
   if (end <= status.st_size) return true;
-  messages.profile_would_grow(session_words(job.plan), path, status.st_size, end);
+  messages.profile_would_grow(session_words(resolved.plan), path, status.st_size, end);
   return false;
 }
 
-bool check_modes(Os& os, Job& job, const Messages& messages) {
-  if (!check_limits(os, job, messages)) return false;
-  if (!check_scratch_target(os, job, messages)) return false;
-  if (job.plan.profile && !check_profile_stays_inside(os, job, messages)) return false;
-  if (job.plan.profile && !check_profile_target(job, messages)) return false;
-  if (job.plan.random && !check_random(os, job, messages)) return false;
-  if (job.plan.jobs > 1 && !check_jobs(job, messages)) return false;
-  if (job.plan.time_ns && !check_time(os, job, messages)) return false;
-  if (job.plan.readback && !check_readback(job, messages)) return false;
-  if (opens_files_again(job.plan) && !job.plan.readback && !check_rerunnable(job, messages)) return false;
-  if (!check_sweep_has_an_end(job, messages)) return false;
-  if (job.plan.preallocate && !check_preallocate(job, messages)) return false;
-  if ((job.plan.session() || job.plan.readback) && !claim_output_device(os, job, messages)) return false;
-  return check_alignment(os, job, messages);
+bool check_modes(Os& os, ResolvedRun& resolved, const Messages& messages) {
+  if (!check_limits(os, resolved, messages)) return false;
+  if (!check_scratch_target(os, resolved, messages)) return false;
+  if (resolved.plan.profile && !check_profile_stays_inside(os, resolved, messages)) return false;
+  if (resolved.plan.profile && !check_profile_target(resolved, messages)) return false;
+  if (resolved.plan.random && !check_random(os, resolved, messages)) return false;
+  if (resolved.plan.jobs > 1 && !check_jobs(resolved, messages)) return false;
+  if (resolved.plan.time_ns && !check_time(os, resolved, messages)) return false;
+  if (resolved.plan.readback && !check_readback(resolved, messages)) return false;
+  if (opens_files_again(resolved.plan) && !resolved.plan.readback && !check_rerunnable(resolved, messages)) return false;
+  if (!check_sweep_has_an_end(resolved, messages)) return false;
+  if (resolved.plan.preallocate && !check_preallocate(resolved, messages)) return false;
+  if ((resolved.plan.session() || resolved.plan.readback) && !claim_output_device(os, resolved, messages)) return false;
+  return check_alignment(os, resolved, messages);
 }
 
 }  // namespace
@@ -456,29 +456,29 @@ std::string session_words(const Plan& plan) {
   return "--csv";
 }
 
-std::optional<Job> resolve(Os& os, const Settings& settings, const Plan& plan, const Messages& messages) {
-  Job job;
-  job.settings = settings;
-  job.plan = plan;
-  if (job.plan.sweep_bs_memory) expand_memory_sweep(os, job);
-  if (job.plan.size) {
+std::optional<ResolvedRun> resolve(Os& os, const Settings& settings, const Plan& plan, const Messages& messages) {
+  ResolvedRun resolved;
+  resolved.settings = settings;
+  resolved.plan = plan;
+  if (resolved.plan.sweep_bs_memory) expand_memory_sweep(os, resolved);
+  if (resolved.plan.size) {
     // --size is count= in bytes, for every pass of every mode.
-    job.settings.max_records = *job.plan.size / job.settings.ibs;
-    job.settings.max_bytes = *job.plan.size % job.settings.ibs;
-    job.settings.ext.count_from_size = true;
+    resolved.settings.max_records = *resolved.plan.size / resolved.settings.ibs;
+    resolved.settings.max_bytes = *resolved.plan.size % resolved.settings.ibs;
+    resolved.settings.ext.count_from_size = true;
   }
-  job.input = job.plan.pattern ? FileKind::kZero : kind_of(os, job.settings.input_file, STDIN_FILENO);
-  job.output = kind_of(os, job.settings.output_file, STDOUT_FILENO);
-  resolve_direct(job);
-  job.bytes = range_bytes(os, job);
-  random_range_from_output(os, job);
+  resolved.input = resolved.plan.pattern ? FileKind::kZero : kind_of(os, resolved.settings.input_file, STDIN_FILENO);
+  resolved.output = kind_of(os, resolved.settings.output_file, STDOUT_FILENO);
+  resolve_direct(resolved);
+  resolved.bytes = range_bytes(os, resolved);
+  random_range_from_output(os, resolved);
   if (const std::optional<ReportPathProblem> problem =
-          check_report_paths(os, job.settings, requested_reports(job.plan))) {
+          check_report_paths(os, resolved.settings, requested_reports(resolved.plan))) {
     messages.report_path_refused(*problem);
     return std::nullopt;
   }
-  if (!check_modes(os, job, messages)) return std::nullopt;
-  return job;
+  if (!check_modes(os, resolved, messages)) return std::nullopt;
+  return resolved;
 }
 
 }  // namespace ddtime

@@ -25,7 +25,7 @@
 
 namespace ddtime {
 
-struct Job {
+struct ResolvedRun {
   Settings settings;
   Plan plan;
   FileKind input = FileKind::kUnknown;   // if= (or standard input)
@@ -44,10 +44,10 @@ struct Job {
   int device_claim = -1;
 };
 
-// The Job, or nullopt once a refusal has been worded through messages.
+// The ResolvedRun, or nullopt once a refusal has been worded through messages.
 // as_session: --repeat and the like run more than once; as_readback: the
 // write-then-read modes. The text a refusal needs comes from messages.
-std::optional<Job> resolve(Os& os, const Settings& settings, const Plan& plan, const Messages& messages);
+std::optional<ResolvedRun> resolve(Os& os, const Settings& settings, const Plan& plan, const Messages& messages);
 
 // The block size --sweep=bs=auto's first row copies with: bs= when given,
 // else 4096; the rows double from there.

@@ -190,7 +190,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   if (Ring* const ring = queue_.ring())
     window_.set_threads(ring->worker_threads() > 0 ? (ring->worker_threads() + 1) * plan_.jobs : 0);
   window_.set_job_threads(queue_.ring() != nullptr ? plan_.jobs : 1);
-  const CopyJob job{split ? static_cast<Os&>(timed) : *base,
+  const CopyRequest job{split ? static_cast<Os&>(timed) : *base,
                     *events,
                     window_.clock(),
                     settings_,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// engine — the one entry point every copy engine shares: a CopyJob in, a
+// engine — the one entry point every copy engine shares: a CopyRequest in, a
 // CopyResult value out. An engine positions the files (skip=, seek=),
 // copies with GNU's record counting and ends the output; it never formats
 // text (everything worth saying goes to Events) and never ends the
@@ -82,7 +82,7 @@ struct QueueSetup {
 // Everything an engine needs, decided before the first read.
 // Requires: fd 0 and fd 1 are the opened input and output; alignment is a
 // power of two.
-struct CopyJob {
+struct CopyRequest {
   Os& os;
   Events& events;
   Clock& clock;
@@ -107,8 +107,8 @@ struct CopyJob {
 // The copy loop's check for a timed run's turn: a countdown, and the
 // clock read when it runs out (Pacer::due). True when the copy is to
 // stop starting I/O.
-inline bool time_to_stop(const CopyJob& job, const Stats& stats) {
-  return job.timekeeper != nullptr && job.timekeeper->due(stats);
+inline bool time_to_stop(const CopyRequest& request, const Stats& stats) {
+  return request.timekeeper != nullptr && request.timekeeper->due(stats);
 }
 
 // status=progress and --progress: one update for each second of the

@@ -36,14 +36,14 @@ QueuedCopy::~QueuedCopy() = default;
 void QueuedCopy::start_jobs() {
   // The range's records: a timed run's whole blocks each pass, or what
   // count= and the input's size leave.
-  const bool passes = job_.queue.order.repeats();
+  const bool passes = request_.queue.order.repeats();
   std::optional<std::int64_t> records;
   if (passes) {
-    records = job_.queue.order.blocks();
-  } else if (const std::optional<std::int64_t> bytes = input_bytes_from(job_.os, settings_, input_base_)) {
+    records = request_.queue.order.blocks();
+  } else if (const std::optional<std::int64_t> bytes = input_bytes_from(request_.os, settings_, input_base_)) {
     records = (*bytes + ibs_ - 1) / ibs_;
   }
-  const auto asked = static_cast<unsigned>(job_.queue.lanes.size());
+  const auto asked = static_cast<unsigned>(request_.queue.lanes.size());
   const std::vector<JobPart> parts = split_range(records, asked, passes);
   result_.jobs.jobs = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
   result_.jobs.range_records = records.value_or(-1);
@@ -54,8 +54,8 @@ void QueuedCopy::start_jobs() {
   part_ = parts[0];
   record_limit_ = limit(parts[0]);
   for (std::size_t job = 1; job < parts.size(); ++job) {
-    IoTap* const tap = job < job_.taps.size() ? job_.taps[job] : nullptr;
-    auto copy = std::make_unique<QueuedCopy>(job_, job_.queue.lanes[job], jobs_->events[job], parts[job], crew_, tap);
+    IoTap* const tap = job < request_.taps.size() ? request_.taps[job] : nullptr;
+    auto copy = std::make_unique<QueuedCopy>(request_, request_.queue.lanes[job], jobs_->events[job], parts[job], crew_, tap);
     copy->job_index_ = static_cast<unsigned>(job);
     copy->record_limit_ = limit(parts[job]);
     jobs_->copies.push_back(std::move(copy));
@@ -63,7 +63,7 @@ void QueuedCopy::start_jobs() {
   jobs_->crew.running = static_cast<unsigned>(jobs_->copies.size());
   JobsCrew* const crew = crew_;
   jobs_->listener.emplace([crew] { crew->stop.store(true, std::memory_order_relaxed); });
-  jobs_->start_ns = job_.clock.now_ns();
+  jobs_->start_ns = request_.clock.now_ns();
   jobs_->start_cpu_ns = thread_cpu_ns();
   const int failed = jobs_->threads.start(static_cast<unsigned>(jobs_->copies.size()),
                                           [this](unsigned i) { jobs_->copies[i]->run_part(*this); });
@@ -81,7 +81,7 @@ void QueuedCopy::start_jobs() {
 void QueuedCopy::run_part(const QueuedCopy& first) {
   input_base_ = first.input_base_;
   output_base_ = first.output_base_;
-  const std::int64_t start_ns = job_.clock.now_ns();
+  const std::int64_t start_ns = request_.clock.now_ns();
   const std::int64_t start_cpu = thread_cpu_ns();
   if (const int err = ring_.start_in_this_thread(); err != 0) {
     events_.notice(Notice::kReadError, Side::kInput, err, 0);
@@ -126,7 +126,7 @@ void QueuedCopy::forget_ramp_samples() noexcept {
 }
 
 void QueuedCopy::part_ended(std::int64_t start_ns, std::int64_t start_cpu_ns) noexcept {
-  end_ns_ = job_.clock.now_ns();
+  end_ns_ = request_.clock.now_ns();
   const std::int64_t real = end_ns_ - start_ns;
   busy_ = real > 0 ? static_cast<double>(thread_cpu_ns() - start_cpu_ns) / static_cast<double>(real) : 0;
 }
@@ -207,7 +207,7 @@ void QueuedCopy::add_up_jobs() {
   double busy = busy_;
   // A job that never heard the ramp end: its part done before it heard,
   // or the whole copy inside the ramp (then every sample is the ramp's).
-  const bool ramped = job_.timekeeper != nullptr && job_.timekeeper->ramps();
+  const bool ramped = request_.timekeeper != nullptr && request_.timekeeper->ramps();
   for (std::size_t i = 0; i < jobs_->copies.size(); ++i) {
     QueuedCopy& other = *jobs_->copies[i];
     if (ramped && !other.ramp_forgotten_) other.forget_ramp_samples();
@@ -244,7 +244,7 @@ void QueuedCopy::add_up_jobs() {
 // one job's copy would have stopped; the records other jobs wrote beyond
 // it go with the cut, so of= never holds a gap.
 void QueuedCopy::find_the_cut() {
-  if (job_.queue.order.random() || part_.period != kNoLimit) return;
+  if (request_.queue.order.random() || part_.period != kNoLimit) return;
   auto undone = [](const QueuedCopy& copy) -> std::int64_t {
     const std::int64_t done = copy.next_retire_ + (copy.result_.stats.partial_records_out > 0 ? 1 : 0);
     return done < copy.part_.length ? copy.part_.first + done : -1;

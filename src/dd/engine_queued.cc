@@ -17,43 +17,43 @@
 
 namespace ddtime {
 
-QueuedCopy::QueuedCopy(const CopyJob& job)
-    : QueuedCopy(job, QueueLane{job.queue.ring, job.queue.slots}, job.events, JobPart{}, nullptr,
-                 job.taps.empty() ? nullptr : job.taps[0]) {}
+QueuedCopy::QueuedCopy(const CopyRequest& request)
+    : QueuedCopy(request, QueueLane{request.queue.ring, request.queue.slots}, request.events, JobPart{}, nullptr,
+                 request.taps.empty() ? nullptr : request.taps[0]) {}
 
-QueuedCopy::QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part,
+QueuedCopy::QueuedCopy(const CopyRequest& request, const QueueLane& lane, Events& events, const JobPart& part,
                        JobsCrew* crew, IoTap* tap)
-    : job_(job),
-      settings_(job.settings),
+    : request_(request),
+      settings_(request.settings),
       events_(events),
       ring_(*lane.ring),
       slot_buffers_(lane.slots),
       part_(part),
       crew_(crew),
-      reader_(job.os, events, result_.stats, job.settings, job.input_cache),
-      writer_(job.os, events, result_.stats, job.settings, job.output_cache),
-      input_offset_(job.input_position),
+      reader_(request.os, events, result_.stats, request.settings, request.input_cache),
+      writer_(request.os, events, result_.stats, request.settings, request.output_cache),
+      input_offset_(request.input_position),
       slots_(lane.slots.size()),
-      ibs_(job.settings.ibs),
-      positional_output_(job.queue.positional_output),
-      any_order_writes_(job.queue.positional_output || job.queue.order_free_output),
-      refill_short_reads_(job.queue.refill_short_reads),
+      ibs_(request.settings.ibs),
+      positional_output_(request.queue.positional_output),
+      any_order_writes_(request.queue.positional_output || request.queue.order_free_output),
+      refill_short_reads_(request.queue.refill_short_reads),
       tap_(tap),
-      record_limit_(job.queue.order.repeats()                                      ? kNoLimit
+      record_limit_(request.queue.order.repeats()                                      ? kNoLimit
                     : settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
                                                                                    : settings_.max_records),
-      max_records_(job.queue.order.repeats() ? kNoLimit : settings_.max_records),
-      progress_(job.settings.status == StatusLevel::kProgress || job.settings.ext.progress),
-      progress_ticker_(job.clock, job.events, job.start_ns) {}
+      max_records_(request.queue.order.repeats() ? kNoLimit : settings_.max_records),
+      progress_(request.settings.status == StatusLevel::kProgress || request.settings.ext.progress),
+      progress_ticker_(request.clock, request.events, request.start_ns) {}
 
 bool QueuedCopy::position() {
-  const Ending end = position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
+  const Ending end = position_files(request_.os, events_, reader_, writer_, input_offset_, settings_, *this);
   if (end != Ending::kFinished) {
     end_before_copy(end, result_);
     return false;
   }
   input_base_ = input_offset_.value();
-  result_.first_write = first_write_offset(job_.os, settings_);
+  result_.first_write = first_write_offset(request_.os, settings_);
   if (positional_output_) output_base_ = result_.first_write >= 0 ? result_.first_write : 0;
   return true;
 }
@@ -68,26 +68,26 @@ bool QueuedCopy::position() {
 void QueuedCopy::reserve_output() {
   if (!positional_output_) return;
   struct stat status {};
-  if (!job_.os.fstat(kOutputFd, status).ok() || !S_ISREG(status.st_mode)) return;
+  if (!request_.os.fstat(kOutputFd, status).ok() || !S_ISREG(status.st_mode)) return;
   output_size_before_ = status.st_size;
   if (!settings_.oflag.direct) return;
   // A timed run goes round its whole blocks alone.
-  const std::optional<std::int64_t> bytes = job_.queue.order.repeats()
-                                                ? std::optional(job_.queue.order.blocks() * ibs_)
-                                                : input_bytes_from(job_.os, settings_, input_base_);
+  const std::optional<std::int64_t> bytes = request_.queue.order.repeats()
+                                                ? std::optional(request_.queue.order.blocks() * ibs_)
+                                                : input_bytes_from(request_.os, settings_, input_base_);
   std::int64_t end = 0;
   if (!bytes || __builtin_add_overflow(output_base_, *bytes, &end)) return;
   // Bytes before output_base_ that the file lacks stay a hole, as seek= leaves them.
   const std::int64_t from = std::max(output_size_before_, output_base_);
   if (end <= from) return;
-  if (job_.os.reserve(kOutputFd, static_cast<off_t>(from), static_cast<off_t>(end - from)).ok()) {
+  if (request_.os.reserve(kOutputFd, static_cast<off_t>(from), static_cast<off_t>(end - from)).ok()) {
     reserved_end_ = end;
     return;
   }
   // No reservation here (unsupported, or not room for all of it): the copy
   // runs unreserved and meets ENOSPC where the sync engine would. A failed
   // fallocate may have grown the file part of the way.
-  job_.os.ftruncate(kOutputFd, static_cast<off_t>(output_size_before_));
+  request_.os.ftruncate(kOutputFd, static_cast<off_t>(output_size_before_));
 }
 
 void QueuedCopy::queue_reads() {
@@ -139,7 +139,7 @@ void QueuedCopy::on_completion(const RingCompletion& completion, std::int64_t re
   Slot& s = slot(record);
   // A read past the end of the input fetches nothing and is not counted,
   // as in the sync engine; nor is a read the generator answered.
-  const bool timed = (completion.tag & kWriteBit) != 0 || (completion.result != 0 && !job_.queue.generated_input);
+  const bool timed = (completion.tag & kWriteBit) != 0 || (completion.result != 0 && !request_.queue.generated_input);
   if (tap_ != nullptr && timed) {
     tap_->completed((completion.tag & kWriteBit) != 0, reaped_ticks - static_cast<std::int64_t>(s.queued_ticks));
   }
@@ -227,7 +227,7 @@ void QueuedCopy::write_tail() {
   // a job's own bytes are its part's, not those before the tail.
   if (positional_output_) {
     const std::int64_t before = crew_ != nullptr ? block_offset(tail_record_) : stats_.bytes_out;
-    job_.os.lseek(kOutputFd, static_cast<off_t>(output_base_ + before), SEEK_SET);
+    request_.os.lseek(kOutputFd, static_cast<off_t>(output_base_ + before), SEEK_SET);
   }
   IoResult wrote = writer_.write(buffer(tail_record_), static_cast<std::size_t>(s.got));
   if (wrote.err == kStopRequested) {
@@ -246,8 +246,8 @@ void QueuedCopy::write_tail() {
 void QueuedCopy::finish_positions() {
   if (refilled_) {
     // The refill cut the file and wrote the prefix in turn.
-    if (!settings_.input_file) job_.os.lseek(kInputFd, static_cast<off_t>(input_offset_.value()), SEEK_SET);
-    if (!settings_.output_file) job_.os.lseek(kOutputFd, static_cast<off_t>(refilled_end_), SEEK_SET);
+    if (!settings_.input_file) request_.os.lseek(kInputFd, static_cast<off_t>(input_offset_.value()), SEEK_SET);
+    if (!settings_.output_file) request_.os.lseek(kOutputFd, static_cast<off_t>(refilled_end_), SEEK_SET);
     return;
   }
   // A regular file ends where the sync engine's would: what was written
@@ -259,23 +259,23 @@ void QueuedCopy::finish_positions() {
   // back) all stay, up to the furthest: the ones below it not written yet
   // are holes, or the old bytes.
   std::int64_t moved = stats_.bytes_out;
-  if (job_.queue.order.random() || (job_.queue.order.repeats() && jobs_)) {
+  if (request_.queue.order.random() || (request_.queue.order.repeats() && jobs_)) {
     moved = std::max(moved, written_end_ - output_base_);
   }
-  if (job_.queue.order.repeats()) moved = std::min(moved, job_.queue.order.blocks() * ibs_);
+  if (request_.queue.order.repeats()) moved = std::min(moved, request_.queue.order.blocks() * ibs_);
   // --jobs in turn: one job's copy would have ended at the first record
   // left undone.
   if (cut_at_ >= 0) moved = std::min(moved, cut_at_ * ibs_);
   const std::int64_t sync_end = output_base_ + moved;
   if (output_size_before_ >= 0) {
     const std::int64_t keep = std::max(output_size_before_, sync_end);
-    if (std::max(written_end_, reserved_end_) > keep) job_.os.ftruncate(kOutputFd, static_cast<off_t>(keep));
+    if (std::max(written_end_, reserved_end_) > keep) request_.os.ftruncate(kOutputFd, static_cast<off_t>(keep));
   }
   // pread and pwrite leave the offsets alone; a standard stream that the
   // caller shares is left where a sync copy would have left it.
-  if (!settings_.input_file) job_.os.lseek(kInputFd, static_cast<off_t>(input_offset_.value()), SEEK_SET);
+  if (!settings_.input_file) request_.os.lseek(kInputFd, static_cast<off_t>(input_offset_.value()), SEEK_SET);
   if (!settings_.output_file && positional_output_ && tail_record_ < 0) {
-    job_.os.lseek(kOutputFd, static_cast<off_t>(sync_end), SEEK_SET);
+    request_.os.lseek(kOutputFd, static_cast<off_t>(sync_end), SEEK_SET);
   }
 }
 
@@ -287,7 +287,7 @@ CopyResult QueuedCopy::run() {
     return result_;
   }
   reserve_output();
-  if (job_.queue.lanes.size() > 1) start_jobs();
+  if (request_.queue.lanes.size() > 1) start_jobs();
   copy_loop();
   if (jobs_) {
     wait_for_jobs();
@@ -325,17 +325,17 @@ void QueuedCopy::poll_stops() {
   // The time is up: no new reads; what was read is written and counted.
   // The only job hands its own counts over, uncopied; job 0 of --jobs,
   // every job's, added up only when there is a timekeeper to see them.
-  const bool ramping = crew_ != nullptr && job_.timekeeper != nullptr && job_.timekeeper->ramping();
+  const bool ramping = crew_ != nullptr && request_.timekeeper != nullptr && request_.timekeeper->ramping();
   bool time_up = false;
   if (crew_ == nullptr) {
-    time_up = time_to_stop(job_, stats_);
-  } else if (job_.timekeeper != nullptr) {
-    time_up = job_.timekeeper->due_counting([&] { return counted_so_far(ramping && tap_ != nullptr); }, &stats_);
+    time_up = time_to_stop(request_, stats_);
+  } else if (request_.timekeeper != nullptr) {
+    time_up = request_.timekeeper->due_counting([&] { return counted_so_far(ramping && tap_ != nullptr); }, &stats_);
   }
   // Job 0's timekeeper forgot its samples from the ramp; the others
   // forget theirs, up to where they stood when the ramp's records were
   // counted, when they hear of it.
-  if (ramping && !job_.timekeeper->ramping()) crew_->ramp_over.store(true, std::memory_order_release);
+  if (ramping && !request_.timekeeper->ramping()) crew_->ramp_over.store(true, std::memory_order_release);
   if (time_up) {
     record_limit_ = std::min(record_limit_, next_read_);
     if (crew_ != nullptr) crew_->time_up.store(true, std::memory_order_relaxed);
@@ -376,6 +376,6 @@ void QueuedCopy::copy_loop() {
   if (crew_ != nullptr) publish();
 }
 
-CopyResult run_queued_copy(const CopyJob& job) { return QueuedCopy(job).run(); }
+CopyResult run_queued_copy(const CopyRequest& request) { return QueuedCopy(request).run(); }
 
 }  // namespace ddtime

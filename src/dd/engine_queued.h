@@ -87,6 +87,6 @@ class QueueResources {
 
 // Requires: job.queue.ring and job.queue.slots set, the input seekable, the
 // settings a straight copy (no conversion, sync, noerror, sparse, nocache).
-CopyResult run_queued_copy(const CopyJob& job);
+CopyResult run_queued_copy(const CopyRequest& request);
 
 }  // namespace ddtime

@@ -21,7 +21,7 @@ std::int64_t QueuedCopy::first_unwritten() const noexcept {
   if (part_.length == kNoLimit) return retired;  // the only job: record i is block i
   if (retired < part_.length) return part_.first + retired;
   // Its part's first pass all written, or every Nth record of an endless range.
-  if (job_.queue.order.repeats() || part_.period == kNoLimit) return kNoLimit;
+  if (request_.queue.order.repeats() || part_.period == kNoLimit) return kNoLimit;
   return part_.global(retired);
 }
 
@@ -35,7 +35,7 @@ std::vector<const QueuedCopy*> QueuedCopy::every_copy() const {
 
 std::int64_t QueuedCopy::blocks_in_place() const {
   const std::vector<const QueuedCopy*> copies = every_copy();
-  const BlockOrder& order = job_.queue.order;
+  const BlockOrder& order = request_.queue.order;
   if (!order.random()) {
     std::int64_t first = kNoLimit;
     for (const QueuedCopy* copy : copies) first = std::min(first, copy->first_unwritten());
@@ -62,7 +62,7 @@ void QueuedCopy::say_written_out_of_order(std::int64_t stop_block) {
   // Blocks can repeat (a timed run's passes): each is marked once.
   std::vector<bool> written;
   auto mark = [&](const QueuedCopy& copy, std::int64_t record) {
-    const auto block = static_cast<std::size_t>(job_.queue.order.block_of(copy.part_.global(record)));
+    const auto block = static_cast<std::size_t>(request_.queue.order.block_of(copy.part_.global(record)));
     if (block >= written.size()) written.resize(block + 1);
     written[block] = true;
   };
@@ -84,7 +84,7 @@ RefillRequest QueuedCopy::refill_request(std::int64_t failed, Side side, int err
   request.output_base = output_base_;
   request.ibs = ibs_;
   request.in_place = std::min(blocks_in_place(), failed);
-  const BlockOrder& order = job_.queue.order;
+  const BlockOrder& order = request_.queue.order;
   request.range_from(settings_, order.repeats() ? std::optional<std::int64_t>(order.blocks()) : std::nullopt);
   request.failed_block = failed;
   request.failed_side = side;
@@ -115,20 +115,20 @@ void QueuedCopy::refill_after_error() {
   // A block device keeps what was written, and the user hears which
   // blocks one copy in turn would not have written.
   struct stat output {};
-  if (output_size_before_ < 0 && job_.os.fstat(kOutputFd, output).ok() && S_ISBLK(output.st_mode)) {
+  if (output_size_before_ < 0 && request_.os.fstat(kOutputFd, output).ok() && S_ISBLK(output.st_mode)) {
     say_written_out_of_order(std::min(blocks_in_place(), failed));
     return;
   }
   // The generator's input cannot be read again through the Os.
-  if (output_size_before_ < 0 || job_.queue.generated_input) return;
+  if (output_size_before_ < 0 || request_.queue.generated_input) return;
   const RefillOutcome outcome =
-      refill_prefix(job_.os, reader_, writer_, slot_buffers_[0].data(), refill_request(failed, side, err));
+      refill_prefix(request_.os, reader_, writer_, slot_buffers_[0].data(), refill_request(failed, side, err));
   input_offset_.advance(outcome.stats.bytes_in - stats_.bytes_in);
   stats_ = outcome.stats;
   refilled_ = true;
   refilled_end_ = output_base_ + outcome.written;
   // A timed run's counts are now the prefix's, ramp and passes included.
-  result_.counts_from_start = job_.queue.order.repeats();
+  result_.counts_from_start = request_.queue.order.repeats();
   if (outcome.interrupted) {
     interrupted_ = true;
     result_.ending = Ending::kInterrupted;

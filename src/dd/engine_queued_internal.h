@@ -126,11 +126,11 @@ class QueuedCopy final : private PositionBuffers {
  public:
   // The only job, or --jobs' job 0: it positions the files, hears the
   // signals, keeps the time and the progress line, and ends the positions.
-  explicit QueuedCopy(const CopyJob& job);
+  explicit QueuedCopy(const CopyRequest& request);
   // Another job of --jobs: its own lane (ring and slots), its part of the
   // range, its events held for job 0 to say, the crew it belongs to.
   // tap: its own --latency tap, or null.
-  QueuedCopy(const CopyJob& job, const QueueLane& lane, Events& events, const JobPart& part, JobsCrew* crew,
+  QueuedCopy(const CopyRequest& request, const QueueLane& lane, Events& events, const JobPart& part, JobsCrew* crew,
              IoTap* tap);
   ~QueuedCopy() override;
   CopyResult run();
@@ -157,7 +157,7 @@ class QueuedCopy final : private PositionBuffers {
   // where --random's order sends it.
   // record counts this job's records; part_ says which of the range's it is.
   std::int64_t block_offset(std::int64_t record) const noexcept {
-    return job_.queue.order.block_of(part_.global(record)) * ibs_;
+    return request_.queue.order.block_of(part_.global(record)) * ibs_;
   }
   unsigned char* buffer(std::int64_t record) {
     return slot_buffers_[static_cast<std::size_t>(record) % slots_.size()].data();
@@ -190,7 +190,7 @@ class QueuedCopy final : private PositionBuffers {
   // An error (the first of this job): where it struck, for the refill.
   void note_failure(std::int64_t record, Side side, int err) noexcept {
     if (failed_block_ >= 0) return;
-    failed_block_ = job_.queue.order.block_of(part_.global(record));
+    failed_block_ = request_.queue.order.block_of(part_.global(record));
     failed_side_ = side;
     failed_err_ = err;
   }
@@ -239,7 +239,7 @@ class QueuedCopy final : private PositionBuffers {
   }
   void finish_positions();
 
-  const CopyJob& job_;
+  const CopyRequest& request_;
   const Settings& settings_;
   Events& events_;
   Ring& ring_;

@@ -19,20 +19,20 @@
 namespace ddtime {
 
 
-SyncCopy::SyncCopy(const CopyJob& job)
-    : job_(job),
-      settings_(job.settings),
-      events_(job.events),
+SyncCopy::SyncCopy(const CopyRequest& request)
+    : request_(request),
+      settings_(request.settings),
+      events_(request.events),
       strategy_(!settings_.two_buffers() ? Strategy::kStraight
                 : settings_.converts()   ? Strategy::kConvert
                                          : Strategy::kReblock),
-      reader_(job.os, job.events, result_.stats, job.settings, job.input_cache),
-      writer_(job.os, job.events, result_.stats, job.settings, job.output_cache),
-      input_offset_(job.input_position),
+      reader_(request.os, request.events, result_.stats, request.settings, request.input_cache),
+      writer_(request.os, request.events, result_.stats, request.settings, request.output_cache),
+      input_offset_(request.input_position),
       converter_(settings_.conv, settings_.cbs),
       ibs_(static_cast<std::size_t>(settings_.ibs)),
       obs_(static_cast<std::size_t>(settings_.obs)),
-      progress_ticker_(job.clock, job.events, job.start_ns),
+      progress_ticker_(request.clock, request.events, request.start_ns),
       progress_(settings_.status == StatusLevel::kProgress || settings_.ext.progress) {}
 
 // --- buffers ---
@@ -42,7 +42,7 @@ bool SyncCopy::ensure_input_buffer() {
   // Reblocking reads straight into the output buffer at its fill point, so
   // that buffer needs room for one more input record.
   const std::size_t size = strategy_ == Strategy::kReblock ? obs_ + ibs_ : ibs_;
-  if (input_buffer_.allocate(size, job_.alignment)) return true;
+  if (input_buffer_.allocate(size, request_.alignment)) return true;
   if (strategy_ == Strategy::kReblock && obs_ > ibs_) {
     events_.notice(Notice::kOutputBufferExhausted, Side::kOutput, 0, settings_.obs);
   } else {
@@ -54,7 +54,7 @@ bool SyncCopy::ensure_input_buffer() {
 bool SyncCopy::ensure_output_buffer() {
   if (strategy_ != Strategy::kConvert) return ensure_input_buffer();
   if (!output_buffer_.empty()) return true;
-  if (output_buffer_.allocate(obs_, job_.alignment)) return true;
+  if (output_buffer_.allocate(obs_, request_.alignment)) return true;
   events_.notice(Notice::kOutputBufferExhausted, Side::kOutput, 0, settings_.obs);
   return false;
 }
@@ -69,7 +69,7 @@ unsigned char* SyncCopy::block_for(Side side) {
     return strategy_ == Strategy::kConvert ? output_buffer_.data() : input_buffer_.data();
   }
   const std::size_t size = side == Side::kInput ? ibs_ : obs_;
-  if (positioning_buffer_.size() == size || positioning_buffer_.allocate(size, job_.alignment)) {
+  if (positioning_buffer_.size() == size || positioning_buffer_.allocate(size, request_.alignment)) {
     return positioning_buffer_.data();
   }
   if (side == Side::kInput) {
@@ -250,7 +250,7 @@ template <typename Sink, typename Place>
 void SyncCopy::copy_with(Sink& sink, Place place) {
   // A timed run goes round its range until the time is up: count= drew
   // the range, it does not end the copy.
-  const bool timed = job_.queue.order.repeats();
+  const bool timed = request_.queue.order.repeats();
   const ReadRules rules{settings_.conv.sync,
                         settings_.conv.noerror,
                         strategy_ == Strategy::kConvert ? converter_.sync_pad_byte() : static_cast<unsigned char>(0),
@@ -262,7 +262,7 @@ void SyncCopy::copy_with(Sink& sink, Place place) {
       rules.max_bytes != 0 && rules.max_records < kNoLimit ? rules.max_records + 1 : rules.max_records;
   while (true) {
     if (progress) progress_ticker_.poll(stats_);
-    if (time_to_stop(job_, stats_)) break;
+    if (time_to_stop(request_, stats_)) break;
     const std::int64_t records = stats_.full_records_in + stats_.partial_records_in;
     if (records >= record_limit) break;
     if (!place(records)) return;
@@ -275,14 +275,14 @@ void SyncCopy::copy_with(Sink& sink, Place place) {
     if (!sink.put(record, length)) return;
   }
   if (!sink.finish()) return;
-  if (writer_.final_op_was_seek() && extend_to_final_seek(job_.os, events_) != 0) result_.exit_status = 1;
+  if (writer_.final_op_was_seek() && extend_to_final_seek(request_.os, events_) != 0) result_.exit_status = 1;
 }
 
 bool SyncCopy::place(std::int64_t input_at, std::int64_t output_at) {
   for (const auto& [fd, at, side] :
        {std::tuple{kInputFd, input_at, Side::kInput}, std::tuple{kOutputFd, output_at, Side::kOutput}}) {
     if (at < 0) continue;
-    if (const IoResult moved = job_.os.lseek(fd, static_cast<off_t>(at), SEEK_SET); !moved.ok()) {
+    if (const IoResult moved = request_.os.lseek(fd, static_cast<off_t>(at), SEEK_SET); !moved.ok()) {
       events_.notice(Notice::kCannotSeek, side, moved.err, 0);
       end(1, Ending::kFinished);
       return false;
@@ -298,7 +298,7 @@ class SyncCopy::AtItsBlock {
   // No system call: the record's read and write go at its block by pread
   // and pwrite, one call a side.
   bool operator()(std::int64_t record) {
-    const std::int64_t offset = copy_.job_.queue.order.block_of(record) * copy_.settings_.ibs;
+    const std::int64_t offset = copy_.request_.queue.order.block_of(record) * copy_.settings_.ibs;
     copy_.reader_.read_at(input_base_ + offset);
     copy_.writer_.write_at(output_base_ + offset);
     return true;
@@ -313,7 +313,7 @@ class SyncCopy::AtItsBlock {
 class SyncCopy::AtPassStart {
  public:
   AtPassStart(SyncCopy& copy, std::int64_t input_base, std::int64_t output_base) noexcept
-      : copy_(copy), input_base_(input_base), output_base_(output_base), blocks_(copy.job_.queue.order.blocks()) {}
+      : copy_(copy), input_base_(input_base), output_base_(output_base), blocks_(copy.request_.queue.order.blocks()) {}
   bool operator()(std::int64_t record) {
     if (record < next_pass_) [[likely]]
       return true;
@@ -331,27 +331,27 @@ class SyncCopy::AtPassStart {
 
 template <typename Sink>
 void SyncCopy::copy_in_passes(Sink& sink) {
-  const IoResult input_base = job_.os.lseek(kInputFd, 0, SEEK_CUR);
+  const IoResult input_base = request_.os.lseek(kInputFd, 0, SEEK_CUR);
   if (!input_base.ok()) {
     events_.notice(Notice::kCannotSeek, Side::kInput, input_base.err, 0);
     return end(1, Ending::kFinished);
   }
   // A pipe or a terminal takes the passes one after another.
-  const IoResult output_base = job_.os.lseek(kOutputFd, 0, SEEK_CUR);
+  const IoResult output_base = request_.os.lseek(kOutputFd, 0, SEEK_CUR);
   copy_with(sink, AtPassStart(*this, input_base.n, output_base.ok() ? output_base.n : -1));
 }
 
 void SyncCopy::copy_randomly(StraightSink& sink) {
   // Where record 0's block starts on each side: skip= and seek= applied.
-  const IoResult input_base = job_.os.lseek(kInputFd, 0, SEEK_CUR);
-  const IoResult output_base = job_.os.lseek(kOutputFd, 0, SEEK_CUR);
+  const IoResult input_base = request_.os.lseek(kInputFd, 0, SEEK_CUR);
+  const IoResult output_base = request_.os.lseek(kOutputFd, 0, SEEK_CUR);
   if (!input_base.ok() || !output_base.ok()) {
     events_.notice(Notice::kCannotSeek, input_base.ok() ? Side::kOutput : Side::kInput,
                    input_base.ok() ? output_base.err : input_base.err, 0);
     return end(1, Ending::kFinished);
   }
   struct stat status {};
-  const bool known = job_.os.fstat(kOutputFd, status).ok();
+  const bool known = request_.os.fstat(kOutputFd, status).ok();
   copy_with(sink, AtItsBlock(*this, input_base.n, output_base.n));
   if (known && S_ISREG(status.st_mode)) refill_after_random_error(input_base.n, output_base.n, status.st_size);
   if (known && S_ISBLK(status.st_mode)) say_written_out_of_order();
@@ -362,9 +362,9 @@ void SyncCopy::copy_randomly(StraightSink& sink) {
 
 
 bool SyncCopy::position() {
-  const Ending end_of_step = position_files(job_.os, events_, reader_, writer_, input_offset_, settings_, *this);
+  const Ending end_of_step = position_files(request_.os, events_, reader_, writer_, input_offset_, settings_, *this);
   if (end_of_step == Ending::kFinished) {
-    result_.first_write = first_write_offset(job_.os, settings_);
+    result_.first_write = first_write_offset(request_.os, settings_);
     return true;
   }
   end_before_copy(end_of_step, result_);
@@ -378,13 +378,13 @@ CopyResult SyncCopy::run() {
     positioning_buffer_ = AlignedBuffer();  // the copy's own buffers replace it
     if (!ensure_input_buffer() || !ensure_output_buffer()) {
       end(1, Ending::kDie);
-    } else if (strategy_ == Strategy::kStraight && job_.queue.order.random()) {
+    } else if (strategy_ == Strategy::kStraight && request_.queue.order.random()) {
       StraightSink sink(*this);
       copy_randomly(sink);
-    } else if (strategy_ == Strategy::kStraight && job_.queue.order.repeats()) {
+    } else if (strategy_ == Strategy::kStraight && request_.queue.order.repeats()) {
       StraightSink sink(*this);
       copy_in_passes(sink);
-    } else if (strategy_ == Strategy::kReblock && job_.queue.order.repeats()) {
+    } else if (strategy_ == Strategy::kReblock && request_.queue.order.repeats()) {
       ReblockSink sink(*this);
       copy_in_passes(sink);
     } else if (strategy_ == Strategy::kStraight) {
@@ -403,6 +403,6 @@ CopyResult SyncCopy::run() {
   return result_;
 }
 
-CopyResult run_sync_copy(const CopyJob& job) { return SyncCopy(job).run(); }
+CopyResult run_sync_copy(const CopyRequest& request) { return SyncCopy(request).run(); }
 
 }  // namespace ddtime

@@ -11,6 +11,6 @@
 
 namespace ddtime {
 
-CopyResult run_sync_copy(const CopyJob& job);
+CopyResult run_sync_copy(const CopyRequest& request);
 
 }  // namespace ddtime

@@ -24,7 +24,7 @@ SyncCopy::Read SyncCopy::after_failed_read(const ReadRules& rules, int err, std:
     return Read::kEnd;
   }
   events_.show_stats(stats_);
-  if (!input_offset_.skip_bad_bytes(job_.os, events_, rules.ibs - partial_read_bytes_)) {
+  if (!input_offset_.skip_bad_bytes(request_.os, events_, rules.ibs - partial_read_bytes_)) {
     result_.exit_status = 1;
     input_offset_.stop_seeking();
   }
@@ -41,7 +41,7 @@ bool SyncCopy::a_write_failed() const noexcept {
 }
 
 std::vector<bool> SyncCopy::blocks_written() const {
-  const BlockOrder& order = job_.queue.order;
+  const BlockOrder& order = request_.queue.order;
   const std::int64_t written = stats_.full_records_out + stats_.partial_records_out;
   std::vector<bool> written_blocks(static_cast<std::size_t>(order.blocks()));
   for (std::int64_t record = 0; record < written && record < order.blocks(); ++record) {
@@ -55,7 +55,7 @@ std::vector<bool> SyncCopy::blocks_written() const {
 void SyncCopy::say_written_out_of_order() {
   if (!a_write_failed()) return;
   const std::vector<bool> written = blocks_written();
-  const std::int64_t failed = job_.queue.order.block_of(stats_.full_records_out + stats_.partial_records_out);
+  const std::int64_t failed = request_.queue.order.block_of(stats_.full_records_out + stats_.partial_records_out);
   const auto first_hole = static_cast<std::int64_t>(std::find(written.begin(), written.end(), false) - written.begin());
   const WrittenOutOfOrder said = written_past(written, std::min(first_hole, failed), settings_.ibs);
   if (said.blocks > 0) events_.written_out_of_order(said);
@@ -67,7 +67,7 @@ void SyncCopy::refill_after_random_error(std::int64_t input_base, std::int64_t o
                                          std::int64_t size_before) {
   // Only a write that failed (its record read, not written) is refilled.
   if (!a_write_failed()) return;
-  const BlockOrder& order = job_.queue.order;
+  const BlockOrder& order = request_.queue.order;
   const std::int64_t written = stats_.full_records_out + stats_.partial_records_out;
   const std::vector<bool> in_place = blocks_written();
   RefillRequest request;
@@ -79,7 +79,7 @@ void SyncCopy::refill_after_random_error(std::int64_t input_base, std::int64_t o
   request.failed_block = order.block_of(written);
   request.failed_err = ENOSPC;  // tried again: whatever failed, the refill meets it anew
   request.keep_size = size_before;
-  const RefillOutcome outcome = refill_prefix(job_.os, reader_, writer_, input_buffer_.data(), request);
+  const RefillOutcome outcome = refill_prefix(request_.os, reader_, writer_, input_buffer_.data(), request);
   input_offset_.advance(outcome.stats.bytes_in - stats_.bytes_in);
   stats_ = outcome.stats;
   if (outcome.interrupted) end(0, Ending::kInterrupted);

@@ -20,7 +20,7 @@ namespace ddtime {
 // the strategy costs nothing per block: no switch, no virtual call.
 class SyncCopy final : private PositionBuffers, private BlockSink {
  public:
-  explicit SyncCopy(const CopyJob& job);
+  explicit SyncCopy(const CopyRequest& request);
   CopyResult run();
 
  private:
@@ -96,7 +96,7 @@ class SyncCopy final : private PositionBuffers, private BlockSink {
     done_ = true;
   }
 
-  const CopyJob& job_;
+  const CopyRequest& request_;
   const Settings& settings_;
   Events& events_;
   Strategy strategy_;

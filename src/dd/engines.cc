@@ -6,8 +6,8 @@
 
 namespace ddtime {
 
-CopyResult run_copy(const CopyJob& job) {
-  return job.queue.ring != nullptr ? run_queued_copy(job) : run_sync_copy(job);
+CopyResult run_copy(const CopyRequest& request) {
+  return request.queue.ring != nullptr ? run_queued_copy(request) : run_sync_copy(request);
 }
 
 }  // namespace ddtime

@@ -9,6 +9,6 @@
 namespace ddtime {
 
 // The session chose before the first read: a ring means the queued engine.
-CopyResult run_copy(const CopyJob& job);
+CopyResult run_copy(const CopyRequest& request);
 
 }  // namespace ddtime

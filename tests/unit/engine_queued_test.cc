@@ -42,7 +42,7 @@ struct QueuedRun {
       buffers.back().allocate(static_cast<std::size_t>(settings.ibs), 4096);
     }
     for (AlignedBuffer& buffer : buffers) slots.push_back(buffer.span());
-    const CopyJob job{os,       events, clock, settings, 4096, probe_input_position(os), input_cache, output_cache,
+    const CopyRequest job{os,       events, clock, settings, 4096, probe_input_position(os), input_cache, output_cache,
                       0,        QueueSetup{&ring, slots, positional, order_free, refill_short_reads}};
     result = run_queued_copy(job);
   }
@@ -359,7 +359,7 @@ TEST(QueuedEngine, ARingThatFailsEndsTheCopyInsteadOfWaitingForever) {
     ASSERT_TRUE(buffer.allocate(512, 4096));
     slots.push_back(buffer.span());
   }
-  const CopyJob job{os, events, clock, settings, 4096, probe_input_position(os), input_cache, output_cache,
+  const CopyRequest job{os, events, clock, settings, 4096, probe_input_position(os), input_cache, output_cache,
                     0,  QueueSetup{&ring, slots, true}};
   const CopyResult result = run_queued_copy(job);
   EXPECT_EQ(result.exit_status, 1);

@@ -48,7 +48,7 @@ CopyRun copy(FakeOs& os, RecordingEvents& events, const Settings& settings, cons
   FixedClock clock;
   CacheAdvice input_cache(os, kInputFd, settings);
   CacheAdvice output_cache(os, kOutputFd, settings);
-  const CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os),
+  const CopyRequest job{os, events, clock, settings, page_size(), probe_input_position(os),
                     input_cache, output_cache, 0, queue};
   CopyResult result = run_sync_copy(job);
   return {result, result.stats};
@@ -459,7 +459,7 @@ TEST(Engine, RandomOrderPlacesEachRecordWithOnePreadAndOnePwrite) {
   FixedClock clock;
   CacheAdvice input_cache(os, kInputFd, settings);
   CacheAdvice output_cache(os, kOutputFd, settings);
-  CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os), input_cache, output_cache, 0};
+  CopyRequest job{os, events, clock, settings, page_size(), probe_input_position(os), input_cache, output_cache, 0};
   job.queue.order = BlockOrder(16, 3);
   os.calls.clear();
   const CopyResult result = run_sync_copy(job);
@@ -497,7 +497,7 @@ TEST(Engine, RandomOrderGoesOnAfterAShortReadAndAShortWriteAtTheSameBlock) {
   FixedClock clock;
   CacheAdvice input_cache(os, kInputFd, settings);
   CacheAdvice output_cache(os, kOutputFd, settings);
-  CopyJob job{os, events, clock, settings, page_size(), probe_input_position(os), input_cache, output_cache, 0};
+  CopyRequest job{os, events, clock, settings, page_size(), probe_input_position(os), input_cache, output_cache, 0};
   job.queue.order = BlockOrder(8, 11);
   const CopyResult result = run_sync_copy(job);
   EXPECT_EQ(result.exit_status, 0);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // resolve over a scripted OS whose paths are whatever a test says they
-// are: the checks that refuse before anything is written, what a Job
+// are: the checks that refuse before anything is written, what a ResolvedRun
 // carries to the runs, and the one claim on a block-device output.
 #include "bench/resolve.h"
 
@@ -82,7 +82,7 @@ class PathsOs final : public OsWrapper {
 };
 
 struct Resolved {
-  std::optional<Job> job;
+  std::optional<ResolvedRun> job;
   std::string said;
 };
 
