@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The module map in docs/architecture.md against the code (review P2).
+"""The module map in docs/modules.md, and the folder order in
+docs/architecture.md, against the code (review P2, issue 29).
 
 Every source file under src/ (in its layer folder) belongs to one row of
 the map: the row whose module is the file's stem, or the row that lists
@@ -12,8 +13,7 @@ report). And the modules, joined by what they include, form no cycle. A
 file without a row, an include without its folder, an include the map does
 not allow, and a cycle are each reported with where they are. The folders
 are layers: a file includes only its own folder's files and those of the
-folders below it in the "| folder | holds |" table (issue 29), apart from
-the includes still to cut, listed below.
+folders below it in architecture.md's "| folder | holds |" table.
 
     module_map_test.py [REPO]
 
@@ -60,15 +60,15 @@ class Map:
         self.errors: List[str] = []
         rows = self._rows(text)
         if not rows:
-            self.errors.append("docs/architecture.md: no '| module | job | may use |' table")
+            self.errors.append("docs/modules.md: no '| module | job | may use |' table")
         for first, uses in rows:
             names = TICKED.findall(first)
             if not names:
-                self.errors.append(f"docs/architecture.md: a row names no module: {first!r}")
+                self.errors.append(f"docs/modules.md: a row names no module: {first!r}")
                 continue
             module = stem(names[0])
             if module in self.may_use:
-                self.errors.append(f"docs/architecture.md: module '{module}' has two rows")
+                self.errors.append(f"docs/modules.md: module '{module}' has two rows")
             words = TICKED.findall(uses)
             if uses.strip() == "all":
                 self.may_use[module] = None
@@ -168,7 +168,8 @@ def check(repo: Path) -> List[str]:
     paths = {p.name: p.relative_to(src).as_posix() for p in src.rglob("*") if p.suffix in (".cc", ".h")}
     sources = sorted(paths)
     architecture = (repo / "docs" / "architecture.md").read_text(encoding="utf-8")
-    table = Map(architecture, sources)
+    modules = (repo / "docs" / "modules.md").read_text(encoding="utf-8")
+    table = Map(modules, sources)
     errors = list(table.errors)
     errors += check_folder_order(src, paths, folder_ranks(architecture))
     edges: Dict[str, Set[str]] = {}
@@ -206,7 +207,7 @@ def main(argv: List[str]) -> int:
     for error in errors:
         print(error)
     if errors:
-        print(f"module map: {len(errors)} disagreement(s) between docs/architecture.md and src/")
+        print(f"module map: {len(errors)} disagreement(s) between docs/modules.md, docs/architecture.md and src/")
         return 1
     print("module map: every file has a row, every include is allowed, no cycle, every folder includes only "
           "itself and the folders below it")
