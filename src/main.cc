@@ -19,9 +19,9 @@
 #include <string_view>
 #include <vector>
 
-#include "report/diag.h"
 #include "cli/operands.h"
 #include "measure/environment.h"
+#include "report/diag.h"
 #include "system/os.h"
 #if DDTIME_COMPARE_PROGRAM
 #include "bench/compare_driver.h"
@@ -29,9 +29,9 @@
 #include "bench/compare_launch.h"
 #include "bench/driver.h"
 #endif
+#include "measure/timing.h"
 #include "report/messages.h"
 #include "report/report_json.h"
-#include "measure/timing.h"
 
 namespace {
 

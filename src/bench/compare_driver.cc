@@ -16,8 +16,8 @@
 #include "measure/compare_documents.h"
 #include "measure/compare_stats.h"
 #include "report/messages.h"
-#include "report/report_compare.h"
 #include "report/output_formats.h"
+#include "report/report_compare.h"
 #include "report/report_files.h"
 #include "report/svg_exporter.h"
 
@@ -84,7 +84,8 @@ std::optional<std::vector<Document>> read_all(Os& os, const Diag& diag, const Pl
 }
 
 // Each other document against the baseline, or the first refusal said.
-std::optional<ComparisonReport> compare_all(const Diag& diag, const Plan& plan, const std::vector<Document>& documents) {
+std::optional<ComparisonReport> compare_all(const Diag& diag, const Plan& plan,
+                                            const std::vector<Document>& documents) {
   ComparisonReport report;
   report.names = plan.documents;
   for (std::size_t i = 0; i < documents.size(); ++i) {

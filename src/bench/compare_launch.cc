@@ -22,8 +22,7 @@ constexpr const char* kCompareProgram = "ddtime-compare";
 std::vector<std::string> compare_program_places(const std::string& executable) {
   const std::size_t slash = executable.rfind('/');
   const std::string directory = slash == std::string::npos ? "." : executable.substr(0, slash);
-  return {directory + "/" + kCompareProgram,
-          directory + "/" + DDTIME_COMPARE_DIR_FROM_BIN + "/" + kCompareProgram};
+  return {directory + "/" + kCompareProgram, directory + "/" + DDTIME_COMPARE_DIR_FROM_BIN + "/" + kCompareProgram};
 }
 
 int start_compare_program(Os& os, const Messages& messages, char** argv) {

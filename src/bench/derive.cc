@@ -86,8 +86,7 @@ Settings write_pass_settings(const Settings& settings, bool pattern) {
   return write;
 }
 
-Settings read_back_settings(const Settings& settings, const Settings& written, std::int64_t where,
-                            std::int64_t bytes) {
+Settings read_back_settings(const Settings& settings, const Settings& written, std::int64_t where, std::int64_t bytes) {
   Settings read = settings;
   read.input_file = written.output_file;
   read.output_file = std::string("/dev/null");

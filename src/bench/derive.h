@@ -49,8 +49,7 @@ Settings write_pass_settings(const Settings& settings, bool pattern);
 // The bytes a write put at where (in written's output blocks) read back
 // into /dev/null: the input is the written output, with no conversion,
 // no output flag and O_DIRECT as the write had it.
-Settings read_back_settings(const Settings& settings, const Settings& written, std::int64_t where,
-                            std::int64_t bytes);
+Settings read_back_settings(const Settings& settings, const Settings& written, std::int64_t where, std::int64_t bytes);
 
 // --profile: the command line shaped into the profile's base job before
 // resolve checks it (1 MiB blocks over the range, the time, the runs,

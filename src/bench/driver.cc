@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/driver.h"
 
-#include <signal.h>
-#include <unistd.h>
-
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "bench/driver_internal.h"
 #include "bench/resolve.h"
@@ -40,9 +38,8 @@ void die_by(int sig) noexcept {
 
 using namespace driver_detail;
 
-
-Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const Plan& plan,
-               bool stderr_is_terminal, std::vector<std::string> command_line)
+Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const Plan& plan, bool stderr_is_terminal,
+               std::vector<std::string> command_line)
     : os_(os),
       diag_(diag),
       asked_(settings),
@@ -75,9 +72,7 @@ int Driver::run() {
     console_.messages().report_path_refused(*problem);
     return console_.refused();
   }
-  return plan().readback                      ? run_readback()
-         : plan().profile || plan().session() ? run_session()
-                                              : run_single();
+  return plan().readback ? run_readback() : plan().profile || plan().session() ? run_session() : run_single();
 }
 
 int Driver::run_single() {

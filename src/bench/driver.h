@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "bench/console.h"
+#include "bench/derive.h"
 #include "bench/resolve.h"
 #include "bench/run.h"
-#include "bench/derive.h"
 #include "measure/pattern.h"
 #include "measure/profile_record.h"
 #include "measure/record.h"

@@ -5,12 +5,11 @@
 // pause between tests. The command line is shaped into the profile's base
 // job before resolve (derive's shape_profile); the console says and writes
 // the table at the end, from the profile's view of the session.
-#include "bench/driver.h"
-
 #include <sys/stat.h>
 
 #include <algorithm>
 
+#include "bench/driver.h"
 #include "bench/driver_internal.h"
 #include "system/file_kind.h"
 

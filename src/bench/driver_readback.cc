@@ -2,19 +2,18 @@
 // The driver's --readback: the write pass, the timed drop of the output's
 // cached pages, the read pass of the same bytes from where they went, and
 // --verify's comparison; and their report.
-#include "bench/driver.h"
-
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <string_view>
 #include <vector>
 
+#include "bench/driver.h"
 #include "bench/driver_internal.h"
 #include "dd/io.h"
+#include "measure/verify.h"
 #include "report/report.h"
 #include "system/signals.h"
-#include "measure/verify.h"
 
 namespace ddtime {
 using namespace driver_detail;
@@ -45,7 +44,8 @@ VerifyOutcome compare_output(Os& os, const ResolvedRun& resolved, std::int64_t w
   const Settings& settings = resolved.settings;
   const IoResult actual = os.open(settings.output_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
   IoResult source{-1, 0};
-  if (!pattern && is_positional(resolved.input)) source = os.open(settings.input_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
+  if (!pattern && is_positional(resolved.input))
+    source = os.open(settings.input_file->c_str(), O_RDONLY | O_CLOEXEC, 0);
   if (!actual.ok() || !source.ok()) {
     outcome.err = !actual.ok() ? actual.err : source.err;
     outcome.read_expected = actual.ok();
@@ -93,7 +93,8 @@ int Driver::run_readback() {
     return finish(session, 1);
   }
   stop_if_interrupted("the write pass's setup", session);
-  session.runs.push_back(run_with(write, row_plan(plan(), plan().iodepth), pattern ? &*pattern : nullptr, "the write pass"));
+  session.runs.push_back(
+      run_with(write, row_plan(plan(), plan().iodepth), pattern ? &*pattern : nullptr, "the write pass"));
   RunRecord& written = session.runs.back();
   written.pass = Pass::kWrite;
   written.residency = cache;
@@ -147,9 +148,9 @@ int Driver::verify_readback(SessionRecord& session, std::int64_t where, const Pa
   const std::int64_t bytes = session.runs[0].result.stats.bytes_out;
   const VerifyOutcome outcome = compare_output(os_, *resolved_, where, bytes, pattern, [&](std::int64_t compared) {
     return console_.interrupt() != 0 ||
-           console_.interrupted_in(fmt::format("verify: {} of {} compared so far", human_size(compared, false),
-                                               human_size(bytes, false)),
-                                   &session);
+           console_.interrupted_in(
+               fmt::format("verify: {} of {} compared so far", human_size(compared, false), human_size(bytes, false)),
+               &session);
   });
   RunRecord& read = session.runs[1];
   read.verify_ns = window_.now_ns() - start;

@@ -2,9 +2,8 @@
 // The driver's sessions of runs: --repeat, --warmup, --sweep, --cache,
 // --pattern, --csv; each run a Run, its record kept in the session's,
 // the rows summarised, and the console told at each step.
-#include "bench/driver.h"
-
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,13 +12,12 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "measure/aggregate.h"
-#include "report/report_session.h"
+#include "bench/driver.h"
 #include "bench/driver_internal.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
+#include "measure/aggregate.h"
+#include "report/report_session.h"
 
 namespace ddtime {
 using namespace driver_detail;
@@ -54,14 +52,16 @@ std::vector<RowRecord> profile_rows(const ProfileRecord& profile) {
   for (const bool write : {false, true}) {
     if (write && !profile.writes) break;
     for (const ProfileTest& test : profile.preset->tests) {
-      rows.push_back(RowRecord{.bs = test.bs, .depth = test.iodepth, .pass = write ? Pass::kWrite : Pass::kRead, .test = test});
+      rows.push_back(
+          RowRecord{.bs = test.bs, .depth = test.iodepth, .pass = write ? Pass::kWrite : Pass::kRead, .test = test});
     }
   }
   return rows;
 }
 
 // --sweep=bs=auto: the next doubling, unless the last two stopped paying.
-void extend_auto_sweep(const ResolvedRun& resolved, SessionRecord& session, std::size_t row, std::vector<Figure>& rates) {
+void extend_auto_sweep(const ResolvedRun& resolved, SessionRecord& session, std::size_t row,
+                       std::vector<Figure>& rates) {
   const std::optional<RowSummary> summary = summarise_row(session, row);
   if (!summary) return;
   rates.push_back(summary->bytes_per_second);
@@ -70,7 +70,8 @@ void extend_auto_sweep(const ResolvedRun& resolved, SessionRecord& session, std:
   // every row moves (or 1 GiB), or a timed run's range: --time goes round
   // whole blocks only, and a row with none would copy once, untimed.
   const std::int64_t next = session.rows[row].bs * 2;
-  const std::int64_t moved = resolved.sweep_bytes ? *resolved.sweep_bytes : resolved.bytes.value_or(std::int64_t{1} << 30);
+  const std::int64_t moved =
+      resolved.sweep_bytes ? *resolved.sweep_bytes : resolved.bytes.value_or(std::int64_t{1} << 30);
   const std::int64_t most = std::min({moved, resolved.timed_range.value_or(INT64_MAX), std::int64_t{1} << 30});
   if (!search.more) {
     if (search.knee && *search.knee < session.rows.size()) session.rows[*search.knee].knee = true;
@@ -111,7 +112,8 @@ std::optional<int> Driver::run_row(SessionRecord& session, std::size_t row) {
   const RowRecord& at = session.rows[row];
   const bool write = at.pass == Pass::kWrite;
   // A profile's test on its side, or a sweep's block size and depth.
-  const Settings settings = at.test ? profile_test_settings(*resolved_, *at.test, write) : row_settings(*resolved_, at.bs);
+  const Settings settings =
+      at.test ? profile_test_settings(*resolved_, *at.test, write) : row_settings(*resolved_, at.bs);
   const Plan plan = at.test ? profile_test_plan(this->plan(), *at.test, write, drawn_seed(window_.now_ns()))
                             : row_plan(this->plan(), at.depth);
   const std::string setting = at.test                ? fmt::format("{} {}", at.test->label, write ? "write" : "read")

@@ -60,7 +60,8 @@ void expand_memory_sweep(Os& os, ResolvedRun& resolved) {
   if (!resolved.plan.size && resolved.settings.max_records == kNoLimit) {
     resolved.plan.size = std::max<std::int64_t>(std::int64_t{1} << 30, 16 * 4 * last_level);
   }
-  const std::int64_t moved = resolved.plan.size ? *resolved.plan.size : resolved.settings.count_in_bytes().value_or(INT64_MAX);
+  const std::int64_t moved =
+      resolved.plan.size ? *resolved.plan.size : resolved.settings.count_in_bytes().value_or(INT64_MAX);
   for (std::int64_t bs = 4096; bs <= 4 * last_level && bs <= moved; bs *= 2) resolved.plan.sweep_bs.push_back(bs);
 }
 
@@ -76,8 +77,9 @@ void resolve_direct(ResolvedRun& resolved) {
 // (and for --pattern, which has no end).
 std::optional<std::int64_t> input_rest(Os& os, const ResolvedRun& resolved) {
   if (resolved.plan.pattern) return std::nullopt;
-  const std::optional<std::int64_t> size = resolved.settings.input_file ? size_of(os, *resolved.settings.input_file, resolved.input)
-                                                                   : size_of_fd(os, STDIN_FILENO, resolved.input);
+  const std::optional<std::int64_t> size = resolved.settings.input_file
+                                               ? size_of(os, *resolved.settings.input_file, resolved.input)
+                                               : size_of_fd(os, STDIN_FILENO, resolved.input);
   const std::optional<std::int64_t> skipped = resolved.settings.skip_offset();
   if (!size || !skipped) return std::nullopt;
   return *size > *skipped ? *size - *skipped : 0;
@@ -118,7 +120,8 @@ bool check_rerunnable(const ResolvedRun& resolved, const Messages& messages) {
   const std::string asked = session_words(resolved.plan);
   for (const Side side : {Side::kInput, Side::kOutput}) {
     if (side == Side::kInput && resolved.plan.pattern) continue;  // the generator gives its bytes again and again
-    const std::optional<std::string>& file = side == Side::kInput ? resolved.settings.input_file : resolved.settings.output_file;
+    const std::optional<std::string>& file =
+        side == Side::kInput ? resolved.settings.input_file : resolved.settings.output_file;
     const FileKind kind = side == Side::kInput ? resolved.input : resolved.output;
     if (!file) {
       // Each run closes its side as dd does; a standard stream has no
@@ -137,11 +140,13 @@ bool check_rerunnable(const ResolvedRun& resolved, const Messages& messages) {
 }
 
 bool check_readback(const ResolvedRun& resolved, const Messages& messages) {
-  if (!is_positional(resolved.output) && resolved.output != FileKind::kAbsent && resolved.output != FileKind::kUnknown) {
+  if (!is_positional(resolved.output) && resolved.output != FileKind::kAbsent &&
+      resolved.output != FileKind::kUnknown) {
     messages.readback_needs_file(*resolved.settings.output_file);
     return false;
   }
-  if (resolved.plan.verify && !resolved.plan.pattern && !(resolved.settings.input_file && reads_again_alike(resolved.input))) {
+  if (resolved.plan.verify && !resolved.plan.pattern &&
+      !(resolved.settings.input_file && reads_again_alike(resolved.input))) {
     messages.verify_needs_replay();
     return false;
   }
@@ -274,9 +279,10 @@ bool check_jobs(const ResolvedRun& resolved, const Messages& messages) {
 bool check_time(Os& os, ResolvedRun& resolved, const Messages& messages) {
   const bool goes_round = resolved.plan.pattern || is_positional(resolved.input) || is_order_free(resolved.input);
   const auto cannot_go_round = [&] {
-    messages.time_cannot_go_round(resolved.input == FileKind::kPipe     ? "a pipe"
-                                  : resolved.input == FileKind::kSocket ? "a socket"
-                                                                   : "a character device that gives each read once");
+    messages.time_cannot_go_round(resolved.input == FileKind::kPipe ? "a pipe"
+                                  : resolved.input == FileKind::kSocket
+                                      ? "a socket"
+                                      : "a character device that gives each read once");
     return false;
   };
   if (!resolved.bytes) {
@@ -315,7 +321,8 @@ bool check_profile_target(const ResolvedRun& resolved, const Messages& messages)
       kind == FileKind::kUnknown) {
     return true;
   }
-  messages.profile_needs_file(session_words(resolved.plan), *(writes ? resolved.settings.output_file : resolved.settings.input_file),
+  messages.profile_needs_file(session_words(resolved.plan),
+                              *(writes ? resolved.settings.output_file : resolved.settings.input_file),
                               kind == FileKind::kPipe        ? "a pipe"
                               : kind == FileKind::kSocket    ? "a socket"
                               : kind == FileKind::kDirectory ? "a directory"
@@ -336,7 +343,8 @@ bool check_limits(Os& os, const ResolvedRun& resolved, const Messages& messages)
   const std::int64_t jobs = resolved.plan.jobs;
   // The threads engine: a worker per slot in every job, and a thread per
   // job beside the calling one; io_uring: the jobs' threads alone.
-  const auto slots = static_cast<std::int64_t>(resolved.plan.slots_per_job(resolved.bytes, resolved.settings.ibs, static_cast<unsigned>(depth)));
+  const auto slots = static_cast<std::int64_t>(
+      resolved.plan.slots_per_job(resolved.bytes, resolved.settings.ibs, static_cast<unsigned>(depth)));
   const std::int64_t threads = (resolved.plan.engine == EngineChoice::kThreads ? jobs * slots : 0) + (jobs - 1);
   if (limits.threads && threads > limits.threads->threads - limits.threads->running) {
     messages.too_many_threads(resolved.plan.jobs, static_cast<unsigned>(depth), threads, *limits.threads);
@@ -435,7 +443,8 @@ bool check_modes(Os& os, ResolvedRun& resolved, const Messages& messages) {
   if (resolved.plan.jobs > 1 && !check_jobs(resolved, messages)) return false;
   if (resolved.plan.time_ns && !check_time(os, resolved, messages)) return false;
   if (resolved.plan.readback && !check_readback(resolved, messages)) return false;
-  if (opens_files_again(resolved.plan) && !resolved.plan.readback && !check_rerunnable(resolved, messages)) return false;
+  if (opens_files_again(resolved.plan) && !resolved.plan.readback && !check_rerunnable(resolved, messages))
+    return false;
   if (!check_sweep_has_an_end(resolved, messages)) return false;
   if (resolved.plan.preallocate && !check_preallocate(resolved, messages)) return false;
   if ((resolved.plan.session() || resolved.plan.readback) && !claim_output_device(os, resolved, messages)) return false;

@@ -16,12 +16,12 @@
 #include <string_view>
 #include <vector>
 
-#include "system/file_kind.h"
 #include "measure/measured.h"
-#include "report/messages.h"
-#include "system/os.h"
 #include "model/plan.h"
 #include "model/settings.h"
+#include "report/messages.h"
+#include "system/file_kind.h"
+#include "system/os.h"
 
 namespace ddtime {
 

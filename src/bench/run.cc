@@ -11,9 +11,9 @@
 #include "dd/engines.h"
 #include "dd/io.h"
 #include "dd/io_position.h"
+#include "model/units.h"
 #include "system/buffer.h"
 #include "system/signals.h"
-#include "model/units.h"
 
 namespace ddtime {
 
@@ -191,17 +191,17 @@ RunResult Run::copy(std::size_t buffer_alignment) {
     window_.set_threads(ring->worker_threads() > 0 ? (ring->worker_threads() + 1) * plan_.jobs : 0);
   window_.set_job_threads(queue_.ring() != nullptr ? plan_.jobs : 1);
   const CopyRequest job{split ? static_cast<Os&>(timed) : *base,
-                    *events,
-                    window_.clock(),
-                    settings_,
-                    buffer_alignment,
-                    input_position_,
-                    input_cache_,
-                    output_cache_,
-                    window_.start_ns(),
-                    queue,
-                    queue.ring != nullptr && latency_ ? latency_->jobs_taps() : std::span<IoTap* const>{},
-                    timekeeper_ ? &*timekeeper_ : nullptr};
+                        *events,
+                        window_.clock(),
+                        settings_,
+                        buffer_alignment,
+                        input_position_,
+                        input_cache_,
+                        output_cache_,
+                        window_.start_ns(),
+                        queue,
+                        queue.ring != nullptr && latency_ ? latency_->jobs_taps() : std::span<IoTap* const>{},
+                        timekeeper_ ? &*timekeeper_ : nullptr};
   // --jobs' other jobs keep samples of their own, which no interval of the
   // timeline (job 0's) can mark: its intervals carry no latency then.
   if (timekeeper_) timekeeper_->start(latency_ ? &latency_->recorders() : nullptr, plan_.jobs == 1);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/command_line.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <memory>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace ddtime {
 
@@ -18,9 +18,7 @@ std::string first_of(const std::vector<std::string>& values) { return values.emp
 
 }  // namespace
 
-void validate(boost::any& store, const std::vector<std::string>& values, Text*, int) {
-  store = Text{first_of(values)};
-}
+void validate(boost::any& store, const std::vector<std::string>& values, Text*, int) { store = Text{first_of(values)}; }
 
 void validate(boost::any& store, const std::vector<std::string>&, Switch*, int) { store = Switch{}; }
 
@@ -186,8 +184,7 @@ class GetoptStyle {
 }  // namespace
 
 CommandLine split_command_line(int argc, const char* const* argv, const po::options_description& operands,
-                               const po::options_description& gnu_options,
-                               const po::options_description& extensions) {
+                               const po::options_description& gnu_options, const po::options_description& extensions) {
   // Boost checks every option it is given against one description; the
   // keys of getopt's complaints are in none, so it leaves them unregistered.
   po::options_description all;
@@ -204,8 +201,7 @@ CommandLine split_command_line(int argc, const char* const* argv, const po::opti
                                         .run();
   CommandLine line;
   for (const po::option& option : parsed.options) {
-    const bool is_operand =
-        option.string_key == kUnknownOperand || row_named(operands, option.string_key) != nullptr;
+    const bool is_operand = option.string_key == kUnknownOperand || row_named(operands, option.string_key) != nullptr;
     (is_operand ? line.operands : line.options).push_back(option);
   }
   return line;

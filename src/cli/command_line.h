@@ -7,14 +7,13 @@
 // same rows.
 #pragma once
 
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/parsers.hpp>
+#include <boost/program_options/value_semantic.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <boost/program_options/options_description.hpp>
-#include <boost/program_options/parsers.hpp>
-#include <boost/program_options/value_semantic.hpp>
 
 #include "model/number.h"
 
@@ -105,8 +104,7 @@ struct CommandLine {
   std::vector<po::option> operands;  // in order
 };
 CommandLine split_command_line(int argc, const char* const* argv, const po::options_description& operands,
-                               const po::options_description& gnu_options,
-                               const po::options_description& extensions);
+                               const po::options_description& gnu_options, const po::options_description& extensions);
 
 // Boost's own step for one parsed option: the row's value type validates the
 // text, then its notifier acts. Throws what the notifier throws.

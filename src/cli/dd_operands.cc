@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/dd_operands.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <limits>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "model/symbols.h"
 
@@ -29,9 +29,7 @@ constexpr GnuConflict kGnuConflicts[] = {
     {[](const Settings& s) { return s.conv.block && s.conv.unblock; }, "cannot combine block and unblock"},
     {[](const Settings& s) { return s.conv.lcase && s.conv.ucase; }, "cannot combine lcase and ucase"},
     {[](const Settings& s) { return s.conv.excl && s.conv.nocreat; }, "cannot combine excl and nocreat"},
-    {[](const Settings& s) {
-       return (s.iflag.direct && s.iflag.nocache) || (s.oflag.direct && s.oflag.nocache);
-     },
+    {[](const Settings& s) { return (s.iflag.direct && s.iflag.nocache) || (s.oflag.direct && s.oflag.nocache); },
      "cannot combine direct and nocache"},
 };
 
@@ -200,8 +198,9 @@ bool DdOperands::finish(bool csv_on_stderr) {
   settings.seek_records = seek.records;
   settings.seek_bytes = seek.bytes;
   // count=9223372036854775807 is no limit at all, as in GNU.
-  const RecordsAndBytes count = sizes_.count == kNoLimit ? RecordsAndBytes{kNoLimit, 0}
-                                                         : split(sizes_.count, settings.iflag.count_bytes, settings.ibs);
+  const RecordsAndBytes count = sizes_.count == kNoLimit
+                                    ? RecordsAndBytes{kNoLimit, 0}
+                                    : split(sizes_.count, settings.iflag.count_bytes, settings.ibs);
   settings.max_records = count.records;
   settings.max_bytes = count.bytes;
 

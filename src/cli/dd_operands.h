@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "cli/command_line.h"
-#include "report/diag.h"
 #include "model/settings.h"
+#include "report/diag.h"
 
 namespace ddtime {
 

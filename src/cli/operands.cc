@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/operands.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "cli/command_line.h"
 #include "cli/dd_operands.h"
@@ -54,8 +54,8 @@ void invalid_argument(const po::option& option, const BadArgument& bad, const Di
 
 // getopt reads every option before dd looks at a single operand, and the
 // first option that means anything ends the run.
-std::optional<ParseOutcome::Action> ending_option(const CommandLine& line, const Diag& diag,
-                                                  Invocation invocation, std::string& stdout_text) {
+std::optional<ParseOutcome::Action> ending_option(const CommandLine& line, const Diag& diag, Invocation invocation,
+                                                  std::string& stdout_text) {
   for (const po::option& option : line.options) {
     if (option.string_key == kOptionError) {
       diag.error(0, option.value.front());
@@ -175,8 +175,7 @@ ParseOutcome OperandParser::parse() {
     return std::move(outcome_);
   }
   if (asks_to_compare(*line_)) {
-    const bool taken = apply_options(*line_, *extensions_, diag_) &&
-                       take_documents(*line_, outcome_.plan, diag_);
+    const bool taken = apply_options(*line_, *extensions_, diag_) && take_documents(*line_, outcome_.plan, diag_);
     outcome_.action = taken ? ParseOutcome::Action::kRun : ParseOutcome::Action::kFail;
     return std::move(outcome_);
   }

@@ -7,17 +7,17 @@
 #include <memory>
 #include <string>
 
-#include "report/diag.h"
 #include "model/plan.h"
 #include "model/settings.h"
+#include "report/diag.h"
 
 namespace ddtime {
 
 struct ParseOutcome {
   enum class Action {
-    kRun,          // settings are valid: copy
-    kPrintAndExit, // --help or --version: write stdout_text, exit 0
-    kFail,         // a message went to diag already: exit 1
+    kRun,           // settings are valid: copy
+    kPrintAndExit,  // --help or --version: write stdout_text, exit 0
+    kFail,          // a message went to diag already: exit 1
   };
   Action action = Action::kFail;
   Settings settings;

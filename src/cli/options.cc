@@ -305,15 +305,21 @@ void DdtimeOptions::describe_sessions(const RowsWanted& wanted) {
   auto add = [&](const char* name, po::value_semantic* value, const char* words) {
     add_row(rows_, wanted, name, value, words);
   };
-  add("repeat", row<DdNumber>([this](const DdNumber& v) {
-                            plan_.repeat = runs(v, 1);
-                            plan_.repeat_given = true;
-                          }, "N"),
+  add("repeat",
+      row<DdNumber>(
+          [this](const DdNumber& v) {
+            plan_.repeat = runs(v, 1);
+            plan_.repeat_given = true;
+          },
+          "N"),
       "run the copy N times, reopening the files, and give the statistics of the runs");
-  add("warmup", row<DdNumber>([this](const DdNumber& v) {
-                            plan_.warmup = runs(v, 0);
-                            plan_.warmup_given = true;
-                          }, "M"),
+  add("warmup",
+      row<DdNumber>(
+          [this](const DdNumber& v) {
+            plan_.warmup = runs(v, 0);
+            plan_.warmup_given = true;
+          },
+          "M"),
       "run the copy M times first, unmeasured");
   add("sweep", row<Text>([this](const Text& v) { sweep(v.text, plan_); }, "KEY=LIST"),
       "one row per setting: bs= or iodepth= a list (4k,64k,1M) or powers of two (4k..64M); bs=auto; bs=memory");

@@ -7,9 +7,9 @@
 #pragma once
 
 #include "cli/command_line.h"
-#include "report/diag.h"
 #include "model/plan.h"
 #include "model/settings.h"
+#include "report/diag.h"
 
 namespace ddtime {
 

@@ -77,14 +77,14 @@ void DdtimeOptions::describe_profile(const RowsWanted& wanted) {
       row<Text>(
           [this](const Text& v) {
             plan_.profile = find_profile(v.text);
-            if (plan_.profile == nullptr) throw BadArgument{fmt::format("Valid arguments are: {}", profile_names(", "))};
+            if (plan_.profile == nullptr)
+              throw BadArgument{fmt::format("Valid arguments are: {}", profile_names(", "))};
           },
           "NAME"),
       fmt::format("run a preset's tests as CrystalDiskMark does ({}): reads of if=, or writes and reads of of=",
                   profile_names(", "))
           .c_str());
-  add("pause",
-      row<Text>([this](const Text& v) { plan_.pause_ns = pause(v.text); }, "DURATION"),
+  add("pause", row<Text>([this](const Text& v) { plan_.pause_ns = pause(v.text); }, "DURATION"),
       fmt::format("with --profile: wait that long between tests ({}; 0 for none)", pause_words()).c_str());
 }
 

@@ -112,16 +112,16 @@ bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) 
     return false;
   }
   if (plan.engine == EngineChoice::kSync && plan.jobs > 1) {
-    diag.error(0, fmt::format("--engine=sync is one loop in one thread; it does not combine with --jobs={}", plan.jobs));
+    diag.error(0,
+               fmt::format("--engine=sync is one loop in one thread; it does not combine with --jobs={}", plan.jobs));
     return false;
   }
   // --random copies blocks as they are, with either engine.
   if (!plan.queued() && !plan.random) return true;
-  const std::string asked =
-      plan.random          ? std::string("--random")
-      : plan.jobs > 1      ? fmt::format("--jobs={}", plan.jobs)
-      : plan.iodepth_given ? depth_name
-                           : fmt::format("--engine={}", engine_named(plan.engine));
+  const std::string asked = plan.random          ? std::string("--random")
+                            : plan.jobs > 1      ? fmt::format("--jobs={}", plan.jobs)
+                            : plan.iodepth_given ? depth_name
+                                                 : fmt::format("--engine={}", engine_named(plan.engine));
   auto refuse = [&](std::string_view operand) {
     diag.error(0, fmt::format("{} does not combine with {}", asked, operand));
     return false;

@@ -28,8 +28,7 @@ class BlockSink {
 // Requires: buffer.size() == obs > 0, and buffer outlives the blocker.
 class OutputBlocker {
  public:
-  OutputBlocker(std::span<unsigned char> buffer, BlockSink& sink) noexcept
-      : buffer_(buffer), sink_(&sink) {}
+  OutputBlocker(std::span<unsigned char> buffer, BlockSink& sink) noexcept : buffer_(buffer), sink_(&sink) {}
 
   // Append bytes; flushes every time the buffer fills. False: a flush failed;
   // the failed block is left in the buffer and the blocker should not be

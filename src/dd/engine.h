@@ -14,8 +14,8 @@
 
 #include "dd/block_order.h"
 #include "dd/io.h"
-#include "dd/io_tap.h"
 #include "dd/io_position.h"
+#include "dd/io_tap.h"
 #include "dd/pacer.h"
 #include "model/ending.h"
 #include "model/events.h"
@@ -171,6 +171,5 @@ struct EngineUse {
     return jobs > 1 && jobs == jobs_asked && (online_cpus == 0 || jobs < online_cpus) && submitters_busy >= 0.9;
   }
 };
-
 
 }  // namespace ddtime

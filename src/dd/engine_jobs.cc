@@ -55,7 +55,8 @@ void QueuedCopy::start_jobs() {
   record_limit_ = limit(parts[0]);
   for (std::size_t job = 1; job < parts.size(); ++job) {
     IoTap* const tap = job < request_.taps.size() ? request_.taps[job] : nullptr;
-    auto copy = std::make_unique<QueuedCopy>(request_, request_.queue.lanes[job], jobs_->events[job], parts[job], crew_, tap);
+    auto copy =
+        std::make_unique<QueuedCopy>(request_, request_.queue.lanes[job], jobs_->events[job], parts[job], crew_, tap);
     copy->job_index_ = static_cast<unsigned>(job);
     copy->record_limit_ = limit(parts[job]);
     jobs_->copies.push_back(std::move(copy));

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dd/engine_queued.h"
-#include "dd/engine_queued_internal.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "dd/engine_queued_internal.h"
 #include "dd/io_position.h"
 #include "dd/prefix_refill.h"
 #include "system/clock.h"
@@ -39,7 +39,7 @@ QueuedCopy::QueuedCopy(const CopyRequest& request, const QueueLane& lane, Events
       any_order_writes_(request.queue.positional_output || request.queue.order_free_output),
       refill_short_reads_(request.queue.refill_short_reads),
       tap_(tap),
-      record_limit_(request.queue.order.repeats()                                      ? kNoLimit
+      record_limit_(request.queue.order.repeats()                                  ? kNoLimit
                     : settings_.max_bytes != 0 && settings_.max_records < kNoLimit ? settings_.max_records + 1
                                                                                    : settings_.max_records),
       max_records_(request.queue.order.repeats() ? kNoLimit : settings_.max_records),
@@ -94,10 +94,9 @@ void QueuedCopy::queue_reads() {
   while (!stopping_ && next_read_ < record_limit_ && slot(next_read_).state == Slot::State::kFree) {
     const std::int64_t record = next_read_++;
     // A count in bytes ends with one short record for the leftover bytes.
-    slot(record) =
-        Slot{Slot::State::kReading, record,
-             part_.global(record) >= max_records_ ? static_cast<std::size_t>(settings_.max_bytes)
-                                                  : static_cast<std::size_t>(ibs_)};
+    slot(record) = Slot{Slot::State::kReading, record,
+                        part_.global(record) >= max_records_ ? static_cast<std::size_t>(settings_.max_bytes)
+                                                             : static_cast<std::size_t>(ibs_)};
     queue_read(record);
   }
 }

@@ -137,7 +137,7 @@ void QueuedCopy::refill_after_error() {
   const bool writing = outcome.side == Side::kOutput;
   // The first error was said; another one, a different one, is said too.
   if (outcome.err != 0 && (outcome.err != err || outcome.side != side)) {
-    events_.notice(!writing                   ? Notice::kReadError
+    events_.notice(!writing                  ? Notice::kReadError
                    : settings_.two_buffers() ? Notice::kBlockWriteError
                                              : Notice::kWriteError,
                    outcome.side, outcome.err, 0);

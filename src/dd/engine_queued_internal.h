@@ -252,7 +252,7 @@ class QueuedCopy final : private PositionBuffers {
   // (an error, a signal) left one undone; -1: none. One job's copy would
   // have ended there, and so does a regular of=.
   std::int64_t cut_at_ = -1;
-  double busy_ = 0;              // and its thread's CPU time over its real time
+  double busy_ = 0;  // and its thread's CPU time over its real time
   // The block this job's first error struck (-1: none), on which side, and errno.
   std::int64_t failed_block_ = -1;
   Side failed_side_ = Side::kOutput;
@@ -274,7 +274,7 @@ class QueuedCopy final : private PositionBuffers {
   // /dev/null and its kind, anywhere; else one at a time in record order.
   const bool any_order_writes_;
   const bool refill_short_reads_;
-  IoTap* const tap_;  // --latency: told each request's duration; null: nothing timed
+  IoTap* const tap_;              // --latency: told each request's duration; null: nothing timed
   std::int64_t input_base_ = 0;   // where record 0 is read
   std::int64_t output_base_ = 0;  // where record 0 is written
   // Records count= allows (kNoLimit: to the end, or round and round for

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dd/engine_sync.h"
-#include "dd/engine_sync_internal.h"
 
 #include <sys/stat.h>
 
@@ -12,12 +11,12 @@
 #include <vector>
 
 #include "dd/convert.h"
+#include "dd/engine_sync_internal.h"
 #include "dd/io_position.h"
 #include "dd/prefix_refill.h"
 #include "system/buffer.h"
 
 namespace ddtime {
-
 
 SyncCopy::SyncCopy(const CopyRequest& request)
     : request_(request),
@@ -245,7 +244,6 @@ SyncCopy::Read SyncCopy::read_record(const ReadRules& rules, unsigned char* reco
   return Read::kRecord;
 }
 
-
 template <typename Sink, typename Place>
 void SyncCopy::copy_with(Sink& sink, Place place) {
   // A timed run goes round its range until the time is up: count= drew
@@ -356,10 +354,6 @@ void SyncCopy::copy_randomly(StraightSink& sink) {
   if (known && S_ISREG(status.st_mode)) refill_after_random_error(input_base.n, output_base.n, status.st_size);
   if (known && S_ISBLK(status.st_mode)) say_written_out_of_order();
 }
-
-
-
-
 
 bool SyncCopy::position() {
   const Ending end_of_step = position_files(request_.os, events_, reader_, writer_, input_offset_, settings_, *this);

@@ -63,8 +63,7 @@ void SyncCopy::say_written_out_of_order() {
 
 // Blocks written in the seed's order leave holes below the block whose
 // write failed, and blocks above it that one sequential copy never writes.
-void SyncCopy::refill_after_random_error(std::int64_t input_base, std::int64_t output_base,
-                                         std::int64_t size_before) {
+void SyncCopy::refill_after_random_error(std::int64_t input_base, std::int64_t output_base, std::int64_t size_before) {
   // Only a write that failed (its record read, not written) is refilled.
   if (!a_write_failed()) return;
   const BlockOrder& order = request_.queue.order;
@@ -84,7 +83,8 @@ void SyncCopy::refill_after_random_error(std::int64_t input_base, std::int64_t o
   stats_ = outcome.stats;
   if (outcome.interrupted) end(0, Ending::kInterrupted);
   // The write error was said; a read error here is new.
-  if (outcome.err != 0 && outcome.side == Side::kInput) events_.notice(Notice::kReadError, Side::kInput, outcome.err, 0);
+  if (outcome.err != 0 && outcome.side == Side::kInput)
+    events_.notice(Notice::kReadError, Side::kInput, outcome.err, 0);
 }
 
 }  // namespace ddtime

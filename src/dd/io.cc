@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dd/io.h"
 
-#include "system/buffer.h"
-#include "system/file_kind.h"
-
 #include <fcntl.h>
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
+
+#include "system/buffer.h"
+#include "system/file_kind.h"
 
 namespace ddtime {
 namespace {
@@ -107,9 +107,12 @@ std::optional<AlignmentProblem> alignment_problem(const Settings& settings, Side
   const bool input = side == Side::kInput;
   const char* size_operand = settings.bs_given ? "bs" : input ? "ibs" : "obs";
   const std::int64_t size = input ? settings.ibs : settings.obs;
-  AlignmentProblem problem{AlignmentProblem::Kind::kBlockSize, side,
+  AlignmentProblem problem{AlignmentProblem::Kind::kBlockSize,
+                           side,
                            needs.source == DirectIoNeeds::Source::kLogicalBlockSize,
-                           static_cast<std::int64_t>(needs.offset_alignment), size_operand, size};
+                           static_cast<std::int64_t>(needs.offset_alignment),
+                           size_operand,
+                           size};
   if (size % problem.block != 0) return problem;
   if (input && settings.max_bytes % problem.block != 0) {
     // A count in bytes ends with a read of the leftover bytes, which the
@@ -261,8 +264,7 @@ void Writer::leave_direct_mode() {
   // and is then forced out with fsync, as GNU does.
   direct_ = false;
   IoResult flags = os_.get_status_flags(kOutputFd);
-  IoResult set = flags.ok() ? os_.set_status_flags(kOutputFd, static_cast<int>(flags.n) & ~O_DIRECT)
-                            : flags;
+  IoResult set = flags.ok() ? os_.set_status_flags(kOutputFd, static_cast<int>(flags.n) & ~O_DIRECT) : flags;
   if (!set.ok()) events_.notice(Notice::kDirectOffFailed, Side::kOutput, set.err, 0);
   // What O_DIRECT would have kept out of the page cache is advised away to
   // end of file now, and again after the fsync (GNU's order).
@@ -282,7 +284,8 @@ IoResult Writer::write_from(const unsigned char* buffer, std::size_t size, std::
   if (direct_ && size < obs_) leave_direct_mode();
   int stop_reason = 0;
   while (total < size) {
-    if (signals::pending() && events_.handle_signals(stats_)) return IoResult{static_cast<ssize_t>(total), kStopRequested};
+    if (signals::pending() && events_.handle_signals(stats_))
+      return IoResult{static_cast<ssize_t>(total), kStopRequested};
     final_op_was_seek_ = false;
     std::size_t done = 0;
     if (sparse_ && all_zero(buffer, size)) {

@@ -16,10 +16,10 @@
 #include <string_view>
 
 #include "model/events.h"
-#include "system/os.h"
 #include "model/settings.h"
-#include "system/signals.h"
 #include "model/stats.h"
+#include "system/os.h"
+#include "system/signals.h"
 
 namespace ddtime {
 

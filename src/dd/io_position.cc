@@ -41,8 +41,8 @@ struct Gap {
 
 // GNU's skip() when lseek could not do it: a file that can seek at all is
 // not worth reading over; anything else is read over block by block.
-Ending read_over(Os& os, Events& events, Reader& reader, Side side, int lseek_errno, std::int64_t blocksize,
-                      Gap& gap, InputOffset* offset, bool noerror, PositionBuffers& buffers) {
+Ending read_over(Os& os, Events& events, Reader& reader, Side side, int lseek_errno, std::int64_t blocksize, Gap& gap,
+                 InputOffset* offset, bool noerror, PositionBuffers& buffers) {
   const int fd = side == Side::kInput ? kInputFd : kOutputFd;
   if (os.lseek(fd, 0, SEEK_END).ok()) {
     events.notice(side == Side::kInput ? Notice::kCannotSkip : Notice::kCannotSeek, side,
@@ -100,7 +100,7 @@ bool InputOffset::skip_bad_bytes(Os& os, Events& events, std::int64_t bad_bytes)
 }
 
 Ending skip_input(Os& os, Events& events, Reader& reader, InputOffset& offset, const Settings& settings,
-                       PositionBuffers& buffers) {
+                  PositionBuffers& buffers) {
   std::int64_t wanted = 0;
   const bool wanted_fits = multiply_add_fits(settings.skip_records, settings.ibs, settings.skip_bytes, wanted);
   const std::int64_t offset_before = offset.value();
@@ -130,7 +130,7 @@ Ending skip_input(Os& os, Events& events, Reader& reader, InputOffset& offset, c
     offset.advance(moved_by);
   } else {
     Ending end = read_over(os, events, reader, Side::kInput, lseek_errno, settings.ibs, gap, &offset,
-                                settings.conv.noerror, buffers);
+                           settings.conv.noerror, buffers);
     if (end != Ending::kFinished) return end;
   }
   // A file too short, a pipe with too little data, or short reads.
@@ -141,7 +141,7 @@ Ending skip_input(Os& os, Events& events, Reader& reader, InputOffset& offset, c
 }
 
 Ending seek_output(Os& os, Events& events, Reader& reader, Writer& writer, const Settings& settings,
-                        PositionBuffers& buffers) {
+                   PositionBuffers& buffers) {
   std::int64_t wanted = 0;
   Gap gap{settings.seek_records, settings.seek_bytes};
   int lseek_errno = 0;
@@ -150,8 +150,7 @@ Ending seek_output(Os& os, Events& events, Reader& reader, Writer& writer, const
     if (moved.ok()) return Ending::kFinished;
     lseek_errno = moved.err;
   }
-  Ending end =
-      read_over(os, events, reader, Side::kOutput, lseek_errno, settings.obs, gap, nullptr, false, buffers);
+  Ending end = read_over(os, events, reader, Side::kOutput, lseek_errno, settings.obs, gap, nullptr, false, buffers);
   if (end != Ending::kFinished || gap.done()) return end;
   // An output that could be read but not seeked: write zeros over the rest.
   unsigned char* zeros = buffers.block_for(Side::kOutput);
@@ -171,7 +170,7 @@ Ending seek_output(Os& os, Events& events, Reader& reader, Writer& writer, const
 }
 
 Ending position_files(Os& os, Events& events, Reader& reader, Writer& writer, InputOffset& offset,
-                           const Settings& settings, PositionBuffers& buffers) {
+                      const Settings& settings, PositionBuffers& buffers) {
   Ending end = Ending::kFinished;
   if (settings.skip_records != 0 || settings.skip_bytes != 0) {
     end = skip_input(os, events, reader, offset, settings, buffers);

@@ -10,12 +10,12 @@
 #include <cstdint>
 #include <optional>
 
+#include "dd/io.h"
 #include "model/ending.h"
 #include "model/events.h"
-#include "dd/io.h"
-#include "system/os.h"
 #include "model/settings.h"
 #include "model/stats.h"
+#include "system/os.h"
 
 namespace ddtime {
 
@@ -64,16 +64,16 @@ class PositionBuffers {
 // skip=: seeks past the records and bytes, or reads over them where the
 // input cannot seek, warning as GNU does when the input ends first.
 Ending skip_input(Os& os, Events& events, Reader& reader, InputOffset& offset, const Settings& settings,
-                       PositionBuffers& buffers);
+                  PositionBuffers& buffers);
 
 // seek=: seeks the output, or reads over it where it can be read but not
 // seeked and writes zeros over the rest, as GNU does.
 Ending seek_output(Os& os, Events& events, Reader& reader, Writer& writer, const Settings& settings,
-                        PositionBuffers& buffers);
+                   PositionBuffers& buffers);
 
 // skip= then seek=, as every engine starts a copy.
 Ending position_files(Os& os, Events& events, Reader& reader, Writer& writer, InputOffset& offset,
-                           const Settings& settings, PositionBuffers& buffers);
+                      const Settings& settings, PositionBuffers& buffers);
 
 // Where the copy's first write lands, once skip= and seek= are done: the
 // output's position, or under O_APPEND a regular file's end; -1 when the

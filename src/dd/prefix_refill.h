@@ -52,9 +52,9 @@ struct RefillOutcome {
   Stats stats;  // the prefix's records and bytes, as one sequential copy counts them
   int err = 0;  // the error that ended the prefix (0: the range was copied whole)
   Side side = Side::kOutput;
-  bool interrupted = false;   // a signal stopped it (the caller's Reader or Writer heard it)
-  std::int64_t written = 0;   // of='s bytes from output_base on
-  bool short_write = false;   // the failed write took part of its record
+  bool interrupted = false;  // a signal stopped it (the caller's Reader or Writer heard it)
+  std::int64_t written = 0;  // of='s bytes from output_base on
+  bool short_write = false;  // the failed write took part of its record
 };
 
 // A write failure that a cut can undo: the file system lacked room.
@@ -68,6 +68,7 @@ WrittenOutOfOrder written_past(const std::vector<bool>& written, std::int64_t st
 
 // Requires: buffer holds ibs bytes (aligned as the input's reads need);
 // reader and writer are the copy's own.
-RefillOutcome refill_prefix(Os& os, Reader& reader, Writer& writer, unsigned char* buffer, const RefillRequest& request);
+RefillOutcome refill_prefix(Os& os, Reader& reader, Writer& writer, unsigned char* buffer,
+                            const RefillRequest& request);
 
 }  // namespace ddtime

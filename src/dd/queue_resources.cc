@@ -25,8 +25,8 @@ bool QueueResources::allocate_slots(const Request& request) {
   // Never more slots than a job's part has records (rule 3 of issue 28):
   // 64 jobs at depth 1024 over a 4 MB file held 256 MiB of buffers that no
   // I/O could use. An endless range (/dev/zero, no count=) uses them all.
-  slots_per_job_ = request.plan.slots_per_job(expected_input_bytes(request.os, request.settings),
-                                              request.settings.ibs, request.plan.iodepth);
+  slots_per_job_ = request.plan.slots_per_job(expected_input_bytes(request.os, request.settings), request.settings.ibs,
+                                              request.plan.iodepth);
   const unsigned jobs = request.plan.jobs;
   std::size_t job_bytes = 0;
   bool fits = stride >= ibs && !__builtin_mul_overflow(stride, slots_per_job_, &job_bytes);

@@ -27,7 +27,7 @@ struct Figure {
   std::size_t count = 0;
   double min = 0;
   double median = 0;
-  std::optional<double> median_low;   // the 95% interval; absent below 6
+  std::optional<double> median_low;  // the 95% interval; absent below 6
   std::optional<double> median_high;
   double mean = 0;
   double sd = 0;  // sample standard deviation (n-1); 0 for one value

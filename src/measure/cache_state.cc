@@ -8,9 +8,9 @@
 #include <cerrno>
 #include <vector>
 
-#include "system/buffer.h"
 #include "dd/io.h"
 #include "model/symbols.h"
+#include "system/buffer.h"
 
 namespace ddtime {
 namespace {
@@ -162,7 +162,8 @@ CacheFailure CacheStateSetter::warm(const std::string& path, const std::function
   std::vector<unsigned char> block(std::size_t{1} << 20);
   while (left > 0) {
     if (stop && stop()) return {EINTR, "read", path};
-    const IoResult got = os_.read(file.fd(), block.data(), static_cast<std::size_t>(std::min<std::int64_t>(left, 1 << 20)));
+    const IoResult got =
+        os_.read(file.fd(), block.data(), static_cast<std::size_t>(std::min<std::int64_t>(left, 1 << 20)));
     if (got.err == EINTR) continue;
     if (!got.ok()) return {got.err, "read", path};
     if (got.n == 0) break;

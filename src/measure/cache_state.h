@@ -15,9 +15,9 @@
 #include <string>
 #include <string_view>
 
-#include "system/os.h"
 #include "model/plan.h"
 #include "model/settings.h"
+#include "system/os.h"
 
 namespace ddtime {
 
@@ -30,7 +30,7 @@ struct Residency {
 };
 
 struct CacheState {
-  std::optional<Residency> input;   // absent: not a file or block device, or not there yet
+  std::optional<Residency> input;  // absent: not a file or block device, or not there yet
   std::optional<Residency> output;
 };
 

@@ -6,11 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace ddtime {
 namespace {
@@ -276,7 +275,6 @@ DocumentProblem syntax_problem(std::string_view text, std::size_t byte, std::str
   problem.detail = std::string(colon == std::string_view::npos ? what : what.substr(colon + 2));
   return problem;
 }
-
 
 // The document's tree built from nlohmann's SAX events, but for a
 // session's runs: each run (an object in the top-level "runs" array) is

@@ -38,8 +38,8 @@ struct Leaf {
 
 struct DocumentRow {
   RowKey key;
-  std::vector<double> rates;  // bytes per second of its counted runs, 0 or more
-  std::vector<Leaf> operands; // what it ran with (a profile: its "profile")
+  std::vector<double> rates;   // bytes per second of its counted runs, 0 or more
+  std::vector<Leaf> operands;  // what it ran with (a profile: its "profile")
 };
 
 enum class DocumentKind { kRun, kSession, kProfile };

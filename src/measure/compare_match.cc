@@ -30,8 +30,7 @@ std::string part_text(const KeyPart& part) { return part.number ? std::to_string
 std::optional<OperandDifference> first_difference(const DocumentRow& baseline, const DocumentRow& other) {
   for (std::size_t i = 0; i < std::min(baseline.key.size(), other.key.size()); ++i) {
     if (baseline.key[i] != other.key[i]) {
-      return OperandDifference{baseline.key, baseline.key[i].name, part_text(baseline.key[i]),
-                               part_text(other.key[i])};
+      return OperandDifference{baseline.key, baseline.key[i].name, part_text(baseline.key[i]), part_text(other.key[i])};
     }
   }
   // A row without a counted run has no operands to hold against another.

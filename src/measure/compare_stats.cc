@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
-#include <cmath>
 #include <vector>
 
 // Boost 1.74's root finders (boost/math/tools/roots.hpp, which the normal's
@@ -179,7 +179,7 @@ std::size_t ratios_at_most(std::span<const double> sorted_a, std::span<const dou
 // as their bit patterns do). About 64 counts of O(m+n) each, in place of
 // m*n values in memory.
 double kth_ratio(std::span<const double> sorted_a, std::span<const double> sorted_b, std::size_t k) {
-  std::uint64_t low = 0;                                                  // +0: no ratio below
+  std::uint64_t low = 0;                                                                       // +0: no ratio below
   std::uint64_t high = std::bit_cast<std::uint64_t>(std::numeric_limits<double>::infinity());  // every ratio at most
   while (low < high) {
     const std::uint64_t middle = low + (high - low) / 2;

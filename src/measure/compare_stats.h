@@ -55,11 +55,11 @@ struct RatioInterval {
 std::optional<RatioInterval> ratio_interval(std::span<const double> a, std::span<const double> b);
 
 enum class Verdict {
-  kFaster,     // b is faster (higher rates), p < 0.05
-  kSlower,     // b is slower, p < 0.05
-  kTooFew,     // even complete separation could not reach p < 0.05
-  kNoChange,   // p >= 0.05
-  kNoRuns,     // a side has no runs
+  kFaster,    // b is faster (higher rates), p < 0.05
+  kSlower,    // b is slower, p < 0.05
+  kTooFew,    // even complete separation could not reach p < 0.05
+  kNoChange,  // p >= 0.05
+  kNoRuns,    // a side has no runs
 };
 
 struct RowComparison {

@@ -2,12 +2,11 @@
 #include "measure/measured.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
-
-#include <fmt/format.h>
 
 #include "system/file_kind.h"
 
@@ -126,11 +125,12 @@ std::string regular_input_words(const MeasuredFacts& f) {
   if (f.input_direct) {
     words += " with O_DIRECT, past the page cache";
   } else if (f.input_residency_unknown) {
-    words += ", how much of it was in the page cache unknown (the kernel tells only the file's owner or a "
-             "user who may write it): maybe from memory";
+    words +=
+        ", how much of it was in the page cache unknown (the kernel tells only the file's owner or a "
+        "user who may write it): maybe from memory";
   } else if (f.input_resident) {
     words += fmt::format(", {:.1f}% of the data read in the page cache before the run{}", *f.input_resident * 100,
-                         *f.input_resident >= 0.999   ? ": from memory, not from the disk"
+                         *f.input_resident >= 0.999  ? ": from memory, not from the disk"
                          : *f.input_resident > 0.001 ? ": partly from memory"
                                                      : "");
   }
@@ -146,11 +146,11 @@ std::string input_words(const MeasuredFacts& f, std::string_view buffer, std::st
     case SideKind::kRegular:
       return regular_input_words(f);
     case SideKind::kBlock:
-      return f.input_direct
-                 ? fmt::format("reading the device '{}' with O_DIRECT: every read reached it", f.input_name)
-                 : fmt::format("reading the device '{}' through the page cache: reads may have come from memory "
-                               "(add iflag=direct)",
-                               f.input_name);
+      return f.input_direct ? fmt::format("reading the device '{}' with O_DIRECT: every read reached it", f.input_name)
+                            : fmt::format(
+                                  "reading the device '{}' through the page cache: reads may have come from memory "
+                                  "(add iflag=direct)",
+                                  f.input_name);
     case SideKind::kPipe:
       return "reading a pipe: the writer's pace as much as ours";
     case SideKind::kNull:
@@ -165,9 +165,9 @@ std::string output_words(const MeasuredFacts& f) {
     case SideKind::kNull:
       return "; writing to /dev/null, which discards";
     case SideKind::kRegular:
-      return f.output_flushed ? fmt::format("; writing '{}' through to the device", f.output_name)
-                              : fmt::format("; writing '{}' into the page cache, not the device: add conv=fdatasync",
-                                            f.output_name);
+      return f.output_flushed
+                 ? fmt::format("; writing '{}' through to the device", f.output_name)
+                 : fmt::format("; writing '{}' into the page cache, not the device: add conv=fdatasync", f.output_name);
     case SideKind::kBlock:
       return f.output_flushed
                  ? fmt::format("; writing the device '{}' through to it", f.output_name)

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "system/os.h"
 #include "model/settings.h"
+#include "system/os.h"
 
 namespace ddtime {
 
@@ -44,9 +44,9 @@ struct MeasuredFacts {
   std::string output_name;
   std::int64_t bs = 512;  // the buffer a record goes through (ibs)
   bool input_direct = false;
-  bool output_flushed = false;  // conv=fsync/fdatasync, oflag=sync/dsync or direct
+  bool output_flushed = false;           // conv=fsync/fdatasync, oflag=sync/dsync or direct
   std::optional<double> input_resident;  // fraction of a file input cached before the run
-  bool input_residency_unknown = false;   // the kernel would not say (mincore, not ours to read)
+  bool input_residency_unknown = false;  // the kernel would not say (mincore, not ours to read)
   bool pattern = false;                  // --pattern in place of the input
   std::vector<CpuCache> caches;
 };

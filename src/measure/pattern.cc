@@ -51,8 +51,7 @@ void fill_random(unsigned char* out, std::size_t length, std::uint64_t offset, s
   std::uint64_t counter = seed + index * kStep;
   std::size_t words = length / 8;
   while (words >= 4) {
-    const std::uint64_t w[4] = {mix(counter), mix(counter + kStep), mix(counter + 2 * kStep),
-                                mix(counter + 3 * kStep)};
+    const std::uint64_t w[4] = {mix(counter), mix(counter + kStep), mix(counter + 2 * kStep), mix(counter + 3 * kStep)};
     std::memcpy(out, w, sizeof w);
     out += sizeof w;
     counter += 4 * kStep;

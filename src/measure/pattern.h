@@ -16,12 +16,11 @@
 #include <string_view>
 #include <vector>
 
-#include "system/os.h"
 #include "model/plan.h"
+#include "system/os.h"
 #include "system/ring.h"
 
 namespace ddtime {
-
 
 // "zero", "ones", "0xHH" (two hex digits), "random", "stamp"; false for
 // anything else.

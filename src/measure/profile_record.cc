@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "measure/profile_record.h"
-#include "model/units.h"
 
 #include <algorithm>
 #include <utility>
+
+#include "model/units.h"
 
 namespace ddtime {
 namespace {

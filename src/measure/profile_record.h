@@ -23,10 +23,10 @@ namespace ddtime {
 struct ProfileRun {
   double bytes_per_second = 0;
   bool warmup = false;
-  bool counted = true;  // ran to its end without an error
-  std::string engine = {};  // the engine that ran it: "io_uring", "threads", "sync"
-  std::int64_t bytes = 0;   // bytes out
-  std::int64_t real_ns = 0; // the measured window
+  bool counted = true;       // ran to its end without an error
+  std::string engine = {};   // the engine that ran it: "io_uring", "threads", "sync"
+  std::int64_t bytes = 0;    // bytes out
+  std::int64_t real_ns = 0;  // the measured window
   std::optional<double> mean_latency_ns = std::nullopt;
   std::optional<double> p99_latency_ns = std::nullopt;
 };
@@ -37,7 +37,7 @@ struct ProfileRow {
   bool write = false;
   std::vector<ProfileRun> runs = {};
   std::optional<Figure> rate = std::nullopt;  // over the counted measured runs; absent: none
-  double iops = 0;             // the median rate over the block size
+  double iops = 0;                            // the median rate over the block size
   // By --latency, every job's I/Os timed from submit to reap: the mean of
   // the runs' means, the median of their p99s.
   std::optional<double> mean_latency_s = std::nullopt;
@@ -56,11 +56,11 @@ struct ProfileRecord {
   bool direct = false;        // O_DIRECT on the target
   CacheMode cache = CacheMode::kAsIs;
   bool cache_given = false;
-  bool writes = false;  // of=: the range prepared, then read and write rows
+  bool writes = false;                          // of=: the range prepared, then read and write rows
   std::optional<std::int64_t> prepare_ns = {};  // the unmeasured preparation's time
-  std::vector<ProfileRow> rows = {};       // in the order run: reads, then writes
-  bool complete = false;                   // every test ran
-  std::optional<int> exit_status = {};     // absent when a signal ended it
+  std::vector<ProfileRow> rows = {};            // in the order run: reads, then writes
+  bool complete = false;                        // every test ran
+  std::optional<int> exit_status = {};          // absent when a signal ended it
   int signal = 0;
 };
 

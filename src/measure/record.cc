@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "measure/record.h"
-#include "model/units.h"
 
 #include <algorithm>
 #include <utility>
+
+#include "model/units.h"
 
 namespace ddtime {
 
@@ -75,10 +76,10 @@ std::optional<LatencyReport> merged_latency(const SessionRecord& session, std::s
   // The runs' tick lengths differ by their calibration's noise only.
   const auto runs = static_cast<double>(measured);
   ns_per_tick /= runs;
-  return LatencyReport{definition, clock_cost / runs,
-                       gaps_measured > 0 ? std::optional(between_calls / static_cast<double>(gaps_measured))
-                                         : std::nullopt,
-                       merged.reads.summary(ns_per_tick), merged.writes.summary(ns_per_tick)};
+  return LatencyReport{
+      definition, clock_cost / runs,
+      gaps_measured > 0 ? std::optional(between_calls / static_cast<double>(gaps_measured)) : std::nullopt,
+      merged.reads.summary(ns_per_tick), merged.writes.summary(ns_per_tick)};
 }
 
 std::optional<RowSummary> summarise_row(const SessionRecord& session, std::size_t row) {

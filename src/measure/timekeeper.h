@@ -42,11 +42,11 @@ enum class TimedEnd {
 // reports it, written by the copy's thread (job 0's, which also hears the
 // signals) at the start and at the ramp's end.
 struct LiveTime {
-  std::int64_t limit_ns = 0;   // --time; 0: none
-  std::int64_t ramp_ns = 0;    // --ramp, as asked
-  bool ramping = false;        // the ramp has not ended: every count so far is its
+  std::int64_t limit_ns = 0;  // --time; 0: none
+  std::int64_t ramp_ns = 0;   // --ramp, as asked
+  bool ramping = false;       // the ramp has not ended: every count so far is its
   std::int64_t ramp_elapsed_ns = 0;
-  Stats ramp_stats{};          // what the ramp moved, once it ended
+  Stats ramp_stats{};             // what the ramp moved, once it ended
   std::int64_t range_blocks = 0;  // the whole blocks a pass goes over; 0: endless
 };
 

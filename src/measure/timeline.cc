@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "measure/timeline.h"
-#include "model/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,9 +7,10 @@
 #include <limits>
 #include <queue>
 
+#include "model/units.h"
+
 namespace ddtime {
 namespace {
-
 
 // A window of fewer than two intervals has no slope.
 std::size_t window_of(const SteadyRule& rule) { return std::max<std::size_t>(rule.window, 2); }

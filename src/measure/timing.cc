@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "measure/timing.h"
 
-#include "system/os_direct.h"
-
 #include <sched.h>
 #include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <unistd.h>
-#include <time.h>
+
+#include "system/os_direct.h"
 
 namespace ddtime {
 

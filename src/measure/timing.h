@@ -7,11 +7,11 @@
 
 #include <cstdint>
 
-#include "model/events.h"
 #include "measure/latency.h"
+#include "model/events.h"
+#include "model/run_times.h"  // RunTimes, which the times measured here fill
 #include "system/clock.h"
 #include "system/os.h"
-#include "model/run_times.h"  // RunTimes, which the times measured here fill
 
 namespace ddtime {
 
@@ -40,8 +40,7 @@ struct CpuSplit {
   std::int64_t user_ns = 0;
   std::int64_t sys_ns = 0;
 };
-CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t real_ns,
-                       unsigned threads = 1) noexcept;
+CpuSplit cpu_in_window(const CpuTimes& start, const CpuTimes& end, std::int64_t real_ns, unsigned threads = 1) noexcept;
 
 // The CPUs this process may run on (sched_getaffinity), at least 1.
 unsigned usable_cpus() noexcept;

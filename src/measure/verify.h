@@ -11,22 +11,22 @@
 #include <functional>
 #include <optional>
 
-#include "system/os.h"
 #include "measure/pattern.h"
+#include "system/os.h"
 
 namespace ddtime {
 
 struct VerifySource {
-  int fd = -1;              // -1: zeros, or the generator
-  std::int64_t offset = 0;  // where the written bytes begin in it
+  int fd = -1;                               // -1: zeros, or the generator
+  std::int64_t offset = 0;                   // where the written bytes begin in it
   const PatternSource* generator = nullptr;  // --pattern's, with the write pass's seed
 };
 
 struct VerifyOutcome {
-  int err = 0;                 // a read failed (errno); the comparison is incomplete
-  bool stopped = false;        // stop() asked it to end (SIGINT): incomplete
-  bool read_expected = false;  // err came from the expected side
-  std::int64_t compared = 0;   // bytes found equal before the end or the first difference
+  int err = 0;                            // a read failed (errno); the comparison is incomplete
+  bool stopped = false;                   // stop() asked it to end (SIGINT): incomplete
+  bool read_expected = false;             // err came from the expected side
+  std::int64_t compared = 0;              // bytes found equal before the end or the first difference
   std::optional<std::int64_t> first_bad;  // offset into the output file of the first difference
 };
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/number.h"
-#include "model/units.h"
 
 #include <cstddef>
 #include <limits>
 #include <string_view>
 #include <utility>
+
+#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -211,8 +212,11 @@ std::string_view take_decimal(std::string_view text, DecimalDigits& number) noex
 }  // namespace
 
 std::optional<std::int64_t> parse_duration_ns(std::string_view text) noexcept {
-  static constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {
-      {"ms", 1'000'000}, {"s", kNanosecondsPerSecond}, {"m", 60 * kNanosecondsPerSecond}, {"h", 3600 * kNanosecondsPerSecond}, {"", kNanosecondsPerSecond}};
+  static constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {{"ms", 1'000'000},
+                                                                         {"s", kNanosecondsPerSecond},
+                                                                         {"m", 60 * kNanosecondsPerSecond},
+                                                                         {"h", 3600 * kNanosecondsPerSecond},
+                                                                         {"", kNanosecondsPerSecond}};
   DecimalDigits number;
   const std::string_view unit = take_decimal(text, number);
   if (unit.size() == text.size()) return std::nullopt;

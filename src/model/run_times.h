@@ -16,12 +16,12 @@ struct RunTimes {
   bool measured = true;
   // A flush call followed the copy (flush_ns and its CPU were measured).
   bool flushed = false;
-  std::int64_t real_ns = 0;   // monotonic clock over the window
-  std::int64_t copy_ns = 0;   // skip, seek and the copy loop, final write included
-  std::int64_t flush_ns = 0;  // fsync/fdatasync after the copy
+  std::int64_t real_ns = 0;        // monotonic clock over the window
+  std::int64_t copy_ns = 0;        // skip, seek and the copy loop, final write included
+  std::int64_t flush_ns = 0;       // fsync/fdatasync after the copy
   std::int64_t flush_user_ns = 0;  // the CPU time of that flush (when CPU times are read)
   std::int64_t flush_sys_ns = 0;
-  std::int64_t user_ns = 0;   // CPU time of this process in the window
+  std::int64_t user_ns = 0;  // CPU time of this process in the window
   std::int64_t sys_ns = 0;
   // The threads the copy ran on: 1, the threads engine's workers and the
   // copy's own, or 0 when unknown (io_uring's kernel workers may join).

@@ -61,18 +61,18 @@ enum class RateUnits { kIecAndBytes, kSi, kIec, kBoth, kBytes, kAll };
 // ddtime's own --long options, and what they resolve to for this
 // invocation. GNU dd knows none of them, so no working script has one.
 struct Extensions {
-  bool gnu = false;                      // --gnu: print only what GNU dd prints
-  std::optional<RateUnits> units;        // --units=
-  bool split_times = false;              // --split-times
-  std::size_t align = 0;                 // --align=N; 0: chosen per file
-  bool direct = false;                   // --direct
-  bool progress = false;                 // --progress
+  bool gnu = false;                // --gnu: print only what GNU dd prints
+  std::optional<RateUnits> units;  // --units=
+  bool split_times = false;        // --split-times
+  std::size_t align = 0;           // --align=N; 0: chosen per file
+  bool direct = false;             // --direct
+  bool progress = false;           // --progress
   // count= came from --size (resolve applies it as count= in bytes), so a
   // message about what count= leaves names --size.
   bool count_from_size = false;
 
   // Resolved from the above and the name ddtime was invoked by.
-  bool timing_report = false;    // the text report before GNU's summary
+  bool timing_report = false;      // the text report before GNU's summary
   bool actionable_errors = false;  // explain direct-I/O misalignment instead of EINVAL
 };
 
@@ -154,8 +154,7 @@ struct Settings {
 
   // Some conversion changes the bytes themselves (the engine's convert path).
   bool converts() const {
-    return conv.ascii || conv.ebcdic || conv.ibm || conv.block || conv.unblock || conv.lcase || conv.ucase ||
-           conv.swab;
+    return conv.ascii || conv.ebcdic || conv.ibm || conv.block || conv.unblock || conv.lcase || conv.ucase || conv.swab;
   }
 };
 

@@ -34,8 +34,6 @@ class InlineText {
   std::size_t size_;
 };
 
-
-
 struct ConversionSymbol {
   InlineText<10> name;
   bool Conversions::*flag;
@@ -102,11 +100,8 @@ struct UnitSymbol {
 };
 
 constexpr UnitSymbol kUnitSymbols[] = {
-    {"si", RateUnits::kSi},
-    {"iec", RateUnits::kIec},
-    {"both", RateUnits::kBoth},
-    {"bytes", RateUnits::kBytes},
-    {"all", RateUnits::kAll},
+    {"si", RateUnits::kSi},       {"iec", RateUnits::kIec}, {"both", RateUnits::kBoth},
+    {"bytes", RateUnits::kBytes}, {"all", RateUnits::kAll},
 };
 
 struct EngineSymbol {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/diag.h"
 
-#include "model/utf8.h"
-
 #include <locale.h>
 #include <string.h>
 #include <wctype.h>
@@ -12,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "model/utf8.h"
 
 namespace ddtime {
 namespace {
@@ -87,9 +87,7 @@ void append_escaped(std::string& out, std::string_view bytes, std::string_view r
 }
 
 // Characters that make a shell word need quotes wherever they appear.
-bool shell_special(char c) {
-  return std::string_view(" !\"$&'()*;<=>?[\\^`|").find(c) != std::string_view::npos;
-}
+bool shell_special(char c) { return std::string_view(" !\"$&'()*;<=>?[\\^`|").find(c) != std::string_view::npos; }
 
 // Characters that read the same in C and in shell double quotes; a name
 // made only of these (plus its single quotes) is shown as "it's".
@@ -106,8 +104,7 @@ bool needs_shell_quotes(std::string_view name, bool utf8, bool colon_too) {
     const Unit unit = next_unit(name, i, utf8);
     if (!unit.printable) return true;
     const char c = unit.bytes[0];
-    if (unit.bytes.size() == 1 &&
-        (shell_special(c) || (colon_too && c == ':') || (i == 0 && (c == '#' || c == '~')))) {
+    if (unit.bytes.size() == 1 && (shell_special(c) || (colon_too && c == ':') || (i == 0 && (c == '#' || c == '~')))) {
       return true;
     }
     i += unit.bytes.size();
@@ -225,9 +222,7 @@ std::string Diag::quote(std::string_view value) const {
   return out;
 }
 
-std::string Diag::quote_always(std::string_view file_name) const {
-  return shell_quote(file_name, utf8_quotes_);
-}
+std::string Diag::quote_always(std::string_view file_name) const { return shell_quote(file_name, utf8_quotes_); }
 
 std::string Diag::quote_if_needed(std::string_view file_name) const {
   if (!needs_shell_quotes(file_name, utf8_quotes_, true)) return std::string(file_name);

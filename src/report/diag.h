@@ -4,12 +4,12 @@
 // lines to a sink; it never touches a file descriptor itself.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace ddtime {
 

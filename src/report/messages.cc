@@ -347,21 +347,36 @@ namespace {
 
 std::string_view content_words(DiskContent content) {
   switch (content) {
-    case DiskContent::kMbr: return "a DOS (MBR) partition table";
-    case DiskContent::kGpt: return "a GPT partition table";
-    case DiskContent::kExt2: return "an ext2 file system";
-    case DiskContent::kExt3: return "an ext3 file system";
-    case DiskContent::kExt4: return "an ext4 file system";
-    case DiskContent::kXfs: return "an XFS file system";
-    case DiskContent::kBtrfs: return "a btrfs file system";
-    case DiskContent::kSwap: return "a swap area";
-    case DiskContent::kFat: return "a FAT file system";
-    case DiskContent::kNtfs: return "an NTFS file system";
-    case DiskContent::kIso9660: return "an ISO 9660 file system";
-    case DiskContent::kLuks: return "a LUKS encrypted volume";
-    case DiskContent::kLvm2: return "an LVM2 physical volume";
-    case DiskContent::kSquashfs: return "a squashfs file system";
-    case DiskContent::kF2fs: return "an f2fs file system";
+    case DiskContent::kMbr:
+      return "a DOS (MBR) partition table";
+    case DiskContent::kGpt:
+      return "a GPT partition table";
+    case DiskContent::kExt2:
+      return "an ext2 file system";
+    case DiskContent::kExt3:
+      return "an ext3 file system";
+    case DiskContent::kExt4:
+      return "an ext4 file system";
+    case DiskContent::kXfs:
+      return "an XFS file system";
+    case DiskContent::kBtrfs:
+      return "a btrfs file system";
+    case DiskContent::kSwap:
+      return "a swap area";
+    case DiskContent::kFat:
+      return "a FAT file system";
+    case DiskContent::kNtfs:
+      return "an NTFS file system";
+    case DiskContent::kIso9660:
+      return "an ISO 9660 file system";
+    case DiskContent::kLuks:
+      return "a LUKS encrypted volume";
+    case DiskContent::kLvm2:
+      return "an LVM2 physical volume";
+    case DiskContent::kSquashfs:
+      return "a squashfs file system";
+    case DiskContent::kF2fs:
+      return "an f2fs file system";
   }
   return "data";
 }
@@ -382,7 +397,8 @@ void Messages::would_overwrite_device(std::string_view asked, const std::string&
 
 void Messages::profile_would_grow(std::string_view asked, const std::string& path, std::int64_t size,
                                   std::int64_t end) const {
-  diag_.error(0, "{} would write {} up to byte {}, past its end at {}: a profile never grows a file; give --size "
+  diag_.error(0,
+              "{} would write {} up to byte {}, past its end at {}: a profile never grows a file; give --size "
               "within it, or a new file",
               asked, diag_.quote(path), end, size);
 }

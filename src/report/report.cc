@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/report.h"
 
+#include <fmt/format.h>
+
 #include <array>
-#include <cstdio>
-#include <type_traits>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 
-#include <fmt/format.h>
-
-#include "report/report_internal.h"
 #include "model/units.h"
+#include "report/report_internal.h"
 
 namespace ddtime {
 
@@ -38,7 +38,6 @@ using report_internal::Buffer;
 using report_internal::round_half_even;
 using report_internal::to_string;
 using report_internal::Wide;
-
 
 // GNU dd 9.1's human_readable knows the prefixes k/K, M, G, T, P, E, Z, Y and
 // stops scaling at Y even when the value is still above 1000.
@@ -151,7 +150,8 @@ void append_rate(Buffer& out, std::uint64_t bytes, std::int64_t elapsed_ns, Base
     return;
   }
   const auto nanos = static_cast<std::uint64_t>(elapsed_ns);
-  if (nanos <= static_cast<std::uint64_t>(kNanosecondsPerSecond) && static_cast<std::uint64_t>(kNanosecondsPerSecond) % nanos == 0) {
+  if (nanos <= static_cast<std::uint64_t>(kNanosecondsPerSecond) &&
+      static_cast<std::uint64_t>(kNanosecondsPerSecond) % nanos == 0) {
     const std::uint64_t multiplier = static_cast<std::uint64_t>(kNanosecondsPerSecond) / nanos;
     const Wide product = Wide{bytes} * multiplier;
     if (product >> 64 == 0) {
@@ -159,12 +159,14 @@ void append_rate(Buffer& out, std::uint64_t bytes, std::int64_t elapsed_ns, Base
       append(out, "/s");
       return;
     }
-  } else if (nanos > static_cast<std::uint64_t>(kNanosecondsPerSecond) && nanos % static_cast<std::uint64_t>(kNanosecondsPerSecond) == 0) {
+  } else if (nanos > static_cast<std::uint64_t>(kNanosecondsPerSecond) &&
+             nanos % static_cast<std::uint64_t>(kNanosecondsPerSecond) == 0) {
     append_exact(out, bytes, nanos / static_cast<std::uint64_t>(kNanosecondsPerSecond), base);
     append(out, "/s");
     return;
   }
-  const long double per_nanosecond = static_cast<long double>(static_cast<std::uint64_t>(kNanosecondsPerSecond)) / static_cast<long double>(nanos);
+  const long double per_nanosecond =
+      static_cast<long double>(static_cast<std::uint64_t>(kNanosecondsPerSecond)) / static_cast<long double>(nanos);
   append_scaled(out, static_cast<long double>(bytes) * per_nanosecond, base);
   append(out, "/s");
 }
@@ -316,7 +318,8 @@ std::string rate_in_units(std::int64_t bytes, std::int64_t elapsed_ns, RateUnits
   if (iec) text += (text.empty() ? "" : " = ") + human_rate(done, elapsed_ns, false);
   if (plain) {
     text += fmt::format("{}{} B/s", text.empty() ? "" : " = ",
-                        round_half_even(static_cast<Wide>(done) * static_cast<std::uint64_t>(kNanosecondsPerSecond), static_cast<Wide>(elapsed_ns)));
+                        round_half_even(static_cast<Wide>(done) * static_cast<std::uint64_t>(kNanosecondsPerSecond),
+                                        static_cast<Wide>(elapsed_ns)));
   }
   return text;
 }

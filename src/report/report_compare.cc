@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/report_compare.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <iterator>
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "model/utf8.h"
-
 #include "report/json.h"
 #include "report/report_session.h"
 
@@ -36,10 +35,18 @@ std::string printable(std::string_view text) {
       continue;
     }
     switch (byte) {
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (byte < 0x20 || byte == 0x7f) {
           out += fmt::format("\\x{:02x}", byte);
@@ -281,7 +288,9 @@ void put_row(json::Object row, const std::string& document, const ComparedRow& s
     row.null("ci95");
   }
   if (f.test) {
-    row.decimal("u", json::rounded(f.test->u, 1)).decimal("p", json::rounded(f.test->p, 6)).boolean("p_exact", f.test->exact);
+    row.decimal("u", json::rounded(f.test->u, 1))
+        .decimal("p", json::rounded(f.test->p, 6))
+        .boolean("p_exact", f.test->exact);
   } else {
     row.null("u").null("p").null("p_exact");
   }
@@ -380,11 +389,11 @@ std::string comparison_csv(const ComparisonReport& report) {
       const std::optional<double> u = f.test ? std::optional<double>(f.test->u) : std::nullopt;
       const std::optional<double> p = f.test ? std::optional<double>(f.test->p) : std::nullopt;
       const std::string exact = f.test ? (f.test->exact ? "true" : "false") : "";
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", name, baseline, csv_field(row_label(row.key)),
-                         csv_number(f.baseline_median), f.baseline_runs + f.baseline_zero_runs,
-                         csv_number(f.other_median), f.other_runs + f.other_zero_runs, csv_number(f.ratio),
-                         csv_number(low), csv_number(high), csv_number(u), csv_number(p), exact,
-                         verdict_word(f.verdict), csv_field(reason(f)));
+      out +=
+          fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", name, baseline, csv_field(row_label(row.key)),
+                      csv_number(f.baseline_median), f.baseline_runs + f.baseline_zero_runs, csv_number(f.other_median),
+                      f.other_runs + f.other_zero_runs, csv_number(f.ratio), csv_number(low), csv_number(high),
+                      csv_number(u), csv_number(p), exact, verdict_word(f.verdict), csv_field(reason(f)));
     }
     const auto only = [&](const std::vector<RowKey>& keys, const std::string& in) {
       for (const RowKey& key : keys) {
@@ -426,8 +435,9 @@ std::vector<SvgPanel> comparison_panels(const ComparisonReport& report) {
       // The verdict says the ratio once: "1.21x faster [...]" has it; "~"
       // and its reason get it in front.
       const bool decided = row.figures.verdict == Verdict::kFaster || row.figures.verdict == Verdict::kSlower;
-      const std::string verdict = decided ? verdict_text(row.figures)
-                                          : fmt::format("{}x {}", ratio_text(*row.figures.ratio), verdict_text(row.figures));
+      const std::string verdict =
+          decided ? verdict_text(row.figures)
+                  : fmt::format("{}x {}", ratio_text(*row.figures.ratio), verdict_text(row.figures));
       RatioRow drawn{row_label(row.key), *row.figures.ratio, std::nullopt, std::nullopt, verdict};
       // The label breaks between its parts ("bs=1M" / "depth 1"), never in one.
       for (const KeyPart& part : row.key) {

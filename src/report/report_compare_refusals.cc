@@ -19,9 +19,8 @@ namespace {
 std::string operand_words(std::string_view path, const std::optional<std::string>& value) {
   if (!value) return fmt::format("no {}", printable(path));
   const bool block = path == "bs" || path == "ibs" || path == "obs";
-  const bool digits = !value->empty() && std::all_of(value->begin(), value->end(), [](char c) {
-    return c >= '0' && c <= '9';
-  });
+  const bool digits =
+      !value->empty() && std::all_of(value->begin(), value->end(), [](char c) { return c >= '0' && c <= '9'; });
   if (block && digits && value->size() < 19) return fmt::format("{}={}", path, bs_text(std::stoll(*value)));
   return fmt::format("{}={}", printable(path), printable(*value));
 }
@@ -79,7 +78,6 @@ void document_incomplete(const Diag& diag, std::string_view name) {
              diag.quote_always(name));
 }
 
-
 void documents_differ(const Diag& diag, std::string_view baseline, std::string_view other, const Matching& matching,
                       bool one_row) {
   std::string what;
@@ -89,8 +87,10 @@ void documents_differ(const Diag& diag, std::string_view baseline, std::string_v
     if (!one_row) what += fmt::format(" (row {})", row_label(d->row));
   } else {
     std::vector<std::string> parts;
-    if (!matching.only_baseline.empty()) parts.push_back(fmt::format("{} only in {}", row_list(matching.only_baseline), baseline));
-    if (!matching.only_other.empty()) parts.push_back(fmt::format("{} only in {}", row_list(matching.only_other), other));
+    if (!matching.only_baseline.empty())
+      parts.push_back(fmt::format("{} only in {}", row_list(matching.only_baseline), baseline));
+    if (!matching.only_other.empty())
+      parts.push_back(fmt::format("{} only in {}", row_list(matching.only_other), other));
     what = parts.size() == 2 ? parts[0] + "; " + parts[1] : parts.front();
   }
   diag.error(0, "{} and {} did not measure the same thing: {}; --force compares them anyway",

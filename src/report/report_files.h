@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "system/os.h"
 #include "model/plan.h"
 #include "model/settings.h"
+#include "system/os.h"
 
 namespace ddtime {
 

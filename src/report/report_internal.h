@@ -5,13 +5,13 @@
 // report modules: other modules use their headers.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "model/stats.h"
 

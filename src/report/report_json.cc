@@ -14,13 +14,13 @@
 
 #include "measure/pattern.h"
 #include "model/symbols.h"
+#include "model/units.h"
 #include "model/utf8.h"
 #include "report/json.h"
 #include "report/report_environment_json.h"
 #include "report/report_internal.h"
 #include "report/report_run.h"
 #include "report/report_time_json.h"
-#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -28,7 +28,6 @@ namespace {
 using report_internal::non_negative;
 using report_internal::records_in;
 using report_internal::Wide;
-
 
 using json::seconds;
 
@@ -143,7 +142,6 @@ void put_times(json::Object object, const RunTimes& times) {
   }
   object.decimal("user", seconds(times.user_ns)).decimal("sys", seconds(times.sys_ns));
 }
-
 
 using json::rounded;
 

@@ -126,14 +126,12 @@ std::string json_session_report(const SessionRecord& session, const Environment&
 // line:
 //   {"tool":"ddtime","version":"0.1.0","environment":{...},"complete":false,
 //    "refused":true,"exit_status":1,"signal":null,"errors":["..."]}
-std::string json_refusal(std::span<const std::string> errors, const Environment& environment,
-                         std::string_view version);
+std::string json_refusal(std::span<const std::string> errors, const Environment& environment, std::string_view version);
 
 // The document for a command that failed where nothing else could report
 // it (an exception that unwound to main): as a refusal's, with
 // "refused": false, since work may have been done.
-std::string json_failure(std::span<const std::string> errors, const Environment& environment,
-                         std::string_view version);
+std::string json_failure(std::span<const std::string> errors, const Environment& environment, std::string_view version);
 
 // The same with no environment, made without the heap, for when memory
 // is what failed: "memory exhausted".

@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "report/report.h"
 #include "model/units.h"
+#include "report/report.h"
 
 namespace ddtime {
 namespace {
@@ -20,10 +20,10 @@ constexpr int kBarWidth = 12;
 // A mark for each half decade the rate reaches, rounded to the nearest:
 // 10^(1/4), 10^(3/4), ... 10^(23/4) MB/s. A table rather than log10, which
 // would make ddtime need libm (it needs only libc: tests/link).
-constexpr std::array<double, kBarWidth> kMarkThresholds = {
-    1.7782794100389228, 5.623413251903491,  17.78279410038923,  56.23413251903491,
-    177.82794100389228, 562.3413251903491,  1778.2794100389228, 5623.413251903491,
-    17782.794100389227, 56234.13251903491,  177827.94100389228, 562341.3251903491};
+constexpr std::array<double, kBarWidth> kMarkThresholds = {1.7782794100389228, 5.623413251903491,  17.78279410038923,
+                                                           56.23413251903491,  177.82794100389228, 562.3413251903491,
+                                                           1778.2794100389228, 5623.413251903491,  17782.794100389227,
+                                                           56234.13251903491,  177827.94100389228, 562341.3251903491};
 
 // The table's rate unit: CrystalDiskMark's MB/s, or what --units asks for,
 // and the bars' six decades in the same unit (issue 28, B11).
@@ -60,7 +60,9 @@ std::string bar(const std::optional<Figure>& rate, const RateUnit& unit, bool ut
 
 std::string in_unit(double bytes_per_second, const RateUnit& unit) {
   const double value = bytes_per_second / unit.bytes;
-  return value >= 100 ? fmt::format("{:.0f}", value) : value >= 1 ? fmt::format("{:.1f}", value) : fmt::format("{:.3f}", value);
+  return value >= 100 ? fmt::format("{:.0f}", value)
+         : value >= 1 ? fmt::format("{:.1f}", value)
+                      : fmt::format("{:.3f}", value);
 }
 
 // The median, its interval when there are runs enough, the best run.
@@ -164,10 +166,12 @@ std::string duration_words(std::int64_t ns) {
 
 std::string cache_words(const ProfileRecord& record) {
   if (!record.cache_given) {
-    return record.direct ? "uncached: O_DIRECT, as CrystalDiskMark and KDiskMark" : "O_DIRECT refused by the target: page cache as-is";
+    return record.direct ? "uncached: O_DIRECT, as CrystalDiskMark and KDiskMark"
+                         : "O_DIRECT refused by the target: page cache as-is";
   }
   constexpr std::array<const char*, 4> kWords = {"as-is", "cold", "cold-system", "warm"};
-  return fmt::format("through the page cache, --cache={} before each run", kWords[static_cast<std::size_t>(record.cache)]);
+  return fmt::format("through the page cache, --cache={} before each run",
+                     kWords[static_cast<std::size_t>(record.cache)]);
 }
 
 std::string footer(const ProfileRecord& record, const RateUnit& unit) {
@@ -178,9 +182,10 @@ std::string footer(const ProfileRecord& record, const RateUnit& unit) {
                       duration_words(record.time_ns), duration_words(record.pause_ns));
   text += fmt::format("cache: {}\n", cache_words(record));
   if (record.writes) {
-    text += fmt::format("data: random (--pattern=random); the range written once first in 1 MiB blocks, unmeasured{}\n",
-                        record.prepare_ns ? fmt::format(" ({:.2f} s)", in_seconds(static_cast<double>(*record.prepare_ns)))
-                                          : std::string());
+    text +=
+        fmt::format("data: random (--pattern=random); the range written once first in 1 MiB blocks, unmeasured{}\n",
+                    record.prepare_ns ? fmt::format(" ({:.2f} s)", in_seconds(static_cast<double>(*record.prepare_ns)))
+                                      : std::string());
     text += "order: the read tests (of the range written), then the write tests\n";
   }
   // The interval is shown only from 6 runs (aggregate's rule): with fewer,
@@ -213,8 +218,7 @@ std::string profile_step_cleared(std::size_t& shown) {
 
 std::string profile_table(const ProfileRecord& record, const ProfileLook& look) {
   const RateUnit unit = rate_unit(look.units);
-  std::string text =
-      fmt::format("{}: {} (bars: log scale, {})\n", record.preset->name, record.target, unit.bar_scale);
+  std::string text = fmt::format("{}: {} (bars: log scale, {})\n", record.preset->name, record.target, unit.bar_scale);
   text += aligned(table_lines(record, unit, look.utf8));
   if (!record.complete) text += "(incomplete: the tests marked - did not run)\n";
   return text + footer(record, unit);

@@ -4,11 +4,11 @@
 
 #include <array>
 
+#include "model/units.h"
 #include "report/json.h"
 #include "report/report_environment_json.h"
 #include "report/report_json.h"
 #include "report/report_profile.h"
-#include "model/units.h"
 
 namespace ddtime {
 namespace {

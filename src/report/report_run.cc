@@ -10,10 +10,10 @@
 #include <string>
 #include <string_view>
 
+#include "model/units.h"
 #include "report/diag.h"
 #include "report/report.h"
 #include "report/report_internal.h"
-#include "model/units.h"
 #include "system/ring_registry.h"
 
 namespace ddtime {
@@ -27,7 +27,6 @@ using report_internal::records_in;
 using report_internal::round_half_even;
 using report_internal::to_string;
 using report_internal::Wide;
-
 
 Wide power_of_ten(int exponent) {
   Wide power = 1;
@@ -332,7 +331,8 @@ std::string engine_fallback(const EngineUse& engine) {
 std::string random_line(std::string_view program, const RandomAccess& access, const Stats& stats, const RunTimes& times,
                         std::int64_t bs) {
   const std::int64_t records = stats.full_records_in + stats.partial_records_in;
-  const double iops = times.real_ns > 0 ? per_second(static_cast<double>(records), static_cast<double>(times.real_ns)) : 0;
+  const double iops =
+      times.real_ns > 0 ? per_second(static_cast<double>(records), static_cast<double>(times.real_ns)) : 0;
   std::string range = fmt::format("{} blocks of {} B", access.blocks, bs);
   if (access.bytes % bs != 0) range += fmt::format(" and a last one of {} B", access.bytes % bs);
   range += fmt::format(" ({}) from offset {}", human_size(access.bytes, false), access.input_offset);
@@ -383,8 +383,8 @@ std::string timed_lines(std::string_view program, const TimedRun& timed, const R
   if (timed.ramp_ns > 0) {
     const Stats& ramp = timed.ramp_stats;
     append_format(out, "{}: ramp: {:.3f} s first, unmeasured: {}+{} records, {} B (in no figure here)\n", program,
-                  in_seconds(static_cast<double>(timed.ramp_elapsed_ns)), ramp.full_records_out, ramp.partial_records_out,
-                  ramp.bytes_out);
+                  in_seconds(static_cast<double>(timed.ramp_elapsed_ns)), ramp.full_records_out,
+                  ramp.partial_records_out, ramp.bytes_out);
   }
   return to_string(out);
 }
@@ -402,12 +402,11 @@ std::string jobs_line(std::string_view program, const EngineUse& engine, const R
   append_format(out, "{}: jobs {}", program, engine.jobs);
   if (engine.jobs < engine.jobs_asked) {
     const std::int64_t records = engine.range_records >= 0 ? engine.range_records : engine.jobs;
-    append_format(out, " of {} asked (the range has {} record{})", engine.jobs_asked, records,
-                  records == 1 ? "" : "s");
+    append_format(out, " of {} asked (the range has {} record{})", engine.jobs_asked, records, records == 1 ? "" : "s");
   }
   if (engine.jobs > 1) {
-    append_format(out, ", the last ended {:.1f} ms after the first; submitters {:.0f}% busy", engine.jobs_spread_s * 1e3,
-                  engine.submitters_busy * 100);
+    append_format(out, ", the last ended {:.1f} ms after the first; submitters {:.0f}% busy",
+                  engine.jobs_spread_s * 1e3, engine.submitters_busy * 100);
     if (engine.cpu_limited()) out.append(std::string_view(": CPU-limited, more jobs may help"));
   }
   if (const double cpu = cpu_per_io(times, stats); cpu > 0) append_format(out, "; {:.2f} us CPU per I/O", cpu * 1e6);

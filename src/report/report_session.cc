@@ -8,9 +8,9 @@
 #include <iterator>
 #include <vector>
 
+#include "model/units.h"
 #include "report/json.h"
 #include "report/report.h"
-#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -335,7 +335,8 @@ std::string timeline_csv(std::span<const RunRecord> runs, bool header) {
       const TimelineSample& sample = run.result.timeline->samples[i];
       put(out, "{},{},{},{},{},{},{},{},{},{},{},{},{}", run.settings.ibs, run.depth, pass_name(run.pass), run.index,
           run.warmup ? "true" : "false", i + 1, json::shortest(in_seconds(static_cast<double>(sample.end_ns))),
-          sample.bytes, sample.records, json::shortest(in_seconds(static_cast<double>(interval.end_ns - interval.start_ns))),
+          sample.bytes, sample.records,
+          json::shortest(in_seconds(static_cast<double>(interval.end_ns - interval.start_ns))),
           interval.end_bytes - interval.start_bytes, json::shortest(interval.rate), json::shortest(interval.iops));
       latency(sample.read_latency);
       latency(sample.write_latency);

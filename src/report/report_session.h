@@ -14,9 +14,9 @@
 #include "measure/aggregate.h"
 #include "measure/cache_state.h"
 #include "measure/record.h"
+#include "measure/verify.h"
 #include "model/run_times.h"
 #include "model/settings.h"
-#include "measure/verify.h"
 
 namespace ddtime {
 
@@ -37,7 +37,7 @@ struct RunLineFigures {
   const RunFigures& run;
   const RunTimes& times;
   RateUnits units = RateUnits::kIecAndBytes;
-  bool split_asked = false;  // --split-times: said even where it was not measured
+  bool split_asked = false;                   // --split-times: said even where it was not measured
   std::optional<double> iops = std::nullopt;  // --random: records per second, said after the rate
 };
 
@@ -70,23 +70,24 @@ std::string session_statistics(std::string_view program, std::string_view settin
 // began, of the range it reads and the range it writes ("not measured" for
 // what is not a file or block device, or not there yet; "residency
 // unknown" where the kernel would not tell).
-//   ddtime: cache cold: input 0.0% resident (0 of the 65536 pages it reads), output 0.0% resident (0 of the 65536 pages it writes)
+//   ddtime: cache cold: input 0.0% resident (0 of the 65536 pages it reads), output 0.0% resident (0 of the 65536 pages
+//   it writes)
 std::string cache_line(std::string_view program, std::string_view setting, CacheMode mode, const CacheState& state);
 
 // A readback's passes, each on a line:
-//   ddtime: write: real 1.2000 s (copy 1.0000 s + flush 0.2000 s, user 0.0000 s sys 0.0100 s of it)  user 0.0100 s  sys 0.5000 s  cpu 42.5%  213.33 MiB/s
-//   ddtime: drop cache: 0.0100 s
-//   ddtime: read: real 0.9000 s  user 0.0000 s  sys 0.3000 s  cpu 33.3%  284.44 MiB/s
-//   ddtime: verify: ok, 268435456 bytes compared in 0.8000 s (320.00 MiB/s)
+//   ddtime: write: real 1.2000 s (copy 1.0000 s + flush 0.2000 s, user 0.0000 s sys 0.0100 s of it)  user 0.0100 s  sys
+//   0.5000 s  cpu 42.5%  213.33 MiB/s ddtime: drop cache: 0.0100 s ddtime: read: real 0.9000 s  user 0.0000 s  sys
+//   0.3000 s  cpu 33.3%  284.44 MiB/s ddtime: verify: ok, 268435456 bytes compared in 0.8000 s (320.00 MiB/s)
 // The copy/flush split, with the flush's own CPU time, shows when a flush
 // took time (times.flush_ns > 0).
 std::string pass_line(std::string_view program, std::string_view pass, const RunLineFigures& figures);
 
 // --readback's read pass without O_DIRECT, where the range written is no
 // multiple of the output's direct I/O alignment:
-//   ddtime: read: through the page cache, its pages dropped first: 1000000 B from offset 0 is no multiple of 'out''s direct I/O alignment 512
-std::string buffered_read_line(std::string_view program, std::string_view path, std::int64_t bytes,
-                               std::int64_t offset, std::int64_t alignment);
+//   ddtime: read: through the page cache, its pages dropped first: 1000000 B from offset 0 is no multiple of 'out''s
+//   direct I/O alignment 512
+std::string buffered_read_line(std::string_view program, std::string_view path, std::int64_t bytes, std::int64_t offset,
+                               std::int64_t alignment);
 std::string drop_line(std::string_view program, std::int64_t ns);
 std::string verify_line(std::string_view program, const VerifyOutcome& outcome, std::int64_t ns,
                         RateUnits units = RateUnits::kIecAndBytes);

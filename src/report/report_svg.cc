@@ -4,13 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <ctime>
 
+#include "model/units.h"
 #include "report/report.h"
 #include "report/report_session.h"
-#include "model/units.h"
 
 namespace ddtime {
 namespace {
@@ -58,7 +58,6 @@ std::string signal_words(int signal) {
       return fmt::format("signal {}", signal);
   }
 }
-
 
 TimelineChart timeline_chart(const Timeline& timeline, const SteadyRule& rule, RateUnits units) {
   const std::vector<TimelineInterval> intervals = timeline_intervals(timeline);
@@ -186,7 +185,8 @@ BarChart rows_chart(const SessionRecord& session, RateUnits units) {
   std::size_t shown = 0;
   for (const RowRecord& row : session.rows) {
     if (!row.summary) {
-      if (interrupted) chart.bars.push_back({row_label(row, session.readback), 0, std::nullopt, std::nullopt, {}, 0, true});
+      if (interrupted)
+        chart.bars.push_back({row_label(row, session.readback), 0, std::nullopt, std::nullopt, {}, 0, true});
       continue;
     }
     ++shown;
@@ -303,9 +303,8 @@ std::vector<SvgPanel> profile_panels(const ProfileRecord& record) {
         }
       }
       if (row != record.rows.end()) {
-        const auto measured = std::count_if(row->runs.begin(), row->runs.end(), [](const ProfileRun& run) {
-          return !run.warmup;
-        });
+        const auto measured =
+            std::count_if(row->runs.begin(), row->runs.end(), [](const ProfileRun& run) { return !run.warmup; });
         if (measured >= static_cast<long>(record.repeat)) ++finished;
       }
       chart.bars.push_back(std::move(bar));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/report_time_json.h"
+
 #include "model/units.h"
 
 namespace ddtime {

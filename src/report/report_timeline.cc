@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "report/report.h"
 #include "model/units.h"
+#include "report/report.h"
 
 namespace ddtime {
 namespace {
@@ -104,7 +104,8 @@ std::vector<double> column_rates(const Timeline& timeline, double total_bytes, s
   for (std::size_t column = 0; column < columns; ++column) {
     const double end_bytes = total_bytes * static_cast<double>(column + 1) / static_cast<double>(columns);
     const double end_ns = time_at_bytes(timeline.samples, end_bytes);
-    rates[column] = total_bytes / static_cast<double>(columns) / std::max(end_ns - start_ns, 1.0) * static_cast<double>(kNanosecondsPerSecond);
+    rates[column] = total_bytes / static_cast<double>(columns) / std::max(end_ns - start_ns, 1.0) *
+                    static_cast<double>(kNanosecondsPerSecond);
     start_ns = end_ns;
   }
   return rates;

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "report/svg_charts_internal.h"
 #include "model/units.h"
+#include "report/svg_charts_internal.h"
 
 namespace ddtime {
 namespace svg_detail {
@@ -329,8 +329,7 @@ std::pair<std::string_view, double> duration_unit(double largest) {
 // One stacked bar at y, its segments' names and times in a legend under
 // it; the scale is in the unit's size.
 void stacked_bar(SvgDocument& svg, const Scale& scale, double unit, std::string_view unit_name, double y,
-                 std::string_view name,
-                 const std::vector<SvgSegment>& segments, std::string_view class_stem) {
+                 std::string_view name, const std::vector<SvgSegment>& segments, std::string_view class_stem) {
   constexpr double kHeight = 36;
   svg.text(kSvgPlotLeft - 8, y + kHeight / 2 + 4, name, "note", SvgAnchor::kEnd);
   double at = 0;

@@ -93,7 +93,8 @@ Scale latency_x(const std::vector<LatencySeries>& series) {
     }
   }
   if (!(low > 0) || !(high > low)) return {100, 1e6, true, kSvgPlotLeft, kSvgPlotRight};
-  return {power_of_ten(static_cast<int>(std::floor(log10_of(low)))), decade_top(high * 1.0001), true, kSvgPlotLeft, kSvgPlotRight};
+  return {power_of_ten(static_cast<int>(std::floor(log10_of(low)))), decade_top(high * 1.0001), true, kSvgPlotLeft,
+          kSvgPlotRight};
 }
 
 // The largest share of one series' calls in one bin, in percent.
@@ -157,7 +158,8 @@ void draw_latency(SvgDocument& svg, double top, const LatencyChart& chart) {
       std::size_t row = 0;
       for (bool clash = true; clash; ++row) {
         clash = false;
-        for (const Placed& other : placed) clash = clash || (other.row == row && left < other.right && other.left < right);
+        for (const Placed& other : placed)
+          clash = clash || (other.row == row && left < other.right && other.left < right);
         if (!clash) break;
       }
       placed.push_back({left, right, row});
@@ -234,7 +236,9 @@ std::vector<double> ratio_ticks(const Scale& scale) {
 
 }  // namespace
 
-double svg_detail::interval_panel_height(const IntervalChart& chart) { return kSvgPlotTop + rows_height(chart) + kAxisRoom; }
+double svg_detail::interval_panel_height(const IntervalChart& chart) {
+  return kSvgPlotTop + rows_height(chart) + kAxisRoom;
+}
 
 void draw_intervals(SvgDocument& svg, double top, const IntervalChart& chart) {
   panel_title(svg, top, chart.title);

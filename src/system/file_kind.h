@@ -13,10 +13,10 @@ namespace ddtime {
 enum class FileKind {
   kRegular,
   kBlock,
-  kNull,    // /dev/null
-  kZero,    // /dev/zero
-  kFull,    // /dev/full: reads zeros, refuses writes
-  kRandom,  // /dev/random, /dev/urandom
+  kNull,            // /dev/null
+  kZero,            // /dev/zero
+  kFull,            // /dev/full: reads zeros, refuses writes
+  kRandom,          // /dev/random, /dev/urandom
   kOtherCharacter,  // terminals, tapes, ...: each read or write may be a record
   kPipe,
   kSocket,

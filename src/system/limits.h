@@ -21,8 +21,8 @@ struct ThreadLimit {
 };
 
 struct SystemLimits {
-  std::optional<ThreadLimit> threads;               // nullopt: nothing could be read
-  std::optional<std::int64_t> memory_available;     // bytes, /proc/meminfo's MemAvailable
+  std::optional<ThreadLimit> threads;            // nullopt: nothing could be read
+  std::optional<std::int64_t> memory_available;  // bytes, /proc/meminfo's MemAvailable
 };
 
 SystemLimits read_system_limits(Os& os);

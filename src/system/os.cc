@@ -19,8 +19,8 @@
 #include <ctime>
 #include <vector>
 
-#include "system/os_direct.h"
 #include "model/units.h"
+#include "system/os_direct.h"
 
 namespace ddtime {
 

@@ -37,9 +37,9 @@ struct RingCompletion {
 // system calls it took to submit and reap them, and how full it was.
 struct RingCounters {
   std::uint64_t requests = 0;
-  std::uint64_t system_calls = 0;     // io_uring_enter, or the threads' pread/pwrite
-  std::uint64_t in_flight_sum = 0;    // requests in flight, summed at each submission
-  std::uint64_t submissions = 0;      // how many times that sum was taken
+  std::uint64_t system_calls = 0;   // io_uring_enter, or the threads' pread/pwrite
+  std::uint64_t in_flight_sum = 0;  // requests in flight, summed at each submission
+  std::uint64_t submissions = 0;    // how many times that sum was taken
 };
 
 class Ring {

@@ -5,8 +5,7 @@
 // each request to a kernel worker, io_uring still outran it at depth.
 // Without O_DIRECT, io_submit copies through the page cache before it
 // returns: correct, just not asynchronous.
-#include "system/ring_registry.h"
-
+#include <fmt/format.h>
 #include <libaio.h>
 #include <unistd.h>
 
@@ -14,8 +13,9 @@
 #include <cerrno>
 #include <cstdint>
 #include <ctime>
-#include <fmt/format.h>
 #include <vector>
+
+#include "system/ring_registry.h"
 
 namespace ddtime {
 namespace {

@@ -12,9 +12,7 @@
 // free, and a thread's first free() gives it a malloc arena, two pages
 // more per worker in the peak RSS that --iodepth bounds (depth x bs +
 // 2 MiB). Now a worker costs the two pages of its stack and descriptor.
-#include "system/ring_registry.h"
-#include "system/threads.h"
-
+#include <fmt/format.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -22,9 +20,11 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
-#include <fmt/format.h>
 #include <mutex>
 #include <vector>
+
+#include "system/ring_registry.h"
+#include "system/threads.h"
 
 namespace ddtime {
 namespace {
@@ -79,9 +79,7 @@ class ThreadRing final : public Ring {
     return reaped_count_ < wait_for ? EINTR : 0;
   }
 
-  std::span<const RingCompletion> completions() const noexcept override {
-    return {reaped_.data(), reaped_count_};
-  }
+  std::span<const RingCompletion> completions() const noexcept override { return {reaped_.data(), reaped_count_}; }
 
   RingCounters counters() const noexcept override {
     std::lock_guard lock(mutex_);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The io_uring ring. Only what liburing 2.3 (Debian 12) has is used.
-#include "system/ring_registry.h"
-
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
 #include <thread>
 #include <vector>
+
+#include "system/ring_registry.h"
 
 #if DDTIME_WITH_URING
 #include <liburing.h>
@@ -50,8 +50,8 @@ class UringRing final : public Ring {
     std::vector<iovec> iovecs;
     iovecs.reserve(buffers.size());
     for (std::span<unsigned char> buffer : buffers) iovecs.push_back({buffer.data(), buffer.size()});
-    registered_ = !iovecs.empty() &&
-                  io_uring_register_buffers(&ring_, iovecs.data(), static_cast<unsigned>(iovecs.size())) == 0;
+    registered_ =
+        !iovecs.empty() && io_uring_register_buffers(&ring_, iovecs.data(), static_cast<unsigned>(iovecs.size())) == 0;
     return registered_;
   }
 
@@ -136,9 +136,7 @@ class UringRing final : public Ring {
     return seen < wait_for ? EINTR : 0;
   }
 
-  std::span<const RingCompletion> completions() const noexcept override {
-    return {reaped_.data(), reaped_count_};
-  }
+  std::span<const RingCompletion> completions() const noexcept override { return {reaped_.data(), reaped_count_}; }
   RingCounters counters() const noexcept override { return counters_; }
 
   int start_in_this_thread() noexcept override {
@@ -211,9 +209,7 @@ RingOpened open_uring(unsigned depth, bool for_another_thread) {
 
 bool uring_built_in() noexcept { return false; }
 
-RingOpened open_uring(unsigned, bool) {
-  return {nullptr, ENOSYS};
-}
+RingOpened open_uring(unsigned, bool) { return {nullptr, ENOSYS}; }
 
 #endif
 

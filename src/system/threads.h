@@ -5,12 +5,12 @@
 // them, and a write to a closed pipe still kills as it does in GNU dd.
 #pragma once
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <cstddef>
 #include <functional>
 #include <vector>
-
-#include <pthread.h>
-#include <signal.h>
 
 namespace ddtime {
 

@@ -189,8 +189,8 @@ TEST(ReportPlace, TheDocsSayTheReportComesBeforeGnusSummary) {
     for (char& c : text) {
       if (c == '\n') c = ' ';
     }
-    for (const char* wrong : {"follows the summary", "after the summary", "follows GNU's summary",
-                              "after GNU's summary"}) {
+    for (const char* wrong :
+         {"follows the summary", "after the summary", "follows GNU's summary", "after GNU's summary"}) {
       EXPECT_EQ(text.find(wrong), std::string::npos) << path << " says the report comes " << wrong;
     }
   }

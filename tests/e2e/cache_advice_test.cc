@@ -77,57 +77,68 @@ TEST_P(CacheAdvice, MatchesGnuDdCallForCall) {
   EXPECT_EQ(calls, c.trace);
 }
 
-#define ADV(fd, offset, length) \
-  "fadvise64(" #fd ", " #offset ", " #length ", POSIX_FADV_DONTNEED) = 0\n"
+#define ADV(fd, offset, length) "fadvise64(" #fd ", " #offset ", " #length ", POSIX_FADV_DONTNEED) = 0\n"
 
 INSTANTIATE_TEST_SUITE_P(
     Gnu91, CacheAdvice,
     ::testing::Values(
         // What was read, exactly, when count= stops before end of file.
-        TraceCase{"InputRangeReadWithSkipAndCount", {"iflag=nocache", "bs=512", "skip=10", "count=10"},
-                  ADV(0, 5120, 5120)},
-        TraceCase{"InputAndOutputRangesWithCount", {"iflag=nocache", "oflag=nocache", "bs=4096", "count=3"},
+        TraceCase{
+            "InputRangeReadWithSkipAndCount", {"iflag=nocache", "bs=512", "skip=10", "count=10"}, ADV(0, 5120, 5120)},
+        TraceCase{"InputAndOutputRangesWithCount",
+                  {"iflag=nocache", "oflag=nocache", "bs=4096", "count=3"},
                   ADV(0, 0, 12288) ADV(1, 0, 12288)},
         // Batches of 128 KiB, then from the last batch's page to end of file.
-        TraceCase{"InputBatchesThenToEndOfFile", {"iflag=nocache", "bs=100000"},
+        TraceCase{"InputBatchesThenToEndOfFile",
+                  {"iflag=nocache", "bs=100000"},
                   ADV(0, 0, 131072) ADV(0, 131072, 131072) ADV(0, 262144, 131072) ADV(0, 393216, 131072)
-                      ADV(0, 524288, 131072) ADV(0, 655360, 131072) ADV(0, 786432, 131072)
-                          ADV(0, 917504, 131072) ADV(0, 1048576, 131072) ADV(0, 1179648, 0)},
+                      ADV(0, 524288, 131072) ADV(0, 655360, 131072) ADV(0, 786432, 131072) ADV(0, 917504, 131072)
+                          ADV(0, 1048576, 131072) ADV(0, 1179648, 0)},
         // GNU advances its idea of the output offset by more than was
         // written when a write is not a multiple of 128 KiB; kept as is.
-        TraceCase{"OutputOffsetsAsGnuCountsThem", {"oflag=nocache", "bs=100000"},
+        TraceCase{"OutputOffsetsAsGnuCountsThem",
+                  {"oflag=nocache", "bs=100000"},
                   ADV(1, 0, 131072) ADV(1, 200000, 131072) ADV(1, 368928, 131072) ADV(1, 506784, 131072)
-                      ADV(1, 713568, 131072) ADV(1, 889280, 131072) ADV(1, 1033920, 131072)
-                          ADV(1, 1247488, 131072) ADV(1, 1429984, 131072) ADV(1, 1523712, 0)},
+                      ADV(1, 713568, 131072) ADV(1, 889280, 131072) ADV(1, 1033920, 131072) ADV(1, 1247488, 131072)
+                          ADV(1, 1429984, 131072) ADV(1, 1523712, 0)},
         TraceCase{"OutputRangeAfterSeek", {"oflag=nocache", "bs=512", "seek=3", "count=5"}, ADV(1, 1536, 2560)},
         // notrunc keeps what follows, so only the pending range is advised.
-        TraceCase{"OutputUnderNotruncStopsAtWhatWasWritten", {"oflag=nocache", "conv=notrunc", "bs=1M", "count=1"},
+        TraceCase{"OutputUnderNotruncStopsAtWhatWasWritten",
+                  {"oflag=nocache", "conv=notrunc", "bs=1M", "count=1"},
                   ADV(1, 0, 1048576)},
         // count=0: the whole file from the skip or seek point.
-        TraceCase{"CountZeroDropsInputFromTheSkipPoint", {"iflag=nocache", "bs=4096", "skip=1", "count=0"},
-                  ADV(0, 4096, 0)},
+        TraceCase{
+            "CountZeroDropsInputFromTheSkipPoint", {"iflag=nocache", "bs=4096", "skip=1", "count=0"}, ADV(0, 4096, 0)},
         // From the start of the page holding the seek point.
-        TraceCase{"CountZeroDropsOutputFromTheSeekPointsPage", {"oflag=nocache", "bs=512", "seek=7", "count=0"},
+        TraceCase{"CountZeroDropsOutputFromTheSeekPointsPage",
+                  {"oflag=nocache", "bs=512", "seek=7", "count=0"},
                   ADV(1, 0, 0)},
-        TraceCase{"CountBytesAdvisesTheBytesCopied", {"iflag=nocache,count_bytes", "oflag=nocache", "bs=64k", "count=5"},
+        TraceCase{"CountBytesAdvisesTheBytesCopied",
+                  {"iflag=nocache,count_bytes", "oflag=nocache", "bs=64k", "count=5"},
                   ADV(0, 0, 5) ADV(1, 0, 5)},
         // The O_DIRECT tail goes through the page cache: advised away to end
         // of file before it is written and after the fsync that follows.
-        TraceCase{"DirectOutputTailIsAdvisedAroundItsFsync", {"oflag=direct", "bs=1M"},
-                  ADV(1, 1048576, 0) "fsync(1)                                = 0\n" ADV(1, 1048576, 0), true},
-        TraceCase{"DirectOutputTailWithFdatasync", {"oflag=direct", "conv=fdatasync", "bs=1M"},
+        TraceCase{"DirectOutputTailIsAdvisedAroundItsFsync",
+                  {"oflag=direct", "bs=1M"},
+                  ADV(1, 1048576, 0) "fsync(1)                                = 0\n" ADV(1, 1048576, 0),
+                  true},
+        TraceCase{"DirectOutputTailWithFdatasync",
+                  {"oflag=direct", "conv=fdatasync", "bs=1M"},
                   ADV(1, 1048576, 0) "fdatasync(1)                            = 0\n"
                                      "fsync(1)                                = 0\n" ADV(1, 1048576, 0),
                   true},
         // The flush comes before the final advice, so it drops clean pages.
-        TraceCase{"NocacheOutputAdvisesToEndOfFileAfterTheFlush", {"oflag=nocache", "conv=fdatasync", "bs=1M"},
-                  ADV(1, 0, 1048576) ADV(1, 1048576, 131072) "fdatasync(1)                            = 0\n"
-                      ADV(1, 1179648, 0)},
+        TraceCase{"NocacheOutputAdvisesToEndOfFileAfterTheFlush",
+                  {"oflag=nocache", "conv=fdatasync", "bs=1M"},
+                  ADV(1, 0, 1048576)
+                      ADV(1, 1048576, 131072) "fdatasync(1)                            = 0\n" ADV(1, 1179648, 0)},
         // A reblocked block the kernel refuses under O_DIRECT stops the copy;
         // GNU 9.1 still flushes on the way out.
         TraceCase{"FlushOnTheWayOutAfterAFailedDirectWrite",
                   {"oflag=direct", "conv=fsync", "ibs=1000", "obs=3000", "count=7"},
-                  "fsync(1)                                = 0\n", true, "exit 1"}),
+                  "fsync(1)                                = 0\n",
+                  true,
+                  "exit 1"}),
     ParamName{});
 
 #undef ADV

@@ -35,8 +35,8 @@ class Combinations : public DdTest {
   }
   static std::size_t count(const std::string& text, const std::string& pattern) {
     const std::regex re(pattern, std::regex::multiline);
-    return static_cast<std::size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), re),
-                                                  std::sregex_iterator()));
+    return static_cast<std::size_t>(
+        std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
   }
   std::string input_;
 };
@@ -46,8 +46,9 @@ class Combinations : public DdTest {
 TEST_F(Combinations, ReadbackOfADirectWriteWithAPartialLastBlock) {
   const Result r = ddtime({"if=r1m", "of=vout", "bs=4k", "oflag=direct", "--verify"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_EQ(count(r.err, "^ddtime: read: through the page cache, its pages dropped first: 1000000 B from offset 0 "
-                         "is no multiple of 'vout''s direct I/O alignment \\d+$"),
+  EXPECT_EQ(count(r.err,
+                  "^ddtime: read: through the page cache, its pages dropped first: 1000000 B from offset 0 "
+                  "is no multiple of 'vout''s direct I/O alignment \\d+$"),
             1u)
       << r.err;
   EXPECT_NE(r.err.find("ddtime: verify: ok, "), std::string::npos) << r.err;
@@ -132,13 +133,13 @@ TEST_F(Combinations, ASessionHonoursUnitsAndSplitTimes) {
 // Defect 18: --readback dropped --latency, --cache and --split-times.
 TEST_F(Combinations, ReadbackHonoursLatencyCacheAndSplitTimes) {
   if (on_tmpfs()) GTEST_SKIP() << "tmpfs's pages cannot be dropped";
-  const Result r =
-      ddtime({"if=r1m", "of=o", "bs=64k", "--readback", "--cache=cold", "--latency", "--split-times", "--json=rl.json"});
+  const Result r = ddtime(
+      {"if=r1m", "of=o", "bs=64k", "--readback", "--cache=cold", "--latency", "--split-times", "--json=rl.json"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(count(r.err, "^ddtime: cache cold: input 0\\.0% resident"), 1u) << r.err;
   EXPECT_EQ(count(r.err, "^ddtime: latency per "), 2u) << "one report per pass\n" << r.err;
-  EXPECT_EQ(count(r.err, "^ddtime: (write|read): .*  read " + kDuration + "  write " + kDuration + "  other " + kDuration +
-                             "$"),
+  EXPECT_EQ(count(r.err, "^ddtime: (write|read): .*  read " + kDuration + "  write " + kDuration + "  other " +
+                             kDuration + "$"),
             2u)
       << r.err;
   const Json doc = parse_json(read_file("rl.json"));
@@ -174,8 +175,9 @@ TEST_F(Combinations, TheMeasuredLineAndTheCacheLineTellOfTheRangeAfterCacheActed
 TEST_F(Combinations, AfterASweepTheMeasuredLineIsOfTheLastRowAndSaysSo) {
   const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "--sweep=bs=1M,4k", "--size=8M"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_EQ(count(r.err, "^ddtime: measured \\(bs=4k depth 1, the row of GNU's lines below\\): the kernel "
-                         "zero-filling a 4 KiB buffer"),
+  EXPECT_EQ(count(r.err,
+                  "^ddtime: measured \\(bs=4k depth 1, the row of GNU's lines below\\): the kernel "
+                  "zero-filling a 4 KiB buffer"),
             1u)
       << r.err;
   EXPECT_NE(r.err.find("2048+0 records in"), std::string::npos) << r.err;
@@ -216,7 +218,8 @@ TEST_F(Combinations, CsvAsDdHasTheCpuTimeOfTheRun) {
   const Result r = dd({"if=/dev/zero", "of=/dev/null", "bs=1M", "count=2000", "--csv"});
   ASSERT_STATUS(r, "exit 0");
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.err, m, std::regex("\n1048576,1,copy,1,false,as-is,2097152000,2000,[0-9.]+,([0-9.]+),([0-9.]+),")))
+  ASSERT_TRUE(std::regex_search(
+      r.err, m, std::regex("\n1048576,1,copy,1,false,as-is,2097152000,2000,[0-9.]+,([0-9.]+),([0-9.]+),")))
       << r.err;
   EXPECT_GT(std::stod(m[1]) + std::stod(m[2]), 0.0) << r.err;
 }
@@ -234,8 +237,8 @@ TEST_F(Combinations, EverySweepRowCutsTheOutputAsTheCommandLineDoes) {
       << "the bytes before seek=2 are kept at every row";
 
   write_file("emptied", std::string(20000, 'e'));
-  const Result emptied = ddtime(
-      {"if=r1m", "of=emptied", "bs=16k", "seek=8192", "oflag=seek_bytes", "count=1", "--sweep=bs=16k,4k"});
+  const Result emptied =
+      ddtime({"if=r1m", "of=emptied", "bs=16k", "seek=8192", "oflag=seek_bytes", "count=1", "--sweep=bs=16k,4k"});
   ASSERT_STATUS(emptied, "exit 0");
   EXPECT_TRUE(read_file("emptied") == std::string(8192, '\0') + input_.substr(0, 16384))
       << "bs=16k has no whole block in seek=8192 bytes, so of= is emptied at every row";

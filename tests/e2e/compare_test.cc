@@ -4,8 +4,8 @@
 // or is cut short, a missing file, options and operands that make no sense
 // with it).
 #include <algorithm>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "e2e/harness.h"
@@ -32,8 +32,8 @@ class Compare : public DdTest {
   Result ddtime_c(std::vector<std::string> args) const { return dd(options_c(std::move(args))); }
   // A session of five runs of /dev/zero to /dev/null, its JSON in name.
   void session(const std::string& name, const std::string& bs = "64k") const {
-    const Result made = ddtime_c({"if=/dev/zero", "of=/dev/null", "bs=" + bs, "count=20", "--repeat=5",
-                                  "--json=" + name});
+    const Result made =
+        ddtime_c({"if=/dev/zero", "of=/dev/null", "bs=" + bs, "count=20", "--repeat=5", "--json=" + name});
     ASSERT_STATUS(made, "exit 0");
   }
   // A session document of counted runs at the rates given, as ddtime
@@ -125,8 +125,7 @@ TEST_F(Compare, DifferentOperandsAreRefusedUnlessForced) {
   EXPECT_EQ(refused.out, "");
   const Result forced = ddtime_c({"--compare", "a.json", "b.json", "--force"});
   ASSERT_STATUS(forced, "exit 0");
-  EXPECT_NE(forced.out.find("~ too few runs (1 and 1: the smallest p a rank test can give is 1.00)"),
-            std::string::npos)
+  EXPECT_NE(forced.out.find("~ too few runs (1 and 1: the smallest p a rank test can give is 1.00)"), std::string::npos)
       << forced.out;
 }
 
@@ -205,7 +204,8 @@ TEST_F(Compare, ATruncatedDocumentNamesFileLineAndColumn) {
   write_file("cut.json", whole.substr(0, cut));
   const Result result = ddtime_c({"--compare", "a.json", "cut.json"});
   EXPECT_STATUS(result, "exit 1");
-  EXPECT_TRUE(result.err.starts_with("ddtime: cut.json:1:" + std::to_string(cut + 1) + ": not a complete JSON document: "))
+  EXPECT_TRUE(
+      result.err.starts_with("ddtime: cut.json:1:" + std::to_string(cut + 1) + ": not a complete JSON document: "))
       << result.err;
   EXPECT_NE(result.err.find("unexpected end of input"), std::string::npos) << result.err;
 }
@@ -378,8 +378,7 @@ TEST_F(Compare, RunsOfZeroBytesASecondAreCountedAndSaid) {
   }
   const Result result = ddtime_c({"--compare", "z1.json", "z2.json"});
   ASSERT_STATUS(result, "exit 0");
-  EXPECT_NE(result.out.find("3, 3  ~ 3 and 3 runs, all of 0 B/s: nothing to compare"), std::string::npos)
-      << result.out;
+  EXPECT_NE(result.out.find("3, 3  ~ 3 and 3 runs, all of 0 B/s: nothing to compare"), std::string::npos) << result.out;
   EXPECT_EQ(result.out.find("no counted runs"), std::string::npos) << result.out;
 }
 

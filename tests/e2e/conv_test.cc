@@ -39,21 +39,20 @@ TEST_P(ConvTable, MapsAll256ByteValues) {
   EXPECT_EQ(to_hex(read_file("out")), GetParam().golden_hex);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Golden, ConvTable,
-    ::testing::Values(TableCase{"Ascii", "ascii", golden::kAscii},
-                      TableCase{"Ebcdic", "ebcdic", golden::kEbcdic},
-                      TableCase{"Ibm", "ibm", golden::kIbm},
-                      TableCase{"Lcase", "lcase", golden::kLcase},
-                      TableCase{"Ucase", "ucase", golden::kUcase},
-                      TableCase{"AsciiThenLcase", "ascii,lcase", golden::kAsciiLcase},
-                      TableCase{"AsciiThenUcase", "ucase,ascii", golden::kAsciiUcase},
-                      TableCase{"LcaseThenEbcdic", "ebcdic,lcase", golden::kEbcdicLcase},
-                      TableCase{"UcaseThenEbcdic", "ebcdic,ucase", golden::kEbcdicUcase},
-                      TableCase{"LcaseThenIbm", "lcase,ibm", golden::kIbmLcase},
-                      TableCase{"UcaseThenIbm", "ibm,ucase", golden::kIbmUcase},
-                      TableCase{"Swab", "swab", golden::kSwab}),
-    ParamName());
+INSTANTIATE_TEST_SUITE_P(Golden, ConvTable,
+                         ::testing::Values(TableCase{"Ascii", "ascii", golden::kAscii},
+                                           TableCase{"Ebcdic", "ebcdic", golden::kEbcdic},
+                                           TableCase{"Ibm", "ibm", golden::kIbm},
+                                           TableCase{"Lcase", "lcase", golden::kLcase},
+                                           TableCase{"Ucase", "ucase", golden::kUcase},
+                                           TableCase{"AsciiThenLcase", "ascii,lcase", golden::kAsciiLcase},
+                                           TableCase{"AsciiThenUcase", "ucase,ascii", golden::kAsciiUcase},
+                                           TableCase{"LcaseThenEbcdic", "ebcdic,lcase", golden::kEbcdicLcase},
+                                           TableCase{"UcaseThenEbcdic", "ebcdic,ucase", golden::kEbcdicUcase},
+                                           TableCase{"LcaseThenIbm", "lcase,ibm", golden::kIbmLcase},
+                                           TableCase{"UcaseThenIbm", "ibm,ucase", golden::kIbmUcase},
+                                           TableCase{"Swab", "swab", golden::kSwab}),
+                         ParamName());
 
 TEST_F(Conv, UcaseOnText) {
   auto r = dd_in("Hello, World 123\n", {"conv=ucase", "status=none"});
@@ -132,22 +131,14 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(ConflictCase{"AsciiEbcdic", "conv=ascii,ebcdic", kCharsets},
                       ConflictCase{"AsciiIbm", "conv=ascii,ibm", kCharsets},
                       ConflictCase{"EbcdicIbm", "conv=ibm,ebcdic", kCharsets},
-                      ConflictCase{"LcaseUcase", "conv=lcase,ucase",
-                                   "cannot combine lcase and ucase"},
-                      ConflictCase{"UcaseLcaseSameMessage", "conv=ucase,lcase",
-                                   "cannot combine lcase and ucase"},
-                      ConflictCase{"ExclNocreat", "conv=excl,nocreat",
-                                   "cannot combine excl and nocreat"},
-                      ConflictCase{"BlockUnblockWithCbs", "cbs=4 conv=block,unblock",
-                                   kBlockUnblock},
-                      ConflictCase{"AsciiImpliesUnblock", "cbs=4 conv=ascii,block",
-                                   kBlockUnblock},
-                      ConflictCase{"EbcdicImpliesBlock", "cbs=4 conv=ebcdic,unblock",
-                                   kBlockUnblock},
-                      ConflictCase{"IbmImpliesBlock", "cbs=4 conv=ibm,unblock",
-                                   kBlockUnblock},
-                      ConflictCase{"AcrossTwoOperands", "cbs=4 conv=unblock conv=block",
-                                   kBlockUnblock}),
+                      ConflictCase{"LcaseUcase", "conv=lcase,ucase", "cannot combine lcase and ucase"},
+                      ConflictCase{"UcaseLcaseSameMessage", "conv=ucase,lcase", "cannot combine lcase and ucase"},
+                      ConflictCase{"ExclNocreat", "conv=excl,nocreat", "cannot combine excl and nocreat"},
+                      ConflictCase{"BlockUnblockWithCbs", "cbs=4 conv=block,unblock", kBlockUnblock},
+                      ConflictCase{"AsciiImpliesUnblock", "cbs=4 conv=ascii,block", kBlockUnblock},
+                      ConflictCase{"EbcdicImpliesBlock", "cbs=4 conv=ebcdic,unblock", kBlockUnblock},
+                      ConflictCase{"IbmImpliesBlock", "cbs=4 conv=ibm,unblock", kBlockUnblock},
+                      ConflictCase{"AcrossTwoOperands", "cbs=4 conv=unblock conv=block", kBlockUnblock}),
     ParamName());
 
 TEST_F(Conv, ConflictIsReportedBeforeOpeningFiles) {
@@ -396,8 +387,7 @@ TEST_F(Conv, SparseOutputEndingInAHoleHasTheRightSizeAndBytes) {
   o.in = Stdin::pipe(input);
   auto r = dd(o);
   EXPECT_STATUS(r, "exit 0");
-  EXPECT_EQ(r.err_masked(),
-            "3+0 records in\n3+0 records out\n196608 bytes (197 kB, 192 KiB) copied, <T> s, <R>\n");
+  EXPECT_EQ(r.err_masked(), "3+0 records in\n3+0 records out\n196608 bytes (197 kB, 192 KiB) copied, <T> s, <R>\n");
   EXPECT_EQ(file_size("out"), 196608);
   EXPECT_EQ(read_file("out"), input);
 }
@@ -444,8 +434,7 @@ TEST_F(Conv, SparseToAPipeWritesTheZeros) {
   auto r = dd_in(std::string(1024, '\0'), {"conv=sparse", "bs=512"});
   EXPECT_STATUS(r, "exit 0");
   EXPECT_EQ(r.out, std::string(1024, '\0'));
-  EXPECT_EQ(r.err_masked(),
-            "2+0 records in\n2+0 records out\n1024 bytes (1.0 kB, 1.0 KiB) copied, <T> s, <R>\n");
+  EXPECT_EQ(r.err_masked(), "2+0 records in\n2+0 records out\n1024 bytes (1.0 kB, 1.0 KiB) copied, <T> s, <R>\n");
 }
 
 // --- excl / nocreat / notrunc ---

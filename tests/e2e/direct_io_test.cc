@@ -78,16 +78,18 @@ std::optional<Json> json_or_fail(const std::string& text) {
 TEST_F(Loop4096, DirectReadAtTheBlockSizeReadsTheWholeDevice) {
   Result r = dd({"if=" + device_, "bs=4096", "iflag=direct"});
   EXPECT_STATUS(r, "exit 0");
-  EXPECT_EQ(r.err_masked(), "258+0 records in\n258+0 records out\n"
-                            "1056768 bytes (1.1 MB, 1.0 MiB) copied, <T> s, <R>\n");
+  EXPECT_EQ(r.err_masked(),
+            "258+0 records in\n258+0 records out\n"
+            "1056768 bytes (1.1 MB, 1.0 MiB) copied, <T> s, <R>\n");
   EXPECT_TRUE(r.out == content_) << "stdout differs from the device (" << r.out.size() << " bytes)";
 }
 
 TEST_F(Loop4096, DirectReadWithOneMegabyteBlocksEndsWithAShortRecord) {
   Result r = dd({"if=" + device_, "bs=1M", "iflag=direct"});
   EXPECT_STATUS(r, "exit 0");
-  EXPECT_EQ(r.err_masked(), "1+1 records in\n1+1 records out\n"
-                            "1056768 bytes (1.1 MB, 1.0 MiB) copied, <T> s, <R>\n");
+  EXPECT_EQ(r.err_masked(),
+            "1+1 records in\n1+1 records out\n"
+            "1056768 bytes (1.1 MB, 1.0 MiB) copied, <T> s, <R>\n");
   EXPECT_TRUE(r.out == content_) << "stdout differs from the device (" << r.out.size() << " bytes)";
 }
 
@@ -313,8 +315,7 @@ TEST_F(Loop512AsDdtime, DirectReadAt512IsAccepted) {
   const std::vector<std::string> lines = report_lines(r.err);
   ASSERT_EQ(lines.size(), 5u) << r;
   EXPECT_EQ(lines[2], "129+0 records in");
-  EXPECT_TRUE(std::regex_match(lines[1], std::regex(R"(^ddtime: \d+ B/s; \d+ records?/s \(.* each\)$)")))
-      << lines[1];
+  EXPECT_TRUE(std::regex_match(lines[1], std::regex(R"(^ddtime: \d+ B/s; \d+ records?/s \(.* each\)$)"))) << lines[1];
 }
 
 TEST_F(Loop512, DirectWriteAt512Works) {
@@ -329,8 +330,8 @@ TEST_F(Loop512, DirectWriteAt512Works) {
 TEST_F(Loop512AsDdtime, MisalignedBlockSizeIsRefused) {
   Result r = ddtime({"if=" + device_, "bs=100", "iflag=direct"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err, "ddtime: bs=100 is not a multiple of " + device_ +
-                       "'s logical block size 512; use bs=512 or a multiple\n");
+  EXPECT_EQ(r.err,
+            "ddtime: bs=100 is not a multiple of " + device_ + "'s logical block size 512; use bs=512 or a multiple\n");
 }
 
 // ---- character devices ----

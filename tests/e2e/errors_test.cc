@@ -14,8 +14,7 @@
 namespace ddtime::e2e {
 namespace {
 
-constexpr const char* kEmptySummary =
-    "0+0 records in\n0+0 records out\n0 bytes copied, <T> s, <R>\n";
+constexpr const char* kEmptySummary = "0+0 records in\n0+0 records out\n0 bytes copied, <T> s, <R>\n";
 
 class OpenErrors : public DdTest {};
 class ReadErrors : public DdTest {};
@@ -117,8 +116,7 @@ TEST_F(ReadErrors, ReadingADirectory) {
   std::filesystem::create_directory(path("dir"));
   auto r = dd({"if=dir", "of=/dev/null"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err_masked(),
-            std::string("dd: error reading 'dir': Is a directory\n") + kEmptySummary);
+  EXPECT_EQ(r.err_masked(), std::string("dd: error reading 'dir': Is a directory\n") + kEmptySummary);
 }
 
 TEST_F(ReadErrors, StdinIsADirectory) {
@@ -127,8 +125,7 @@ TEST_F(ReadErrors, StdinIsADirectory) {
   o.in = Stdin::file("dir");
   auto r = dd(o);
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err_masked(),
-            std::string("dd: error reading 'standard input': Is a directory\n") + kEmptySummary);
+  EXPECT_EQ(r.err_masked(), std::string("dd: error reading 'standard input': Is a directory\n") + kEmptySummary);
 }
 
 TEST_F(ReadErrors, ReadErrorIsReportedWithStatusNone) {
@@ -503,16 +500,14 @@ TEST_F(Memory, HugeInputBufferFails) {
   write_file("in", "abc");
   auto r = dd({"if=in", "of=/dev/null", "ibs=2P"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err,
-            "dd: memory exhausted by input buffer of size 2251799813685248 bytes (2.0 PiB)\n");
+  EXPECT_EQ(r.err, "dd: memory exhausted by input buffer of size 2251799813685248 bytes (2.0 PiB)\n");
 }
 
 TEST_F(Memory, HugeOutputBufferFails) {
   write_file("in", "abc");
   auto r = dd({"if=in", "of=/dev/null", "ibs=1", "obs=3P"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err,
-            "dd: memory exhausted by output buffer of size 3377699720527872 bytes (3.0 PiB)\n");
+  EXPECT_EQ(r.err, "dd: memory exhausted by output buffer of size 3377699720527872 bytes (3.0 PiB)\n");
 }
 
 TEST_F(Memory, HugeOutputBufferWithCountZeroAllocatesNothing) {
@@ -523,16 +518,14 @@ TEST_F(Memory, HugeOutputBufferWithCountZeroAllocatesNothing) {
 TEST_F(Memory, LargestBlockSizeIsReportedInExbibytes) {
   auto r = dd({"if=/dev/null", "of=/dev/null", "ibs=9223372036854775806"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err,
-            "dd: memory exhausted by input buffer of size 9223372036854775806 bytes (8.0 EiB)\n");
+  EXPECT_EQ(r.err, "dd: memory exhausted by input buffer of size 9223372036854775806 bytes (8.0 EiB)\n");
 }
 
 TEST_F(Memory, AllocationFailureComesAfterTheOutputIsOpenedAndTruncated) {
   write_file("out", "keep");
   auto r = dd({"if=/dev/null", "of=out", "bs=1P"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err,
-            "dd: memory exhausted by input buffer of size 1125899906842624 bytes (1.0 PiB)\n");
+  EXPECT_EQ(r.err, "dd: memory exhausted by input buffer of size 1125899906842624 bytes (1.0 PiB)\n");
   EXPECT_EQ(file_size("out"), 0);
 }
 

@@ -15,9 +15,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <regex>
 #include <string>
@@ -121,14 +121,14 @@ std::optional<Json> json_or_fail(const std::string& text) {
 }
 
 const std::vector<std::string> kTopLevelKeys = {
-    "tool",    "version", "environment", "complete", "operands", "records_in",  "records_out", "truncated_records",
-    "bytes_in", "bytes_out", "times", "rates", "exit_status", "signal", "errors"};
+    "tool",     "version",   "environment", "complete", "operands",    "records_in", "records_out", "truncated_records",
+    "bytes_in", "bytes_out", "times",       "rates",    "exit_status", "signal",     "errors"};
 
 // ---- the strict JSON reader the tests rely on ----
 
 TEST(JsonReader, AcceptsEveryKindOfValue) {
-  Json v = parse_json(
-      " {\"a\":[1,-0.5e+2,true,false,null],\"b\":\"x\\\"\\\\\\/\\n\\u00ff\\ud83d\\ude00\",\"c\":{}} \n");
+  Json v =
+      parse_json(" {\"a\":[1,-0.5e+2,true,false,null],\"b\":\"x\\\"\\\\\\/\\n\\u00ff\\ud83d\\ude00\",\"c\":{}} \n");
   EXPECT_EQ(v.keys(), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(v["a"][0].integer(), 1);
   EXPECT_EQ(v["a"][1].number(), -50.0);
@@ -140,9 +140,10 @@ TEST(JsonReader, AcceptsEveryKindOfValue) {
 }
 
 TEST(JsonReader, RejectsWhatRfc8259Rejects) {
-  for (const char* bad : {"", "{} {}", "{\"a\":1,}", "[1,]", "{'a':1}", "01", "1.", ".5", "+1", "-",
-                          "\"tab\there\"", "\"\\x41\"", "\"\\ud800\"", "\"\xff\"", "\"\xc0\xaf\"",
-                          "{\"a\":1,\"a\":2}", "nul", "[1 2]", "{\"a\" 1}", "NaN", "\"open"}) {
+  for (const char* bad :
+       {"",    "{} {}", "{\"a\":1,}",    "[1,]",      "{'a':1}",     "01",       "1.",           ".5",
+        "+1",  "-",     "\"tab\there\"", "\"\\x41\"", "\"\\ud800\"", "\"\xff\"", "\"\xc0\xaf\"", "{\"a\":1,\"a\":2}",
+        "nul", "[1 2]", "{\"a\" 1}",     "NaN",       "\"open"}) {
     EXPECT_THROW(parse_json(bad), JsonError) << bad;
   }
 }
@@ -157,9 +158,7 @@ class TimingReport : public DdTest {
   }
 
   // A copy long enough (tens of ms) for the figures to mean something.
-  static std::vector<std::string> busy_copy() {
-    return {"if=/dev/zero", "of=/dev/null", "bs=64K", "count=2000"};
-  }
+  static std::vector<std::string> busy_copy() { return {"if=/dev/zero", "of=/dev/null", "bs=64K", "count=2000"}; }
   static constexpr std::int64_t kBusyBytes = 2000 * 65536;
   static constexpr const char* kBusyGnuLines =
       "2000+0 records in\n2000+0 records out\n"
@@ -277,8 +276,8 @@ TEST_P(RateUnits, ShapeTheRateLine) {
 INSTANTIATE_TEST_SUITE_P(
     TimingReport, RateUnits,
     ::testing::Values(UnitsCase{"DefaultShowsIecAndBytes", {}, kIecRate + R"( = \d+ B/s)", false},
-                      UnitsCase{"AllShowsSiIecAndBytes", {"--units=all"}, kSiRate + " = " + kIecRate + R"( = \d+ B/s)",
-                                true},
+                      UnitsCase{
+                          "AllShowsSiIecAndBytes", {"--units=all"}, kSiRate + " = " + kIecRate + R"( = \d+ B/s)", true},
                       UnitsCase{"SiShowsOnlySi", {"--units=si"}, kSiRate, true},
                       UnitsCase{"IecShowsOnlyIec", {"--units=iec"}, kIecRate, false},
                       UnitsCase{"BothShowsSiAndIec", {"--units=both"}, kSiRate + " = " + kIecRate, true},
@@ -379,8 +378,7 @@ TEST_F(JsonOutput, ReplacesStderrWithOneObjectHoldingTheRun) {
   for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<char>('a' + i % 26);
   write_file("in.bin", input);
   const auto before = std::chrono::steady_clock::now();
-  Result r = ddtime({"--json", "if=in.bin", "of=out.bin", "ibs=4096", "obs=1000", "count=3",
-                     "conv=fsync,notrunc"});
+  Result r = ddtime({"--json", "if=in.bin", "of=out.bin", "ibs=4096", "obs=1000", "count=3", "conv=fsync,notrunc"});
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(r.out, "");
@@ -396,8 +394,8 @@ TEST_F(JsonOutput, ReplacesStderrWithOneObjectHoldingTheRun) {
   EXPECT_TRUE(j["complete"].boolean());
 
   const Json& operands = j["operands"];
-  EXPECT_EQ(operands.keys(), (std::vector<std::string>{"if", "of", "ibs", "obs", "cbs", "skip", "seek", "count",
-                                                       "conv", "iflag", "oflag", "status"}));
+  EXPECT_EQ(operands.keys(), (std::vector<std::string>{"if", "of", "ibs", "obs", "cbs", "skip", "seek", "count", "conv",
+                                                       "iflag", "oflag", "status"}));
   EXPECT_EQ(operands["if"].string(), "in.bin");
   EXPECT_EQ(operands["of"].string(), "out.bin");
   EXPECT_EQ(operands["ibs"].integer(), 4096);
@@ -662,8 +660,8 @@ TEST_F(Progress, UnknownTotalPrintsSoFarLines) {
   o.as_ddtime = true;
   // Three reads over 1.1 s: the check before the fourth read is past the
   // first second.
-  o.in = Stdin::timed_chunks({{std::string(1000, 'a'), 550ms}, {std::string(1000, 'b'), 550ms},
-                              {std::string(1000, 'c'), 0ms}});
+  o.in = Stdin::timed_chunks(
+      {{std::string(1000, 'a'), 550ms}, {std::string(1000, 'b'), 550ms}, {std::string(1000, 'c'), 0ms}});
   Result r = dd(o);
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << "stderr is not a terminal: " << r;
@@ -684,8 +682,8 @@ TEST_F(Progress, CountGivesAPercentageThatReaches100) {
   o.as_ddtime = true;
   // After the third record the loop checks the clock once more before
   // stopping at count=3: 3000 of 3000 bytes.
-  o.in = Stdin::timed_chunks({{std::string(1000, 'a'), 550ms}, {std::string(1000, 'b'), 550ms},
-                              {std::string(1000, 'c'), 0ms}});
+  o.in = Stdin::timed_chunks(
+      {{std::string(1000, 'a'), 550ms}, {std::string(1000, 'b'), 550ms}, {std::string(1000, 'c'), 0ms}});
   Result r = dd(o);
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r;
@@ -763,9 +761,7 @@ class ReportOnSignal : public TimingReport {
   }
 
   // GNU's bytes line, which now ends the report, ends with its rate.
-  static bool ends_with_summary(const std::string& text) {
-    return text.ends_with("B/s\n");
-  }
+  static bool ends_with_summary(const std::string& text) { return text.ends_with("B/s\n"); }
 };
 
 TEST_F(ReportOnSignal, Usr1PrintsTheReportThenGnuLinesAndContinues) {

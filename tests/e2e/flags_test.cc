@@ -47,23 +47,15 @@ TEST_P(FlagAccepted, CopiesARegularFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     Symbols, FlagAccepted,
-    ::testing::Values(FlagCase{"InputDsync", "iflag=dsync"},
-                      FlagCase{"InputSync", "iflag=sync"},
-                      FlagCase{"InputNoatime", "iflag=noatime"},
-                      FlagCase{"InputNoctty", "iflag=noctty"},
-                      FlagCase{"InputNonblock", "iflag=nonblock"},
-                      FlagCase{"InputNofollow", "iflag=nofollow"},
-                      FlagCase{"InputNocache", "iflag=nocache"},
-                      FlagCase{"InputFullblock", "iflag=fullblock"},
+    ::testing::Values(FlagCase{"InputDsync", "iflag=dsync"}, FlagCase{"InputSync", "iflag=sync"},
+                      FlagCase{"InputNoatime", "iflag=noatime"}, FlagCase{"InputNoctty", "iflag=noctty"},
+                      FlagCase{"InputNonblock", "iflag=nonblock"}, FlagCase{"InputNofollow", "iflag=nofollow"},
+                      FlagCase{"InputNocache", "iflag=nocache"}, FlagCase{"InputFullblock", "iflag=fullblock"},
                       FlagCase{"InputAppendIsHarmless", "iflag=append"},
-                      FlagCase{"InputSeekBytesIsIgnored", "iflag=seek_bytes"},
-                      FlagCase{"OutputDsync", "oflag=dsync"},
-                      FlagCase{"OutputSync", "oflag=sync"},
-                      FlagCase{"OutputNoatime", "oflag=noatime"},
-                      FlagCase{"OutputNoctty", "oflag=noctty"},
-                      FlagCase{"OutputNonblock", "oflag=nonblock"},
-                      FlagCase{"OutputNofollow", "oflag=nofollow"},
-                      FlagCase{"OutputNocache", "oflag=nocache"},
+                      FlagCase{"InputSeekBytesIsIgnored", "iflag=seek_bytes"}, FlagCase{"OutputDsync", "oflag=dsync"},
+                      FlagCase{"OutputSync", "oflag=sync"}, FlagCase{"OutputNoatime", "oflag=noatime"},
+                      FlagCase{"OutputNoctty", "oflag=noctty"}, FlagCase{"OutputNonblock", "oflag=nonblock"},
+                      FlagCase{"OutputNofollow", "oflag=nofollow"}, FlagCase{"OutputNocache", "oflag=nocache"},
                       FlagCase{"OutputCountBytesIsIgnored", "oflag=count_bytes"},
                       FlagCase{"OutputSkipBytesIsIgnored", "oflag=skip_bytes"},
                       FlagCase{"SeveralAtOnce", "iflag=noatime,noctty,dsync,sync"}),
@@ -87,15 +79,13 @@ TEST_P(FlagRejected, WithHelpHint) {
 
 INSTANTIATE_TEST_SUITE_P(
     Symbols, FlagRejected,
-    ::testing::Values(
-        RejectedFlag{"FullblockIsInputOnly", "oflag=fullblock",
-                     "invalid output flag: ‘fullblock’"},
-        RejectedFlag{"BinaryIsNotALinuxFlag", "iflag=binary", "invalid input flag: ‘binary’"},
-        RejectedFlag{"TextIsNotALinuxFlag", "oflag=text", "invalid output flag: ‘text’"},
-        RejectedFlag{"CioIsNotALinuxFlag", "iflag=cio", "invalid input flag: ‘cio’"},
-        RejectedFlag{"NolinksIsNotALinuxFlag", "oflag=nolinks", "invalid output flag: ‘nolinks’"},
-        RejectedFlag{"ConversionsAreNotFlags", "iflag=noerror", "invalid input flag: ‘noerror’"},
-        RejectedFlag{"FlagsAreCaseSensitive", "iflag=DIRECT", "invalid input flag: ‘DIRECT’"}),
+    ::testing::Values(RejectedFlag{"FullblockIsInputOnly", "oflag=fullblock", "invalid output flag: ‘fullblock’"},
+                      RejectedFlag{"BinaryIsNotALinuxFlag", "iflag=binary", "invalid input flag: ‘binary’"},
+                      RejectedFlag{"TextIsNotALinuxFlag", "oflag=text", "invalid output flag: ‘text’"},
+                      RejectedFlag{"CioIsNotALinuxFlag", "iflag=cio", "invalid input flag: ‘cio’"},
+                      RejectedFlag{"NolinksIsNotALinuxFlag", "oflag=nolinks", "invalid output flag: ‘nolinks’"},
+                      RejectedFlag{"ConversionsAreNotFlags", "iflag=noerror", "invalid input flag: ‘noerror’"},
+                      RejectedFlag{"FlagsAreCaseSensitive", "iflag=DIRECT", "invalid input flag: ‘DIRECT’"}),
     ParamName());
 
 // --- byte units ---
@@ -131,8 +121,7 @@ TEST_F(Iflag, SkipBytesOnAPipe) {
 
 TEST_F(Oflag, SeekBytesSeeksBytes) {
   write_file("out", "0123456789");
-  auto r = dd_in("AB", {"of=out", "bs=2", "seek=3", "oflag=seek_bytes", "conv=notrunc",
-                        "status=none"});
+  auto r = dd_in("AB", {"of=out", "bs=2", "seek=3", "oflag=seek_bytes", "conv=notrunc", "status=none"});
   EXPECT_STATUS(r, "exit 0");
   EXPECT_EQ(read_file("out"), "012AB56789");
 }
@@ -163,15 +152,13 @@ TEST_F(Oflag, SeekBytesBelowOneBlockTruncatesTheWholeFile) {
 
 TEST_F(Oflag, SeekBytesBelowOneBlockWithCountZeroEmptiesTheFile) {
   write_file("out", "0123456789");
-  auto r = dd({"if=/dev/null", "of=out", "seek=4", "oflag=seek_bytes", "count=0",
-               "status=none"});
+  auto r = dd({"if=/dev/null", "of=out", "seek=4", "oflag=seek_bytes", "count=0", "status=none"});
   EXPECT_STATUS(r, "exit 0");
   EXPECT_EQ(file_size("out"), 0);
 }
 
 TEST_F(Oflag, SeekBytesOfMoreThanOneBlockExtendsTheFile) {
-  auto r = dd({"if=/dev/null", "of=out", "seek=513", "oflag=seek_bytes", "count=0",
-               "status=none"});
+  auto r = dd({"if=/dev/null", "of=out", "seek=513", "oflag=seek_bytes", "count=0", "status=none"});
   EXPECT_STATUS(r, "exit 0");
   EXPECT_EQ(file_size("out"), 513);
 }
@@ -395,8 +382,7 @@ TEST_F(Oflag, AppendWithNotruncAppends) {
 
 TEST_F(Oflag, AppendIgnoresSeek) {
   write_file("out", "XYZ");
-  auto r = dd_in("ab", {"of=out", "oflag=append", "conv=notrunc", "seek=1", "bs=1",
-                        "status=none"});
+  auto r = dd_in("ab", {"of=out", "oflag=append", "conv=notrunc", "seek=1", "bs=1", "status=none"});
   EXPECT_STATUS(r, "exit 0");
   EXPECT_EQ(read_file("out"), "XYZab");
 }
@@ -525,8 +511,7 @@ TEST_F(Iflag, NocacheWithCountZeroOnAFileIsFine) {
 }
 
 TEST_F(Iflag, NocacheOnDevNullIsFine) {
-  auto r = dd({"if=/dev/null", "iflag=nocache", "count=0", "of=/dev/null", "oflag=nocache",
-               "status=none"});
+  auto r = dd({"if=/dev/null", "iflag=nocache", "count=0", "of=/dev/null", "oflag=nocache", "status=none"});
   EXPECT_STATUS(r, "exit 0");
 }
 
@@ -580,8 +565,7 @@ class Direct : public DdTest {
 TEST_F(Direct, WritesAlignedBlocks) {
   auto r = dd({"if=in8k", "of=out", "bs=4096", "oflag=direct"});
   EXPECT_STATUS(r, "exit 0");
-  EXPECT_EQ(r.err_masked(),
-            "2+0 records in\n2+0 records out\n8192 bytes (8.2 kB, 8.0 KiB) copied, <T> s, <R>\n");
+  EXPECT_EQ(r.err_masked(), "2+0 records in\n2+0 records out\n8192 bytes (8.2 kB, 8.0 KiB) copied, <T> s, <R>\n");
   EXPECT_EQ(read_file("out"), read_file("in8k"));
 }
 
@@ -594,16 +578,14 @@ TEST_F(Direct, ReadsAlignedBlocks) {
 TEST_F(Direct, WritesAShortFinalBlock) {
   auto r = dd({"if=in5000", "of=out", "bs=4096", "oflag=direct"});
   EXPECT_STATUS(r, "exit 0");
-  EXPECT_EQ(r.err_masked(),
-            "1+1 records in\n1+1 records out\n5000 bytes (5.0 kB, 4.9 KiB) copied, <T> s, <R>\n");
+  EXPECT_EQ(r.err_masked(), "1+1 records in\n1+1 records out\n5000 bytes (5.0 kB, 4.9 KiB) copied, <T> s, <R>\n");
   EXPECT_EQ(read_file("out"), read_file("in5000"));
 }
 
 TEST_F(Direct, ReadsAShortFinalBlock) {
   auto r = dd({"if=in5000", "of=out", "bs=4096", "iflag=direct"});
   EXPECT_STATUS(r, "exit 0");
-  EXPECT_EQ(r.err_masked(),
-            "1+1 records in\n1+1 records out\n5000 bytes (5.0 kB, 4.9 KiB) copied, <T> s, <R>\n");
+  EXPECT_EQ(r.err_masked(), "1+1 records in\n1+1 records out\n5000 bytes (5.0 kB, 4.9 KiB) copied, <T> s, <R>\n");
   EXPECT_EQ(read_file("out"), read_file("in5000"));
 }
 
@@ -667,9 +649,8 @@ TEST_F(Iflag, NonblockOnAnEmptyOpenPipeFailsWithEagain) {
   o.in = Stdin::manual();
   DdProcess p(o);
   // Keep the pipe open (no EOF) until dd has given up.
-  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) {
-    return e.find("copied") != std::string::npos;
-  })) << p.stderr_so_far();
+  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) { return e.find("copied") != std::string::npos; }))
+      << p.stderr_so_far();
   auto r = p.finish();
   EXPECT_STATUS(r, "exit 1");
   EXPECT_EQ(r.err_masked(),

@@ -2,6 +2,7 @@
 #include "e2e/harness.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,18 +16,15 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstdlib>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <mutex>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
-
-#include <fstream>
-
-#include <fmt/format.h>
 
 namespace ddtime::e2e {
 namespace {
@@ -82,7 +80,7 @@ struct SpawnFailure {
   int stage;
   int err;
 };
-constexpr const char* kStageNames[] = {"chdir",      "dup2 stdin",  "dup2 stdout",
+constexpr const char* kStageNames[] = {"chdir",       "dup2 stdin",        "dup2 stdout",
                                        "dup2 stderr", "drop capabilities", "execve"};
 
 std::string escape_for_display(std::string_view s, size_t limit = 4000) {
@@ -129,22 +127,38 @@ Stdin Stdin::chunked(std::vector<std::string> parts, Millis pause) {
 
 std::string signal_name(int sig) {
   switch (sig) {
-    case SIGHUP: return "SIGHUP";
-    case SIGINT: return "SIGINT";
-    case SIGQUIT: return "SIGQUIT";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGKILL: return "SIGKILL";
-    case SIGUSR1: return "SIGUSR1";
-    case SIGSEGV: return "SIGSEGV";
-    case SIGUSR2: return "SIGUSR2";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGALRM: return "SIGALRM";
-    case SIGTERM: return "SIGTERM";
-    case SIGXFSZ: return "SIGXFSZ";
-    default: return fmt::format("signal {}", sig);
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGINT:
+      return "SIGINT";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGILL:
+      return "SIGILL";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGUSR1:
+      return "SIGUSR1";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGUSR2:
+      return "SIGUSR2";
+    case SIGPIPE:
+      return "SIGPIPE";
+    case SIGALRM:
+      return "SIGALRM";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGXFSZ:
+      return "SIGXFSZ";
+    default:
+      return fmt::format("signal {}", sig);
   }
 }
 
@@ -163,9 +177,8 @@ std::string Result::status() const {
 std::string Result::err_masked() const { return mask_timing(err); }
 
 std::string Result::describe() const {
-  return fmt::format("--- {} ---\n--- stdout ({} bytes) ---\n{}\n--- stderr ---\n{}\n---",
-                     status(), out.size(), escape_for_display(out),
-                     escape_for_display(err));
+  return fmt::format("--- {} ---\n--- stdout ({} bytes) ---\n{}\n--- stderr ---\n{}\n---", status(), out.size(),
+                     escape_for_display(out), escape_for_display(err));
 }
 
 std::ostream& operator<<(std::ostream& os, const Result& r) { return os << r.describe(); }
@@ -313,8 +326,7 @@ DdProcess::DdProcess(Options options) : state_(std::make_unique<State>()) {
       break;
     }
     case Stdout::Kind::kFile:
-      child_out = ::open(absolute_in(o.cwd, o.out.path).c_str(),
-                         O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      child_out = ::open(absolute_in(o.cwd, o.out.path).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
       if (child_out < 0) {
         s.spawn_error = fmt::format("open stdout {}: {}", o.out.path, std::strerror(errno));
       }
@@ -432,8 +444,7 @@ DdProcess::DdProcess(Options options) : state_(std::make_unique<State>()) {
   } while (got < 0 && errno == EINTR);
   close_fd(spawn_pipe[0]);
   if (got == static_cast<ssize_t>(sizeof failure)) {
-    s.spawn_error = fmt::format("{} {}: {}", kStageNames[failure.stage], binary,
-                                std::strerror(failure.err));
+    s.spawn_error = fmt::format("{} {}: {}", kStageNames[failure.stage], binary, std::strerror(failure.err));
   }
   s.stderr_fd = err_pipe[0];
 
@@ -493,20 +504,14 @@ std::string DdProcess::stderr_so_far() const {
   return state_->err;
 }
 
-bool DdProcess::wait_for_stdout(const std::function<bool(const std::string&)>& pred,
-                                Millis timeout) {
+bool DdProcess::wait_for_stdout(const std::function<bool(const std::string&)>& pred, Millis timeout) {
   std::unique_lock lock(state_->mu);
-  return state_->cv.wait_for(lock, timeout, [&] {
-    return pred(state_->out) || state_->out_done;
-  }) && pred(state_->out);
+  return state_->cv.wait_for(lock, timeout, [&] { return pred(state_->out) || state_->out_done; }) && pred(state_->out);
 }
 
-bool DdProcess::wait_for_stderr(const std::function<bool(const std::string&)>& pred,
-                                Millis timeout) {
+bool DdProcess::wait_for_stderr(const std::function<bool(const std::string&)>& pred, Millis timeout) {
   std::unique_lock lock(state_->mu);
-  return state_->cv.wait_for(lock, timeout, [&] {
-    return pred(state_->err) || state_->err_done;
-  }) && pred(state_->err);
+  return state_->cv.wait_for(lock, timeout, [&] { return pred(state_->err) || state_->err_done; }) && pred(state_->err);
 }
 
 Result DdProcess::finish() {
@@ -525,8 +530,7 @@ Result DdProcess::finish() {
         while (::waitpid(s.pid, &s.wait_status, 0) < 0 && errno == EINTR) {
         }
         s.timed_out = true;
-        ADD_FAILURE() << "dd did not finish within " << s.options.timeout.count()
-                      << " ms and was killed";
+        ADD_FAILURE() << "dd did not finish within " << s.options.timeout.count() << " ms and was killed";
         break;
       }
       std::this_thread::sleep_for(nap);
@@ -578,7 +582,9 @@ struct SlowFifo::State {
   void drain() {
     std::string buf(chunk, '\0');
     while (!stop.load()) {
-      struct pollfd p {fd, POLLIN, 0};
+      struct pollfd p {
+        fd, POLLIN, 0
+      };
       int ready = ::poll(&p, 1, 50);
       if (ready < 0 && errno == EINTR) continue;
       if (ready <= 0) continue;
@@ -600,8 +606,7 @@ struct SlowFifo::State {
   }
 };
 
-SlowFifo::SlowFifo(std::filesystem::path path, std::size_t chunk, Millis pace)
-    : state_(std::make_unique<State>()) {
+SlowFifo::SlowFifo(std::filesystem::path path, std::size_t chunk, Millis pace) : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.chunk = chunk;
   s.pace = pace;
@@ -611,8 +616,7 @@ SlowFifo::SlowFifo(std::filesystem::path path, std::size_t chunk, Millis pace)
   // Without O_NONBLOCK, opening the read end would wait for a writer.
   s.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (s.fd < 0) throw std::runtime_error(fmt::format("open {}: {}", path.string(), std::strerror(errno)));
-  if (::fcntl(s.fd, F_SETPIPE_SZ, static_cast<int>(chunk)) < 0 ||
-      ::fcntl(s.fd, F_SETFL, O_RDONLY) < 0) {
+  if (::fcntl(s.fd, F_SETPIPE_SZ, static_cast<int>(chunk)) < 0 || ::fcntl(s.fd, F_SETFL, O_RDONLY) < 0) {
     const int err = errno;
     ::close(s.fd);
     throw std::runtime_error(fmt::format("fcntl {}: {}", path.string(), std::strerror(err)));

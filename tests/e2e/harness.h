@@ -4,6 +4,7 @@
 // reports how it ended. Expectations live in the tests; this file only runs.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -15,8 +16,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace ddtime::e2e {
 
@@ -48,9 +47,9 @@ struct Chunk {
 struct Stdin {
   enum class Kind { kDevNull, kFile, kClosed, kBytes, kChunks, kManual };
   Kind kind = Kind::kDevNull;
-  std::string path;            // kFile, relative to the test directory
-  std::string bytes;           // kBytes
-  std::vector<Chunk> chunks;   // kChunks
+  std::string path;           // kFile, relative to the test directory
+  std::string bytes;          // kBytes
+  std::vector<Chunk> chunks;  // kChunks
 
   static Stdin dev_null() { return {}; }
   static Stdin file(std::string path) { return {Kind::kFile, std::move(path), {}, {}}; }
@@ -59,9 +58,7 @@ struct Stdin {
   static Stdin pipe(std::string bytes) { return {Kind::kBytes, {}, std::move(bytes), {}}; }
   // A pipe fed chunk by chunk (see Chunk), then closed.
   static Stdin chunked(std::vector<std::string> parts, Millis pause = 0ms);
-  static Stdin timed_chunks(std::vector<Chunk> chunks) {
-    return {Kind::kChunks, {}, {}, std::move(chunks)};
-  }
+  static Stdin timed_chunks(std::vector<Chunk> chunks) { return {Kind::kChunks, {}, {}, std::move(chunks)}; }
   // A pipe the test writes with DdProcess::write_stdin and closes itself.
   static Stdin manual() { return {Kind::kManual, {}, {}, {}}; }
 };
@@ -122,8 +119,8 @@ struct Options {
 struct Result {
   std::string out;
   std::string err;
-  int exit_code = -1;    // when exited normally
-  int term_signal = 0;   // when killed by a signal
+  int exit_code = -1;   // when exited normally
+  int term_signal = 0;  // when killed by a signal
   bool timed_out = false;
   std::string spawn_error;  // set when the child could not be started
 
@@ -163,10 +160,8 @@ class DdProcess {
   std::string stderr_so_far() const;
   // Poll until pred(captured text) holds, or the timeout passes, or the
   // child's stream ends. Returns whether pred held.
-  bool wait_for_stdout(const std::function<bool(const std::string&)>& pred,
-                       Millis timeout = 5000ms);
-  bool wait_for_stderr(const std::function<bool(const std::string&)>& pred,
-                       Millis timeout = 5000ms);
+  bool wait_for_stdout(const std::function<bool(const std::string&)>& pred, Millis timeout = 5000ms);
+  bool wait_for_stderr(const std::function<bool(const std::string&)>& pred, Millis timeout = 5000ms);
 
   Result finish();
 
@@ -283,15 +278,13 @@ class DdTest : public ::testing::Test {
 }  // namespace ddtime::e2e
 
 // For tests of ddtime's own behaviour, which GNU dd does not have.
-#define SKIP_IF_ANOTHER_DD()                                                   \
-  do {                                                                         \
-    if (::ddtime::e2e::testing_another_dd()) {                                 \
+#define SKIP_IF_ANOTHER_DD()                                                      \
+  do {                                                                            \
+    if (::ddtime::e2e::testing_another_dd()) {                                    \
       GTEST_SKIP() << "tests a ddtime extension; DDTIME_E2E_DD names another dd"; \
-    }                                                                          \
+    }                                                                             \
   } while (false)
 
 // Exit status (or signal) with the whole result printed on mismatch.
-#define EXPECT_STATUS(result, expected) \
-  EXPECT_EQ((result).status(), (expected)) << (result).describe()
-#define ASSERT_STATUS(result, expected) \
-  ASSERT_EQ((result).status(), (expected)) << (result).describe()
+#define EXPECT_STATUS(result, expected) EXPECT_EQ((result).status(), (expected)) << (result).describe()
+#define ASSERT_STATUS(result, expected) ASSERT_EQ((result).status(), (expected)) << (result).describe()

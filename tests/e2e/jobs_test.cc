@@ -8,6 +8,8 @@
 // went; what cannot take offsets of its own, or another option cannot
 // take, is refused before anything is written.
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
@@ -16,8 +18,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <unistd.h>
 
 #include "e2e/copy_cases.h"
 #include "e2e/harness.h"
@@ -87,9 +87,9 @@ TEST_F(Jobs, EveryJobCountFromOneToSixteenLeavesOneJobsCopy) {
 TEST_F(Jobs, TheReportSaysHowManyJobsRanHowFarApartTheyEndedAndTheCpuPerIo) {
   const Result r = ddtime({"if=in", "of=out", "bs=4096", "--jobs=4"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_TRUE(std::regex_search(
-      r.err, std::regex(R"(: jobs 4, the last ended \d+\.\d ms after the first; submitters \d+% busy)"
-                        R"((: CPU-limited, more jobs may help)?; \d+\.\d\d us CPU per I/O\n)")))
+  EXPECT_TRUE(
+      std::regex_search(r.err, std::regex(R"(: jobs 4, the last ended \d+\.\d ms after the first; submitters \d+% busy)"
+                                          R"((: CPU-limited, more jobs may help)?; \d+\.\d\d us CPU per I/O\n)")))
       << r.err;
   EXPECT_TRUE(read_file("out") == input_);
 }
@@ -162,9 +162,9 @@ TEST_F(Jobs, ATimedRunsJobsGoRoundTheirPartsAndLeaveTheRangesBlocks) {
 TEST_F(Jobs, ATimedRunEndingInItsFirstPassKeepsEveryBlockItWrote) {
   const std::string big = pattern(32 << 20, 5);
   write_file("big", big);
-  for (const std::vector<std::string>& how : {std::vector<std::string>{"--jobs=3", "--iodepth=2"},
-                                              std::vector<std::string>{"--jobs=1", "--random=9"},
-                                              std::vector<std::string>{"--jobs=4", "--random=9"}}) {
+  for (const std::vector<std::string>& how :
+       {std::vector<std::string>{"--jobs=3", "--iodepth=2"}, std::vector<std::string>{"--jobs=1", "--random=9"},
+        std::vector<std::string>{"--jobs=4", "--random=9"}}) {
     SCOPED_TRACE(how[0] + " " + how[1]);
     ::unlink((dir() / "new").c_str());
     std::vector<std::string> args = {"if=big", "of=new", "bs=512", "--time=20ms"};
@@ -299,8 +299,8 @@ TEST_F(Jobs, LatencySamplesEqualTheRecordsAfterARampInEveryCombination) {
       for (const char* jobs : {"--jobs=1", "--jobs=2"}) {
         for (const bool zero : {true, false}) {
           SCOPED_TRACE(std::string(engine) + " " + depth + " " + jobs + (zero ? " zero" : " file"));
-          const Result r = ddtime({zero ? "if=/dev/zero" : "if=in", zero ? "of=/dev/null" : "of=out", "bs=4096",
-                                   engine, depth, jobs, "--time=150ms", "--ramp=50ms", "--latency", "--json=l.json"});
+          const Result r = ddtime({zero ? "if=/dev/zero" : "if=in", zero ? "of=/dev/null" : "of=out", "bs=4096", engine,
+                                   depth, jobs, "--time=150ms", "--ramp=50ms", "--latency", "--json=l.json"});
           ASSERT_STATUS(r, "exit 0");
           const Json doc = parse_json(read_file("l.json"));
           const std::int64_t in = doc["records_in"]["full"].integer() + doc["records_in"]["partial"].integer();
@@ -328,8 +328,9 @@ TEST_F(Jobs, WhatCannotTakeOffsetsOrJobsIsRefusedBeforeAnythingIsWritten) {
   ::unlink((dir() / "new").c_str());
   const Result r = dd(o);
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_NE(r.err.find("--jobs=2 reads each job's part at its own offsets, which ‘standard input’ cannot take: it is a pipe"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("--jobs=2 reads each job's part at its own offsets, which ‘standard input’ cannot take: it is a pipe"),
+      std::string::npos)
       << r.err;
 }
 
@@ -366,8 +367,7 @@ TEST_F(Jobs, MoreLinuxAioEventsThanTheKernelAllowsAreRefusedBeforeAnythingIsOpen
   o.as_ddtime = true;
   const Result r = dd(o);
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_NE(r.err.find("--jobs=64 x --iodepth=1024 on the libaio engine is 131072 Linux AIO events"),
-            std::string::npos)
+  EXPECT_NE(r.err.find("--jobs=64 x --iodepth=1024 on the libaio engine is 131072 Linux AIO events"), std::string::npos)
       << r.err;
   EXPECT_EQ(read_file("kept"), "what the user had");
 }

@@ -67,8 +67,7 @@ TEST_F(Latency, TheJsonCountsEveryReadAndWrite) {
 TEST_F(Latency, ACopyThatWorksBetweenCallsTimesEachCallAlone) {
   // conv=ucase translates each record between its read and its write, so
   // no call may start where the last one ended.
-  const Result r =
-      ddtime({"if=/dev/zero", "of=/dev/null", "bs=4k", "count=50", "conv=ucase", "--latency", "--json"});
+  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=4k", "count=50", "conv=ucase", "--latency", "--json"});
   ASSERT_STATUS(r, "exit 0");
   const Json doc = parse_json(r.err);
   EXPECT_EQ(doc["latency"]["definition"].string(), "system call");
@@ -121,8 +120,8 @@ TEST_F(Latency, EachRunOfASessionHasItsOwnFigures) {
 }
 
 TEST_F(Latency, ARowsRunsAreMergedInItsSummary) {
-  const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "bs=4k", "count=400", "--repeat=3", "--warmup=1",
-                           "--latency", "--json"});
+  const Result r =
+      ddtime({"if=/dev/zero", "of=/dev/null", "bs=4k", "count=400", "--repeat=3", "--warmup=1", "--latency", "--json"});
   ASSERT_STATUS(r, "exit 0");
   const Json doc = parse_json(r.err);
   ASSERT_EQ(doc["summary"].size(), 1u);
@@ -145,8 +144,8 @@ TEST_F(Latency, AsDdItTurnsTheReportOnAsSplitTimesDoes) {
   ASSERT_STATUS(r, "exit 0");
   EXPECT_NE(r.err.find("dd: latency per system call"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("dd: real "), std::string::npos) << r.err;
-  EXPECT_TRUE(r.err_masked().ends_with(
-      "10+0 records in\n10+0 records out\n5120 bytes (5.1 kB, 5.0 KiB) copied, <T> s, <R>\n"))
+  EXPECT_TRUE(
+      r.err_masked().ends_with("10+0 records in\n10+0 records out\n5120 bytes (5.1 kB, 5.0 KiB) copied, <T> s, <R>\n"))
       << r.err;
   const Result gnu = dd({"if=/dev/zero", "of=/dev/null", "bs=512", "count=10", "--latency", "--gnu"});
   EXPECT_EQ(gnu.err_masked(), "10+0 records in\n10+0 records out\n5120 bytes (5.1 kB, 5.0 KiB) copied, <T> s, <R>\n");

@@ -143,8 +143,7 @@ TEST_F(Quoting, FileNameWithAColonIsQuotedInOpenErrorsToo) {
 TEST_F(Quoting, EscapedFileNameLeadingAMessage) {
   write_file("a\tb", "xyz");
   auto r = dd({"if=a\tb", "skip=9", "bs=1", "status=noxfer"});
-  EXPECT_EQ(r.err,
-            "dd: 'a'$'\\t''b': cannot skip to specified offset\n0+0 records in\n0+0 records out\n");
+  EXPECT_EQ(r.err, "dd: 'a'$'\\t''b': cannot skip to specified offset\n0+0 records in\n0+0 records out\n");
 }
 
 }  // namespace

@@ -59,7 +59,6 @@ inline std::string pattern(std::size_t size, unsigned seed) {
   return out;
 }
 
-
 // A loop device over a backing file in the test directory (under /var/tmp
 // unless DDTIME_E2E_TMPDIR says otherwise), attached in SetUp and always
 // detached in TearDown.

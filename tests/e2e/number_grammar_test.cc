@@ -35,34 +35,18 @@ TEST_P(NumberSize, SeekExtendsOutputToTheParsedSize) {
 
 INSTANTIATE_TEST_SUITE_P(
     Suffixes, NumberSize,
-    ::testing::Values(SizeCase{"Plain", "7", 7},
-                      SizeCase{"LeadingZeroIsDecimalNotOctal", "010", 10},
-                      SizeCase{"PlusSign", "+7", 7},
-                      SizeCase{"LeadingSpace", " 7", 7},
-                      SizeCase{"LeadingSpacesThenPlus", "  +7", 7},
-                      SizeCase{"C", "3c", 3},
-                      SizeCase{"W", "3w", 6},
-                      SizeCase{"LowerB", "2b", 1024},
-                      SizeCase{"KB", "1kB", 1000},
-                      SizeCase{"UpperKB", "1KB", 1000},
-                      SizeCase{"LowerK", "1k", 1024},
-                      SizeCase{"K", "1K", 1024},
-                      SizeCase{"KiB", "1KiB", 1024},
-                      SizeCase{"MB", "1MB", 1000000},
-                      SizeCase{"M", "1M", 1048576},
-                      SizeCase{"MiB", "1MiB", 1048576},
-                      SizeCase{"GB", "1GB", 1000000000},
-                      SizeCase{"G", "1G", 1073741824},
-                      SizeCase{"GiB", "1GiB", 1073741824},
-                      SizeCase{"TB", "1TB", 1000000000000},
-                      SizeCase{"T", "1T", 1099511627776},
-                      SizeCase{"Product", "2x512", 1024},
-                      SizeCase{"ProductWithSuffix", "1Mx2", 2097152},
-                      SizeCase{"ProductOfSuffixes", "1kx1k", 1048576},
-                      SizeCase{"ProductWithBlocks", "2bx3", 3072},
-                      SizeCase{"ProductWithPlusAfterX", "3x+2", 6},
-                      SizeCase{"ProductWithSpaceAfterX", "3x 2", 6},
-                      SizeCase{"DoubleZeroProductIsZero", "00x5", 0},
+    ::testing::Values(SizeCase{"Plain", "7", 7}, SizeCase{"LeadingZeroIsDecimalNotOctal", "010", 10},
+                      SizeCase{"PlusSign", "+7", 7}, SizeCase{"LeadingSpace", " 7", 7},
+                      SizeCase{"LeadingSpacesThenPlus", "  +7", 7}, SizeCase{"C", "3c", 3}, SizeCase{"W", "3w", 6},
+                      SizeCase{"LowerB", "2b", 1024}, SizeCase{"KB", "1kB", 1000}, SizeCase{"UpperKB", "1KB", 1000},
+                      SizeCase{"LowerK", "1k", 1024}, SizeCase{"K", "1K", 1024}, SizeCase{"KiB", "1KiB", 1024},
+                      SizeCase{"MB", "1MB", 1000000}, SizeCase{"M", "1M", 1048576}, SizeCase{"MiB", "1MiB", 1048576},
+                      SizeCase{"GB", "1GB", 1000000000}, SizeCase{"G", "1G", 1073741824},
+                      SizeCase{"GiB", "1GiB", 1073741824}, SizeCase{"TB", "1TB", 1000000000000},
+                      SizeCase{"T", "1T", 1099511627776}, SizeCase{"Product", "2x512", 1024},
+                      SizeCase{"ProductWithSuffix", "1Mx2", 2097152}, SizeCase{"ProductOfSuffixes", "1kx1k", 1048576},
+                      SizeCase{"ProductWithBlocks", "2bx3", 3072}, SizeCase{"ProductWithPlusAfterX", "3x+2", 6},
+                      SizeCase{"ProductWithSpaceAfterX", "3x 2", 6}, SizeCase{"DoubleZeroProductIsZero", "00x5", 0},
                       SizeCase{"ByteMarker", "7B", 7}),
     ParamName());
 
@@ -242,8 +226,7 @@ TEST_F(Number, CountAcceptsTheLargestSignedValue) {
 TEST_F(Number, CountOneBeyondTheLargestSignedValueOverflows) {
   auto r = dd({"if=/dev/null", "count=9223372036854775808"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err,
-            "dd: invalid number: ‘9223372036854775808’: Value too large for defined data type\n");
+  EXPECT_EQ(r.err, "dd: invalid number: ‘9223372036854775808’: Value too large for defined data type\n");
 }
 
 TEST_F(Number, EightExbiOverflowsButSevenDoesNot) {
@@ -257,40 +240,34 @@ TEST_F(Number, EightExbiOverflowsButSevenDoesNot) {
 TEST_F(Number, SeekBeyondTheLargestSignedValueOverflows) {
   auto r = dd({"if=/dev/null", "of=out", "seek=9223372036854775808"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err,
-            "dd: invalid number: ‘9223372036854775808’: Value too large for defined data type\n");
+  EXPECT_EQ(r.err, "dd: invalid number: ‘9223372036854775808’: Value too large for defined data type\n");
 }
 
 TEST_F(Number, BlockSizeMustBeBelowTheLargestSignedValue) {
   auto r = dd({"if=/dev/null", "ibs=9223372036854775807"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err,
-            "dd: invalid number: ‘9223372036854775807’: Value too large for defined data type\n");
+  EXPECT_EQ(r.err, "dd: invalid number: ‘9223372036854775807’: Value too large for defined data type\n");
 }
 
 TEST_F(Number, PetaSuffixIsParsedAndThenTooBigToAllocate) {
   auto r = dd({"if=/dev/null", "of=/dev/null", "bs=1P"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err,
-            "dd: memory exhausted by input buffer of size 1125899906842624 bytes (1.0 PiB)\n");
+  EXPECT_EQ(r.err, "dd: memory exhausted by input buffer of size 1125899906842624 bytes (1.0 PiB)\n");
 }
 
 TEST_F(Number, DecimalPetaInTheAllocationMessageIsShownInBinaryUnits) {
   auto r = dd({"if=/dev/null", "of=/dev/null", "bs=1PB"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err,
-            "dd: memory exhausted by input buffer of size 1000000000000000 bytes (909 TiB)\n");
+  EXPECT_EQ(r.err, "dd: memory exhausted by input buffer of size 1000000000000000 bytes (909 TiB)\n");
 }
 
 TEST_F(Number, ExaSuffixes) {
   auto e = dd({"if=/dev/null", "of=/dev/null", "bs=5E"});
   EXPECT_STATUS(e, "exit 1");
-  EXPECT_EQ(e.err,
-            "dd: memory exhausted by input buffer of size 5764607523034234880 bytes (5.0 EiB)\n");
+  EXPECT_EQ(e.err, "dd: memory exhausted by input buffer of size 5764607523034234880 bytes (5.0 EiB)\n");
   auto eb = dd({"if=/dev/null", "of=/dev/null", "bs=1EB"});
   EXPECT_STATUS(eb, "exit 1");
-  EXPECT_EQ(eb.err,
-            "dd: memory exhausted by input buffer of size 1000000000000000000 bytes (888 PiB)\n");
+  EXPECT_EQ(eb.err, "dd: memory exhausted by input buffer of size 1000000000000000000 bytes (888 PiB)\n");
 }
 
 // --- malformed numbers ---
@@ -315,24 +292,16 @@ TEST_P(NumberInvalid, IsRejectedWithoutHelpHint) {
 
 INSTANTIATE_TEST_SUITE_P(
     Malformed, NumberInvalid,
-    ::testing::Values(InvalidCase{"Empty", "bs=", ""},
-                      InvalidCase{"Negative", "count=-1", "-1"},
-                      InvalidCase{"NegativeZero", "skip=-0", "-0"},
-                      InvalidCase{"Letters", "bs=foo", "foo"},
+    ::testing::Values(InvalidCase{"Empty", "bs=", ""}, InvalidCase{"Negative", "count=-1", "-1"},
+                      InvalidCase{"NegativeZero", "skip=-0", "-0"}, InvalidCase{"Letters", "bs=foo", "foo"},
                       InvalidCase{"LowercaseKbWithLowerB", "bs=1kb", "1kb"},
-                      InvalidCase{"LowercaseIb", "bs=1Kib", "1Kib"},
-                      InvalidCase{"UnknownSuffix", "bs=1e", "1e"},
-                      InvalidCase{"RonnaIsNotASuffix", "bs=1R", "1R"},
-                      InvalidCase{"QuettaIsNotASuffix", "bs=1Q", "1Q"},
+                      InvalidCase{"LowercaseIb", "bs=1Kib", "1Kib"}, InvalidCase{"UnknownSuffix", "bs=1e", "1e"},
+                      InvalidCase{"RonnaIsNotASuffix", "bs=1R", "1R"}, InvalidCase{"QuettaIsNotASuffix", "bs=1Q", "1Q"},
                       InvalidCase{"TrailingDigitsAfterSuffix", "bs=1K2", "1K2"},
-                      InvalidCase{"DigitsAfterB", "bs=1B2", "1B2"},
-                      InvalidCase{"DigitsAfterW", "bs=2w3", "2w3"},
-                      InvalidCase{"TrailingX", "bs=1x", "1x"},
-                      InvalidCase{"LeadingX", "bs=x1", "x1"},
-                      InvalidCase{"DoubleX", "bs=1xx2", "1xx2"},
-                      InvalidCase{"ThreeFactors", "count=2x3x4", "2x3x4"},
-                      InvalidCase{"TrailingSpace", "count=1 ", "1 "},
-                      InvalidCase{"SpaceBeforeX", "bs=1 x2", "1 x2"},
+                      InvalidCase{"DigitsAfterB", "bs=1B2", "1B2"}, InvalidCase{"DigitsAfterW", "bs=2w3", "2w3"},
+                      InvalidCase{"TrailingX", "bs=1x", "1x"}, InvalidCase{"LeadingX", "bs=x1", "x1"},
+                      InvalidCase{"DoubleX", "bs=1xx2", "1xx2"}, InvalidCase{"ThreeFactors", "count=2x3x4", "2x3x4"},
+                      InvalidCase{"TrailingSpace", "count=1 ", "1 "}, InvalidCase{"SpaceBeforeX", "bs=1 x2", "1 x2"},
                       InvalidCase{"NegativeFactor", "count=1x-1", "1x-1"},
                       InvalidCase{"HexPrefixIsNotHex", "bs=0b1", "0b1"}),
     ParamName());

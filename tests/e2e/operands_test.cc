@@ -42,8 +42,8 @@ TEST_F(Operands, LaterInputFileOverridesEarlier) {
 
 TEST_F(Operands, BsOverridesIbsAndObsWhicheverComesFirst) {
   write_file("in", kAlphabet);
-  for (auto args : {std::vector<std::string>{"bs=4", "ibs=2", "obs=3"},
-                    std::vector<std::string>{"ibs=2", "obs=3", "bs=4"}}) {
+  for (auto args :
+       {std::vector<std::string>{"bs=4", "ibs=2", "obs=3"}, std::vector<std::string>{"ibs=2", "obs=3", "bs=4"}}) {
     args.insert(args.begin(), {"if=in", "of=/dev/null"});
     auto r = dd(args);
     EXPECT_STATUS(r, "exit 0");
@@ -90,8 +90,7 @@ TEST_F(Operands, LaterOfSeekAndOseekWins) {
 
 TEST_F(Operands, FlagOperandsAccumulate) {
   write_file("in", kAlphabet);
-  auto r = dd({"if=in", "iflag=skip_bytes", "skip=2", "iflag=count_bytes", "count=3",
-               "status=none"});
+  auto r = dd({"if=in", "iflag=skip_bytes", "skip=2", "iflag=count_bytes", "count=3", "status=none"});
   EXPECT_STATUS(r, "exit 0");
   EXPECT_EQ(r.out, "cde");
 }
@@ -155,16 +154,12 @@ TEST_P(OperandsUnrecognized, IsRejectedWithHelpHint) {
   EXPECT_EQ(r.out, "");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Unknown, OperandsUnrecognized,
-    ::testing::Values(BadOperand{"UnknownKey", "foo=1"},
-                      BadOperand{"NoEquals", "foo"},
-                      BadOperand{"KnownKeyWithoutEquals", "count"},
-                      BadOperand{"EmptyKey", "=x"},
-                      BadOperand{"KeysAreCaseSensitive", "IF=in"},
-                      BadOperand{"SpaceBeforeEquals", "if =in"},
-                      BadOperand{"LoneDash", "-"}),
-    ParamName());
+INSTANTIATE_TEST_SUITE_P(Unknown, OperandsUnrecognized,
+                         ::testing::Values(BadOperand{"UnknownKey", "foo=1"}, BadOperand{"NoEquals", "foo"},
+                                           BadOperand{"KnownKeyWithoutEquals", "count"}, BadOperand{"EmptyKey", "=x"},
+                                           BadOperand{"KeysAreCaseSensitive", "IF=in"},
+                                           BadOperand{"SpaceBeforeEquals", "if =in"}, BadOperand{"LoneDash", "-"}),
+                         ParamName());
 
 // --- symbol lists ---
 

@@ -68,8 +68,7 @@ TEST_F(Phases, Usr1DuringTheGeneratorsCalibrationDoesNotKill) {
   }
   DdProcess p(as_ddtime({"of=/dev/null", "bs=1M", "count=1", "--pattern=random"}));
   ASSERT_TRUE(wait_until([&] {
-    return wait_for_handler(p.pid(), SIGUSR1, 0ms) ||
-           proc_field(p.pid(), "schedstat", "") > startup_ns + 10'000'000;
+    return wait_for_handler(p.pid(), SIGUSR1, 0ms) || proc_field(p.pid(), "schedstat", "") > startup_ns + 10'000'000;
   }));
   p.send_signal(SIGUSR1);
   const Result r = p.finish();
@@ -123,8 +122,8 @@ TEST_F(Phases, IntDuringVerifyEndsByTheSignalAndSaysSo) {
   write_file("in", std::string(256 << 20, 'v'));
   Options o = as_ddtime({"if=in", "of=out", "bs=1M", "--verify", "--json=report.json"});
   DdProcess p(o);
-  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) { return e.find("ddtime: read: ") != std::string::npos; },
-                                20000ms))
+  ASSERT_TRUE(
+      p.wait_for_stderr([](const std::string& e) { return e.find("ddtime: read: ") != std::string::npos; }, 20000ms))
       << p.stderr_so_far();
   p.send_signal(SIGINT);
   const Result r = p.finish();

@@ -13,8 +13,8 @@
 #include <chrono>
 #include <regex>
 #include <string>
-#include <utility>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "e2e/harness.h"
@@ -57,7 +57,8 @@ TEST_F(Profile, IfAloneRunsTheReadTestsAndPrintsOneTableWithItsFooter) {
   EXPECT_NE(r.err.find("diskmark: in (bars: log scale, 1 MB/s to 1 TB/s)\n"), std::string::npos) << r.err;
   for (const char* test : {"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"}) {
     EXPECT_TRUE(std::regex_search(r.err, std::regex(std::string("\n") + test + R"( +[0-9.]+ \([0-9.]+\) +\d+ )")))
-        << test << " in:\n" << r.err;
+        << test << " in:\n"
+        << r.err;
   }
   EXPECT_EQ(r.err.find("write MB/s"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("profile: diskmark; range: 4 MiB of in from offset 0\n"), std::string::npos) << r.err;
@@ -201,8 +202,9 @@ TEST_F(Profile, TheJobsAndIodepthRefusalSaysEachTestSetsQAndTWithoutTheSizeHint)
   for (const char* option : {"--jobs=4", "--iodepth=4"}) {
     const Result r = ddtime({"--profile=diskmark", "if=in", option});
     EXPECT_STATUS(r, "exit 1");
-    EXPECT_EQ(r.err, "ddtime: --profile=diskmark sets each test's Q (--iodepth) and T (--jobs) itself; a plain run "
-                     "takes --iodepth and --jobs\n")
+    EXPECT_EQ(r.err,
+              "ddtime: --profile=diskmark sets each test's Q (--iodepth) and T (--jobs) itself; a plain run "
+              "takes --iodepth and --jobs\n")
         << option;
   }
   const Result random = ddtime({"--profile=diskmark", "if=in", "--random"});
@@ -290,8 +292,8 @@ TEST_F(Profile, WhatItCannotMeasureIsRefused) {
 }
 
 TEST_F(Profile, ASigintPrintsTheTestsDoneThenKills) {
-  Options o = opts({"--profile=diskmark", "if=in", "--size=4M", "--time=20ms", "--repeat=1", "--warmup=0",
-                    "--pause=10s"});
+  Options o =
+      opts({"--profile=diskmark", "if=in", "--size=4M", "--time=20ms", "--repeat=1", "--warmup=0", "--pause=10s"});
   o.as_ddtime = true;
   DdProcess p(o);
   // The first test takes some 20 ms; then the pause of 10 s begins.
@@ -319,8 +321,8 @@ TEST_F(Profile, AnExistingNonEmptyFileIsRefusedAndLeftAsItWas) {
 
 TEST_F(Profile, ForcedOverAFileItStaysInsideTheFileAndNeverGrowsIt) {
   write_file("userdata.bin", pattern(1 << 20, 9));
-  const Result r = ddtime({"--profile=real", "of=userdata.bin", "--force", "--time=20ms", "--repeat=1",
-                           "--warmup=0", "--pause=0"});
+  const Result r =
+      ddtime({"--profile=real", "of=userdata.bin", "--force", "--time=20ms", "--repeat=1", "--warmup=0", "--pause=0"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_NE(r.err.find("range: 1 MiB of userdata.bin"), std::string::npos) << r.err;
   EXPECT_EQ(read_file("userdata.bin").size(), 1u << 20) << "not grown to the default range of 1 GiB";
@@ -366,8 +368,8 @@ class ProfileOnADevice : public LoopDevice {
 };
 
 TEST_F(ProfileOnADevice, ReadsAndWritesTheWholeDeviceWhenSmallerThanAGibibyte) {
-  const Result r = ddtime({"--profile=diskmark", "of=" + device_, "--time=30ms", "--repeat=1", "--warmup=0",
-                           "--pause=0", "--json=p.json"});
+  const Result r = ddtime(
+      {"--profile=diskmark", "of=" + device_, "--time=30ms", "--repeat=1", "--warmup=0", "--pause=0", "--json=p.json"});
   ASSERT_STATUS(r, "exit 0");
   const Json doc = parse_json(read_file("p.json"));
   EXPECT_EQ(doc["profile"]["size"].integer(), 8 << 20);
@@ -378,8 +380,8 @@ TEST_F(ProfileOnADevice, ReadsAndWritesTheWholeDeviceWhenSmallerThanAGibibyte) {
   EXPECT_EQ(doc["rows"].size(), 8u);
   EXPECT_NE(r.err.find("range: 8 MiB of " + device_), std::string::npos) << r.err;
   EXPECT_TRUE(device_bytes() != content_) << "the range was written";
-  const Result read = ddtime({"--profile=diskmark", "if=" + device_, "--time=30ms", "--repeat=1", "--warmup=0",
-                              "--pause=0"});
+  const Result read =
+      ddtime({"--profile=diskmark", "if=" + device_, "--time=30ms", "--repeat=1", "--warmup=0", "--pause=0"});
   ASSERT_STATUS(read, "exit 0");
   EXPECT_EQ(read.err.find("write MB/s"), std::string::npos) << read.err;
 }

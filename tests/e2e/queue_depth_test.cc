@@ -27,7 +27,6 @@ namespace {
 using support::Json;
 using support::parse_json;
 
-
 struct Engine {
   const char* name;
   const char* option;
@@ -74,8 +73,8 @@ TEST_F(QueueDepth, EveryDepthAndEngineGivesTheSyncEnginesResults) {
         const Copy queued = copy(c, {engine.option, "--iodepth=" + std::to_string(depth)});
         EXPECT_EQ(queued.result.status(), sync.result.status()) << queued.result;
         EXPECT_EQ(queued.result.err_masked(), sync.result.err_masked());
-        EXPECT_TRUE(queued.output == sync.output) << "output differs: " << queued.output.size() << " against "
-                                                  << sync.output.size() << " bytes";
+        EXPECT_TRUE(queued.output == sync.output)
+            << "output differs: " << queued.output.size() << " against " << sync.output.size() << " bytes";
       }
     }
   }
@@ -84,7 +83,8 @@ TEST_F(QueueDepth, EveryDepthAndEngineGivesTheSyncEnginesResults) {
 TEST_F(QueueDepth, ZeroToNullAtDepth) {
   Result r = dd({"if=/dev/zero", "of=/dev/null", "bs=64K", "count=100", "--iodepth=8"});
   EXPECT_STATUS(r, "exit 0");
-  EXPECT_EQ(r.err_masked(), "100+0 records in\n100+0 records out\n6553600 bytes (6.6 MB, 6.2 MiB) copied, <T> s, <R>\n");
+  EXPECT_EQ(r.err_masked(),
+            "100+0 records in\n100+0 records out\n6553600 bytes (6.6 MB, 6.2 MiB) copied, <T> s, <R>\n");
 }
 
 // io_uring cuts a large /dev/zero read short when its own work is pending;
@@ -199,8 +199,8 @@ TEST_F(QueueDepth, TheThreadsEnginesCpuTimeIsEveryThreads) {
   o.as_ddtime = true;
   Result r = dd(o);
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(^ddtime: real .* cpu \d+\.\d% over 9 threads\n)",
-                                                  std::regex::multiline)))
+  EXPECT_TRUE(
+      std::regex_search(r.err, std::regex(R"(^ddtime: real .* cpu \d+\.\d% over 9 threads\n)", std::regex::multiline)))
       << r.err;
   o.args.push_back("--json");
   r = dd(o);
@@ -267,8 +267,9 @@ TEST_F(QueueDepth, IoUringBatchesItsSystemCalls) {
   }
   ASSERT_STATUS(r, "exit 0");
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"(engine io_uring, depth 32 \(mean (\d+\.\d) in flight\), )"
-                                                     R"((\d+\.\d\d) system calls per I/O)")))
+  ASSERT_TRUE(std::regex_search(r.err, m,
+                                std::regex(R"(engine io_uring, depth 32 \(mean (\d+\.\d) in flight\), )"
+                                           R"((\d+\.\d\d) system calls per I/O)")))
       << r.err;
   // How many complete per call depends on the device; from the page cache
   // they complete as they are submitted, and still share calls.
@@ -316,7 +317,8 @@ TEST_F(QueueDepth, IoUringAskedForAndRefusedIsAnError) {
   o.run_under = {DDTIME_NO_URING};
   Result r = dd(o);
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err, std::string(DDTIME_BINARY) + ": --engine=io_uring: cannot set up io_uring: Operation not permitted\n");
+  EXPECT_EQ(r.err,
+            std::string(DDTIME_BINARY) + ": --engine=io_uring: cannot set up io_uring: Operation not permitted\n");
 }
 
 struct Refusal {
@@ -350,19 +352,26 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"InputNocache", {"--iodepth=8", "iflag=nocache"}, "--iodepth=8 does not combine with iflag=nocache"},
         Refusal{"OutputNocache", {"--iodepth=8", "oflag=nocache"}, "--iodepth=8 does not combine with oflag=nocache"},
         Refusal{"Reblocking", {"--iodepth=8", "ibs=4k", "obs=8k"}, "--iodepth=8 needs bs=, not ibs= and obs="},
-        Refusal{"SyncEngineWithDepth", {"--iodepth=8", "--engine=sync"},
+        Refusal{"SyncEngineWithDepth",
+                {"--iodepth=8", "--engine=sync"},
                 "--engine=sync keeps one I/O in flight; it does not combine with --iodepth=8"},
-        Refusal{"DepthOutOfRange", {"--iodepth=1025"},
-                "invalid argument \xe2\x80\x98" "1025\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"
+        Refusal{"DepthOutOfRange",
+                {"--iodepth=1025"},
+                "invalid argument \xe2\x80\x98"
+                "1025\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"
                 "1025 is more than 1024, the deepest queue.\n"
                 "Try 'ddtime --help' for more information."},
         // Defect 27: dd's number syntax makes 4k a whole number, only too large.
-        Refusal{"DepthInDdsNumberSyntaxTooLarge", {"--iodepth=4k"},
-                "invalid argument \xe2\x80\x98" "4k\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"
+        Refusal{"DepthInDdsNumberSyntaxTooLarge",
+                {"--iodepth=4k"},
+                "invalid argument \xe2\x80\x98"
+                "4k\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"
                 "4096 is more than 1024, the deepest queue.\n"
                 "Try 'ddtime --help' for more information."},
-        Refusal{"DepthZero", {"--iodepth=0"},
-                "invalid argument \xe2\x80\x98" "0\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"
+        Refusal{"DepthZero",
+                {"--iodepth=0"},
+                "invalid argument \xe2\x80\x98"
+                "0\xe2\x80\x99 for \xe2\x80\x98--iodepth\xe2\x80\x99\n"
                 "The depth must be a whole number from 1 to 1024.\n"
                 "Try 'ddtime --help' for more information."}),
     ParamName{});
@@ -373,8 +382,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(QueueDepth, LinuxAioCopiesByteForByteAsGnuDd) {
   constexpr const char* kGnuDd = "/usr/bin/dd";
   if (::access(kGnuDd, X_OK) != 0) GTEST_SKIP() << "needs GNU dd at " << kGnuDd;
-  const std::vector<std::vector<std::string>> shapes{{"bs=4096"}, {"bs=64K", "skip=3", "count=7"},
-                                                     {"bs=4096", "iflag=direct", "oflag=direct"}};
+  const std::vector<std::vector<std::string>> shapes{
+      {"bs=4096"}, {"bs=64K", "skip=3", "count=7"}, {"bs=4096", "iflag=direct", "oflag=direct"}};
   for (const std::vector<std::string>& shape : shapes) {
     const CopyCase c{"shape", shape};
     Options gnu = opts({"if=in", "of=out"});
@@ -393,8 +402,8 @@ TEST_F(QueueDepth, LinuxAioCopiesByteForByteAsGnuDd) {
       EXPECT_EQ(aio.result.status(), gnu_result.status()) << aio.result;
       EXPECT_EQ(lines_of(aio.result.err).at(0), lines_of(gnu_result.err).at(0));
       EXPECT_EQ(lines_of(aio.result.err).at(1), lines_of(gnu_result.err).at(1));
-      EXPECT_TRUE(aio.output == gnu_output) << "output differs: " << aio.output.size() << " against "
-                                            << gnu_output.size() << " bytes";
+      EXPECT_TRUE(aio.output == gnu_output)
+          << "output differs: " << aio.output.size() << " against " << gnu_output.size() << " bytes";
     }
   }
 }
@@ -405,7 +414,8 @@ TEST_F(QueueDepth, UnknownEngineIsRejectedWithTheValidOnes) {
   Result r = dd(o);
   EXPECT_STATUS(r, "exit 1");
   EXPECT_EQ(r.err,
-            "ddtime: invalid argument \xe2\x80\x98" "aio\xe2\x80\x99 for \xe2\x80\x98--engine\xe2\x80\x99\n"
+            "ddtime: invalid argument \xe2\x80\x98"
+            "aio\xe2\x80\x99 for \xe2\x80\x98--engine\xe2\x80\x99\n"
             "Valid arguments are: auto, io_uring, threads, libaio, sync\n"
             "Try 'ddtime --help' for more information.\n");
 }
@@ -451,8 +461,8 @@ TEST_P(QueueDepthOnLoop, DirectReadsOfTheWholeDeviceMatchTheSyncEngine) {
   for (const Engine& engine : kEngines) {
     for (unsigned depth : kDepths) {
       SCOPED_TRACE(std::string(engine.name) + " depth " + std::to_string(depth));
-      const Result queued = dd({"if=" + device_, "of=queued.out", bs, "iflag=direct", engine.option,
-                                "--iodepth=" + std::to_string(depth)});
+      const Result queued = dd(
+          {"if=" + device_, "of=queued.out", bs, "iflag=direct", engine.option, "--iodepth=" + std::to_string(depth)});
       EXPECT_EQ(queued.status(), sync.status()) << queued;
       EXPECT_EQ(queued.err_masked(), sync.err_masked());
       EXPECT_TRUE(read_file("queued.out") == content_);
@@ -551,9 +561,9 @@ class QueueDepthOnFullFileSystem : public DdTest {
       ASSERT_TRUE(shell("umount '" + path("mnt").string() + "'").ok);
     }
     mounted_ = false;
-    const Command made = shell("truncate -s 4M '" + path("fs.img").string() + "' && mkfs.ext4 -q -F '" +
-                               path("fs.img").string() + "' && mount -o loop '" + path("fs.img").string() +
-                               "' '" + path("mnt").string() + "'");
+    const Command made =
+        shell("truncate -s 4M '" + path("fs.img").string() + "' && mkfs.ext4 -q -F '" + path("fs.img").string() +
+              "' && mount -o loop '" + path("fs.img").string() + "' '" + path("mnt").string() + "'");
     if (!made.ok) GTEST_SKIP() << "could not make and mount a small ext4: " << made.output;
     mounted_ = true;
   }
@@ -571,9 +581,10 @@ TEST_F(QueueDepthOnFullFileSystem, ADirectCopyThatRunsOutOfRoomEndsAtWhatItRepor
     EXPECT_STATUS(r, "exit 1");
     std::smatch m;
     const std::string err = r.err_masked();
-    ASSERT_TRUE(std::regex_search(err, m, std::regex("error writing '[^']*': No space left on device\n"
-                                                     "\\d+\\+\\d+ records in\n\\d+\\+\\d+ records out\n"
-                                                     "(\\d+) bytes")))
+    ASSERT_TRUE(std::regex_search(err, m,
+                                  std::regex("error writing '[^']*': No space left on device\n"
+                                             "\\d+\\+\\d+ records in\n\\d+\\+\\d+ records out\n"
+                                             "(\\d+) bytes")))
         << err;
     const std::size_t copied = std::stoul(m[1]);
     const std::string written = read_file("mnt/out");
@@ -584,8 +595,7 @@ TEST_F(QueueDepthOnFullFileSystem, ADirectCopyThatRunsOutOfRoomEndsAtWhatItRepor
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, QueueDepthOnLoop,
-                         ::testing::Values(DeviceCase{"Sectors512", 512, false},
-                                           DeviceCase{"Sectors4096", 4096, false},
+                         ::testing::Values(DeviceCase{"Sectors512", 512, false}, DeviceCase{"Sectors4096", 4096, false},
                                            DeviceCase{"Sectors512DirectIo", 512, true},
                                            DeviceCase{"Sectors4096DirectIo", 4096, true}),
                          ParamName{});

@@ -45,7 +45,8 @@ TEST_F(Readback, WritesFlushesDropsAndReadsBackEachTimedApart) {
   EXPECT_TRUE(has_line(r.err, "^ddtime: read: real " + d + "  user ")) << r.err;
   EXPECT_TRUE(has_line(r.err, "^ddtime: verify: ok, 1.0 MiB \\(1048576 B\\) compared in " + d)) << r.err;
   EXPECT_TRUE(has_line(r.err, "^16\\+0 records in\\n16\\+0 records out\\n1048576 bytes .* copied, [^\\n]*\\n$"))
-      << "GNU's summary of the write pass comes last\n" << r.err;
+      << "GNU's summary of the write pass comes last\n"
+      << r.err;
   EXPECT_TRUE(read_file("out") == input_);
 }
 
@@ -182,7 +183,9 @@ TEST_F(Readback, VerifyNeedsAnInputThatGivesTheSameBytesAgain) {
 TEST_F(Readback, TheOutputMustBeAFileOrADevice) {
   Result r = ddtime({"if=in", "of=/dev/null", "--readback"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err, "ddtime: --readback reads the output back: \u2018/dev/null\u2019 is not a regular file or a block device\n");
+  EXPECT_EQ(
+      r.err,
+      "ddtime: --readback reads the output back: \u2018/dev/null\u2019 is not a regular file or a block device\n");
   r = ddtime({"if=in", "--readback"});
   EXPECT_STATUS(r, "exit 1");
   EXPECT_EQ(r.err, "ddtime: --readback reads the output back: name it with of=\n");
@@ -235,14 +238,15 @@ TEST_F(Readback, APatternEndsWithItsPartialRecordAtEveryDepthAndEngine) {
 }
 
 TEST_F(Readback, StampWritesEachSectorsOffsetAndVerifiesAtDepth) {
-  const Result r = ddtime({"of=out", "bs=64k", "count=8", "seek=2", "--pattern=stamp", "--verify", "--iodepth=4",
-                           "--json"});
+  const Result r =
+      ddtime({"of=out", "bs=64k", "count=8", "seek=2", "--pattern=stamp", "--verify", "--iodepth=4", "--json"});
   ASSERT_STATUS(r, "exit 0");
   const std::string bytes = read_file("out");
   ASSERT_EQ(bytes.size(), 10u << 16);
   for (std::size_t sector = 2 * 128; sector < 10 * 128; sector += 37) {
     std::uint64_t offset = 0;
-    for (int i = 7; i >= 0; --i) offset = offset << 8 | static_cast<unsigned char>(bytes[sector * 512 + static_cast<std::size_t>(i)]);
+    for (int i = 7; i >= 0; --i)
+      offset = offset << 8 | static_cast<unsigned char>(bytes[sector * 512 + static_cast<std::size_t>(i)]);
     EXPECT_EQ(offset, sector * 512);
   }
   const Json doc = parse_json(r.err);
@@ -257,14 +261,15 @@ TEST_F(Readback, StampWritesEachSectorsOffsetAndVerifiesAtDepth) {
 TEST_F(Readback, StampUnderAppendWritesTheOffsetInTheFile) {
   write_file("out", std::string(1000, 'o'));
   // --force: the file's data is offered as scratch (rule 1).
-  const Result r = ddtime(
-      {"of=out", "bs=4k", "count=4", "oflag=append", "conv=notrunc", "--pattern=stamp", "--verify", "--force"});
+  const Result r =
+      ddtime({"of=out", "bs=4k", "count=4", "oflag=append", "conv=notrunc", "--pattern=stamp", "--verify", "--force"});
   ASSERT_STATUS(r, "exit 0");
   const std::string bytes = read_file("out");
   ASSERT_EQ(bytes.size(), 1000u + 4 * 4096);
   for (std::size_t sector = 0; sector < 4 * 4096 / 512; ++sector) {
     std::uint64_t offset = 0;
-    for (int i = 7; i >= 0; --i) offset = offset << 8 | static_cast<unsigned char>(bytes[1000 + sector * 512 + static_cast<std::size_t>(i)]);
+    for (int i = 7; i >= 0; --i)
+      offset = offset << 8 | static_cast<unsigned char>(bytes[1000 + sector * 512 + static_cast<std::size_t>(i)]);
     EXPECT_EQ(offset, 1000 + sector * 512);
   }
 }
@@ -275,11 +280,12 @@ TEST_F(Readback, StampUnderAppendKnowsWhereOpeningLeavesTheEnd) {
   const auto first_offset = [&](const std::string& name, std::size_t at) {
     const std::string bytes = read_file(name);
     std::uint64_t offset = 0;
-    for (int i = 7; i >= 0; --i) offset = offset << 8 | static_cast<unsigned char>(bytes.at(at + static_cast<std::size_t>(i)));
+    for (int i = 7; i >= 0; --i)
+      offset = offset << 8 | static_cast<unsigned char>(bytes.at(at + static_cast<std::size_t>(i)));
     return offset;
   };
-  Result r = ddtime({"of=fresh", "bs=4k", "seek=16", "count=2", "oflag=append", "conv=notrunc", "--pattern=stamp",
-                     "--verify"});
+  Result r = ddtime(
+      {"of=fresh", "bs=4k", "seek=16", "count=2", "oflag=append", "conv=notrunc", "--pattern=stamp", "--verify"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(read_file("fresh").size(), 2u * 4096) << "a new file appended to starts at 0";
   EXPECT_EQ(first_offset("fresh", 0), 0u);
@@ -312,7 +318,8 @@ TEST_F(Readback, APatternTakesThePlaceOfTheInput) {
 TEST_F(Readback, PreallocateNeedsASize) {
   const Result r = ddtime({"if=/dev/zero", "of=out", "--preallocate"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_EQ(r.err, "ddtime: --preallocate needs the size of the copy: give count=, --size, or an input file or device\n");
+  EXPECT_EQ(r.err,
+            "ddtime: --preallocate needs the size of the copy: give count=, --size, or an input file or device\n");
 }
 
 }  // namespace

@@ -50,42 +50,64 @@ TEST_P(RecordCounts, OfTheAlphabet) {
 INSTANTIATE_TEST_SUITE_P(
     Combos, RecordCounts,
     ::testing::Values(
-        RecordCase{"DefaultBlockSize", {}, kAlphabet,
+        RecordCase{"DefaultBlockSize", {}, kAlphabet, "0+1 records in\n0+1 records out\n26 bytes copied, <T> s, <R>\n"},
+        RecordCase{"Bs5", {"bs=5"}, kAlphabet, "5+1 records in\n5+1 records out\n26 bytes copied, <T> s, <R>\n"},
+        RecordCase{
+            "BsEqualsSize", {"bs=26"}, kAlphabet, "1+0 records in\n1+0 records out\n26 bytes copied, <T> s, <R>\n"},
+        RecordCase{"BsOneMoreThanSize",
+                   {"bs=27"},
+                   kAlphabet,
                    "0+1 records in\n0+1 records out\n26 bytes copied, <T> s, <R>\n"},
-        RecordCase{"Bs5", {"bs=5"}, kAlphabet,
-                   "5+1 records in\n5+1 records out\n26 bytes copied, <T> s, <R>\n"},
-        RecordCase{"BsEqualsSize", {"bs=26"}, kAlphabet,
-                   "1+0 records in\n1+0 records out\n26 bytes copied, <T> s, <R>\n"},
-        RecordCase{"BsOneMoreThanSize", {"bs=27"}, kAlphabet,
-                   "0+1 records in\n0+1 records out\n26 bytes copied, <T> s, <R>\n"},
-        RecordCase{"Bs1", {"bs=1"}, kAlphabet,
-                   "26+0 records in\n26+0 records out\n26 bytes copied, <T> s, <R>\n"},
-        RecordCase{"CountStopsEarly", {"bs=5", "count=3"}, "abcdefghijklmno",
+        RecordCase{"Bs1", {"bs=1"}, kAlphabet, "26+0 records in\n26+0 records out\n26 bytes copied, <T> s, <R>\n"},
+        RecordCase{"CountStopsEarly",
+                   {"bs=5", "count=3"},
+                   "abcdefghijklmno",
                    "3+0 records in\n3+0 records out\n15 bytes copied, <T> s, <R>\n"},
-        RecordCase{"CountBeyondEnd", {"bs=5", "count=6"}, kAlphabet,
+        RecordCase{"CountBeyondEnd",
+                   {"bs=5", "count=6"},
+                   kAlphabet,
                    "5+1 records in\n5+1 records out\n26 bytes copied, <T> s, <R>\n"},
-        RecordCase{"Ibs5Obs7", {"ibs=5", "obs=7"}, kAlphabet,
+        RecordCase{"Ibs5Obs7",
+                   {"ibs=5", "obs=7"},
+                   kAlphabet,
                    "5+1 records in\n3+1 records out\n26 bytes copied, <T> s, <R>\n"},
-        RecordCase{"Ibs7Obs5", {"ibs=7", "obs=5"}, kAlphabet,
+        RecordCase{"Ibs7Obs5",
+                   {"ibs=7", "obs=5"},
+                   kAlphabet,
                    "3+1 records in\n5+1 records out\n26 bytes copied, <T> s, <R>\n"},
-        RecordCase{"OneInTwoOut", {"ibs=26", "obs=13"}, kAlphabet,
+        RecordCase{"OneInTwoOut",
+                   {"ibs=26", "obs=13"},
+                   kAlphabet,
                    "1+0 records in\n2+0 records out\n26 bytes copied, <T> s, <R>\n"},
-        RecordCase{"ManyInOneOut", {"ibs=1", "obs=26"}, kAlphabet,
+        RecordCase{"ManyInOneOut",
+                   {"ibs=1", "obs=26"},
+                   kAlphabet,
                    "26+0 records in\n1+0 records out\n26 bytes copied, <T> s, <R>\n"},
-        RecordCase{"CountedInputPartialOutput", {"ibs=4", "obs=8", "count=3"}, "abcdefghijkl",
+        RecordCase{"CountedInputPartialOutput",
+                   {"ibs=4", "obs=8", "count=3"},
+                   "abcdefghijkl",
                    "3+0 records in\n1+1 records out\n12 bytes copied, <T> s, <R>\n"},
-        RecordCase{"FullInputPartialOutput", {"ibs=13", "obs=26", "count=1"}, "abcdefghijklm",
+        RecordCase{"FullInputPartialOutput",
+                   {"ibs=13", "obs=26", "count=1"},
+                   "abcdefghijklm",
                    "1+0 records in\n0+1 records out\n13 bytes copied, <T> s, <R>\n"},
-        RecordCase{"SkipInBlocks", {"bs=5", "skip=2"}, "klmnopqrstuvwxyz",
+        RecordCase{"SkipInBlocks",
+                   {"bs=5", "skip=2"},
+                   "klmnopqrstuvwxyz",
                    "3+1 records in\n3+1 records out\n16 bytes copied, <T> s, <R>\n"},
-        RecordCase{"SkipToTheLastPartialBlock", {"bs=5", "skip=5"}, "z",
+        RecordCase{"SkipToTheLastPartialBlock",
+                   {"bs=5", "skip=5"},
+                   "z",
                    "0+1 records in\n0+1 records out\n1 byte copied, <T> s, <R>\n"},
-        RecordCase{"SkipAndCount", {"bs=5", "skip=2", "count=2"}, "klmnopqrst",
+        RecordCase{"SkipAndCount",
+                   {"bs=5", "skip=2", "count=2"},
+                   "klmnopqrst",
                    "2+0 records in\n2+0 records out\n10 bytes copied, <T> s, <R>\n"},
-        RecordCase{"SkipCountsIbsBlocks", {"ibs=5", "obs=3", "skip=1", "count=2"}, "fghijklmno",
+        RecordCase{"SkipCountsIbsBlocks",
+                   {"ibs=5", "obs=3", "skip=1", "count=2"},
+                   "fghijklmno",
                    "2+0 records in\n3+1 records out\n10 bytes copied, <T> s, <R>\n"},
-        RecordCase{"CountZero", {"count=0"}, "",
-                   "0+0 records in\n0+0 records out\n0 bytes copied, <T> s, <R>\n"}),
+        RecordCase{"CountZero", {"count=0"}, "", "0+0 records in\n0+0 records out\n0 bytes copied, <T> s, <R>\n"}),
     ParamName());
 
 TEST_F(Records, ShortReadsFromAPipeArePartialRecords) {
@@ -169,8 +191,7 @@ struct SizeLine {
 class SummaryBytes : public DdTest, public ::testing::WithParamInterface<SizeLine> {};
 
 TEST_P(SummaryBytes, LineForACopiedSize) {
-  auto r = dd({"if=/dev/zero", "of=/dev/null", "bs=1M", "iflag=count_bytes",
-               std::string("count=") + GetParam().count});
+  auto r = dd({"if=/dev/zero", "of=/dev/null", "bs=1M", "iflag=count_bytes", std::string("count=") + GetParam().count});
   EXPECT_STATUS(r, "exit 0");
   std::string err = r.err_masked();
   auto last_line = err.substr(err.rfind('\n', err.size() - 2) + 1);
@@ -179,28 +200,22 @@ TEST_P(SummaryBytes, LineForACopiedSize) {
 
 INSTANTIATE_TEST_SUITE_P(
     Sizes, SummaryBytes,
-    ::testing::Values(
-        SizeLine{"OneByteIsSingular", "1", "1 byte copied, <T> s, <R>"},
-        SizeLine{"TwoBytes", "2", "2 bytes copied, <T> s, <R>"},
-        SizeLine{"BelowOneKilobyteHasNoHumanSize", "999", "999 bytes copied, <T> s, <R>"},
-        SizeLine{"OneKilobyte", "1000", "1000 bytes (1.0 kB) copied, <T> s, <R>"},
-        SizeLine{"BelowOneKibibyteHasNoBinarySize", "1023",
-                 "1023 bytes (1.0 kB) copied, <T> s, <R>"},
-        SizeLine{"OneKibibyte", "1024", "1024 bytes (1.0 kB, 1.0 KiB) copied, <T> s, <R>"},
-        SizeLine{"RoundsHalfDown", "1050", "1050 bytes (1.0 kB, 1.0 KiB) copied, <T> s, <R>"},
-        SizeLine{"RoundsUpAboveHalf", "1051", "1051 bytes (1.1 kB, 1.0 KiB) copied, <T> s, <R>"},
-        SizeLine{"OneAndAHalf", "1536", "1536 bytes (1.5 kB, 1.5 KiB) copied, <T> s, <R>"},
-        SizeLine{"TwoDigitsLoseTheDecimal", "9999",
-                 "9999 bytes (10 kB, 9.8 KiB) copied, <T> s, <R>"},
-        SizeLine{"JustBelowTenKibibytes", "10239",
-                 "10239 bytes (10 kB, 10 KiB) copied, <T> s, <R>"},
-        SizeLine{"JustBelowOneMegabyte", "999999",
-                 "999999 bytes (1.0 MB, 977 KiB) copied, <T> s, <R>"},
-        SizeLine{"JustBelowOneMebibyte", "1048575",
-                 "1048575 bytes (1.0 MB, 1.0 MiB) copied, <T> s, <R>"},
-        SizeLine{"TenMegabytes", "10000000", "10000000 bytes (10 MB, 9.5 MiB) copied, <T> s, <R>"},
-        SizeLine{"HundredsOfMegabytes", "123456789",
-                 "123456789 bytes (123 MB, 118 MiB) copied, <T> s, <R>"}),
+    ::testing::Values(SizeLine{"OneByteIsSingular", "1", "1 byte copied, <T> s, <R>"},
+                      SizeLine{"TwoBytes", "2", "2 bytes copied, <T> s, <R>"},
+                      SizeLine{"BelowOneKilobyteHasNoHumanSize", "999", "999 bytes copied, <T> s, <R>"},
+                      SizeLine{"OneKilobyte", "1000", "1000 bytes (1.0 kB) copied, <T> s, <R>"},
+                      SizeLine{"BelowOneKibibyteHasNoBinarySize", "1023", "1023 bytes (1.0 kB) copied, <T> s, <R>"},
+                      SizeLine{"OneKibibyte", "1024", "1024 bytes (1.0 kB, 1.0 KiB) copied, <T> s, <R>"},
+                      SizeLine{"RoundsHalfDown", "1050", "1050 bytes (1.0 kB, 1.0 KiB) copied, <T> s, <R>"},
+                      SizeLine{"RoundsUpAboveHalf", "1051", "1051 bytes (1.1 kB, 1.0 KiB) copied, <T> s, <R>"},
+                      SizeLine{"OneAndAHalf", "1536", "1536 bytes (1.5 kB, 1.5 KiB) copied, <T> s, <R>"},
+                      SizeLine{"TwoDigitsLoseTheDecimal", "9999", "9999 bytes (10 kB, 9.8 KiB) copied, <T> s, <R>"},
+                      SizeLine{"JustBelowTenKibibytes", "10239", "10239 bytes (10 kB, 10 KiB) copied, <T> s, <R>"},
+                      SizeLine{"JustBelowOneMegabyte", "999999", "999999 bytes (1.0 MB, 977 KiB) copied, <T> s, <R>"},
+                      SizeLine{"JustBelowOneMebibyte", "1048575", "1048575 bytes (1.0 MB, 1.0 MiB) copied, <T> s, <R>"},
+                      SizeLine{"TenMegabytes", "10000000", "10000000 bytes (10 MB, 9.5 MiB) copied, <T> s, <R>"},
+                      SizeLine{"HundredsOfMegabytes", "123456789",
+                               "123456789 bytes (123 MB, 118 MiB) copied, <T> s, <R>"}),
     ParamName());
 
 TEST_F(Summary, ZeroBytesHasNoHumanSize) {
@@ -516,8 +531,7 @@ TEST_F(Seek, OffsetOverflowWithoutNotruncCannotTruncate) {
 }
 
 TEST_F(Seek, OffsetOverflowWithNotruncCannotSeek) {
-  auto r = dd({"if=/dev/null", "of=out", "seek=4611686018427387904", "bs=2", "conv=notrunc",
-               "status=noxfer"});
+  auto r = dd({"if=/dev/null", "of=out", "seek=4611686018427387904", "bs=2", "conv=notrunc", "status=noxfer"});
   EXPECT_STATUS(r, "exit 1");
   EXPECT_EQ(r.err,
             "dd: out: cannot seek: Value too large for defined data type\n"

@@ -3,18 +3,18 @@
 // statistics, --sweep=bs= and --sweep=iodepth= with the sweep table, the
 // session's JSON document field by field, and the refusals of sides that
 // cannot be opened again.
-#include <linux/magic.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <csignal>
+#include <filesystem>
 #include <regex>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "e2e/harness.h"
@@ -62,7 +62,8 @@ class Session : public DdTest {
 TEST_F(Session, RepeatRunsTheCopyNTimesAfterTheWarmupsAndGivesTheStatistics) {
   const Result r = ddtime({"if=in", "of=out", "bs=4k", "--repeat=6", "--warmup=2"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_EQ(count_lines(r.err, "^ddtime: warm-up [12] of 2: real " + kDuration + " .* \\(not counted\\)$"), 2u) << r.err;
+  EXPECT_EQ(count_lines(r.err, "^ddtime: warm-up [12] of 2: real " + kDuration + " .* \\(not counted\\)$"), 2u)
+      << r.err;
   EXPECT_EQ(count_lines(r.err, "^ddtime: run [1-6] of 6: real " + kDuration + "  user " + kDuration + "  sys " +
                                    kDuration + "  cpu "),
             6u)
@@ -73,8 +74,7 @@ TEST_F(Session, RepeatRunsTheCopyNTimesAfterTheWarmupsAndGivesTheStatistics) {
   }
   // Six runs have an interval; GNU's summary of the last run comes last.
   EXPECT_EQ(count_lines(r.err, "^ddtime: real .*s\u2013\\d"), 1u) << r.err;
-  EXPECT_TRUE(std::regex_search(last_line(r.err), std::regex("^262244 bytes \\(262 kB, 256 KiB\\) copied, ")))
-      << r.err;
+  EXPECT_TRUE(std::regex_search(last_line(r.err), std::regex("^262244 bytes \\(262 kB, 256 KiB\\) copied, "))) << r.err;
   EXPECT_TRUE(read_file("out") == input_);
 }
 
@@ -192,8 +192,7 @@ TEST_F(Session, ASweepOfBlockSizesMovesTheSameBytesInEveryRow) {
 TEST_F(Session, TheSweepTableHasARowPerSettingAndMarksTheBest) {
   const Result r = ddtime({"if=/dev/zero", "of=/dev/null", "--size=1M", "--sweep=bs=4k,64k", "--sweep=iodepth=1,4"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_EQ(count_lines(r.err, "^ddtime: +bs +depth +moved +real +user +sys +cpu% +MiB/s +IOPS +rate$"), 1u)
-      << r.err;
+  EXPECT_EQ(count_lines(r.err, "^ddtime: +bs +depth +moved +real +user +sys +cpu% +MiB/s +IOPS +rate$"), 1u) << r.err;
   for (const char* row : {" 4k +1 ", " 4k +4 ", " 64k +1 ", " 64k +4 "}) {
     EXPECT_EQ(count_lines(r.err, std::string("^ddtime: +") + row + "+1048576 "), 1u) << row << "\n" << r.err;
   }
@@ -311,7 +310,8 @@ TEST_F(Session, SigintSummarisesTheRunsDoneThenEndsByTheSignal) {
   EXPECT_EQ(count_lines(r.err, "^ddtime: run 1 of 3: "), 0u) << "the first run is the one stopped\n" << r.err;
   EXPECT_TRUE(std::regex_search(r.err, std::regex("\\d+\\+0 records in\n\\d+\\+0 records out\n\\d+ bytes .* copied, "
                                                   "[0-9.e-]+ s, [0-9.]+ [kMGT]?B/s\n$")))
-      << "GNU's summary of the stopped run comes last\n" << r.err;
+      << "GNU's summary of the stopped run comes last\n"
+      << r.err;
 }
 
 // ---- --csv ----
@@ -343,8 +343,8 @@ TEST_F(Session, CsvGivesOneLinePerRunInPlaceOfTheText) {
   const auto rows = parse_csv(r.err);
   ASSERT_EQ(rows.size(), 7u) << r.err;
   EXPECT_EQ(rows[0], (std::vector<std::string>{"bs", "iodepth", "pass", "repeat", "warmup", "cache", "bytes", "records",
-                                              "real_s", "user_s", "sys_s", "cpu_percent", "bytes_per_second", "iops",
-                                              "exit_status"}));
+                                               "real_s", "user_s", "sys_s", "cpu_percent", "bytes_per_second", "iops",
+                                               "exit_status"}));
   const char* expected[][5] = {{"4096", "1", "true", "262244", "65"},   {"4096", "1", "false", "262244", "65"},
                                {"4096", "2", "false", "262244", "65"},  {"16384", "1", "true", "262244", "17"},
                                {"16384", "1", "false", "262244", "17"}, {"16384", "2", "false", "262244", "17"}};
@@ -434,8 +434,10 @@ TEST_F(CacheState, WarmReadsTheInputOnceFirst) {
 TEST_F(CacheState, TheReportSaysWhatWasResident) {
   const Result r = ddtime({"if=big", "of=/dev/null", "--cache=cold"});
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_EQ(count_lines(r.err, "^ddtime: cache cold: input 0\\.0% resident \\(0 of the 1024 pages it reads\\), output not measured$"),
-            1u)
+  EXPECT_EQ(
+      count_lines(
+          r.err, "^ddtime: cache cold: input 0\\.0% resident \\(0 of the 1024 pages it reads\\), output not measured$"),
+      1u)
       << r.err;
 }
 
@@ -451,8 +453,9 @@ TEST_F(CacheState, AFileTheUserCannotWriteHasAnUnknownResidency) {
   o.run_under = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
   Result r = dd(o);
   ASSERT_STATUS(r, "exit 0");
-  EXPECT_EQ(count_lines(r.err, "ddtime: cache cold: input residency unknown \\(1024 pages: the kernel tells it only "
-                               "to the file's owner or a user who may write it\\), output not measured$"),
+  EXPECT_EQ(count_lines(r.err,
+                        "ddtime: cache cold: input residency unknown \\(1024 pages: the kernel tells it only "
+                        "to the file's owner or a user who may write it\\), output not measured$"),
             1u)
       << r.err;
   EXPECT_NE(r.err.find("how much of it was in the page cache unknown"), std::string::npos) << r.err;
@@ -479,7 +482,8 @@ TEST_F(Session, BadArgumentsAreRefusedWithTheValidForms) {
   EXPECT_NE(r.err.find("\n64k..4k runs backwards: the first size is the smaller.\n"), std::string::npos) << r.err;
   r = ddtime({"if=in", "of=out", "--sweep=bs=4k,,8k"});
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_NE(r.err.find("A block size list is like 4k,64k,1M or 4k..64M, or auto, or memory."), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("A block size list is like 4k,64k,1M or 4k..64M, or auto, or memory."), std::string::npos)
+      << r.err;
   r = ddtime({"if=in", "of=out", "--sweep=count=4"});
   EXPECT_STATUS(r, "exit 1");
   EXPECT_NE(r.err.find("Valid arguments are: bs=LIST, iodepth=LIST"), std::string::npos) << r.err;
@@ -548,11 +552,15 @@ TEST_F(SweepOfALoopDevice, TheTableHasTheRealUserAndSysColumns) {
   const Result r = ddtime({"if=" + device_, "of=/dev/null", "iflag=direct", "--sweep=bs=2k,256k"});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_EQ(count_matching_lines(r.err, "^ddtime: +bs +depth +moved +real +user +sys "), 1u) << r.err;
-  EXPECT_EQ(count_matching_lines(r.err, "^ddtime: +2k +1 +2097152 +" + kDuration + " +" + kDuration + " +" + kDuration + " "), 1u) << r.err;
+  EXPECT_EQ(
+      count_matching_lines(r.err, "^ddtime: +2k +1 +2097152 +" + kDuration + " +" + kDuration + " +" + kDuration + " "),
+      1u)
+      << r.err;
   // Defect 16: the measured line describes the row whose GNU lines follow
   // it (the last), and says so.
-  EXPECT_EQ(count_matching_lines(r.err, "^ddtime: measured \\(bs=256k depth 1, the row of GNU's lines below\\): "
-                                        "reading the device '.*' with O_DIRECT: every read reached it"),
+  EXPECT_EQ(count_matching_lines(r.err,
+                                 "^ddtime: measured \\(bs=256k depth 1, the row of GNU's lines below\\): "
+                                 "reading the device '.*' with O_DIRECT: every read reached it"),
             1u)
       << r.err;
 }
@@ -578,9 +586,11 @@ class SessionOnAClaimedDevice : public LoopDevice {
 };
 
 TEST_F(SessionOnAClaimedDevice, TheNewWriteModesRefuseIt) {
-  for (const std::vector<std::string>& mode : std::vector<std::vector<std::string>>{
-           {"if=/dev/zero", "--repeat=2"}, {"--pattern=random"}, {"if=/dev/zero", "--readback"},
-           {"if=/dev/zero", "--sweep=bs=4k,8k"}}) {
+  for (const std::vector<std::string>& mode :
+       std::vector<std::vector<std::string>>{{"if=/dev/zero", "--repeat=2"},
+                                             {"--pattern=random"},
+                                             {"if=/dev/zero", "--readback"},
+                                             {"if=/dev/zero", "--sweep=bs=4k,8k"}}) {
     std::vector<std::string> args = mode;
     args.insert(args.end(), {"of=" + device_, "bs=4k", "count=4"});
     const Result r = ddtime(args);

@@ -46,9 +46,8 @@ class Signals : public DdTest {
     if (p.wait_for_stdout([&](const std::string& out) { return out == out_so_far; })) {
       return ::testing::AssertionSuccess();
     }
-    return ::testing::AssertionFailure()
-           << "dd did not copy the input; stdout so far: \"" << p.stdout_so_far()
-           << "\", stderr: \"" << p.stderr_so_far() << "\"";
+    return ::testing::AssertionFailure() << "dd did not copy the input; stdout so far: \"" << p.stdout_so_far()
+                                         << "\", stderr: \"" << p.stderr_so_far() << "\"";
   }
 };
 
@@ -56,10 +55,8 @@ TEST_F(Signals, Usr1PrintsTheSummaryAndContinues) {
   DdProcess p(copier());
   ASSERT_TRUE(feed(p, "abc", "abc"));
   p.send_signal(SIGUSR1);
-  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) { return has_report(e); }))
-      << p.stderr_so_far();
-  EXPECT_EQ(mask_timing(p.stderr_so_far()),
-            "3+0 records in\n3+0 records out\n3 bytes copied, <T> s, <R>\n");
+  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) { return has_report(e); })) << p.stderr_so_far();
+  EXPECT_EQ(mask_timing(p.stderr_so_far()), "3+0 records in\n3+0 records out\n3 bytes copied, <T> s, <R>\n");
   ASSERT_TRUE(feed(p, "de", "abcde"));
   p.close_stdin();
   auto r = p.finish();
@@ -74,9 +71,8 @@ TEST_F(Signals, Usr1TwiceReportsTwice) {
   DdProcess p(copier({"status=noxfer"}));
   ASSERT_TRUE(feed(p, "abc", "abc"));
   p.send_signal(SIGUSR1);
-  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) {
-    return e == "3+0 records in\n3+0 records out\n";
-  })) << p.stderr_so_far();
+  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) { return e == "3+0 records in\n3+0 records out\n"; }))
+      << p.stderr_so_far();
   p.send_signal(SIGUSR1);
   ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) {
     return e == "3+0 records in\n3+0 records out\n3+0 records in\n3+0 records out\n";
@@ -107,8 +103,7 @@ TEST_F(Signals, Usr1IgnoredAtStartIsCaughtAnyway) {
   DdProcess p(o);
   ASSERT_TRUE(feed(p, "abc", "abc"));
   p.send_signal(SIGUSR1);
-  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) { return has_report(e); }))
-      << p.stderr_so_far();
+  ASSERT_TRUE(p.wait_for_stderr([](const std::string& e) { return has_report(e); })) << p.stderr_so_far();
   ASSERT_TRUE(feed(p, "de", "abcde"));
   auto r = p.finish();
   EXPECT_STATUS(r, "exit 0");
@@ -130,12 +125,14 @@ TEST_F(Signals, Usr1WhileTheInputIsOpeningIsReportedNotFatal) {
   // The kernel names where a sleeping task waits: a FIFO's open waits for
   // its other end, which only this test holds.
   const std::string wchan = "/proc/" + std::to_string(p.pid()) + "/wchan";
-  ASSERT_TRUE(wait_until([&] {
-    std::ifstream in(wchan);
-    std::string where;
-    std::getline(in, where);
-    return where == "wait_for_partner";
-  }, 5000ms));
+  ASSERT_TRUE(wait_until(
+      [&] {
+        std::ifstream in(wchan);
+        std::string where;
+        std::getline(in, where);
+        return where == "wait_for_partner";
+      },
+      5000ms));
   EXPECT_TRUE(wait_for_handler(p.pid(), SIGUSR1, 0ms));
   p.send_signal(SIGUSR1);
   const int writer = ::open(fifo.c_str(), O_WRONLY);

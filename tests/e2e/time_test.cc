@@ -11,8 +11,8 @@
 
 #include <csignal>
 #include <regex>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "e2e/copy_cases.h"
@@ -226,9 +226,9 @@ class RampSnapshots : public TimedRuns {
     EXPECT_TRUE(wait_for_handler(p.pid(), SIGUSR1));
     std::this_thread::sleep_for(after);
     p.send_signal(SIGUSR1);
-    EXPECT_TRUE(p.wait_for_stderr([](const std::string& e) { return e.find("records out") != std::string::npos ||
-                                                                     e.find("}\n") != std::string::npos; }))
-        << p.stderr_so_far();
+    EXPECT_TRUE(p.wait_for_stderr([](const std::string& e) {
+      return e.find("records out") != std::string::npos || e.find("}\n") != std::string::npos;
+    })) << p.stderr_so_far();
     return p.finish();
   }
 };

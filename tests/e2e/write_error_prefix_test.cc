@@ -78,8 +78,8 @@ TEST_F(QueuedWriteErrors, AFullFileSystemLeavesGnusPrefixInEveryOutOfOrderMode) 
   const Copy gnu = copy(true, {"count=32"});
   ASSERT_EQ(gnu.result.status(), "exit 1") << gnu.result.describe();
   ASSERT_GT(gnu.output.size(), 900'000u);
-  for (const char* mode : {"--jobs=3", "--jobs=4 --iodepth=4", "--random=1", "--random=1 --engine=sync",
-                           "--iodepth=4", "--jobs=2 --engine=threads --iodepth=8", "--jobs=3 --random=5"}) {
+  for (const char* mode : {"--jobs=3", "--jobs=4 --iodepth=4", "--random=1", "--random=1 --engine=sync", "--iodepth=4",
+                           "--jobs=2 --engine=threads --iodepth=8", "--jobs=3 --random=5"}) {
     std::vector<std::string> args{"count=32"};
     for (std::string rest = mode; !rest.empty();) {
       const std::size_t space = rest.find(' ');

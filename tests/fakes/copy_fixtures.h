@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/settings.h"
 #include "measure/timing.h"
+#include "model/settings.h"
 
 namespace ddtime::testing {
 

@@ -29,7 +29,7 @@ class FakeRing final : public Ring {
   // result of -1 means "do the transfer"; >= 0 caps it at that many bytes;
   // < -1 is -errno.
   std::function<std::int64_t(std::uint64_t sequence, const RingRequest&)> outcome;
-  bool newest_first = true;   // completion order within a batch
+  bool newest_first = true;      // completion order within a batch
   std::vector<std::string> log;  // "read 0 @4096 4096", "write 1 @0 4096"
 
   const char* name() const noexcept override { return "fake"; }
@@ -67,7 +67,8 @@ class FakeRing final : public Ring {
     if (request.offset < 0) {
       std::size_t length = request.length;
       if (scripted >= 0) length = std::min<std::size_t>(length, static_cast<std::size_t>(scripted));
-      IoResult done = read ? os_.read(request.fd, request.buffer, length) : os_.write(request.fd, request.buffer, length);
+      IoResult done =
+          read ? os_.read(request.fd, request.buffer, length) : os_.write(request.fd, request.buffer, length);
       return done.ok() ? done.n : -done.err;
     }
     const auto offset = static_cast<std::size_t>(request.offset);

@@ -123,9 +123,7 @@ TEST_F(BadSectorOnALoopDevice, ARandomCopyAtDepthEightSaysWhichBlocksItWroteOutO
   copy_and_check({"--random=3", "--iodepth=8"});
 }
 
-TEST_F(BadSectorOnALoopDevice, JobsInTurnSayWhichBlocksTheyWrotePastTheBadOne) {
-  copy_and_check({"--jobs=4"});
-}
+TEST_F(BadSectorOnALoopDevice, JobsInTurnSayWhichBlocksTheyWrotePastTheBadOne) { copy_and_check({"--jobs=4"}); }
 
 }  // namespace
 }  // namespace ddtime::fault

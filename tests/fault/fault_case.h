@@ -75,16 +75,15 @@ inline std::string row_source(const Case& c, const std::string& err, const std::
                               const std::string& output, const std::string& io) {
   std::string args;
   for (const auto& a : c.operands()) args += (args.empty() ? "" : ", ") + cpp_string(a);
-  return fmt::format("    {{{}, {}, {{{}}}, {}, {}, {},\n     {},\n     {}, {},\n     {}}},\n",
-                     cpp_string(c.name), cpp_string(c.setup), args, cpp_string(c.input),
-                     cpp_string(c.stdin_pipe), cpp_string(c.out), cpp_string(err),
-                     cpp_string(status), cpp_string(output), cpp_string(io));
+  return fmt::format("    {{{}, {}, {{{}}}, {}, {}, {},\n     {},\n     {}, {},\n     {}}},\n", cpp_string(c.name),
+                     cpp_string(c.setup), args, cpp_string(c.input), cpp_string(c.stdin_pipe), cpp_string(c.out),
+                     cpp_string(err), cpp_string(status), cpp_string(output), cpp_string(io));
 }
 
 // In learning mode, appends the row and returns true: the caller then
 // asserts nothing.
-inline bool learn(const Case& c, const std::string& err, const std::string& status,
-                  const std::string& output, const std::string& io) {
+inline bool learn(const Case& c, const std::string& err, const std::string& status, const std::string& output,
+                  const std::string& io) {
   const char* path = std::getenv("DDTIME_FAULT_LEARN");
   if (path == nullptr || *path == '\0') return false;
   if (FILE* f = std::fopen(path, "a")) {

@@ -151,8 +151,7 @@ std::string LoopDevice::attach(const std::filesystem::path& file) {
   std::string out = r.output;
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   if (r.exit_code != 0 || out.rfind("/dev/loop", 0) != 0) {
-    return fmt::format("losetup --find --show {}: {}", file.string(),
-                       r.timed_out ? "timed out" : out);
+    return fmt::format("losetup --find --show {}: {}", file.string(), r.timed_out ? "timed out" : out);
   }
   device_ = out;
   return {};
@@ -211,8 +210,7 @@ std::string FaultFs::mount(const std::filesystem::path& dir) {
     ::dup2(null_fd, 0);
     ::dup2(null_fd, 1);
     ::dup2(err_fd, 2);
-    ::execl(server.c_str(), server.c_str(), mount_arg.c_str(), log_arg.c_str(),
-            static_cast<char*>(nullptr));
+    ::execl(server.c_str(), server.c_str(), mount_arg.c_str(), log_arg.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   ::close(err_fd);
@@ -280,8 +278,7 @@ std::string FaultFs::control(std::string_view lines) const {
   int err = errno;
   ::close(fd);
   if (n != static_cast<ssize_t>(text.size())) {
-    return fmt::format("control {:?}: {} ({})", text, n < 0 ? std::strerror(err) : "short write",
-                       server_errors());
+    return fmt::format("control {:?}: {} ({})", text, n < 0 ? std::strerror(err) : "short write", server_errors());
   }
   return {};
 }

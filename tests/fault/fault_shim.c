@@ -56,9 +56,8 @@ static int rule_count = -1;
 static const struct {
   const char *name;
   int value;
-} errno_names[] = {{"EIO", EIO},     {"ENOSPC", ENOSPC}, {"EINTR", EINTR},   {"EAGAIN", EAGAIN},
-                   {"EFBIG", EFBIG}, {"EPERM", EPERM},   {"EINVAL", EINVAL}, {"EROFS", EROFS},
-                   {"EBADF", EBADF}, {"ENOSYS", ENOSYS}};
+} errno_names[] = {{"EIO", EIO},     {"ENOSPC", ENOSPC}, {"EINTR", EINTR}, {"EAGAIN", EAGAIN}, {"EFBIG", EFBIG},
+                   {"EPERM", EPERM}, {"EINVAL", EINVAL}, {"EROFS", EROFS}, {"EBADF", EBADF},   {"ENOSYS", ENOSYS}};
 
 static void load_rules(void) {
   rule_count = 0;
@@ -113,8 +112,7 @@ static void load_rules(void) {
       }
       if (r.err == 0) goto bad;
     }
-    for (char *opt = strtok_r(NULL, ":", &save_field); opt != NULL;
-         opt = strtok_r(NULL, ":", &save_field)) {
+    for (char *opt = strtok_r(NULL, ":", &save_field); opt != NULL; opt = strtok_r(NULL, ":", &save_field)) {
       if (strncmp(opt, "after=", 6) == 0) {
         r.after = atol(opt + 6);
       } else if (strncmp(opt, "times=", 6) == 0) {

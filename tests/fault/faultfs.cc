@@ -95,10 +95,9 @@ struct ErrnoName {
   int value;
 };
 constexpr ErrnoName kErrnoNames[] = {
-    {"EIO", EIO},       {"ENOSPC", ENOSPC}, {"EINTR", EINTR},         {"EAGAIN", EAGAIN},
-    {"EFBIG", EFBIG},   {"EPERM", EPERM},   {"EINVAL", EINVAL},       {"EROFS", EROFS},
-    {"EDQUOT", EDQUOT}, {"ENXIO", ENXIO},   {"EACCES", EACCES},       {"ENODATA", ENODATA},
-    {"ENOMEM", ENOMEM}, {"EBUSY", EBUSY},   {"ETIMEDOUT", ETIMEDOUT},
+    {"EIO", EIO},       {"ENOSPC", ENOSPC},   {"EINTR", EINTR},   {"EAGAIN", EAGAIN}, {"EFBIG", EFBIG},
+    {"EPERM", EPERM},   {"EINVAL", EINVAL},   {"EROFS", EROFS},   {"EDQUOT", EDQUOT}, {"ENXIO", ENXIO},
+    {"EACCES", EACCES}, {"ENODATA", ENODATA}, {"ENOMEM", ENOMEM}, {"EBUSY", EBUSY},   {"ETIMEDOUT", ETIMEDOUT},
 };
 
 const char* errno_name(int err) {
@@ -115,14 +114,12 @@ int errno_value(const std::string& name) {
   return 0;
 }
 
-void log_line(const std::string& name, const char* op, std::int64_t offset, std::int64_t length,
-              int result) {
+void log_line(const std::string& name, const char* op, std::int64_t offset, std::int64_t length, int result) {
   if (log_file == nullptr) return;
   std::string off = offset < 0 ? "-" : std::to_string(offset);
   std::string len = length < 0 ? "-" : std::to_string(length);
   std::string res = result < 0 ? errno_name(-result) : std::to_string(result);
-  std::fprintf(log_file, "%s %s %s %s %s\n", name.c_str(), op, off.c_str(), len.c_str(),
-               res.c_str());
+  std::fprintf(log_file, "%s %s %s %s %s\n", name.c_str(), op, off.c_str(), len.c_str(), res.c_str());
   std::fflush(log_file);
 }
 
@@ -137,9 +134,9 @@ bool parse_int(const std::string& text, std::int64_t& value) {
 }
 
 bool parse_op(const std::string& word, Op& op) {
-  static const std::map<std::string, Op> kOps = {
-      {"read", Op::kRead},           {"write", Op::kWrite}, {"fsync", Op::kFsync},
-      {"fdatasync", Op::kFdatasync}, {"flush", Op::kFlush}, {"truncate", Op::kTruncate}};
+  static const std::map<std::string, Op> kOps = {{"read", Op::kRead},   {"write", Op::kWrite},
+                                                 {"fsync", Op::kFsync}, {"fdatasync", Op::kFdatasync},
+                                                 {"flush", Op::kFlush}, {"truncate", Op::kTruncate}};
   auto it = kOps.find(word);
   if (it == kOps.end()) return false;
   op = it->second;
@@ -173,8 +170,7 @@ bool run_control(const std::string& line) {
     f.data.resize(static_cast<std::size_t>(size));
     if (!zero_fill) {
       for (std::int64_t i = 0; i < size; ++i) {
-        f.data[static_cast<std::size_t>(i)] =
-            ddtime::fault::pattern_byte(static_cast<std::uint64_t>(i));
+        f.data[static_cast<std::size_t>(i)] = ddtime::fault::pattern_byte(static_cast<std::uint64_t>(i));
       }
     }
     files["/" + words[1]] = std::move(f);
@@ -397,8 +393,7 @@ int fs_read(const char* path, char* buf, size_t size, off_t offset, struct fuse_
 int fs_write(const char* path, const char* buf, size_t size, off_t offset, struct fuse_file_info*) {
   if (std::strcmp(path, kControlName) == 0) {
     control_pending.append(buf, size);
-    for (auto nl = control_pending.find('\n'); nl != std::string::npos;
-         nl = control_pending.find('\n')) {
+    for (auto nl = control_pending.find('\n'); nl != std::string::npos; nl = control_pending.find('\n')) {
       std::string line = control_pending.substr(0, nl);
       control_pending.erase(0, nl + 1);
       if (!run_control(line)) {

@@ -115,8 +115,8 @@ TEST_P(Rss, PeakDoesNotGrowWithBytesCopied) {
   constexpr long kToleranceKib = 512;
   EXPECT_LE(large.max_rss_kib, small.max_rss_kib + kToleranceKib)
       << "1 MiB: " << small.max_rss_kib << " KiB peak, 1 GiB: " << large.max_rss_kib << " KiB peak";
-  std::printf("%s: peak RSS %ld KiB for 1 MiB, %ld KiB for 1 GiB\n", c.name.c_str(),
-              small.max_rss_kib, large.max_rss_kib);
+  std::printf("%s: peak RSS %ld KiB for 1 MiB, %ld KiB for 1 GiB\n", c.name.c_str(), small.max_rss_kib,
+              large.max_rss_kib);
 }
 
 // Rule 3 of issue 28 (defect A6): never more slots than the range has
@@ -143,12 +143,12 @@ TEST(RssOfAQueue, HoldsNoMoreBuffersThanTheRangeHasRecords) {
       << "depth 16: " << sixteen.max_rss_kib << " KiB peak, depth 1024: " << deep.max_rss_kib << " KiB peak";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Copy, Rss,
-    ::testing::Values(RssCase{"bs_1M", {"bs=1M"}, 1 << 20}, RssCase{"bs_64K", {"bs=64K"}, 64 << 10},
-                      RssCase{"reblock_ibs_64K_obs_1M", {"ibs=64K", "obs=1M"}, 64 << 10},
-                      RssCase{"fullblock_bs_256K", {"bs=256K", "iflag=fullblock"}, 256 << 10},
-                      RssCase{"conv_ucase_bs_1M", {"bs=1M", "conv=ucase"}, 1 << 20, true}),
-    [](const ::testing::TestParamInfo<RssCase>& p) { return p.param.name; });
+INSTANTIATE_TEST_SUITE_P(Copy, Rss,
+                         ::testing::Values(RssCase{"bs_1M", {"bs=1M"}, 1 << 20},
+                                           RssCase{"bs_64K", {"bs=64K"}, 64 << 10},
+                                           RssCase{"reblock_ibs_64K_obs_1M", {"ibs=64K", "obs=1M"}, 64 << 10},
+                                           RssCase{"fullblock_bs_256K", {"bs=256K", "iflag=fullblock"}, 256 << 10},
+                                           RssCase{"conv_ucase_bs_1M", {"bs=1M", "conv=ucase"}, 1 << 20, true}),
+                         [](const ::testing::TestParamInfo<RssCase>& p) { return p.param.name; });
 
 }  // namespace

@@ -46,8 +46,7 @@ TEST_P(ShimMatrix, MatchesGnuDd) {
   e2e::Options o = opts(c.operands());
   o.timeout = 20s;
   const std::string log_path = path("shim.log").string();
-  o.extra_env = {
-      {"LD_PRELOAD", DDTIME_FAULT_SHIM}, {"DDTIME_SHIM", c.setup}, {"DDTIME_SHIM_LOG", log_path}};
+  o.extra_env = {{"LD_PRELOAD", DDTIME_FAULT_SHIM}, {"DDTIME_SHIM", c.setup}, {"DDTIME_SHIM_LOG", log_path}};
   if (*c.stdin_pipe != '\0') o.in = e2e::Stdin::pipe(expand_layout(c.stdin_pipe));
   const e2e::Result r = dd(o);
   std::vector<std::string> injections;

@@ -50,10 +50,12 @@ TEST_F(VerifyOnALyingDisk, ACorruptedSectorIsNamedByItsFirstBadByte) {
   ASSERT_EQ(fs_.control("fault out read flip at=300000-300512 times=always\n"), "");
   const e2e::Result r = readback();
   EXPECT_STATUS(r, "exit 1");
-  EXPECT_NE(r.err.find("ddtime: --verify: what was read back differs from what was written, first at offset 300000 of "),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("ddtime: --verify: what was read back differs from what was written, first at offset 300000 of "),
+      std::string::npos)
       << r.err;
-  EXPECT_TRUE(std::regex_search(r.err, std::regex("ddtime: verify: mismatch at offset 300000, 300000 B equal before it")))
+  EXPECT_TRUE(
+      std::regex_search(r.err, std::regex("ddtime: verify: mismatch at offset 300000, 300000 B equal before it")))
       << r.err;
 }
 
@@ -69,8 +71,8 @@ TEST_F(VerifyOnALyingDisk, AStaleStampedBlockIsCaught) {
   // The device hands back the block before the one asked for: with
   // --pattern=stamp every sector names where it belongs.
   ASSERT_EQ(fs_.control("fault out read from=-65536 at=262144-327680 times=always\n"), "");
-  const e2e::Result r = ddtime({"of=" + (fs_.mount_point() / "out").string(), "bs=64k", "count=16", "--pattern=stamp",
-                                "--verify"});
+  const e2e::Result r =
+      ddtime({"of=" + (fs_.mount_point() / "out").string(), "bs=64k", "count=16", "--pattern=stamp", "--verify"});
   EXPECT_STATUS(r, "exit 1");
   // The sector's stamp says 0x30000 where 0x40000 belongs: the low two
   // bytes agree, the third is the first to differ.

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "report/diag.h"
 #include "cli/operands.h"
+#include "report/diag.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // Past a few KiB nothing new is reached, only time is spent.
@@ -41,8 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const ddtime::ParseOutcome outcome = ddtime::parse_operands(argc, argv.data(), diag, invocation);
   // A refusal always says why; --help and --version always print.
   if (outcome.action == ddtime::ParseOutcome::Action::kFail && said == 0) std::abort();
-  if (outcome.action == ddtime::ParseOutcome::Action::kPrintAndExit &&
-      outcome.stdout_text.empty()) {
+  if (outcome.action == ddtime::ParseOutcome::Action::kPrintAndExit && outcome.stdout_text.empty()) {
     std::abort();
   }
   return 0;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "support/json.h"
 
-#include <charconv>
-#include <system_error>
-
 #include <fmt/format.h>
+
+#include <charconv>
 #include <nlohmann/json.hpp>
+#include <system_error>
 
 namespace ddtime::support {
 
@@ -103,12 +103,18 @@ namespace {
 
 const char* kind_name(Json::Kind kind) {
   switch (kind) {
-    case Json::Kind::kNull: return "null";
-    case Json::Kind::kBool: return "a boolean";
-    case Json::Kind::kNumber: return "a number";
-    case Json::Kind::kString: return "a string";
-    case Json::Kind::kArray: return "an array";
-    case Json::Kind::kObject: return "an object";
+    case Json::Kind::kNull:
+      return "null";
+    case Json::Kind::kBool:
+      return "a boolean";
+    case Json::Kind::kNumber:
+      return "a number";
+    case Json::Kind::kString:
+      return "a string";
+    case Json::Kind::kArray:
+      return "an array";
+    case Json::Kind::kObject:
+      return "an object";
   }
   return "?";
 }

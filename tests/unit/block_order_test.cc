@@ -137,7 +137,8 @@ double chi_square(const std::vector<std::int64_t>& counts, double expected) {
 
 std::vector<std::int64_t> order_of(const BlockOrder& order, std::int64_t first, std::int64_t blocks) {
   std::vector<std::int64_t> blocks_in_order;
-  for (std::int64_t record = first; record < first + blocks; ++record) blocks_in_order.push_back(order.block_of(record));
+  for (std::int64_t record = first; record < first + blocks; ++record)
+    blocks_in_order.push_back(order.block_of(record));
   return blocks_in_order;
 }
 
@@ -148,7 +149,8 @@ TEST(BlockOrder, EveryPassOfEveryRangeFromOneToThreeHundredBlocksVisitsEachBlock
       for (std::int64_t pass = 0; pass < 4; ++pass) {
         std::vector<std::int64_t> seen = order_of(order, pass * blocks, blocks);
         std::sort(seen.begin(), seen.end());
-        for (std::int64_t i = 0; i < blocks; ++i) ASSERT_EQ(seen[static_cast<std::size_t>(i)], i) << blocks << " " << seed;
+        for (std::int64_t i = 0; i < blocks; ++i)
+          ASSERT_EQ(seen[static_cast<std::size_t>(i)], i) << blocks << " " << seed;
       }
     }
   }
@@ -188,7 +190,8 @@ TEST(BlockOrder, TheFirstBlockIsUniformOverTheTenThousandPassesOfOneSeed) {
   for (const std::int64_t blocks : {2, 3, 4, 5, 8, 16, 17, 32, 100}) {
     const BlockOrder order = BlockOrder::passes(blocks, true, 1);
     std::vector<std::int64_t> first(static_cast<std::size_t>(blocks));
-    for (std::int64_t pass = 0; pass < kPasses; ++pass) ++first[static_cast<std::size_t>(order.block_of(pass * blocks))];
+    for (std::int64_t pass = 0; pass < kPasses; ++pass)
+      ++first[static_cast<std::size_t>(order.block_of(pass * blocks))];
     const double expected = static_cast<double>(kPasses) / static_cast<double>(blocks);
     EXPECT_LT(chi_square(first, expected), chi_square_bound(static_cast<int>(blocks))) << blocks << " blocks";
   }

@@ -4,13 +4,13 @@
 // and notifier, and --help generated from the rows.
 #include "cli/command_line.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace ddtime {
 namespace {
@@ -34,10 +34,11 @@ struct Argv {
 struct Rows {
   Rows() {
     operands.add_options()("if", po::value<Text>()->notifier([this](const Text& v) { input = v.text; }), "input")(
-        "bs", po::value<DdNumber>()->notifier([this](const DdNumber& v) { block = v.parsed.value; })->value_name("BYTES"),
+        "bs",
+        po::value<DdNumber>()->notifier([this](const DdNumber& v) { block = v.parsed.value; })->value_name("BYTES"),
         "block size");
     gnu.add_options()("help", po::value<Switch>()->zero_tokens(), "help")("version", po::value<Switch>()->zero_tokens(),
-                                                                         "version");
+                                                                          "version");
     extensions.add_options()("gnu", po::value<Switch>()->zero_tokens()->notifier([this](Switch) { gnu_seen = true; }),
                              "plain")(
         "json",

@@ -5,13 +5,12 @@
 // differences.
 #include "measure/compare_documents.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace ddtime {
 namespace {
@@ -90,7 +89,8 @@ TEST(CompareDocuments, ASingleRunIsOneRowWithOneValue) {
 }
 
 TEST(CompareDocuments, AProfileHasRowsByTestAndSide) {
-  const Document document = read_ok(R"({"tool":"ddtime","version":"0.1.0","profile":{"name":"default","size":1073741824},
+  const Document document =
+      read_ok(R"({"tool":"ddtime","version":"0.1.0","profile":{"name":"default","size":1073741824},
     "rows":[{"test":"SEQ1M Q8T1","side":"read","runs":[{"bytes_per_second":3.1e9},{"bytes_per_second":3.2e9}]},
             {"test":"SEQ1M Q8T1","side":"write","runs":[{"bytes_per_second":2.1e9}]}]})");
   EXPECT_EQ(document.kind, DocumentKind::kProfile);
@@ -109,8 +109,10 @@ std::string profile_with(std::string_view settings) {
 
 // B3: repeat=4 against repeat=5 was refused as "did not measure the same thing".
 TEST(CompareDocuments, ProfilesThatDifferOnlyInRunsWarmUpsOrPauseMeasuredTheSameThing) {
-  const Document four = read_ok(profile_with(R"("size":67108864,"time_s":1,"warmup":0,"repeat":4,"pause_s":0,"direct":true)"));
-  const Document five = read_ok(profile_with(R"("size":67108864,"time_s":1,"warmup":1,"repeat":5,"pause_s":1,"direct":true)"));
+  const Document four =
+      read_ok(profile_with(R"("size":67108864,"time_s":1,"warmup":0,"repeat":4,"pause_s":0,"direct":true)"));
+  const Document five =
+      read_ok(profile_with(R"("size":67108864,"time_s":1,"warmup":1,"repeat":5,"pause_s":1,"direct":true)"));
   EXPECT_TRUE(match_rows(four, five).same());
 }
 
@@ -167,7 +169,8 @@ TEST(CompareDocuments, ADocumentNestedDeeperThanDdtimeWritesIsRefused) {
 
 TEST(CompareDocuments, TheEnvironmentIsFlattenedInTheOrderWritten) {
   const Document document = read_ok(single_run(
-      4096, 1e9, R"("environment":{"host":"alpha","cpu":{"model":"X","logical_cpus":8},"command_line":["ddtime","bs=4k"]},)"));
+      4096, 1e9,
+      R"("environment":{"host":"alpha","cpu":{"model":"X","logical_cpus":8},"command_line":["ddtime","bs=4k"]},)"));
   ASSERT_TRUE(document.environment.has_value());
   ASSERT_EQ(document.environment->size(), 4u);
   EXPECT_EQ((*document.environment)[1].path, "cpu.model");
@@ -265,8 +268,7 @@ TEST(EnvironmentDifferences, ListsTheLeavesThatDifferWithEachDocumentsValue) {
   const std::vector<EnvironmentDifference> differences = environment_differences(documents);
   ASSERT_EQ(differences.size(), 1u);
   EXPECT_EQ(differences[0].path, "host");
-  EXPECT_EQ(differences[0].values,
-            (std::vector<std::optional<std::string>>{"alpha", "beta", std::nullopt}));
+  EXPECT_EQ(differences[0].values, (std::vector<std::optional<std::string>>{"alpha", "beta", std::nullopt}));
 }
 
 TEST(EnvironmentDifferences, NoneWhenFewerThanTwoRecordedOne) {

@@ -60,7 +60,8 @@ TEST(CompareLaunch, AProgramThereThatCannotStartIsNamedAndNoOtherIsTried) {
   launch.os.exec_error = EACCES;
   EXPECT_EQ(launch.run({"ddtime", "--compare", "a.json"}), 1);
   EXPECT_EQ(launch.os.executed.size(), 1u);
-  EXPECT_EQ(launch.err, "ddtime: --compare runs '/usr/bin/ddtime-compare', which could not be started: Permission denied\n");
+  EXPECT_EQ(launch.err,
+            "ddtime: --compare runs '/usr/bin/ddtime-compare', which could not be started: Permission denied\n");
 }
 
 }  // namespace

@@ -107,9 +107,9 @@ TEST(SmallestP, IsCompleteSeparationsTwoSidedP) {
 }
 
 TEST(IntervalRank, MatchesTheCriticalValuesOfTheTables) {
-  EXPECT_EQ(interval_rank(3, 3), 0u);   // P(U <= 0) = 1/20 > 0.025
-  EXPECT_EQ(interval_rank(4, 4), 1u);   // 1/70 <= 0.025 < 2/70
-  EXPECT_EQ(interval_rank(5, 5), 3u);   // P(U <= 2) = 4/252 <= 0.025 < 7/252
+  EXPECT_EQ(interval_rank(3, 3), 0u);  // P(U <= 0) = 1/20 > 0.025
+  EXPECT_EQ(interval_rank(4, 4), 1u);  // 1/70 <= 0.025 < 2/70
+  EXPECT_EQ(interval_rank(5, 5), 3u);  // P(U <= 2) = 4/252 <= 0.025 < 7/252
   EXPECT_EQ(interval_rank(6, 6), 6u);
   EXPECT_EQ(interval_rank(10, 10), 24u);
 }

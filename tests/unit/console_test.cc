@@ -77,7 +77,9 @@ TEST(Console, ASessionEndsWithTheTableThenGnusLinesOfItsLastRun) {
   EXPECT_EQ(console.session_ended(session), 0);
   const std::string gnu_last = "3+0 records in\n3+0 records out\n";
   EXPECT_NE(seen.text.find("ddtime:     bs depth"), std::string::npos) << seen.text;
-  EXPECT_NE(seen.text.find("ddtime: measured (bs=1k depth 1, the row of GNU's lines below): the page cache\n" + gnu_last), std::string::npos)
+  EXPECT_NE(
+      seen.text.find("ddtime: measured (bs=1k depth 1, the row of GNU's lines below): the page cache\n" + gnu_last),
+      std::string::npos)
       << seen.text;
   EXPECT_LT(seen.text.find("ddtime:     bs depth"), seen.text.find(gnu_last));
 }

@@ -22,9 +22,7 @@ using Bytes = std::vector<unsigned char>;
 
 Bytes bytes_of(std::string_view text) { return Bytes(text.begin(), text.end()); }
 
-std::string text_of(std::span<const unsigned char> bytes) {
-  return std::string(bytes.begin(), bytes.end());
-}
+std::string text_of(std::span<const unsigned char> bytes) { return std::string(bytes.begin(), bytes.end()); }
 
 // Records every full block it is handed; fails the call numbered fail_at
 // (1-based) and every one after it, when fail_at is set.
@@ -62,8 +60,8 @@ struct RunResult {
 // Drives a Converter the way the engine does for each read: pad to ibs with
 // conv=sync, translate, convert; then finish and write what is pending.
 // ibs == 0 means no padding.
-RunResult run(const Conversions& conv, std::int64_t cbs, std::size_t obs,
-              const std::vector<std::string>& reads, std::size_t ibs = 0) {
+RunResult run(const Conversions& conv, std::int64_t cbs, std::size_t obs, const std::vector<std::string>& reads,
+              std::size_t ibs = 0) {
   Converter converter(conv, cbs);
   RecordingSink sink;
   Bytes obuf(obs);
@@ -124,7 +122,8 @@ struct Golden {
 };
 
 const Golden kGoldens[] = {
-    {"ascii", {.ascii = true},
+    {"ascii",
+     {.ascii = true},
      "00 01 02 03 9c 09 86 7f 97 8d 8e 0b 0c 0d 0e 0f\n"
      "10 11 12 13 9d 85 08 87 18 19 92 8f 1c 1d 1e 1f\n"
      "80 81 82 83 84 0a 17 1b 88 89 8a 8b 8c 05 06 07\n"
@@ -140,9 +139,9 @@ const Golden kGoldens[] = {
      "7b 41 42 43 44 45 46 47 48 49 e8 e9 ea eb ec ed\n"
      "7d 4a 4b 4c 4d 4e 4f 50 51 52 ee ef f0 f1 f2 f3\n"
      "5c 9f 53 54 55 56 57 58 59 5a f4 f5 f6 f7 f8 f9\n"
-     "30 31 32 33 34 35 36 37 38 39 fa fb fc fd fe ff\n"
-    },
-    {"ebcdic", {.ebcdic = true},
+     "30 31 32 33 34 35 36 37 38 39 fa fb fc fd fe ff\n"},
+    {"ebcdic",
+     {.ebcdic = true},
      "00 01 02 03 37 2d 2e 2f 16 05 25 0b 0c 0d 0e 0f\n"
      "10 11 12 13 3c 3d 32 26 18 19 3f 27 1c 1d 1e 1f\n"
      "40 5a 7f 7b 5b 6c 50 7d 4d 5d 5c 4e 6b 60 4b 61\n"
@@ -158,9 +157,9 @@ const Golden kGoldens[] = {
      "76 77 78 80 8a 8b 8c 8d 8e 8f 90 6a 9b 9c 9d 9e\n"
      "9f a0 aa ab ac 4a ae af b0 b1 b2 b3 b4 b5 b6 b7\n"
      "b8 b9 ba bb bc a1 be bf ca cb cc cd ce cf da db\n"
-     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"
-    },
-    {"ibm", {.ibm = true},
+     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"},
+    {"ibm",
+     {.ibm = true},
      "00 01 02 03 37 2d 2e 2f 16 05 25 0b 0c 0d 0e 0f\n"
      "10 11 12 13 3c 3d 32 26 18 19 3f 27 1c 1d 1e 1f\n"
      "40 5a 7f 7b 5b 6c 50 7d 4d 5d 5c 4e 6b 60 4b 61\n"
@@ -176,9 +175,9 @@ const Golden kGoldens[] = {
      "76 77 78 80 8a 8b 8c 8d 8e 8f 90 9a 9b 9c 9d 9e\n"
      "9f a0 aa ab ac ad ae af b0 b1 b2 b3 b4 b5 b6 b7\n"
      "b8 b9 ba bb bc bd be bf ca cb cc cd ce cf da db\n"
-     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"
-    },
-    {"lcase", {.lcase = true},
+     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"},
+    {"lcase",
+     {.lcase = true},
      "00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n"
      "10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f\n"
      "20 21 22 23 24 25 26 27 28 29 2a 2b 2c 2d 2e 2f\n"
@@ -194,9 +193,9 @@ const Golden kGoldens[] = {
      "c0 c1 c2 c3 c4 c5 c6 c7 c8 c9 ca cb cc cd ce cf\n"
      "d0 d1 d2 d3 d4 d5 d6 d7 d8 d9 da db dc dd de df\n"
      "e0 e1 e2 e3 e4 e5 e6 e7 e8 e9 ea eb ec ed ee ef\n"
-     "f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 fa fb fc fd fe ff\n"
-    },
-    {"ucase", {.ucase = true},
+     "f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 fa fb fc fd fe ff\n"},
+    {"ucase",
+     {.ucase = true},
      "00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n"
      "10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f\n"
      "20 21 22 23 24 25 26 27 28 29 2a 2b 2c 2d 2e 2f\n"
@@ -212,9 +211,9 @@ const Golden kGoldens[] = {
      "c0 c1 c2 c3 c4 c5 c6 c7 c8 c9 ca cb cc cd ce cf\n"
      "d0 d1 d2 d3 d4 d5 d6 d7 d8 d9 da db dc dd de df\n"
      "e0 e1 e2 e3 e4 e5 e6 e7 e8 e9 ea eb ec ed ee ef\n"
-     "f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 fa fb fc fd fe ff\n"
-    },
-    {"ascii_lcase", {.ascii = true, .lcase = true},
+     "f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 fa fb fc fd fe ff\n"},
+    {"ascii_lcase",
+     {.ascii = true, .lcase = true},
      "00 01 02 03 9c 09 86 7f 97 8d 8e 0b 0c 0d 0e 0f\n"
      "10 11 12 13 9d 85 08 87 18 19 92 8f 1c 1d 1e 1f\n"
      "80 81 82 83 84 0a 17 1b 88 89 8a 8b 8c 05 06 07\n"
@@ -230,9 +229,9 @@ const Golden kGoldens[] = {
      "7b 61 62 63 64 65 66 67 68 69 e8 e9 ea eb ec ed\n"
      "7d 6a 6b 6c 6d 6e 6f 70 71 72 ee ef f0 f1 f2 f3\n"
      "5c 9f 73 74 75 76 77 78 79 7a f4 f5 f6 f7 f8 f9\n"
-     "30 31 32 33 34 35 36 37 38 39 fa fb fc fd fe ff\n"
-    },
-    {"ascii_ucase", {.ascii = true, .ucase = true},
+     "30 31 32 33 34 35 36 37 38 39 fa fb fc fd fe ff\n"},
+    {"ascii_ucase",
+     {.ascii = true, .ucase = true},
      "00 01 02 03 9c 09 86 7f 97 8d 8e 0b 0c 0d 0e 0f\n"
      "10 11 12 13 9d 85 08 87 18 19 92 8f 1c 1d 1e 1f\n"
      "80 81 82 83 84 0a 17 1b 88 89 8a 8b 8c 05 06 07\n"
@@ -248,9 +247,9 @@ const Golden kGoldens[] = {
      "7b 41 42 43 44 45 46 47 48 49 e8 e9 ea eb ec ed\n"
      "7d 4a 4b 4c 4d 4e 4f 50 51 52 ee ef f0 f1 f2 f3\n"
      "5c 9f 53 54 55 56 57 58 59 5a f4 f5 f6 f7 f8 f9\n"
-     "30 31 32 33 34 35 36 37 38 39 fa fb fc fd fe ff\n"
-    },
-    {"ebcdic_lcase", {.ebcdic = true, .lcase = true},
+     "30 31 32 33 34 35 36 37 38 39 fa fb fc fd fe ff\n"},
+    {"ebcdic_lcase",
+     {.ebcdic = true, .lcase = true},
      "00 01 02 03 37 2d 2e 2f 16 05 25 0b 0c 0d 0e 0f\n"
      "10 11 12 13 3c 3d 32 26 18 19 3f 27 1c 1d 1e 1f\n"
      "40 5a 7f 7b 5b 6c 50 7d 4d 5d 5c 4e 6b 60 4b 61\n"
@@ -266,9 +265,9 @@ const Golden kGoldens[] = {
      "76 77 78 80 8a 8b 8c 8d 8e 8f 90 6a 9b 9c 9d 9e\n"
      "9f a0 aa ab ac 4a ae af b0 b1 b2 b3 b4 b5 b6 b7\n"
      "b8 b9 ba bb bc a1 be bf ca cb cc cd ce cf da db\n"
-     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"
-    },
-    {"ebcdic_ucase", {.ebcdic = true, .ucase = true},
+     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"},
+    {"ebcdic_ucase",
+     {.ebcdic = true, .ucase = true},
      "00 01 02 03 37 2d 2e 2f 16 05 25 0b 0c 0d 0e 0f\n"
      "10 11 12 13 3c 3d 32 26 18 19 3f 27 1c 1d 1e 1f\n"
      "40 5a 7f 7b 5b 6c 50 7d 4d 5d 5c 4e 6b 60 4b 61\n"
@@ -284,9 +283,9 @@ const Golden kGoldens[] = {
      "76 77 78 80 8a 8b 8c 8d 8e 8f 90 6a 9b 9c 9d 9e\n"
      "9f a0 aa ab ac 4a ae af b0 b1 b2 b3 b4 b5 b6 b7\n"
      "b8 b9 ba bb bc a1 be bf ca cb cc cd ce cf da db\n"
-     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"
-    },
-    {"ibm_lcase", {.ibm = true, .lcase = true},
+     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"},
+    {"ibm_lcase",
+     {.ibm = true, .lcase = true},
      "00 01 02 03 37 2d 2e 2f 16 05 25 0b 0c 0d 0e 0f\n"
      "10 11 12 13 3c 3d 32 26 18 19 3f 27 1c 1d 1e 1f\n"
      "40 5a 7f 7b 5b 6c 50 7d 4d 5d 5c 4e 6b 60 4b 61\n"
@@ -302,9 +301,9 @@ const Golden kGoldens[] = {
      "76 77 78 80 8a 8b 8c 8d 8e 8f 90 9a 9b 9c 9d 9e\n"
      "9f a0 aa ab ac ad ae af b0 b1 b2 b3 b4 b5 b6 b7\n"
      "b8 b9 ba bb bc bd be bf ca cb cc cd ce cf da db\n"
-     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"
-    },
-    {"ibm_ucase", {.ibm = true, .ucase = true},
+     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"},
+    {"ibm_ucase",
+     {.ibm = true, .ucase = true},
      "00 01 02 03 37 2d 2e 2f 16 05 25 0b 0c 0d 0e 0f\n"
      "10 11 12 13 3c 3d 32 26 18 19 3f 27 1c 1d 1e 1f\n"
      "40 5a 7f 7b 5b 6c 50 7d 4d 5d 5c 4e 6b 60 4b 61\n"
@@ -320,8 +319,7 @@ const Golden kGoldens[] = {
      "76 77 78 80 8a 8b 8c 8d 8e 8f 90 9a 9b 9c 9d 9e\n"
      "9f a0 aa ab ac ad ae af b0 b1 b2 b3 b4 b5 b6 b7\n"
      "b8 b9 ba bb bc bd be bf ca cb cc cd ce cf da db\n"
-     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"
-    },
+     "dc dd de df ea eb ec ed ee ef fa fb fc fd fe ff\n"},
 };
 
 class TranslateGolden : public ::testing::TestWithParam<Golden> {};
@@ -424,8 +422,7 @@ TEST(Convert, SwabSwapsLongReadsWordAtATime) {
   const Conversions conv{.swab = true};
   EXPECT_EQ(run(conv, 0, 512, {input}).output, expected);
   // The same stream with every read boundary moved by one byte.
-  EXPECT_EQ(run(conv, 0, 64, {input.substr(0, 1), input.substr(1, 999), input.substr(1000)}).output,
-            expected);
+  EXPECT_EQ(run(conv, 0, 64, {input.substr(0, 1), input.substr(1, 999), input.substr(1000)}).output, expected);
 }
 
 TEST(Convert, SwabHoldsTheOddByteUntilFinish) {
@@ -444,9 +441,7 @@ TEST(Convert, SwabHoldsTheOddByteUntilFinish) {
   EXPECT_EQ(text_of(out.pending()), "yxz");
 }
 
-TEST(Convert, SwabOfASingleByteIsThatByte) {
-  EXPECT_EQ(run(Conversions{.swab = true}, 0, 512, {"a"}).output, "a");
-}
+TEST(Convert, SwabOfASingleByteIsThatByte) { EXPECT_EQ(run(Conversions{.swab = true}, 0, 512, {"a"}).output, "a"); }
 
 TEST(Convert, SwabSwapsTheStreamAfterSyncPadding) {
   // (printf abc; sleep .2; printf de) | dd conv=swab,sync ibs=5
@@ -456,24 +451,21 @@ TEST(Convert, SwabSwapsTheStreamAfterSyncPadding) {
 
 TEST(Convert, SwabRunsBeforeBlock) {
   // printf 'ab\ncd\n' | dd conv=swab,block cbs=4
-  EXPECT_EQ(run(Conversions{.block = true, .swab = true}, 4, 512, {"ab\ncd\n"}).output,
-            "bac     d   ");
+  EXPECT_EQ(run(Conversions{.block = true, .swab = true}, 4, 512, {"ab\ncd\n"}).output, "bac     d   ");
   // printf abc | dd conv=swab,block cbs=4: the held byte is still blocked.
   EXPECT_EQ(run(Conversions{.block = true, .swab = true}, 4, 512, {"abc"}).output, "bac ");
 }
 
 TEST(Convert, SwabRunsBeforeUnblock) {
   // printf 'ab  cd ' | dd conv=swab,unblock cbs=3
-  EXPECT_EQ(run(Conversions{.unblock = true, .swab = true}, 3, 512, {"ab  cd "}).output,
-            "ba\n dc\n\n");
+  EXPECT_EQ(run(Conversions{.unblock = true, .swab = true}, 3, 512, {"ab  cd "}).output, "ba\n dc\n\n");
   // printf abc | dd conv=swab,unblock cbs=2
   EXPECT_EQ(run(Conversions{.unblock = true, .swab = true}, 2, 512, {"abc"}).output, "ba\nc\n");
 }
 
 TEST(Convert, SwabAppliesAfterTranslation) {
   // printf 'ab\ncd\n' | dd conv=swab,ucase
-  EXPECT_EQ(run(Conversions{.ucase = true, .swab = true}, 0, 512, {"ab\ncd\n"}).output,
-            "BAC\n\nD");
+  EXPECT_EQ(run(Conversions{.ucase = true, .swab = true}, 0, 512, {"ab\ncd\n"}).output, "BAC\n\nD");
 }
 
 // ---------------------------------------------------------------------------
@@ -554,13 +546,12 @@ TEST(Convert, BlockWithCbsSmallerThanObsPacksRecordsIntoBlocks) {
 
 TEST(Convert, EbcdicBlockPadsWithTheEbcdicSpace) {
   // printf 'ab\ncdefgh\nij' | dd conv=ebcdic cbs=4 | od -An -tx1
-  for (const Conversions conv : {Conversions{.ebcdic = true, .block = true},
-                                 Conversions{.ibm = true, .block = true},
+  for (const Conversions conv : {Conversions{.ebcdic = true, .block = true}, Conversions{.ibm = true, .block = true},
                                  Conversions{.ebcdic = true, .block = true, .ucase = true}}) {
     const auto result = run(conv, 4, 512, {"ab\ncdefgh\nij"});
     const bool upper = conv.ucase;
-    EXPECT_EQ(hex(result.output), upper ? "c1 c2 40 40 c3 c4 c5 c6 c9 d1 40 40"
-                                        : "81 82 40 40 83 84 85 86 89 91 40 40");
+    EXPECT_EQ(hex(result.output),
+              upper ? "c1 c2 40 40 c3 c4 c5 c6 c9 d1 40 40" : "81 82 40 40 83 84 85 86 89 91 40 40");
     EXPECT_EQ(result.truncated, 1);
   }
 }
@@ -581,8 +572,7 @@ TEST(Convert, RecordConversionsNeedCbs) {
 //   dd conv=unblock cbs=4
 
 TEST(Convert, UnblockStripsTrailingSpacesAndAppendsNewlines) {
-  EXPECT_EQ(run(Conversions{.unblock = true}, 4, 512, {"ab  c   ef\n g  "}).output,
-            "ab\nc\nef\n\ng\n");
+  EXPECT_EQ(run(Conversions{.unblock = true}, 4, 512, {"ab  c   ef\n g  "}).output, "ab\nc\nef\n\ng\n");
 }
 
 TEST(Convert, UnblockStripsTheLastPartialRecordToo) {
@@ -614,8 +604,7 @@ TEST(Convert, UnblockWithCbsLargerThanObs) {
   // printf 'abcdefghijkl   m' | dd conv=unblock cbs=8 obs=3
   const auto result = run(Conversions{.unblock = true}, 8, 3, {"abcdefghijkl   m"});
   EXPECT_EQ(result.output, "abcdefgh\nijkl   m\n");
-  EXPECT_EQ(result.blocks,
-            (std::vector<std::string>{"abc", "def", "gh\n", "ijk", "l  ", " m\n"}));
+  EXPECT_EQ(result.blocks, (std::vector<std::string>{"abc", "def", "gh\n", "ijk", "l  ", " m\n"}));
   EXPECT_EQ(result.final_block, "");
 }
 
@@ -624,9 +613,8 @@ TEST(Convert, AsciiUnblockStripsSpacesAfterTranslation) {
   //   dd conv=ascii cbs=4 | od -An -tx1
   // EBCDIC 0x40 becomes ' ' and is stripped; 0x20 becomes 0x80 and stays;
   // the translated newline is just another byte.
-  const auto result =
-      run(Conversions{.ascii = true, .unblock = true}, 4, 512,
-          {"\x81\x82\x40\x40\x83\x20\x40\x40\x85\x86\x25\x40\x87"});
+  const auto result = run(Conversions{.ascii = true, .unblock = true}, 4, 512,
+                          {"\x81\x82\x40\x40\x83\x20\x40\x40\x85\x86\x25\x40\x87"});
   EXPECT_EQ(hex(result.output), "61 62 0a 63 80 0a 65 66 0a 0a 67 0a");
 }
 
@@ -640,10 +628,8 @@ TEST(Convert, SyncPadsWithNulWithoutARecordConversion) {
   EXPECT_EQ(Converter(Conversions{.lcase = true, .sync = true}, 16).sync_pad_byte(), 0);
   // cbs= without block/unblock, and block without cbs=, are not records.
   EXPECT_EQ(Converter(Conversions{.block = true, .sync = true}, 0).sync_pad_byte(), 0);
-  EXPECT_EQ(hex(run(Conversions{.ucase = true, .sync = true}, 0, 512, {"a\n"}, 8).output),
-            "41 0a 00 00 00 00 00 00");
-  EXPECT_EQ(hex(run(Conversions{.ebcdic = true, .sync = true}, 0, 512, {"\x81"}, 8).output),
-            "21 00 00 00 00 00 00 00");
+  EXPECT_EQ(hex(run(Conversions{.ucase = true, .sync = true}, 0, 512, {"a\n"}, 8).output), "41 0a 00 00 00 00 00 00");
+  EXPECT_EQ(hex(run(Conversions{.ebcdic = true, .sync = true}, 0, 512, {"\x81"}, 8).output), "21 00 00 00 00 00 00 00");
 }
 
 TEST(Convert, SyncPadsWithAnAsciiSpaceForRecordConversions) {

@@ -44,13 +44,9 @@ TEST(DiskSignature, AnMbrWithAnEntryInUseIsATable) {
   expect(Head().boot_signature().put(446 + 16 + 4, "\x83"), DiskContent::kMbr);
 }
 
-TEST(DiskSignature, GptIsFoundAtLbaOneOf512ByteSectors) {
-  expect(Head().put(512, "EFI PART"), DiskContent::kGpt);
-}
+TEST(DiskSignature, GptIsFoundAtLbaOneOf512ByteSectors) { expect(Head().put(512, "EFI PART"), DiskContent::kGpt); }
 
-TEST(DiskSignature, GptIsFoundAtLbaOneOf4096ByteSectors) {
-  expect(Head().put(4096, "EFI PART"), DiskContent::kGpt);
-}
+TEST(DiskSignature, GptIsFoundAtLbaOneOf4096ByteSectors) { expect(Head().put(4096, "EFI PART"), DiskContent::kGpt); }
 
 TEST(DiskSignature, GptIsSaidRatherThanItsProtectiveMbr) {
   expect(Head().boot_signature().put(446 + 4, "\xEE").put(512, "EFI PART"), DiskContent::kGpt);

@@ -49,8 +49,7 @@ TEST(Driver, FsyncFailureIsReportedBeforeTheSummaryAndFails) {
   settings.status = StatusLevel::kNoxfer;
   Outcome result = invoke(os, settings);
   EXPECT_EQ(result.status, 1);
-  EXPECT_EQ(result.stderr_text,
-            "dd: fsync failed for 'standard output': Input/output error\n" + records("0+1", "0+1"));
+  EXPECT_EQ(result.stderr_text, "dd: fsync failed for 'standard output': Input/output error\n" + records("0+1", "0+1"));
 }
 
 TEST(Driver, FdatasyncNotSupportedFallsBackToFsync) {
@@ -89,8 +88,7 @@ TEST(Driver, ReadErrorNamesStandardInputAndFails) {
   settings.status = StatusLevel::kNoxfer;
   Outcome result = invoke(os, settings);
   EXPECT_EQ(result.status, 1);
-  EXPECT_EQ(result.stderr_text,
-            "dd: error reading 'standard input': Input/output error\n" + records("1+0", "1+0"));
+  EXPECT_EQ(result.stderr_text, "dd: error reading 'standard input': Input/output error\n" + records("1+0", "1+0"));
 }
 
 TEST(Driver, NoerrorPrintsStatisticsAfterEachReadErrorAndSucceeds) {
@@ -103,8 +101,7 @@ TEST(Driver, NoerrorPrintsStatisticsAfterEachReadErrorAndSucceeds) {
   Outcome result = invoke(os, settings);
   EXPECT_EQ(result.status, 0);
   std::string error = "dd: error reading 'standard input': Input/output error\n";
-  EXPECT_EQ(result.stderr_text,
-            error + records("1+0", "1+0") + error + records("2+0", "2+0") + records("2+0", "2+0"));
+  EXPECT_EQ(result.stderr_text, error + records("1+0", "1+0") + error + records("2+0", "2+0") + records("2+0", "2+0"));
 }
 
 TEST(Driver, StatusNoneSilencesEverythingButErrors) {
@@ -128,8 +125,7 @@ TEST(Driver, ReblockedWriteFailureSaysWritingTo) {
   settings.status = StatusLevel::kNoxfer;
   Outcome result = invoke(os, settings);
   EXPECT_EQ(result.status, 1);
-  EXPECT_EQ(result.stderr_text,
-            "dd: writing to 'standard output': No space left on device\n" + records("1+0", "0+0"));
+  EXPECT_EQ(result.stderr_text, "dd: writing to 'standard output': No space left on device\n" + records("1+0", "0+0"));
 }
 
 TEST(Driver, ClosesBothSidesBeforeTheSummary) {
@@ -169,8 +165,7 @@ TEST(Driver, CpuTimeNeverExceedsRealTime) {
   Outcome result = invoke(os, settings, plan);
   EXPECT_EQ(result.status, 0);
   EXPECT_NE(os.stderr_written.find("\"real\":0,"), std::string::npos) << os.stderr_written;
-  EXPECT_NE(os.stderr_written.find("\"user\":0,\"sys\":0}"), std::string::npos)
-      << os.stderr_written;
+  EXPECT_NE(os.stderr_written.find("\"user\":0,\"sys\":0}"), std::string::npos) << os.stderr_written;
 }
 
 }  // namespace

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "system/buffer.h"
 #include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 #include "fakes/fake_ring.h"
 #include "fakes/recording_events.h"
+#include "system/buffer.h"
 #include "system/signals.h"
 
 namespace ddtime {
@@ -26,9 +26,9 @@ namespace {
 
 using testing::block_size;
 using testing::FakeOs;
+using testing::FakeRing;
 using testing::FixedClock;
 using testing::pattern;
-using testing::FakeRing;
 using testing::RecordingEvents;
 
 // One queued copy of depth slots over os and ring, as a session sets it up.
@@ -42,8 +42,11 @@ struct QueuedRun {
       buffers.back().allocate(static_cast<std::size_t>(settings.ibs), 4096);
     }
     for (AlignedBuffer& buffer : buffers) slots.push_back(buffer.span());
-    const CopyRequest job{os,       events, clock, settings, 4096, probe_input_position(os), input_cache, output_cache,
-                      0,        QueueSetup{&ring, slots, positional, order_free, refill_short_reads}};
+    const CopyRequest job{os,          events,
+                          clock,       settings,
+                          4096,        probe_input_position(os),
+                          input_cache, output_cache,
+                          0,           QueueSetup{&ring, slots, positional, order_free, refill_short_reads}};
     result = run_queued_copy(job);
   }
   RecordingEvents events;
@@ -359,8 +362,11 @@ TEST(QueuedEngine, ARingThatFailsEndsTheCopyInsteadOfWaitingForever) {
     ASSERT_TRUE(buffer.allocate(512, 4096));
     slots.push_back(buffer.span());
   }
-  const CopyRequest job{os, events, clock, settings, 4096, probe_input_position(os), input_cache, output_cache,
-                    0,  QueueSetup{&ring, slots, true}};
+  const CopyRequest job{os,          events,
+                        clock,       settings,
+                        4096,        probe_input_position(os),
+                        input_cache, output_cache,
+                        0,           QueueSetup{&ring, slots, true}};
   const CopyResult result = run_queued_copy(job);
   EXPECT_EQ(result.exit_status, 1);
   ASSERT_EQ(events.notices.size(), 1u);
@@ -381,8 +387,8 @@ TEST(QueuedEngine, WritesThatCrowdOutTheFirstBlocksLeaveTheSequentialPrefix) {
   ring.outcome = [&](std::uint64_t, const RingRequest& request) -> std::int64_t {
     return request.kind == RingRequest::Kind::kWrite && request.offset < 3 * 512 ? -ENOSPC : -1;
   };
-  os.on_write({testing::Bytes(512), testing::Bytes(512), testing::Bytes(512), testing::Bytes(512),
-               testing::Bytes(512), testing::Fail(ENOSPC)});
+  os.on_write({testing::Bytes(512), testing::Bytes(512), testing::Bytes(512), testing::Bytes(512), testing::Bytes(512),
+               testing::Fail(ENOSPC)});
   QueuedRun run(os, ring, block_size(512), 8);
   EXPECT_EQ(run.result.exit_status, 1);
   const std::vector<unsigned char> prefix(os.input.begin(), os.input.begin() + 5 * 512);

@@ -3,8 +3,6 @@
 // writes, EINTR, errors mid-copy, sparse output, skip and count in bytes.
 #include "dd/engine_sync.h"
 
-#include "system/buffer.h"
-
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -16,15 +14,16 @@
 #include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 #include "fakes/recording_events.h"
+#include "system/buffer.h"
 
 namespace ddtime {
 namespace {
 
+using testing::block_size;
 using testing::Bytes;
 using testing::Eintr;
 using testing::Eof;
 using testing::Fail;
-using testing::block_size;
 using testing::FakeOs;
 using testing::FixedClock;
 using testing::pattern;
@@ -48,8 +47,8 @@ CopyRun copy(FakeOs& os, RecordingEvents& events, const Settings& settings, cons
   FixedClock clock;
   CacheAdvice input_cache(os, kInputFd, settings);
   CacheAdvice output_cache(os, kOutputFd, settings);
-  const CopyRequest job{os, events, clock, settings, page_size(), probe_input_position(os),
-                    input_cache, output_cache, 0, queue};
+  const CopyRequest job{os,          events,       clock, settings, page_size(), probe_input_position(os),
+                        input_cache, output_cache, 0,     queue};
   CopyResult result = run_sync_copy(job);
   return {result, result.stats};
 }
@@ -64,7 +63,8 @@ CopyRun copy_randomly(FakeOs& os, RecordingEvents& events, const Settings& setti
 // The blocks the order's first records go to.
 std::vector<bool> blocks_of_first(const BlockOrder& order, std::int64_t records) {
   std::vector<bool> placed(static_cast<std::size_t>(order.blocks()));
-  for (std::int64_t record = 0; record < records; ++record) placed[static_cast<std::size_t>(order.block_of(record))] = true;
+  for (std::int64_t record = 0; record < records; ++record)
+    placed[static_cast<std::size_t>(order.block_of(record))] = true;
   return placed;
 }
 
@@ -379,7 +379,6 @@ TEST(Engine, HugeBufferThatCannotBeAllocatedDiesWithoutStats) {
   ASSERT_EQ(events.notices.size(), 1u);
   EXPECT_EQ(events.notices[0].what, Notice::kInputBufferExhausted);
 }
-
 
 TEST(Engine, ConvertingCopyReblocksTheConvertedBytes) {
   FakeOs os;

@@ -6,9 +6,6 @@
 // advice nocache and the O_DIRECT tail make, call for call as GNU dd 9.1.
 #include "dd/io.h"
 
-#include "dd/io_position.h"
-#include "system/signals.h"
-
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -17,17 +14,19 @@
 #include <string>
 #include <vector>
 
+#include "dd/io_position.h"
 #include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 #include "fakes/recording_events.h"
+#include "system/signals.h"
 
 namespace ddtime {
 namespace {
 
+using testing::block_size;
 using testing::Bytes;
 using testing::Eintr;
 using testing::Fail;
-using testing::block_size;
 using testing::FakeOs;
 using testing::FixedClock;
 using testing::pattern;
@@ -123,7 +122,6 @@ TEST(CacheAdvice, AnOutputThatCannotSeekReportsWhy) {
   EXPECT_EQ(output.finish(-1), ESPIPE) << "asked once; the answer stays";
   EXPECT_EQ(os.count_calls("lseek 1"), 1u);
 }
-
 
 // --- reading and writing ---
 

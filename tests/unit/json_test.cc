@@ -3,17 +3,17 @@
 // Expected texts are written out by hand from RFC 8259.
 #include "report/json.h"
 
+#include <gtest/gtest.h>
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <random>
 #include <limits>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <gtest/gtest.h>
 
 namespace ddtime::json {
 namespace {
@@ -159,7 +159,10 @@ TEST(JsonWriter, PassesValidUtf8ThroughUnescaped) {
 // as the same string.
 TEST(JsonWriter, EscapesC1ControlsAndBidiOverrides) {
   EXPECT_EQ(written("\xc2\x80\xc2\x9f"), R"("\u0080\u009f")");
-  EXPECT_EQ(written("a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x80\xa8"), R"("a\u202eb\u2066c\u2028")");
+  EXPECT_EQ(written("a\xe2\x80\xae"
+                    "b\xe2\x81\xa6"
+                    "c\xe2\x80\xa8"),
+            R"("a\u202eb\u2066c\u2028")");
   EXPECT_EQ(written("\xc2\xa0\xe2\x80\xa9"), "\"\xc2\xa0\\u2029\"");  // U+00A0 stays
 }
 
@@ -167,10 +170,10 @@ TEST(JsonWriter, EscapesC1ControlsAndBidiOverrides) {
 // never as the Latin-1 character that would name another file.
 TEST(JsonWriter, ReplacesEachByteThatIsNotPartOfValidUtf8) {
   EXPECT_EQ(written("\xff\xfe"), R"("\ufffd\ufffd")");
-  EXPECT_EQ(written("a\x80z"), R"("a\ufffdz")");                      // stray continuation
-  EXPECT_EQ(written("\xc0\xaf"), R"("\ufffd\ufffd")");                // overlong '/'
-  EXPECT_EQ(written("\xe0\x9f\xbf"), R"("\ufffd\ufffd\ufffd")");      // overlong U+07FF
-  EXPECT_EQ(written("\xed\xbf\xbf"), R"("\ufffd\ufffd\ufffd")");      // U+DFFF, a surrogate
+  EXPECT_EQ(written("a\x80z"), R"("a\ufffdz")");                            // stray continuation
+  EXPECT_EQ(written("\xc0\xaf"), R"("\ufffd\ufffd")");                      // overlong '/'
+  EXPECT_EQ(written("\xe0\x9f\xbf"), R"("\ufffd\ufffd\ufffd")");            // overlong U+07FF
+  EXPECT_EQ(written("\xed\xbf\xbf"), R"("\ufffd\ufffd\ufffd")");            // U+DFFF, a surrogate
   EXPECT_EQ(written("\xf4\x90\x80\x80"), R"("\ufffd\ufffd\ufffd\ufffd")");  // U+110000
   EXPECT_EQ(written("\xf8\x88\x80\x80\x80"), R"("\ufffd\ufffd\ufffd\ufffd\ufffd")");
   // Cut short, by the end or by a byte that does not continue it: only the

@@ -116,8 +116,8 @@ TEST(LatencyRecorder, APercentileTheCountCannotSupportIsNotAvailable) {
   LatencyRecorder recorder(5000);
   for (int i = 0; i < 999; ++i) recorder.record(1000 + i);
   LatencySummary s = recorder.summary();
-  EXPECT_TRUE(s.percentiles[0].has_value());   // p50
-  EXPECT_TRUE(s.percentiles[2].has_value());   // p99
+  EXPECT_TRUE(s.percentiles[0].has_value());  // p50
+  EXPECT_TRUE(s.percentiles[2].has_value());  // p99
   EXPECT_FALSE(s.percentiles[3].has_value()) << "p99.9 needs 1000 samples";
   recorder.record(5000);
   s = recorder.summary();

@@ -54,9 +54,7 @@ TEST_F(FakeSysfs, ReadsTheDataCachesSmallestFirstAndSkipsInstructions) {
   EXPECT_EQ(cache_level_for(4096, {}), "?");
 }
 
-TEST_F(FakeSysfs, NoSysfsNoCaches) {
-  EXPECT_TRUE(read_cpu_caches(os_, root_ + "/absent").empty());
-}
+TEST_F(FakeSysfs, NoSysfsNoCaches) { EXPECT_TRUE(read_cpu_caches(os_, root_ + "/absent").empty()); }
 
 MeasuredFacts facts(SideKind input, SideKind output) {
   MeasuredFacts f;
@@ -79,11 +77,13 @@ TEST(MeasuredLine, AFileInputSaysHowMuchWasCached) {
   MeasuredFacts f = facts(SideKind::kRegular, SideKind::kNull);
   f.input_resident = 1.0;
   EXPECT_EQ(measured_line("ddtime", f),
-            "ddtime: measured: reading 'in.img', 100.0% of the data read in the page cache before the run: from memory, not from "
+            "ddtime: measured: reading 'in.img', 100.0% of the data read in the page cache before the run: from "
+            "memory, not from "
             "the disk; writing to /dev/null, which discards\n");
   f.input_resident = 0.0;
   EXPECT_EQ(measured_line("ddtime", f),
-            "ddtime: measured: reading 'in.img', 0.0% of the data read in the page cache before the run; writing to /dev/null, "
+            "ddtime: measured: reading 'in.img', 0.0% of the data read in the page cache before the run; writing to "
+            "/dev/null, "
             "which discards\n");
 }
 
@@ -106,8 +106,9 @@ TEST(MeasuredLine, AResidencyTheKernelWouldNotTellIsUnknown) {
 TEST(MeasuredLine, ABlockDeviceWithAndWithoutDirect) {
   MeasuredFacts f = facts(SideKind::kBlock, SideKind::kNull);
   f.input_name = "/dev/nvme0n1";
-  EXPECT_NE(measured_line("ddtime", f).find("through the page cache: reads may have come from memory (add iflag=direct)"),
-            std::string::npos);
+  EXPECT_NE(
+      measured_line("ddtime", f).find("through the page cache: reads may have come from memory (add iflag=direct)"),
+      std::string::npos);
   f.input_direct = true;
   EXPECT_NE(measured_line("ddtime", f).find("reading the device '/dev/nvme0n1' with O_DIRECT: every read reached it"),
             std::string::npos);
@@ -120,8 +121,9 @@ TEST(MeasuredLine, URandomIsTheKernelsGenerator) {
 
 TEST(MeasuredLine, AFileOutputWithoutAFlushIsThePageCache) {
   MeasuredFacts f = facts(SideKind::kZero, SideKind::kRegular);
-  EXPECT_NE(measured_line("ddtime", f).find("writing 'out.img' into the page cache, not the device: add conv=fdatasync"),
-            std::string::npos);
+  EXPECT_NE(
+      measured_line("ddtime", f).find("writing 'out.img' into the page cache, not the device: add conv=fdatasync"),
+      std::string::npos);
   f.output_flushed = true;
   EXPECT_NE(measured_line("ddtime", f).find("writing 'out.img' through to the device"), std::string::npos);
 }

@@ -94,8 +94,8 @@ TEST(OperandsExtensions, AlignMustBeAPowerOfTwo) {
   EXPECT_EQ(parse({"--align=64K"}).ext().align, 65536u);
   EXPECT_EQ(parse({"--align=8"}).ext().align, 8u);
   // Below the size of a pointer posix_memalign refuses (defect 21).
-  for (std::string_view bad : {"--align=3", "--align=0", "--align=x", "--align=4G", "--align=1", "--align=2",
-                               "--align=4"}) {
+  for (std::string_view bad :
+       {"--align=3", "--align=0", "--align=x", "--align=4G", "--align=1", "--align=2", "--align=4"}) {
     Parsed run = parse({bad});
     EXPECT_EQ(run.outcome.action, ParseOutcome::Action::kFail) << bad;
     EXPECT_NE(run.err.find("invalid argument"), std::string::npos) << bad;

@@ -74,8 +74,7 @@ TEST(Operands, ReadsFileNamesVerbatimIncludingEmptyOnes) {
 }
 
 TEST(Operands, LetsALaterOperandOverrideAnEarlierOne) {
-  const Parsed run =
-      parse({"if=a", "if=b", "ibs=1", "ibs=2", "skip=1B", "skip=3", "status=none", "status=noxfer"});
+  const Parsed run = parse({"if=a", "if=b", "ibs=1", "ibs=2", "skip=1B", "skip=3", "status=none", "status=noxfer"});
   ASSERT_TRUE(run.ran());
   EXPECT_EQ(run.settings().input_file, "b");
   EXPECT_EQ(run.settings().ibs, 2);
@@ -149,8 +148,7 @@ TEST(Operands, RejectsZeroBlockSizes) {
 }
 
 TEST(Operands, ReportsOverflowWithTheErrnoText) {
-  EXPECT_EQ(parse({"bs=1Z"}).err,
-            "dd: invalid number: \u20181Z\u2019: Value too large for defined data type\n");
+  EXPECT_EQ(parse({"bs=1Z"}).err, "dd: invalid number: \u20181Z\u2019: Value too large for defined data type\n");
   EXPECT_EQ(parse({"bs=9223372036854775807"}).err,
             "dd: invalid number: \u20189223372036854775807\u2019: Value too large for defined data type\n");
   EXPECT_EQ(parse({"skip=9223372036854775808"}).err,
@@ -163,8 +161,7 @@ TEST(Operands, RangeChecksTheDigitsBeforeJunkAsGnuDoes) {
   EXPECT_EQ(parse({"bs=9223372036854775807y"}).err,
             "dd: invalid number: \u20189223372036854775807y\u2019: Value too large for defined data type\n");
   EXPECT_EQ(parse({"bs=9223372036854775806y"}).err, "dd: invalid number: \u20189223372036854775806y\u2019\n");
-  EXPECT_EQ(parse({"skip=9223372036854775807y"}).err,
-            "dd: invalid number: \u20189223372036854775807y\u2019\n");
+  EXPECT_EQ(parse({"skip=9223372036854775807y"}).err, "dd: invalid number: \u20189223372036854775807y\u2019\n");
 }
 
 TEST(Operands, WarnsAboutAZeroMultiplierBeforeCheckingTheRange) {
@@ -176,12 +173,10 @@ TEST(Operands, WarnsAboutAZeroMultiplierBeforeCheckingTheRange) {
 
   const Parsed skip = parse({"skip=0x5"});
   EXPECT_TRUE(skip.ran());
-  EXPECT_EQ(skip.err,
-            "dd: warning: \u20180x\u2019 is a zero multiplier; use \u201800x\u2019 if that is intended\n");
+  EXPECT_EQ(skip.err, "dd: warning: \u20180x\u2019 is a zero multiplier; use \u201800x\u2019 if that is intended\n");
   EXPECT_EQ(skip.settings().skip_records, 0);
 
-  EXPECT_EQ(parse({"count=0x0"}, false).err,
-            "dd: warning: '0x' is a zero multiplier; use '00x' if that is intended\n");
+  EXPECT_EQ(parse({"count=0x0"}, false).err, "dd: warning: '0x' is a zero multiplier; use '00x' if that is intended\n");
   EXPECT_EQ(parse({"count=00x5"}).err, "");
 }
 
@@ -201,9 +196,7 @@ TEST(Operands, CallsUnknownOperandsUnrecognizedWithTheWholeText) {
 
 TEST(Operands, MatchesOperandNamesExactly) {
   for (std::string_view arg : {"BS=5", "b=5", "bss=5", "i=5", "s=1", "seekk=1", "Oseek=1"}) {
-    EXPECT_EQ(parse({arg}).err,
-              "dd: unrecognized operand \u2018" + std::string(arg) + "\u2019\n" + try_help())
-        << arg;
+    EXPECT_EQ(parse({arg}).err, "dd: unrecognized operand \u2018" + std::string(arg) + "\u2019\n" + try_help()) << arg;
   }
 }
 
@@ -229,12 +222,10 @@ TEST(Operands, UsesTheProgramNameAsGiven) {
 // Symbol lists.
 
 TEST(Operands, CollectsConversionsFromEveryConvOperand) {
-  const Parsed run =
-      parse({"conv=sync,noerror", "conv=notrunc", "conv=lcase,sparse,swab,fsync,fdatasync,excl"});
+  const Parsed run = parse({"conv=sync,noerror", "conv=notrunc", "conv=lcase,sparse,swab,fsync,fdatasync,excl"});
   ASSERT_TRUE(run.ran());
   const Conversions& c = run.settings().conv;
-  EXPECT_TRUE(c.sync && c.noerror && c.notrunc && c.lcase && c.sparse && c.swab && c.fsync && c.fdatasync &&
-              c.excl);
+  EXPECT_TRUE(c.sync && c.noerror && c.notrunc && c.lcase && c.sparse && c.swab && c.fsync && c.fdatasync && c.excl);
   EXPECT_FALSE(c.ucase || c.nocreat || c.block || c.unblock || c.ascii);
   EXPECT_TRUE(parse({"conv=sync,sync"}).ran());
 }
@@ -284,12 +275,12 @@ TEST(Operands, ReadsEveryFlagOnEitherSide) {
                             "oflag=seek_bytes,skip_bytes,count_bytes", "conv=notrunc"});
   ASSERT_TRUE(run.ran()) << run.err;
   const IoFlags& i = run.settings().iflag;
-  EXPECT_TRUE(i.append && i.direct && i.directory && i.dsync && i.sync && i.fullblock && i.nonblock &&
-              i.noatime && i.noctty && i.nofollow && i.count_bytes && i.skip_bytes && i.seek_bytes);
+  EXPECT_TRUE(i.append && i.direct && i.directory && i.dsync && i.sync && i.fullblock && i.nonblock && i.noatime &&
+              i.noctty && i.nofollow && i.count_bytes && i.skip_bytes && i.seek_bytes);
   EXPECT_FALSE(i.nocache);
   const IoFlags& o = run.settings().oflag;
-  EXPECT_TRUE(o.append && o.direct && o.directory && o.dsync && o.sync && o.nonblock && o.noatime &&
-              o.noctty && o.nofollow && o.seek_bytes && o.skip_bytes && o.count_bytes);
+  EXPECT_TRUE(o.append && o.direct && o.directory && o.dsync && o.sync && o.nonblock && o.noatime && o.noctty &&
+              o.nofollow && o.seek_bytes && o.skip_bytes && o.count_bytes);
   EXPECT_TRUE(parse({"iflag=nocache", "oflag=nocache"}).settings().oflag.nocache);
 }
 
@@ -297,10 +288,8 @@ TEST(Operands, RefusesUnknownInputAndOutputFlagsWithTheHint) {
   for (std::string_view flag : {"binary", "text", "nolinks", "cio", "rsync", "linkcreat", "Direct", "foo"}) {
     const std::string in = "iflag=" + std::string(flag);
     const std::string out = "oflag=" + std::string(flag);
-    EXPECT_EQ(parse({in}).err,
-              "dd: invalid input flag: \u2018" + std::string(flag) + "\u2019\n" + try_help());
-    EXPECT_EQ(parse({out}).err,
-              "dd: invalid output flag: \u2018" + std::string(flag) + "\u2019\n" + try_help());
+    EXPECT_EQ(parse({in}).err, "dd: invalid input flag: \u2018" + std::string(flag) + "\u2019\n" + try_help());
+    EXPECT_EQ(parse({out}).err, "dd: invalid output flag: \u2018" + std::string(flag) + "\u2019\n" + try_help());
   }
 }
 
@@ -325,16 +314,13 @@ TEST(Operands, ReadsStatusLevelsLastOneWinning) {
 // Conflicts, checked in GNU's order once every operand is read.
 
 TEST(Operands, ChecksConflictsInGnuOrder) {
-  EXPECT_EQ(
-      parse({"conv=ascii,ebcdic,block,unblock,lcase,ucase,excl,nocreat", "iflag=direct,nocache", "cbs=1"})
-          .err,
-      "dd: cannot combine any two of {ascii,ebcdic,ibm}\n");
+  EXPECT_EQ(parse({"conv=ascii,ebcdic,block,unblock,lcase,ucase,excl,nocreat", "iflag=direct,nocache", "cbs=1"}).err,
+            "dd: cannot combine any two of {ascii,ebcdic,ibm}\n");
   EXPECT_EQ(parse({"conv=block,unblock,lcase,ucase,excl,nocreat", "iflag=direct,nocache", "cbs=1"}).err,
             "dd: cannot combine block and unblock\n");
   EXPECT_EQ(parse({"conv=lcase,ucase,excl,nocreat", "iflag=direct,nocache"}).err,
             "dd: cannot combine lcase and ucase\n");
-  EXPECT_EQ(parse({"conv=excl,nocreat", "iflag=direct,nocache"}).err,
-            "dd: cannot combine excl and nocreat\n");
+  EXPECT_EQ(parse({"conv=excl,nocreat", "iflag=direct,nocache"}).err, "dd: cannot combine excl and nocreat\n");
   EXPECT_EQ(parse({"oflag=direct,nocache"}).err, "dd: cannot combine direct and nocache\n");
   EXPECT_EQ(parse({"conv=ascii,ibm"}).err, "dd: cannot combine any two of {ascii,ebcdic,ibm}\n");
   EXPECT_EQ(parse({"conv=ebcdic,ibm"}).err, "dd: cannot combine any two of {ascii,ebcdic,ibm}\n");
@@ -359,8 +345,8 @@ TEST(Operands, CountsSkipAndCountInInputBlocksAndSeekInOutputBlocks) {
 }
 
 TEST(Operands, SplitsByteCountsIntoRecordsAndBytes) {
-  const Parsed run = parse({"ibs=100", "obs=7", "skip=250", "seek=16", "count=1030",
-                            "iflag=skip_bytes,count_bytes", "oflag=seek_bytes"});
+  const Parsed run = parse(
+      {"ibs=100", "obs=7", "skip=250", "seek=16", "count=1030", "iflag=skip_bytes,count_bytes", "oflag=seek_bytes"});
   ASSERT_TRUE(run.ran());
   const Settings& s = run.settings();
   EXPECT_EQ(s.skip_records, 2);
@@ -391,8 +377,7 @@ TEST(Operands, TakesAnyBInTheValueAsBytes) {
 }
 
 TEST(Operands, IgnoresByteFlagsOnTheWrongSide) {
-  const Parsed run =
-      parse({"ibs=100", "obs=7", "skip=250", "seek=16", "iflag=seek_bytes", "oflag=skip_bytes"});
+  const Parsed run = parse({"ibs=100", "obs=7", "skip=250", "seek=16", "iflag=seek_bytes", "oflag=skip_bytes"});
   ASSERT_TRUE(run.ran());
   EXPECT_EQ(run.settings().skip_records, 250);
   EXPECT_EQ(run.settings().seek_records, 16);
@@ -441,12 +426,9 @@ TEST(Operands, SuggestsNotruncWithAppendOnceTheOperandsAreGood) {
   EXPECT_TRUE(parse({"oflag=append"}).ran());
   EXPECT_EQ(parse({"oflag=append", "conv=notrunc"}).err, "");
   EXPECT_EQ(parse({"iflag=append"}).err, "");
-  EXPECT_EQ(parse({"oflag=append", "conv=ascii,ebcdic"}).err,
-            "dd: cannot combine any two of {ascii,ebcdic,ibm}\n");
-  EXPECT_EQ(parse({"oflag=append,fullblock"}).err,
-            "dd: invalid output flag: \u2018fullblock\u2019\n" + try_help());
-  EXPECT_EQ(parse({"oflag=append,notrunc"}).err,
-            "dd: invalid output flag: \u2018notrunc\u2019\n" + try_help());
+  EXPECT_EQ(parse({"oflag=append", "conv=ascii,ebcdic"}).err, "dd: cannot combine any two of {ascii,ebcdic,ibm}\n");
+  EXPECT_EQ(parse({"oflag=append,fullblock"}).err, "dd: invalid output flag: \u2018fullblock\u2019\n" + try_help());
+  EXPECT_EQ(parse({"oflag=append,notrunc"}).err, "dd: invalid output flag: \u2018notrunc\u2019\n" + try_help());
 }
 
 // ---------------------------------------------------------------------------
@@ -478,18 +460,17 @@ TEST(Operands, ShowsTheProgramNameInTheUsageLines) {
 TEST(Operands, ListsEveryOperandSymbolAndLevelInTheHelp) {
   const std::string help = parse({"--help"}).outcome.stdout_text;
   for (std::string_view word :
-       {"if=FILE",      "of=FILE",    "ibs=BYTES", "obs=BYTES", "bs=BYTES",   "cbs=BYTES",   "skip=N",
-        "iseek=N",      "seek=N",     "oseek=N",   "count=N",   "conv=CONVS", "iflag=FLAGS", "oflag=FLAGS",
-        "status=LEVEL", "ascii",      "ebcdic",    "ibm",       "block",      "unblock",     "lcase",
-        "ucase",        "sparse",     "swab",      "sync",      "excl",       "nocreat",     "notrunc",
-        "noerror",      "fdatasync",  "fsync",     "append",    "direct",     "directory",   "dsync",
-        "fullblock",    "nonblock",   "noatime",   "nocache",   "noctty",     "nofollow",    "count_bytes",
-        "skip_bytes",   "seek_bytes", "none",      "noxfer",    "progress",   "SIGUSR1",     "KiB",
-        "MiB",          "kB",         "--help",    "--version"}) {
+       {"if=FILE",  "of=FILE",     "ibs=BYTES",  "obs=BYTES",  "bs=BYTES",    "cbs=BYTES",   "skip=N",       "iseek=N",
+        "seek=N",   "oseek=N",     "count=N",    "conv=CONVS", "iflag=FLAGS", "oflag=FLAGS", "status=LEVEL", "ascii",
+        "ebcdic",   "ibm",         "block",      "unblock",    "lcase",       "ucase",       "sparse",       "swab",
+        "sync",     "excl",        "nocreat",    "notrunc",    "noerror",     "fdatasync",   "fsync",        "append",
+        "direct",   "directory",   "dsync",      "fullblock",  "nonblock",    "noatime",     "nocache",      "noctty",
+        "nofollow", "count_bytes", "skip_bytes", "seek_bytes", "none",        "noxfer",      "progress",     "SIGUSR1",
+        "KiB",      "MiB",         "kB",         "--help",     "--version"}) {
     EXPECT_NE(help.find(word), std::string::npos) << word;
   }
-  for (const char* extension : {"Extensions:", "--gnu", "--json[=PATH]", "--units=UNITS", "--split-times",
-                                "--align=N", "--direct", "--progress"}) {
+  for (const char* extension : {"Extensions:", "--gnu", "--json[=PATH]", "--units=UNITS", "--split-times", "--align=N",
+                                "--direct", "--progress"}) {
     EXPECT_NE(help.find(extension), std::string::npos) << extension;
   }
 }
@@ -527,8 +508,7 @@ TEST(Operands, RefusesAnArgumentToHelpOrVersion) {
 }
 
 TEST(Operands, NamesBothOptionsForAnEmptyPrefix) {
-  EXPECT_EQ(parse({"--=x"}).err,
-            "dd: option '--=x' is ambiguous; possibilities: '--help' '--version'\n" + try_help());
+  EXPECT_EQ(parse({"--=x"}).err, "dd: option '--=x' is ambiguous; possibilities: '--help' '--version'\n" + try_help());
 }
 
 TEST(Operands, RefusesShortOptionsByTheirFirstLetter) {

@@ -216,8 +216,8 @@ TEST(OsWrapper, ForwardsEveryCallWithItsArgumentsAndItsAnswer) {
   EXPECT_EQ(inner.calls, every_call());
   EXPECT_EQ(inner.last_buffer, buffer);
   EXPECT_EQ(inner.last_status, &status);
-  const std::vector<ssize_t> numbers = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
-                                        14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+  const std::vector<ssize_t> numbers = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 16,
+                                        17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
   ASSERT_EQ(answers.results.size(), numbers.size());
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     EXPECT_EQ(answers.results[i].n, numbers[i]) << "answer " << i;

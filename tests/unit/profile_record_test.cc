@@ -12,7 +12,10 @@ namespace {
 
 ProfileRun run(double rate, std::optional<double> mean_ns = std::nullopt, std::optional<double> p99_ns = std::nullopt,
                bool warmup = false) {
-  return ProfileRun{.bytes_per_second = rate, .warmup = warmup, .counted = true, .mean_latency_ns = mean_ns,
+  return ProfileRun{.bytes_per_second = rate,
+                    .warmup = warmup,
+                    .counted = true,
+                    .mean_latency_ns = mean_ns,
                     .p99_latency_ns = p99_ns};
 }
 

@@ -45,8 +45,7 @@ TEST(ReportCompare, SlowerInvertsTheRatioAndTheInterval) {
 
 TEST(ReportCompare, TooFewRunsSaysTheSmallestPossibleP) {
   const std::vector<double> a{1, 2, 3}, b{4, 5, 6};
-  EXPECT_EQ(verdict_text(compare_rates(a, b)),
-            "~ too few runs (3 and 3: the smallest p a rank test can give is 0.10)");
+  EXPECT_EQ(verdict_text(compare_rates(a, b)), "~ too few runs (3 and 3: the smallest p a rank test can give is 0.10)");
 }
 
 TEST(ReportCompare, OverlapSaysNoSignificantDifference) {
@@ -75,7 +74,8 @@ TEST(ReportCompare, TheEnvironmentsDifferencesComeFirst) {
   report.without_environment.clear();
   report.environment = {{"host", {"alpha", "beta"}}, {"date", {"2026-12-01", std::nullopt}}};
   const std::string text = comparison_text(report, RateUnits::kBytes);
-  EXPECT_EQ(text.substr(0, text.find("b.json against")), "environment: host: alpha | beta\nenvironment: date: 2026-12-01 | -\n");
+  EXPECT_EQ(text.substr(0, text.find("b.json against")),
+            "environment: host: alpha | beta\nenvironment: date: 2026-12-01 | -\n");
 }
 
 TEST(ReportCompare, TheJsonHasTheSchemasKeys) {
@@ -156,7 +156,9 @@ TEST(ReportCompare, ProfilesAreComparedInTheProfileTablesMegabytesASecond) {
 TEST(ReportCompare, TextFromADocumentIsEscapedBeforeItIsPrinted) {
   ComparisonReport report = two_documents(faster());
   report.without_environment.clear();
-  const std::string evil = "h\xc3\xa9st" + std::string(1, '\0') + "X\nY\x1b[31mRED\x1b[0m\t\xe2\x80\xae" "evil\xff\xc2\x85";
+  const std::string evil = "h\xc3\xa9st" + std::string(1, '\0') +
+                           "X\nY\x1b[31mRED\x1b[0m\t\xe2\x80\xae"
+                           "evil\xff\xc2\x85";
   report.environment = {{"host", {"vm", evil}}, {std::string("k\x1b]0;t\x07"), {"1", "2"}}};
   report.others.front().rows.front().key.front().text = "copy\r\x9b";
   const std::string text = comparison_text(report, std::nullopt);
@@ -172,7 +174,8 @@ TEST(ReportCompare, TextFromADocumentIsEscapedBeforeItIsPrinted) {
 
   std::string said;
   const Diag diag("ddtime", false, [&](std::string_view line) { said += line; });
-  document_problem(diag, "x.json", {DocumentProblem::Kind::kSyntax, 1, 9, "invalid string; last read: '\"v\xff\x1b'", {}});
+  document_problem(diag, "x.json",
+                   {DocumentProblem::Kind::kSyntax, 1, 9, "invalid string; last read: '\"v\xff\x1b'", {}});
   EXPECT_NE(said.find("last read: '\"v\\xff\\x1b'"), std::string::npos) << said;
 }
 

@@ -8,10 +8,10 @@
 #include <limits>
 #include <optional>
 
-#include "report/report_json.h"
 #include "model/run_times.h"
 #include "model/settings.h"
 #include "model/stats.h"
+#include "report/report_json.h"
 
 namespace ddtime::report_fixtures {
 

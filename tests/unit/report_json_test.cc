@@ -4,6 +4,8 @@
 // document is also read back with the strict reader in tests/support.
 #include "report/report_json.h"
 
+#include <gtest/gtest.h>
+
 #include <csignal>
 #include <cstdint>
 #include <limits>
@@ -13,8 +15,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "support/json.h"
 #include "unit/report_fixtures.h"
@@ -285,7 +285,7 @@ TEST(JsonReport, HasTheDocumentedKeysInOrder) {
   EXPECT_EQ(json["times"].keys(), (std::vector<std::string>{"real", "copy", "flush", "read", "write", "user", "sys"}));
   EXPECT_EQ(json["rates"].keys(), (std::vector<std::string>{"bytes_per_second", "records_per_second"}));
   EXPECT_EQ(json["tool"].string(), "ddtime");
-  EXPECT_EQ(json["version"].string(), DDTIME_VERSION);              // the build's when not given
+  EXPECT_EQ(json["version"].string(), DDTIME_VERSION);          // the build's when not given
   EXPECT_TRUE(json["operands"]["count"]["records"].is_null());  // no count=
   EXPECT_TRUE(json["rates"]["bytes_per_second"].is_null());     // real is 0
   EXPECT_TRUE(json["rates"]["records_per_second"].is_null());
@@ -424,7 +424,6 @@ TEST(JsonReport, WeirdNamesAndMessagesStillGiveValidJson) {
               (std::vector<std::string>{replacement_fallback(errors[0]), std::string(1, '\0'), ""}));
   }
 }
-
 
 Json parsed_session(const SessionRecord& session) {
   std::string error;

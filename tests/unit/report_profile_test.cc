@@ -14,8 +14,13 @@ namespace ddtime {
 namespace {
 
 ProfileRecord record_with(std::vector<double> read_rates) {
-  ProfileRecord record{.preset = find_profile("diskmark"), .target = "/dev/sdz", .range = 1 << 30,
-                       .time_ns = 5 * kNanosecondsPerSecond, .warmup = 1, .repeat = 3, .pause_ns = 5 * kNanosecondsPerSecond,
+  ProfileRecord record{.preset = find_profile("diskmark"),
+                       .target = "/dev/sdz",
+                       .range = 1 << 30,
+                       .time_ns = 5 * kNanosecondsPerSecond,
+                       .warmup = 1,
+                       .repeat = 3,
+                       .pause_ns = 5 * kNanosecondsPerSecond,
                        .direct = true};
   for (std::size_t i = 0; i < read_rates.size(); ++i) {
     ProfileRow row{.test = kDiskmarkTests[i]};

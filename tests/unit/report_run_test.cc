@@ -4,10 +4,12 @@
 // copied from the output; GNU's SI rounding is pinned in report_test.cc.
 #include "report/report_run.h"
 
+#include <gtest/gtest.h>
+
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <locale>
 #include <optional>
@@ -16,8 +18,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "report/report.h"  // Reporter::extended_progress
 #include "unit/report_fixtures.h"
@@ -114,9 +114,9 @@ TEST(TimingReport, PrintsCpuAsAPercentageOfRealWithOneDecimal) {
 
 // Defect 29: four decimals of seconds read 0.0000 s for a short run.
 TEST(TimingReport, DurationsUnderAMillisecondAreInMicrosecondsOrNanoseconds) {
-  EXPECT_EQ(line_starting(timing_report("ddtime", Stats{}, timed(999'400, 50'000, 150'000), Settings{}),
-                          "ddtime: real"),
-            "ddtime: real 999 us  user 50.0 us  sys 150 us  cpu 20.0%");
+  EXPECT_EQ(
+      line_starting(timing_report("ddtime", Stats{}, timed(999'400, 50'000, 150'000), Settings{}), "ddtime: real"),
+      "ddtime: real 999 us  user 50.0 us  sys 150 us  cpu 20.0%");
   EXPECT_EQ(line_starting(timing_report("ddtime", Stats{}, timed(9'994, 999, 1'005), Settings{}), "ddtime: real"),
             "ddtime: real 9.99 us  user 999 ns  sys 1.00 us  cpu 20.1%");
   // Where rounding reaches the next form, the next form: never "1000 us".
@@ -482,14 +482,14 @@ TEST(ExtendedProgress, ShowsBytesAndRateWhenTheTotalIsUnknown) {
 // every other ddtime rate; and the line never says "copied" (rule 8).
 TEST(ExtendedProgress, TheRateIsInTheUnitsAskedFor) {
   const Stats stats = read_so_far(1'288'490'189);
-  EXPECT_EQ(Reporter(StatusLevel::kDefault, RateUnits::kSi).extended_progress("ddtime", stats, 858'993'459,
-                                                                              std::nullopt, false),
+  EXPECT_EQ(Reporter(StatusLevel::kDefault, RateUnits::kSi)
+                .extended_progress("ddtime", stats, 858'993'459, std::nullopt, false),
             "ddtime: 1.2 GiB so far, 1.5 GB/s\n");
-  EXPECT_EQ(Reporter(StatusLevel::kDefault, RateUnits::kBoth).extended_progress("ddtime", stats, 858'993'459,
-                                                                                std::nullopt, false),
+  EXPECT_EQ(Reporter(StatusLevel::kDefault, RateUnits::kBoth)
+                .extended_progress("ddtime", stats, 858'993'459, std::nullopt, false),
             "ddtime: 1.2 GiB so far, 1.5 GB/s = 1.4 GiB/s\n");
-  EXPECT_EQ(Reporter(StatusLevel::kDefault, RateUnits::kBytes).extended_progress("ddtime", stats, 1'000'000'000,
-                                                                                 std::nullopt, false),
+  EXPECT_EQ(Reporter(StatusLevel::kDefault, RateUnits::kBytes)
+                .extended_progress("ddtime", stats, 1'000'000'000, std::nullopt, false),
             "ddtime: 1.2 GiB so far, 1288490189 B/s\n");
 }
 

@@ -76,18 +76,19 @@ TEST(SessionStatistics, GivesEachFigureWithItsIntervalAndOutliers) {
   // mean 562 / 6 = 93.67 MiB/s, sd sqrt(1205.33 / 5) = 15.53 MiB/s.
   // Defect 28: each column as wide as its widest cell, so that no figure
   // runs into the next.
-  EXPECT_EQ(text,
-            "ddtime: 6 runs, 1 warm-up not counted\n"
-            "ddtime:               min        median  95% interval        mean \u00b1 sd                           max  "
-            "outliers\n"
-            "ddtime: real     0.9900 s      1.0000 s  0.9900 s\u20131.6000 s   1.1000 s \u00b1 0.2450 s            "
-            "1.6000 s  run 5\n"
-            "ddtime: user     0.1000 s      0.1000 s  0.1000 s\u20130.1000 s   0.1000 s \u00b1 0 s                 "
-            "0.1000 s  -\n"
-            "ddtime: sys      0.8000 s      0.8000 s  0.8000 s\u20130.8000 s   0.8000 s \u00b1 0 s                 "
-            "0.8000 s  -\n"
-            "ddtime: rate  62.00 MiB/s  100.00 MiB/s  62.00\u2013101.00 MiB/s  93.67 MiB/s \u00b1 15.53 MiB/s  "
-            "101.00 MiB/s  run 5\n");
+  EXPECT_EQ(
+      text,
+      "ddtime: 6 runs, 1 warm-up not counted\n"
+      "ddtime:               min        median  95% interval        mean \u00b1 sd                           max  "
+      "outliers\n"
+      "ddtime: real     0.9900 s      1.0000 s  0.9900 s\u20131.6000 s   1.1000 s \u00b1 0.2450 s            "
+      "1.6000 s  run 5\n"
+      "ddtime: user     0.1000 s      0.1000 s  0.1000 s\u20130.1000 s   0.1000 s \u00b1 0 s                 "
+      "0.1000 s  -\n"
+      "ddtime: sys      0.8000 s      0.8000 s  0.8000 s\u20130.8000 s   0.8000 s \u00b1 0 s                 "
+      "0.8000 s  -\n"
+      "ddtime: rate  62.00 MiB/s  100.00 MiB/s  62.00\u2013101.00 MiB/s  93.67 MiB/s \u00b1 15.53 MiB/s  "
+      "101.00 MiB/s  run 5\n");
 }
 
 // Defect 29: a run under a millisecond reads in us or ns, not 0.0000 s.
@@ -114,20 +115,22 @@ TEST(SessionStatistics, BelowSixRunsTheIntervalIsNotAvailable) {
 std::vector<RowRecord> two_rows() {
   const std::vector<RunFigures> slow{{2.0, 0.5, 1.0, 50e6}};
   const std::vector<RunFigures> fast{{1.0, 0.2, 0.6, 100e6}};
-  return {{.bs = 4096, .depth = 1, .summary = summarise_runs(slow), .bytes = 100000000, .records = 24415},
-          {.bs = 1 << 20, .depth = 4, .knee = true, .summary = summarise_runs(fast), .bytes = 100000000, .records = 96}};
+  return {
+      {.bs = 4096, .depth = 1, .summary = summarise_runs(slow), .bytes = 100000000, .records = 24415},
+      {.bs = 1 << 20, .depth = 4, .knee = true, .summary = summarise_runs(fast), .bytes = 100000000, .records = 96}};
 }
 
 TEST(SweepTable, HasARowPerSettingWithBarsScaledToTheBest) {
   std::vector<RowRecord> rows = two_rows();
   // A row without a counted run has nothing to show.
   rows.insert(rows.begin() + 1, RowRecord{.bs = 65536, .depth = 1});
-  EXPECT_EQ(sweep_table("ddtime", rows, false, RateUnits::kSi),
-            "ddtime:     bs depth        moved      real      user       sys   cpu%      MB/s     MiB/s      IOPS  rate\n"
-            "ddtime:     4k     1    100000000  2.0000 s  0.5000 s  1.0000 s   75.0      50.0      47.7     12208  "
-            "###############\n"
-            "ddtime:     1M     4    100000000  1.0000 s  0.2000 s  0.6000 s   80.0     100.0      95.4        96  "
-            "############################## *best knee\n");
+  EXPECT_EQ(
+      sweep_table("ddtime", rows, false, RateUnits::kSi),
+      "ddtime:     bs depth        moved      real      user       sys   cpu%      MB/s     MiB/s      IOPS  rate\n"
+      "ddtime:     4k     1    100000000  2.0000 s  0.5000 s  1.0000 s   75.0      50.0      47.7     12208  "
+      "###############\n"
+      "ddtime:     1M     4    100000000  1.0000 s  0.2000 s  0.6000 s   80.0     100.0      95.4        96  "
+      "############################## *best knee\n");
   // Rule 8: without --units asking for SI, no SI rate for a script's grep
   // to find besides GNU's.
   EXPECT_EQ(sweep_table("ddtime", rows, false),
@@ -142,7 +145,8 @@ TEST(SessionRunLine, ARandomRunGivesItsIopsAfterTheRate) {
   const RunFigures figures{0.5, 0.01, 0.2, 4.0 * 1048576};
   RunTimes times;
   times.real_ns = 500'000'000;
-  const std::string line = session_run_line("ddtime", {"", false, 1, 3}, {figures, times, RateUnits::kIec, false, 2048.4});
+  const std::string line =
+      session_run_line("ddtime", {"", false, 1, 3}, {figures, times, RateUnits::kIec, false, 2048.4});
   EXPECT_NE(line.find("4.00 MiB/s  2048 IOPS\n"), std::string::npos) << line;
   EXPECT_EQ(session_run_line("ddtime", {"", false, 1, 3}, {figures, times}).find("IOPS"), std::string::npos);
 }

@@ -151,8 +151,14 @@ TEST(SvgReport, TheHeadingNamesTheCommandTheHostAndTheDate) {
 // A diskmark profile's record: each rate a row, the reads first; with
 // writes, as many write rows after them.
 ProfileRecord profile_of(std::vector<double> read_rates, std::vector<double> write_rates = {}) {
-  ProfileRecord record{.preset = find_profile("diskmark"), .target = "/dev/loop1", .range = 256 << 20,
-                       .time_ns = kSecond, .warmup = 0, .repeat = 3, .pause_ns = 0, .direct = true};
+  ProfileRecord record{.preset = find_profile("diskmark"),
+                       .target = "/dev/loop1",
+                       .range = 256 << 20,
+                       .time_ns = kSecond,
+                       .warmup = 0,
+                       .repeat = 3,
+                       .pause_ns = 0,
+                       .direct = true};
   record.writes = !write_rates.empty();
   for (const bool write : {false, true}) {
     const std::vector<double>& rates = write ? write_rates : read_rates;
@@ -163,8 +169,8 @@ ProfileRecord profile_of(std::vector<double> read_rates, std::vector<double> wri
       record.rows.push_back(row);
     }
   }
-  record.complete = read_rates.size() == kDiskmarkTests.size() &&
-                    (!record.writes || write_rates.size() == kDiskmarkTests.size());
+  record.complete =
+      read_rates.size() == kDiskmarkTests.size() && (!record.writes || write_rates.size() == kDiskmarkTests.size());
   if (record.complete) record.exit_status = 0;
   return record;
 }
@@ -214,9 +220,11 @@ TEST(ProfilePanels, TheTitleNamesThePresetTheTargetTheRangeAndODirect) {
 
 // B9.
 TEST(SvgReport, TheHeadingWrapsALongCommandLineInsteadOfCuttingIt) {
-  std::vector<std::string> argv{"ddtime", "--profile=diskmark", "of=/dev/disk/by-id/nvme-Samsung_SSD_990_PRO_2TB_S6Z2NJ0W"};
-  for (const char* option : {"--size=256M", "--time=1s", "--repeat=3", "--pause=0", "--json=/home/someone/results/p.json",
-                             "--svg=/home/someone/results/a chart with spaces.svg", "--csv=/home/someone/results/p.csv"}) {
+  std::vector<std::string> argv{"ddtime", "--profile=diskmark",
+                                "of=/dev/disk/by-id/nvme-Samsung_SSD_990_PRO_2TB_S6Z2NJ0W"};
+  for (const char* option :
+       {"--size=256M", "--time=1s", "--repeat=3", "--pause=0", "--json=/home/someone/results/p.json",
+        "--svg=/home/someone/results/a chart with spaces.svg", "--csv=/home/someone/results/p.csv"}) {
     argv.push_back(option);
   }
   const std::string command = shell_command(argv);
@@ -249,9 +257,9 @@ TEST(ProfilePanels, AnInterruptedProfileSaysSoAndLeavesEmptySlotsForTheTestsThat
 
 // B21.
 TEST(RunPanels, AVeryShortRunsTimesAreInTheUnitThatShowsThem) {
-  const std::string xml = svg_report({"ddtime count=0", "box", ""},
-                                     run_panels(plain_run(Settings{}, Stats{}, timed(31'000, 12'000, 9'000)),
-                                                RateUnits::kIec));
+  const std::string xml =
+      svg_report({"ddtime count=0", "box", ""},
+                 run_panels(plain_run(Settings{}, Stats{}, timed(31'000, 12'000, 9'000)), RateUnits::kIec));
   EXPECT_EQ(xml.find("0.0000 s"), std::string::npos);
   EXPECT_NE(xml.find("real 31 \xc2\xb5s"), std::string::npos) << xml;
   EXPECT_TRUE(has_text(xml, "time (\xc2\xb5s)")) << "the axis names its unit";
@@ -326,9 +334,8 @@ ComparisonReport documents_of(const std::vector<double>& rates, int runs) {
 
 // B18.
 TEST(ComparisonPanels, SeveralDocumentsShareOneScaleWithRoomBeyondTheFarthestPoint) {
-  const std::string xml =
-      svg_report({"ddtime --compare a.json b.json c.json d.json e.json --svg=x.svg", "box", ""},
-                 comparison_panels(documents_of({100, 101, 986, 50, 120}, 8)));
+  const std::string xml = svg_report({"ddtime --compare a.json b.json c.json d.json e.json --svg=x.svg", "box", ""},
+                                     comparison_panels(documents_of({100, 101, 986, 50, 120}, 8)));
   EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "");
   // Each panel's axis: its first and last tick labels.
   const std::regex circle("<circle cx=\"([0-9.]+)\"");

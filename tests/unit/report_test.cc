@@ -8,11 +8,11 @@
 // last T + D.
 #include "report/report.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <limits>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "unit/report_fixtures.h"
 
@@ -182,8 +182,7 @@ TEST(Report, ExactRatesFallBackToFloatingPointWhenTheProductOverflows) {
   // 18446744073 * 1e9 still fits in 64 bits, one more byte does not.
   EXPECT_EQ(transfer_line(18446744073, 1, false), "18446744073 bytes (18 GB, 17 GiB) copied, 1e-09 s, 18 EB/s");
   EXPECT_EQ(transfer_line(18446744074, 1, false), "18446744074 bytes (18 GB, 17 GiB) copied, 1e-09 s, 18.4 EB/s");
-  EXPECT_EQ(transfer_line(999999999999, 1, false),
-            "999999999999 bytes (1.0 TB, 931 GiB) copied, 1e-09 s, 1000 EB/s");
+  EXPECT_EQ(transfer_line(999999999999, 1, false), "999999999999 bytes (1.0 TB, 931 GiB) copied, 1e-09 s, 1000 EB/s");
 }
 
 // --- rates: floating branch ---
@@ -301,16 +300,14 @@ TEST(Report, ProgressStartsWithCarriageReturnAndNoNewline) {
   // dd if=/dev/zero of=/dev/null bs=1000 count=6 status=progress
   Reporter reporter(StatusLevel::kProgress);
   EXPECT_EQ(reporter.progress(copied(1, 0, 1000), kSecond), "\r1000 bytes (1.0 kB) copied, 1 s, 1.0 kB/s");
-  EXPECT_EQ(reporter.progress(copied(3, 0, 3000), 2 * kSecond),
-            "\r3000 bytes (3.0 kB, 2.9 KiB) copied, 2 s, 1.5 kB/s");
+  EXPECT_EQ(reporter.progress(copied(3, 0, 3000), 2 * kSecond), "\r3000 bytes (3.0 kB, 2.9 KiB) copied, 2 s, 1.5 kB/s");
 }
 
 TEST(Report, ProgressPadsAShorterLineAndRemembersItsOwnLength) {
   // dd if=/dev/zero of=/dev/null bs=200000 count=3 status=progress, the
   // clock reading 1 s, then 9 s; the third line is not padded.
   Reporter reporter(StatusLevel::kProgress);
-  EXPECT_EQ(reporter.progress(copied(1, 0, 200000), kSecond),
-            "\r200000 bytes (200 kB, 195 KiB) copied, 1 s, 200 kB/s");
+  EXPECT_EQ(reporter.progress(copied(1, 0, 200000), kSecond), "\r200000 bytes (200 kB, 195 KiB) copied, 1 s, 200 kB/s");
   EXPECT_EQ(reporter.progress(copied(2, 0, 400000), 9 * kSecond),
             "\r400000 bytes (400 kB, 391 KiB) copied, 9 s, 44 kB/s ");
   EXPECT_EQ(reporter.progress(copied(3, 0, 600000), 9 * kSecond),

@@ -5,10 +5,9 @@
 #include "bench/resolve.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -17,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "fakes/fake_os.h"
 #include "model/profile.h"
 #include "report/diag.h"
-#include "fakes/fake_os.h"
 
 namespace ddtime {
 namespace {
@@ -227,8 +226,9 @@ TEST(Resolve, APatternOverADeviceHoldingAFileSystemIsRefusedNamingItAndItsLabel)
   os.paths["/dev/loop3"] = {S_IFBLK | 0660, 0, false, 0, ext4_head()};
   const Resolved r = resolve_with(os, copy_of("/dev/zero", "/dev/loop3"), pattern_plan());
   EXPECT_FALSE(r.job);
-  EXPECT_EQ(r.said, "ddtime: '/dev/loop3' holds an ext4 file system (label 'x'); --pattern would overwrite it; "
-                    "--force overwrites it\n");
+  EXPECT_EQ(r.said,
+            "ddtime: '/dev/loop3' holds an ext4 file system (label 'x'); --pattern would overwrite it; "
+            "--force overwrites it\n");
   EXPECT_TRUE(os.opened_for_writing.empty());
 }
 

@@ -5,12 +5,9 @@
 // in flight at their own offsets come back, in some order, with their
 // tags; writes land where they were aimed; a pipe is read at its own
 // position; errors come back as -errno.
-#include "system/ring_registry.h"
-
 #include <fcntl.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +16,8 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include "system/ring_registry.h"
 
 namespace ddtime {
 namespace {
@@ -119,8 +118,7 @@ TEST_P(RealRing, WritesLandWhereTheyWereAimed) {
   for (const RingCompletion& c : reap(kDepth)) EXPECT_EQ(c.result, static_cast<std::int64_t>(kBlock));
   std::vector<unsigned char> check(kBlock);
   for (unsigned i = 0; i < kDepth; ++i) {
-    ASSERT_EQ(::pread(file_.fd(), check.data(), kBlock, static_cast<off_t>(i * kBlock)),
-              static_cast<ssize_t>(kBlock));
+    ASSERT_EQ(::pread(file_.fd(), check.data(), kBlock, static_cast<off_t>(i * kBlock)), static_cast<ssize_t>(kBlock));
     EXPECT_EQ(check[17], 0xA0 + i);
   }
 }
@@ -177,7 +175,8 @@ TEST_P(RealRing, CountsTheSystemCallsItTakes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rings, RealRing,
-                         ::testing::Values(RingKind{"IoUring", RingKind::kUring}, RingKind{"Threads", RingKind::kThreads},
+                         ::testing::Values(RingKind{"IoUring", RingKind::kUring},
+                                           RingKind{"Threads", RingKind::kThreads},
                                            RingKind{"LinuxAio", RingKind::kAio}),
                          [](const ::testing::TestParamInfo<RingKind>& kind) { return kind.param.name; });
 

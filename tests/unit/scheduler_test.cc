@@ -3,15 +3,14 @@
 // opens its files again for every run, keeps a record per run with the
 // diagnostics said during it, ends at the first failed run, and reports
 // once, through the console, from the records.
-#include "bench/driver.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <vector>
 #include <string>
+#include <vector>
 
+#include "bench/driver.h"
 #include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
 #include "support/json.h"
@@ -23,10 +22,10 @@ using support::Json;
 using support::parse_json;
 using testing::block_size;
 using testing::Bytes;
-using testing::Step;
 using testing::Fail;
 using testing::FakeOs;
 using testing::FixedClock;
+using testing::Step;
 
 // A 4096-byte file "in" copied to "out" in bs=512 records.
 FakeOs named_files() { return testing::named_files(testing::pattern(4096)); }
@@ -161,7 +160,7 @@ TEST(Scheduler, ASessionThatCannotOpenItsInputAgainIsRefusedBeforeAnyRun) {
   FakeOs os = named_files();
   Settings settings = copy_in_to_out();
   settings.input_file.reset();  // standard input
-  os.input_seekable = false;     // a pipe
+  os.input_seekable = false;    // a pipe
   Plan plan;
   plan.repeat = 2;
   const Outcome outcome = invoke(os, settings, plan);
@@ -215,8 +214,7 @@ TEST(Readback, AReadErrorInTheReadPassNamesTheFileThatPassReads) {
   os.on_read({Fail(EIO)});
   const Outcome outcome = invoke(os, copy_in_to_out(), read_back(false));
   EXPECT_EQ(outcome.status, 1);
-  EXPECT_NE(outcome.text.find("ddtime: error reading 'out': Input/output error\n"), std::string::npos)
-      << outcome.text;
+  EXPECT_NE(outcome.text.find("ddtime: error reading 'out': Input/output error\n"), std::string::npos) << outcome.text;
   EXPECT_EQ(outcome.text.find("'in'"), std::string::npos) << outcome.text;
 }
 

@@ -3,8 +3,6 @@
 // log ticks at decades, marks where they belong), and no input, however
 // empty or broken, that writes "nan" or "inf" into the document.
 #include "report/svg_charts.h"
-#include "report/svg_charts_internal.h"
-#include "unit/svg_layout.h"
 
 #include <gtest/gtest.h>
 
@@ -14,6 +12,9 @@
 #include <regex>
 #include <string>
 #include <vector>
+
+#include "report/svg_charts_internal.h"
+#include "unit/svg_layout.h"
 
 namespace ddtime {
 namespace {
@@ -125,7 +126,10 @@ TEST(SvgBars, ManyBarsTurnTheirFiguresAndLabelsRatherThanOverlap) {
   for (const std::size_t count : {8u, 16u, 45u, 60u}) {
     BarChart chart{"sweep", "MiB/s", false, {}};
     for (std::size_t i = 0; i < count; ++i) {
-      chart.bars.push_back({"64M d" + std::to_string(i), 1000.0 + 997.0 * static_cast<double>(i % 7), {}, {},
+      chart.bars.push_back({"64M d" + std::to_string(i),
+                            1000.0 + 997.0 * static_cast<double>(i % 7),
+                            {},
+                            {},
                             i == 5 ? "knee, best" : ""});
     }
     const std::string xml = page_of(chart);
@@ -212,8 +216,9 @@ TEST(SvgLatency, DrawsNoNanOrInfWithoutSamples) {
 }
 
 TEST(SvgIntervals, ALabelIsWholeAndALongOneBreaksBetweenItsPhrasesOnly) {
-  IntervalChart chart{"compare", {{"SEQ1M Q8T1 read", 2.0, 1.8, 2.2, "2.00x faster [1.80-2.20]"},
-                                  {"SEQ1M Q8T1 write", 1.0, 0.9, 1.1, "1.00x ~ no significant difference (p=0.41)"}}};
+  IntervalChart chart{"compare",
+                      {{"SEQ1M Q8T1 read", 2.0, 1.8, 2.2, "2.00x faster [1.80-2.20]"},
+                       {"SEQ1M Q8T1 write", 1.0, 0.9, 1.1, "1.00x ~ no significant difference (p=0.41)"}}};
   chart.rows.push_back({"a long row label of many words", 1.0, {}, {}, "~", {"a long row label", "of many words"}});
   const std::string xml = page_of(chart);
   EXPECT_TRUE(has_text(xml, "SEQ1M Q8T1 read"));
@@ -264,7 +269,8 @@ TEST(SvgPage, TheCommandWrapsBetweenWordsAndKeepsAQuotedWordWhole) {
                               quoted + " --csv=/home/someone/p.csv";
   const std::string xml = svg_page({command, "on testhost"}, {TimeChart{}});
   bool whole = false;
-  for (const std::string& text : texts(xml)) whole = whole || text.find("&apos;--svg=/home/someone/a chart with spaces.svg&apos;") != std::string::npos;
+  for (const std::string& text : texts(xml))
+    whole = whole || text.find("&apos;--svg=/home/someone/a chart with spaces.svg&apos;") != std::string::npos;
   EXPECT_TRUE(whole) << xml;
   EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "");
   EXPECT_NE(xml.find("height=\"440\""), std::string::npos) << "one line more than the heading's one";

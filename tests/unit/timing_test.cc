@@ -2,21 +2,19 @@
 // The CPU time of the report's window: exact in total, split as the kernel
 // splits it; TimedOs, which counts the ticks of reads and writes only; and
 // LatencyOs, which times each read and write, chained or alone.
-#include "measure/run_window.h"
 #include "measure/timing.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
-#include <algorithm>
-
 #include "fakes/fake_os.h"
 #include "fakes/recording_events.h"
+#include "measure/run_window.h"
 
 namespace ddtime {
 namespace {

@@ -51,7 +51,7 @@ std::vector<unsigned char> text(std::size_t size) {
       continue;
     }
     const std::uint32_t r = next() % 64;
-    c = r < 26 ? static_cast<unsigned char>('a' + r)
+    c = r < 26   ? static_cast<unsigned char>('a' + r)
         : r < 52 ? static_cast<unsigned char>('A' + r - 26)
         : r < 58 ? ' '
                  : static_cast<unsigned char>('0' + r - 58);

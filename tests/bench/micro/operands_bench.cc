@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "report/diag.h"
 #include "cli/operands.h"
+#include "report/diag.h"
 
 namespace ddtime {
 namespace {
@@ -18,8 +18,8 @@ const std::array<std::vector<const char*>, 3> kCommandLines = {{
     {"dd", "if=/dev/zero", "of=/dev/null", "bs=1", "count=1"},
     {"dd", "if=/dev/zero", "of=/dev/null", "bs=1M", "count=4096"},
     {"dd", "if=in", "of=out", "ibs=512", "obs=64k", "cbs=80", "skip=2x512", "seek=1M", "count=1GB",
-     "conv=ucase,swab,notrunc,sync", "iflag=fullblock,count_bytes,skip_bytes",
-     "oflag=seek_bytes,dsync", "status=progress"},
+     "conv=ucase,swab,notrunc,sync", "iflag=fullblock,count_bytes,skip_bytes", "oflag=seek_bytes,dsync",
+     "status=progress"},
 }};
 
 constexpr std::array<const char*, 3> kLabels = {"bs=1 count=1", "zero->null bs=1M", "every list"};

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string>
 
-#include "report/report.h"
 #include "model/settings.h"
 #include "model/stats.h"
+#include "report/report.h"
 
 namespace ddtime {
 namespace {
