@@ -229,12 +229,9 @@ void Run::announce_start(const QueueSetup& queue) {
 
 void Run::note_jobs(const JobsUse& jobs) {
   engine_.jobs_asked = plan_.jobs;
-  engine_.jobs = jobs.jobs;
-  engine_.range_records = jobs.range_records;
+  engine_.jobs = jobs;
   if (const IoResult cpus = os_.online_cpus(); cpus.ok()) engine_.online_cpus = static_cast<unsigned>(cpus.n);
-  window_.set_job_threads(jobs.jobs);
-  engine_.jobs_spread_s = in_seconds(static_cast<double>(jobs.last_end_ns - jobs.first_end_ns));
-  engine_.submitters_busy = jobs.busy;
+  window_.set_job_threads(jobs.ran);
 }
 
 void Run::go_round(QueueSetup& queue) {

@@ -21,6 +21,7 @@
 #include "model/events.h"
 #include "model/settings.h"
 #include "model/stats.h"
+#include "model/units.h"
 #include "system/clock.h"
 #include "system/os.h"
 #include "system/ring.h"
@@ -29,13 +30,20 @@ namespace ddtime {
 
 // Only pointed to here: the engines, which use them, include them.
 
-// What the jobs of a --jobs copy report back with the copy's result.
+// What the jobs of a --jobs copy report back with the copy's result, and
+// the run's EngineUse keeps whole: the jobs that copied (fewer than asked
+// when the range has fewer records), when the first and the last ended,
+// and how busy their submitting threads were (CPU time over real time,
+// the mean of the jobs): near 1, the submitters, not the device, set the
+// pace.
 struct JobsUse {
-  unsigned jobs = 1;
+  unsigned ran = 1;
   std::int64_t range_records = -1;  // the records the range held; -1: no end known
   std::int64_t first_end_ns = 0;
   std::int64_t last_end_ns = 0;
   double busy = 0;
+  // How far apart the first and the last job ended, in seconds.
+  double spread_s() const noexcept { return in_seconds(static_cast<double>(last_end_ns - first_end_ns)); }
 };
 
 struct CopyResult {
@@ -154,21 +162,15 @@ struct EngineUse {
   Fallback fallback = Fallback::kNone;
   int fallback_err = 0;           // kEngineRefused: the errno its ring was refused with
   const char* refused = nullptr;  // kEngineRefused: the word of the engine auto picked (ring_registry)
-  // --jobs=N: the jobs that copied (fewer than asked when the range has
-  // fewer records), how far apart the first and the last ended, and how
-  // busy their submitting threads were (CPU time over real time, the mean
-  // of the jobs): near 1, the submitters, not the device, set the pace.
+  // --jobs=N: how many were asked, how they went, and the CPUs there were.
   unsigned jobs_asked = 1;
-  unsigned jobs = 1;
-  std::int64_t range_records = -1;  // -1: no end known (an endless range)
-  unsigned online_cpus = 0;         // 0: unknown
-  double jobs_spread_s = 0;
-  double submitters_busy = 0;
+  JobsUse jobs{};
+  unsigned online_cpus = 0;  // 0: unknown
   // The submitters were busy most of the time: the signal to add jobs,
   // only where more could run: every job asked for had records, and
   // there are CPUs to spare.
   bool cpu_limited() const noexcept {
-    return jobs > 1 && jobs == jobs_asked && (online_cpus == 0 || jobs < online_cpus) && submitters_busy >= 0.9;
+    return jobs.ran > 1 && jobs.ran == jobs_asked && (online_cpus == 0 || jobs.ran < online_cpus) && jobs.busy >= 0.9;
   }
 };
 

@@ -45,7 +45,7 @@ void QueuedCopy::start_jobs() {
   }
   const auto asked = static_cast<unsigned>(request_.queue.lanes.size());
   const std::vector<JobPart> parts = split_range(records, asked, passes);
-  result_.jobs.jobs = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
+  result_.jobs.ran = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
   result_.jobs.range_records = records.value_or(-1);
   if (parts.size() <= 1) return;
   jobs_ = std::make_unique<JobsRun>(static_cast<unsigned>(parts.size()));
@@ -235,7 +235,7 @@ void QueuedCopy::add_up_jobs() {
     last_end = std::max(last_end, other.end_ns_);
     busy += other.busy_;
   }
-  result_.jobs.jobs = static_cast<unsigned>(jobs_->copies.size() + 1);
+  result_.jobs.ran = static_cast<unsigned>(jobs_->copies.size() + 1);
   result_.jobs.first_end_ns = first_end;
   result_.jobs.last_end_ns = last_end;
   result_.jobs.busy = busy / static_cast<double>(jobs_->copies.size() + 1);

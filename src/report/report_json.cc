@@ -196,12 +196,12 @@ void put_engine(json::Object object, const EngineUse& engine, const RunTimes& ti
   }
   if (engine.jobs_asked > 1) {
     json::Object jobs = object.object("jobs");
-    jobs.integer("asked", engine.jobs_asked).integer("ran", engine.jobs);
+    jobs.integer("asked", engine.jobs_asked).integer("ran", engine.jobs.ran);
     // One job (the range had one record, or none) measured no spread and
     // no submitters' share; a run without I/O no CPU per I/O: null, never 0.
-    if (engine.jobs > 1) {
-      jobs.decimal("spread_s", json::real(engine.jobs_spread_s))
-          .decimal("submitters_busy", json::real(engine.submitters_busy));
+    if (engine.jobs.ran > 1) {
+      jobs.decimal("spread_s", json::real(engine.jobs.spread_s()))
+          .decimal("submitters_busy", json::real(engine.jobs.busy));
     } else {
       jobs.null("spread_s").null("submitters_busy");
     }

@@ -399,14 +399,14 @@ double cpu_per_io(const RunTimes& times, const Stats& stats) {
 std::string jobs_line(std::string_view program, const EngineUse& engine, const RunTimes& times, const Stats& stats) {
   if (engine.jobs_asked <= 1) return {};
   Buffer out;
-  append_format(out, "{}: jobs {}", program, engine.jobs);
-  if (engine.jobs < engine.jobs_asked) {
-    const std::int64_t records = engine.range_records >= 0 ? engine.range_records : engine.jobs;
+  append_format(out, "{}: jobs {}", program, engine.jobs.ran);
+  if (engine.jobs.ran < engine.jobs_asked) {
+    const std::int64_t records = engine.jobs.range_records >= 0 ? engine.jobs.range_records : engine.jobs.ran;
     append_format(out, " of {} asked (the range has {} record{})", engine.jobs_asked, records, records == 1 ? "" : "s");
   }
-  if (engine.jobs > 1) {
+  if (engine.jobs.ran > 1) {
     append_format(out, ", the last ended {:.1f} ms after the first; submitters {:.0f}% busy",
-                  engine.jobs_spread_s * 1e3, engine.submitters_busy * 100);
+                  engine.jobs.spread_s() * 1e3, engine.jobs.busy * 100);
     if (engine.cpu_limited()) out.append(std::string_view(": CPU-limited, more jobs may help"));
   }
   if (const double cpu = cpu_per_io(times, stats); cpu > 0) append_format(out, "; {:.2f} us CPU per I/O", cpu * 1e6);
