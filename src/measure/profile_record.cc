@@ -19,21 +19,27 @@ double median_of(std::vector<double> values) {
 
 }  // namespace
 
-ProfileRun profile_run(const RunRecord& record, bool write, bool warmup) {
-  ProfileRun run{.bytes_per_second = record.figures().bytes_per_second,
-                 .warmup = warmup,
-                 .counted = record.counted(),
-                 .engine = record.result.engine.name,
-                 .bytes = record.result.stats.bytes_out,
-                 .real_ns = record.result.times.real_ns};
-  if (record.result.latency) {
-    const LatencySummary& side = write ? record.result.latency->write : record.result.latency->read;
-    if (side.count > 0) {
-      run.mean_latency_ns = side.mean_ns;
-      if (side.percentiles[kP99]) run.p99_latency_ns = static_cast<double>(*side.percentiles[kP99]);
-    }
-  }
-  return run;
+namespace {
+
+// The side's latency, when --latency timed any of its I/Os.
+const LatencySummary* timed_side(const ProfileRun& run) noexcept {
+  const std::optional<LatencyReport>& latency = run.record.result.latency;
+  if (!latency) return nullptr;
+  const LatencySummary& side = run.write ? latency->write : latency->read;
+  return side.count > 0 ? &side : nullptr;
+}
+
+}  // namespace
+
+std::optional<double> ProfileRun::mean_latency_ns() const noexcept {
+  const LatencySummary* side = timed_side(*this);
+  return side != nullptr ? std::optional<double>(side->mean_ns) : std::nullopt;
+}
+
+std::optional<double> ProfileRun::p99_latency_ns() const noexcept {
+  const LatencySummary* side = timed_side(*this);
+  if (side == nullptr || !side->percentiles[kP99]) return std::nullopt;
+  return static_cast<double>(*side->percentiles[kP99]);
 }
 
 void summarise_profile_row(ProfileRow& row) {
@@ -41,10 +47,10 @@ void summarise_profile_row(ProfileRow& row) {
   std::vector<double> means;
   std::vector<double> p99s;
   for (const ProfileRun& run : row.runs) {
-    if (run.warmup || !run.counted) continue;
-    rates.push_back(run.bytes_per_second);
-    if (run.mean_latency_ns) means.push_back(*run.mean_latency_ns);
-    if (run.p99_latency_ns) p99s.push_back(*run.p99_latency_ns);
+    if (run.warmup() || !run.counted()) continue;
+    rates.push_back(run.bytes_per_second());
+    if (const std::optional<double> mean = run.mean_latency_ns()) means.push_back(*mean);
+    if (const std::optional<double> p99 = run.p99_latency_ns()) p99s.push_back(*p99);
   }
   if (rates.empty()) return;
   row.rate = summarise_figure(rates);
@@ -66,7 +72,7 @@ ProfileRecord profile_of(ProfileRecord parameters, const SessionRecord& session,
   for (const RunRecord& run : session.runs) {
     if (run.row >= record.rows.size()) continue;
     ProfileRow& row = record.rows[run.row];
-    row.runs.push_back(profile_run(run, row.write, run.warmup));
+    row.runs.push_back(ProfileRun{run, row.write});
   }
   for (ProfileRow& row : record.rows) summarise_profile_row(row);
   record.exit_status = session.exit_status;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "measure/aggregate.h"
@@ -19,16 +20,25 @@
 
 namespace ddtime {
 
-// One run of a test: its rate and, when --latency timed it, its latency.
+// One run of a test: its record whole (every figure a run has), and the
+// side whose latency the table shows; the figures are read from it when
+// asked, never copied out field by field.
 struct ProfileRun {
-  double bytes_per_second = 0;
-  bool warmup = false;
-  bool counted = true;       // ran to its end without an error
-  std::string engine = {};   // the engine that ran it: "io_uring", "threads", "sync"
-  std::int64_t bytes = 0;    // bytes out
-  std::int64_t real_ns = 0;  // the measured window
-  std::optional<double> mean_latency_ns = std::nullopt;
-  std::optional<double> p99_latency_ns = std::nullopt;
+  RunRecord record = {};
+  bool write = false;
+
+  double bytes_per_second() const noexcept { return record.figures().bytes_per_second; }
+  bool warmup() const noexcept { return record.warmup; }
+  bool counted() const noexcept { return record.counted(); }  // ran to its end without an error
+  // The engine that ran it ("io_uring", "threads", "sync"); empty: none.
+  std::string_view engine() const noexcept {
+    return record.result.engine.name != nullptr ? record.result.engine.name : std::string_view();
+  }
+  std::int64_t bytes() const noexcept { return record.result.stats.bytes_out; }
+  std::int64_t real_ns() const noexcept { return record.result.times.real_ns; }  // the measured window
+  // Its side's mean and p99, when --latency timed any of its I/Os.
+  std::optional<double> mean_latency_ns() const noexcept;
+  std::optional<double> p99_latency_ns() const noexcept;
 };
 
 // One test on one side: its runs, and the figures of the measured ones.
@@ -63,9 +73,6 @@ struct ProfileRecord {
   std::optional<int> exit_status = {};          // absent when a signal ended it
   int signal = 0;
 };
-
-// A measured or warm-up run of a row, from its record.
-ProfileRun profile_run(const RunRecord& record, bool write, bool warmup);
 
 // The row's figures from its runs: the rate's median, interval and best,
 // the IOPS, and the latency.

@@ -61,25 +61,25 @@ void put_latency(json::Object latency, const ProfileRow& row) {
 void put_runs(json::Array runs, const ProfileRow& row) {
   for (const ProfileRun& run : row.runs) {
     json::Object item = runs.object();
-    item.decimal("bytes_per_second", json::rounded(run.bytes_per_second, kRateDecimals))
-        .boolean("warmup", run.warmup)
-        .boolean("counted", run.counted && !run.warmup)  // a warm-up is listed, never counted
-        .decimal("real_s", json::seconds(run.real_ns))
-        .integer("bytes", run.bytes);
+    item.decimal("bytes_per_second", json::rounded(run.bytes_per_second(), kRateDecimals))
+        .boolean("warmup", run.warmup())
+        .boolean("counted", run.counted() && !run.warmup())  // a warm-up is listed, never counted
+        .decimal("real_s", json::seconds(run.real_ns()))
+        .integer("bytes", run.bytes());
     // The engine that ran it: io_uring, or threads where io_uring is refused.
-    if (run.engine.empty()) {
+    if (run.engine().empty()) {
       item.null("engine");
     } else {
-      item.string("engine", run.engine);
+      item.string("engine", run.engine());
     }
     json::Object latency = item.object("latency");
-    if (run.mean_latency_ns) {
-      latency.decimal("mean_s", seconds_of(in_seconds(*run.mean_latency_ns)));
+    if (const std::optional<double> mean = run.mean_latency_ns()) {
+      latency.decimal("mean_s", seconds_of(in_seconds(*mean)));
     } else {
       latency.null("mean_s");
     }
-    if (run.p99_latency_ns) {
-      latency.decimal("p99_s", seconds_of(in_seconds(*run.p99_latency_ns)));
+    if (const std::optional<double> p99 = run.p99_latency_ns()) {
+      latency.decimal("p99_s", seconds_of(in_seconds(*p99)));
     } else {
       latency.null("p99_s");
     }
@@ -159,7 +159,7 @@ std::string profile_csv(const ProfileRecord& record) {
       "mean_latency_s,p99_latency_s,runs\n";
   for (const ProfileRow& row : record.rows) {
     std::size_t counted = 0;
-    for (const ProfileRun& run : row.runs) counted += (!run.warmup && run.counted) ? 1 : 0;
+    for (const ProfileRun& run : row.runs) counted += (!run.warmup() && run.counted()) ? 1 : 0;
     const std::optional<Figure>& rate = row.rate;
     text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.test.label, side_name(row), row.test.bs,
                         row.test.iodepth, row.test.jobs, row.test.random ? "true" : "false",

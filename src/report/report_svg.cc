@@ -304,7 +304,7 @@ std::vector<SvgPanel> profile_panels(const ProfileRecord& record) {
       }
       if (row != record.rows.end()) {
         const auto measured =
-            std::count_if(row->runs.begin(), row->runs.end(), [](const ProfileRun& run) { return !run.warmup; });
+            std::count_if(row->runs.begin(), row->runs.end(), [](const ProfileRun& run) { return !run.warmup(); });
         if (measured >= static_cast<long>(record.repeat)) ++finished;
       }
       chart.bars.push_back(std::move(bar));

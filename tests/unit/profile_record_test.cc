@@ -7,16 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include "unit/profile_runs.h"
+
 namespace ddtime {
 namespace {
 
 ProfileRun run(double rate, std::optional<double> mean_ns = std::nullopt, std::optional<double> p99_ns = std::nullopt,
                bool warmup = false) {
-  return ProfileRun{.bytes_per_second = rate,
-                    .warmup = warmup,
-                    .counted = true,
-                    .mean_latency_ns = mean_ns,
-                    .p99_latency_ns = p99_ns};
+  return profile_run_at(rate, warmup, mean_ns, p99_ns);
 }
 
 // B19: a run keeps what a comparison between machines needs: its engine,
@@ -26,18 +24,18 @@ TEST(ProfileRecord, ARunKeepsItsEngineItsTimeAndItsBytes) {
   record.result.stats.bytes_out = 3 << 20;
   record.result.times.real_ns = 500'000'000;
   record.result.engine.name = "threads";
-  const ProfileRun kept = profile_run(record, false, false);
-  EXPECT_EQ(kept.engine, "threads");
-  EXPECT_EQ(kept.bytes, 3 << 20);
-  EXPECT_EQ(kept.real_ns, 500'000'000);
-  EXPECT_DOUBLE_EQ(kept.bytes_per_second, (3 << 20) / 0.5);
+  const ProfileRun kept{record, false};
+  EXPECT_EQ(kept.engine(), "threads");
+  EXPECT_EQ(kept.bytes(), 3 << 20);
+  EXPECT_EQ(kept.real_ns(), 500'000'000);
+  EXPECT_DOUBLE_EQ(kept.bytes_per_second(), (3 << 20) / 0.5);
 }
 
 TEST(ProfileRecord, TheMedianAndTheBestComeFromTheMeasuredRunsOnly) {
   ProfileRow row{.test = kDiskmarkTests[0]};
   row.runs = {run(9e9, 1e6, 2e6, true), run(1e9, 1e6, 2e6), run(3e9, 3e6, 4e6), run(2e9, 2e6, 9e6)};
   ProfileRun failed = run(8e9);
-  failed.counted = false;
+  failed.record.result.exit_status = 1;  // ran into an error: listed, not counted
   row.runs.push_back(failed);
   summarise_profile_row(row);
   ASSERT_TRUE(row.rate.has_value());

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "support/json.h"
+#include "unit/profile_runs.h"
 
 namespace ddtime {
 namespace {
@@ -24,7 +25,7 @@ ProfileRecord record_with(std::vector<double> read_rates) {
                        .direct = true};
   for (std::size_t i = 0; i < read_rates.size(); ++i) {
     ProfileRow row{.test = kDiskmarkTests[i]};
-    row.runs = {ProfileRun{.bytes_per_second = read_rates[i]}};
+    row.runs = {profile_run_at(read_rates[i])};
     summarise_profile_row(row);
     record.rows.push_back(row);
   }
@@ -128,11 +129,10 @@ TEST(ReportProfile, TheJsonNamesTheSignalThatStoppedItAsRunsAndSessionsDo) {
 TEST(ReportProfile, EachRunInTheJsonHasItsEngineTimeBytesAndLatency) {
   ProfileRecord record = record_with({1e9});
   ProfileRun& run = record.rows[0].runs[0];
-  run.engine = "io_uring";
-  run.bytes = 500'000'000;
-  run.real_ns = 500'000'000;
-  run.mean_latency_ns = 2e6;
-  run.p99_latency_ns = 5e6;
+  run = profile_run_at(1e9, false, 2e6, 5e6);
+  run.record.result.engine.name = "io_uring";
+  run.record.result.stats.bytes_out = 500'000'000;
+  run.record.result.times.real_ns = 500'000'000;
   const support::Json doc = support::parse_json(profile_json(record, Environment{}, "9"));
   const support::Json& json_run = doc["rows"][0]["runs"][0];
   EXPECT_EQ(json_run["engine"].string(), "io_uring");
@@ -145,7 +145,7 @@ TEST(ReportProfile, EachRunInTheJsonHasItsEngineTimeBytesAndLatency) {
 TEST(ReportProfile, AWarmupRunIsNotCountedInTheJson) {
   ProfileRecord record = record_with({1e9});
   ProfileRow& row = record.rows[0];
-  row.runs.insert(row.runs.begin(), ProfileRun{.bytes_per_second = 5e8, .warmup = true});
+  row.runs.insert(row.runs.begin(), profile_run_at(5e8, true));
   const support::Json doc = support::parse_json(profile_json(record, Environment{}, "9"));
   EXPECT_TRUE(doc["rows"][0]["runs"][0]["warmup"].boolean());
   EXPECT_FALSE(doc["rows"][0]["runs"][0]["counted"].boolean());

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "report/report_compare.h"
+#include "unit/profile_runs.h"
 #include "unit/report_fixtures.h"
 #include "unit/svg_layout.h"
 
@@ -164,7 +165,7 @@ ProfileRecord profile_of(std::vector<double> read_rates, std::vector<double> wri
     const std::vector<double>& rates = write ? write_rates : read_rates;
     for (std::size_t i = 0; i < rates.size(); ++i) {
       ProfileRow row{.test = kDiskmarkTests[i], .write = write};
-      row.runs.assign(3, ProfileRun{.bytes_per_second = rates[i]});
+      row.runs.assign(3, profile_run_at(rates[i]));
       summarise_profile_row(row);
       record.rows.push_back(row);
     }
