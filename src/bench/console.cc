@@ -25,8 +25,8 @@ namespace ddtime {
 
 namespace {
 
-using console_detail::timeline_report;
-using console_detail::units_of;
+using console_internal::timeline_report;
+using console_internal::units_of;
 
 // A report (JSON or CSV) takes the place of the text on standard error.
 bool stderr_taken(const Plan& plan) {
@@ -80,8 +80,8 @@ void time_the_snapshot(RunRecord& snapshot, const LiveTime& live) {
 
 }  // namespace
 
-std::string console_detail::timeline_report(Os& os, const Diag& diag, const Timeline& timeline, const SteadyRule& rule,
-                                            RateUnits units) {
+std::string console_internal::timeline_report(Os& os, const Diag& diag, const Timeline& timeline,
+                                              const SteadyRule& rule, RateUnits units) {
   // Every line is one of ours, "PROGRAM: " first, as wide as the terminal
   // standard error is (80 columns when it is none).
   const std::string prefix = std::string(diag.program()) + ": ";

@@ -10,7 +10,7 @@
 #include "report/diag.h"
 #include "system/os.h"
 
-namespace ddtime::console_detail {
+namespace ddtime::console_internal {
 
 inline RateUnits units_of(const Settings& settings) { return settings.ext.units.value_or(RateUnits::kIecAndBytes); }
 
@@ -18,4 +18,4 @@ inline RateUnits units_of(const Settings& settings) { return settings.ext.units.
 std::string timeline_report(Os& os, const Diag& diag, const Timeline& timeline, const SteadyRule& rule,
                             RateUnits units);
 
-}  // namespace ddtime::console_detail
+}  // namespace ddtime::console_internal

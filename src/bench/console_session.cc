@@ -15,8 +15,8 @@ namespace ddtime {
 
 namespace {
 
-using console_detail::timeline_report;
-using console_detail::units_of;
+using console_internal::timeline_report;
+using console_internal::units_of;
 
 // --random leads with the I/Os per second: records over real time.
 std::optional<double> random_iops(const RunRecord& run) {

@@ -20,7 +20,7 @@
 
 namespace ddtime {
 
-namespace driver_detail {
+namespace driver_internal {
 
 // Dies by sig with its default action, after the statistics, as GNU does.
 void die_by(int sig) noexcept {
@@ -34,9 +34,9 @@ void die_by(int sig) noexcept {
   _exit(128 + sig);
 }
 
-}  // namespace driver_detail
+}  // namespace driver_internal
 
-using namespace driver_detail;
+using namespace driver_internal;
 
 Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const Plan& plan, bool stderr_is_terminal,
                std::vector<std::string> command_line)

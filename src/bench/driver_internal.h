@@ -9,9 +9,9 @@
 
 #include "model/settings.h"
 
-namespace ddtime::driver_detail {
+namespace ddtime::driver_internal {
 
 // Dies by sig with its default action, after the statistics, as GNU does.
 [[noreturn]] void die_by(int sig) noexcept;
 
-}  // namespace ddtime::driver_detail
+}  // namespace ddtime::driver_internal

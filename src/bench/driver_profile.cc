@@ -14,7 +14,7 @@
 #include "system/file_kind.h"
 
 namespace ddtime {
-using namespace driver_detail;
+using namespace driver_internal;
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include "system/signals.h"
 
 namespace ddtime {
-using namespace driver_detail;
+using namespace driver_internal;
 
 namespace {
 

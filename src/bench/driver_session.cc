@@ -20,7 +20,7 @@
 #include "report/report_session.h"
 
 namespace ddtime {
-using namespace driver_detail;
+using namespace driver_internal;
 
 namespace {
 

@@ -165,16 +165,14 @@ class LatencyRecorder {
   Aggregate spilled_;  // its histogram allocated once, at construction
 };
 
-// What a duration is, as the JSON names it.
-inline constexpr const char* kLatencyPerCall = "system call";
-inline constexpr const char* kLatencyChained = "system call, from the end of the one before";
-inline constexpr const char* kLatencyQueued = "submit to reap";
+// What a duration is: one system call alone, a system call chained from
+// the end of the one before (LatencyOs's chain), or a queued request from
+// its submission to the reaping of its completion. report_run words it.
+enum class LatencyDefinition { kPerCall, kChained, kQueued };
 
 // One run's --latency figures, per side, and what they mean.
 struct LatencyReport {
-  // kLatencyPerCall, kLatencyChained (LatencyOs's chain) or
-  // kLatencyQueued: the JSON's definition, and the report's words.
-  const char* definition = "system call";
+  LatencyDefinition definition = LatencyDefinition::kPerCall;
   double clock_cost_ns = 0;
   // Chained: the mean of the sampled work between one call's end and the
   // next one's start, which each duration includes; absent when none was

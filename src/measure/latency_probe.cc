@@ -47,11 +47,11 @@ LatencyProbe::LatencyProbe(Os& os, Events& events, Clock& clock, const Settings&
 
 void LatencyProbe::copy_ended(bool queued) noexcept {
   if (queued) {
-    definition_ = kLatencyQueued;
+    definition_ = LatencyDefinition::kQueued;
     return;
   }
   if (!calls_.chained()) return;
-  definition_ = kLatencyChained;
+  definition_ = LatencyDefinition::kChained;
   if (calls_.gaps_sampled() > 0) {
     gap_ticks_ = static_cast<double>(calls_.gap_ticks()) / static_cast<double>(calls_.gaps_sampled());
   }

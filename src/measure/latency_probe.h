@@ -65,7 +65,7 @@ class LatencyProbe {
   double reading_cost_ticks_ = 0;  // one read_ticks(), in ticks
   std::int64_t start_ns_ = 0;
   std::uint64_t start_ticks_ = 0;
-  const char* definition_ = kLatencyPerCall;
+  LatencyDefinition definition_ = LatencyDefinition::kPerCall;
   std::optional<double> gap_ticks_;  // chained: the mean sampled work between calls
 };
 

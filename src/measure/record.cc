@@ -52,7 +52,7 @@ std::optional<LatencyReport> merged_latency(const SessionRecord& session, std::s
   double between_calls = 0;
   std::size_t gaps_measured = 0;
   std::size_t measured = 0;
-  const char* definition = kLatencyPerCall;
+  LatencyDefinition definition = LatencyDefinition::kPerCall;
   for (const RunRecord& run : session.runs) {
     if (run.row != row || run.warmup || !run.result.latency_samples || !run.result.latency) continue;
     reads += run.result.latency_samples->reads.kept();

@@ -234,10 +234,10 @@ void put_latency_side(json::Object side, const LatencySummary& summary) {
 
 void put_latency(json::Object object, const LatencyReport& latency) {
   object.decimal("clock_cost_ns", rounded(latency.clock_cost_ns, 1))
-      .string("definition", latency.definition)
+      .string("definition", latency_definition_words(latency.definition))
       .boolean("exact", latency.read.exact && latency.write.exact);
   // Chained durations hold the work between calls: how long it took.
-  if (std::string_view(latency.definition) == kLatencyChained) {
+  if (latency.definition == LatencyDefinition::kChained) {
     if (latency.between_calls_ns) {
       object.decimal("between_calls_ns", rounded(*latency.between_calls_ns, 1));
     } else {

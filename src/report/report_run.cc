@@ -286,13 +286,25 @@ void append_histogram(Buffer& out, std::string_view program, std::string_view na
 
 }  // namespace
 
+std::string_view latency_definition_words(LatencyDefinition definition) noexcept {
+  switch (definition) {
+    case LatencyDefinition::kChained:
+      return "system call, from the end of the one before";
+    case LatencyDefinition::kQueued:
+      return "submit to reap";
+    case LatencyDefinition::kPerCall:
+      break;
+  }
+  return "system call";
+}
+
 std::string latency_report(std::string_view program, const LatencyReport& latency, bool utf8) {
   Buffer out;
   const bool exact = latency.read.exact && latency.write.exact;
   const char* percentiles = exact ? "from every sample" : "from a histogram (under 1% off) beyond the samples kept";
-  if (std::string_view(latency.definition) != kLatencyChained) {
+  if (latency.definition != LatencyDefinition::kChained) {
     append_format(out, "{}: latency per {} (clock {:.0f} ns a reading, not subtracted): percentiles {}\n", program,
-                  latency.definition, latency.clock_cost_ns, percentiles);
+                  latency_definition_words(latency.definition), latency.clock_cost_ns, percentiles);
   } else if (latency.between_calls_ns) {
     append_format(out,
                   "{}: latency per system call, from the end of the one before (ddtime's work between calls, "

@@ -86,6 +86,10 @@ std::string option_duration(std::int64_t ns);
 //   ddtime: ramp: 5.000 s first, unmeasured: 81920+0 records, 335544320 B (in no figure here)
 std::string timed_lines(std::string_view program, const TimedRun& timed, const RunTimes& times, std::int64_t bs);
 
+// What a --latency duration is, in the words the report, the JSON's
+// "definition" and the charts use.
+std::string_view latency_definition_words(LatencyDefinition definition) noexcept;
+
 // --latency: a line saying what was timed and how the percentiles were
 // found, a line per side, then a power-of-two histogram per side drawn as
 // bcc's tools draw them (Unicode blocks; '*' outside UTF-8 locales):

@@ -10,6 +10,7 @@
 
 #include "model/units.h"
 #include "report/report.h"
+#include "report/report_run.h"
 #include "report/report_session.h"
 
 namespace ddtime {
@@ -119,8 +120,8 @@ LatencySeries latency_series(const char* name, const LatencySummary& summary) {
 
 LatencyChart latency_chart(const LatencyReport& latency, std::string_view which) {
   LatencyChart chart;
-  chart.title = fmt::format("latency{} ({}; {} reads, {} writes)", which, latency.definition, latency.read.count,
-                            latency.write.count);
+  chart.title = fmt::format("latency{} ({}; {} reads, {} writes)", which, latency_definition_words(latency.definition),
+                            latency.read.count, latency.write.count);
   if (latency.read.count > 0) chart.series.push_back(latency_series("read", latency.read));
   if (latency.write.count > 0) chart.series.push_back(latency_series("write", latency.write));
   return chart;

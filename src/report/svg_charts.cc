@@ -12,7 +12,7 @@
 #include "report/svg_charts_internal.h"
 
 namespace ddtime {
-namespace svg_detail {
+namespace svg_charts_internal {
 
 double log10_of(double value) {
   if (!(value > 0) || !std::isfinite(value)) return 0;
@@ -177,9 +177,9 @@ void nothing_to_draw(SvgDocument& svg, double top, std::string_view why) {
            SvgAnchor::kMiddle);
 }
 
-}  // namespace svg_detail
+}  // namespace svg_charts_internal
 
-using namespace svg_detail;
+using namespace svg_charts_internal;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "report/svg.h"
 #include "report/svg_charts.h"
 
-namespace ddtime::svg_detail {
+namespace ddtime::svg_charts_internal {
 
 // log10 and 10^k without libm, which the static-runtime build must not
 // need (tests/link): log10_of(x) for x > 0 (0 otherwise), to about 1e-15.
@@ -66,4 +66,4 @@ double interval_panel_height(const IntervalChart& chart);
 // A plot with nothing to draw says so in its middle.
 void nothing_to_draw(SvgDocument& svg, double top, std::string_view why);
 
-}  // namespace ddtime::svg_detail
+}  // namespace ddtime::svg_charts_internal

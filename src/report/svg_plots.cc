@@ -11,7 +11,7 @@
 
 namespace ddtime {
 
-using namespace svg_detail;
+using namespace svg_charts_internal;
 
 namespace {
 
@@ -236,7 +236,7 @@ std::vector<double> ratio_ticks(const Scale& scale) {
 
 }  // namespace
 
-double svg_detail::interval_panel_height(const IntervalChart& chart) {
+double svg_charts_internal::interval_panel_height(const IntervalChart& chart) {
   return kSvgPlotTop + rows_height(chart) + kAxisRoom;
 }
 

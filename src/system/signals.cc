@@ -15,11 +15,11 @@
 
 #include "system/threads.h"
 
-namespace ddtime::signals {
-
-namespace detail {
+namespace ddtime::signals_internal {
 std::atomic<int> any_pending{0};
-}  // namespace detail
+}  // namespace ddtime::signals_internal
+
+namespace ddtime::signals {
 
 namespace {
 
@@ -28,12 +28,12 @@ std::atomic<int> info_count{0};
 
 void on_interrupt(int sig) {
   interrupt_signal.store(sig, std::memory_order_relaxed);
-  detail::any_pending.store(1, std::memory_order_release);
+  signals_internal::any_pending.store(1, std::memory_order_release);
 }
 
 void on_info(int) {
   info_count.fetch_add(1, std::memory_order_relaxed);
-  detail::any_pending.store(1, std::memory_order_release);
+  signals_internal::any_pending.store(1, std::memory_order_release);
 }
 
 bool ignored_at_start(int sig) {
@@ -113,14 +113,14 @@ Taken take() noexcept {
   sigset_t previous;
   pthread_sigmask(SIG_BLOCK, &caught, &previous);
   Taken taken;
-  detail::any_pending.store(0, std::memory_order_relaxed);
+  signals_internal::any_pending.store(0, std::memory_order_relaxed);
   taken.interrupt = interrupt_signal.load(std::memory_order_relaxed);
   // Handlers only add to the count and this thread alone takes from it,
   // so a count seen above zero stays so until it is taken.
   taken.info = info_count.load(std::memory_order_relaxed) > 0;
   if (taken.info) info_count.fetch_sub(1, std::memory_order_relaxed);
   if (taken.interrupt != 0 || info_count.load(std::memory_order_relaxed) > 0) {
-    detail::any_pending.store(1, std::memory_order_relaxed);
+    signals_internal::any_pending.store(1, std::memory_order_relaxed);
   }
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   return taken;

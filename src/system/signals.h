@@ -11,14 +11,14 @@
 #include <csignal>
 #include <functional>
 
-namespace ddtime::signals {
-
-namespace detail {
+namespace ddtime::signals_internal {
 // Set by the handlers; nonzero while something is waiting to be handled.
 // Atomic, not volatile: with a Listener the handler runs in another
 // thread than the one that polls (lock-free atomics are signal-safe).
 extern std::atomic<int> any_pending;
-}  // namespace detail
+}  // namespace ddtime::signals_internal
+
+namespace ddtime::signals {
 
 // Catches SIGINT (reset to default once caught, so a second one kills) and,
 // unless want_info is false, SIGUSR1. SIGINT ignored when the program
@@ -32,7 +32,7 @@ void install(bool want_info) noexcept;
 void install_as_gnu() noexcept;
 
 // Cheap enough to call before every system call.
-inline bool pending() noexcept { return detail::any_pending.load(std::memory_order_relaxed) != 0; }
+inline bool pending() noexcept { return signals_internal::any_pending.load(std::memory_order_relaxed) != 0; }
 
 struct Taken {
   int interrupt = 0;  // the terminating signal that arrived, or 0

@@ -35,7 +35,7 @@ class RecordingEvents final : public Events {
   // Takes the pending signal, as the driver does.
   bool handle_signals(const Stats&) override {
     ++signals_handled;
-    signals::detail::any_pending = 0;
+    signals_internal::any_pending = 0;
     return stop_on_signal;
   }
   void progress(const Stats&, std::int64_t) override {}

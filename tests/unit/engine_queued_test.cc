@@ -204,11 +204,11 @@ TEST(QueuedEngine, ASignalStopsSubmissionDrainsAndReportsTheRecordsDone) {
   os.input = pattern(64 * 512);
   FakeRing ring(os, 4);
   ring.outcome = [](std::uint64_t sequence, const RingRequest&) -> std::int64_t {
-    if (sequence == 10) signals::detail::any_pending = 1;  // a SIGINT arrives
+    if (sequence == 10) signals_internal::any_pending = 1;  // a SIGINT arrives
     return -1;
   };
   QueuedRun run(os, ring, block_size(512), 4, true, /*stop_on_signal=*/true);
-  signals::detail::any_pending = 0;
+  signals_internal::any_pending = 0;
   EXPECT_EQ(run.result.ending, Ending::kInterrupted);
   EXPECT_EQ(run.events.signals_handled, 1);
   const Stats& stats = run.result.stats;

@@ -259,8 +259,8 @@ TEST(Writer, DirectTailLeavesDirectModeAdvisesToEndOfFileAndAsksForFsync) {
 // The handlers only set a flag; setting it by hand stands for a signal.
 class PendingSignal {
  public:
-  PendingSignal() { signals::detail::any_pending = 1; }
-  ~PendingSignal() { signals::detail::any_pending = 0; }
+  PendingSignal() { signals_internal::any_pending = 1; }
+  ~PendingSignal() { signals_internal::any_pending = 0; }
 };
 
 TEST(Reader, AStopAskedForByASignalReadsNothing) {

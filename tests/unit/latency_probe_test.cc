@@ -37,7 +37,7 @@ TEST(LatencyProbe, TimesEveryReadAndWriteTheCopyMakesThroughIt) {
   EXPECT_EQ(result.latency->write.count, 1);
   ASSERT_TRUE(result.latency_samples) << "a session merges a row's runs from the samples";
   EXPECT_EQ(result.latency_samples->reads.kept(), 3u);
-  EXPECT_EQ(std::string_view(result.latency->definition), kLatencyChained) << "a straight copy chains its calls";
+  EXPECT_EQ(result.latency->definition, LatencyDefinition::kChained) << "a straight copy chains its calls";
 }
 
 TEST(LatencyProbe, AQueuedCopysDurationsAreFromSubmitToReap) {
@@ -50,7 +50,7 @@ TEST(LatencyProbe, AQueuedCopysDurationsAreFromSubmitToReap) {
   RunResult result;
   probe.report(result);
   ASSERT_TRUE(result.latency);
-  EXPECT_EQ(std::string_view(result.latency->definition), kLatencyQueued);
+  EXPECT_EQ(result.latency->definition, LatencyDefinition::kQueued);
   EXPECT_EQ(result.latency->read.count, 1);
 }
 
@@ -81,7 +81,7 @@ TEST(LatencyProbe, ACopyWithConversionsTimesEachCallOnItsOwn) {
   probe.copy_ended(false);
   RunResult result;
   probe.report(result);
-  EXPECT_EQ(std::string_view(result.latency->definition), kLatencyPerCall);
+  EXPECT_EQ(result.latency->definition, LatencyDefinition::kPerCall);
 }
 
 }  // namespace

@@ -67,15 +67,15 @@ std::string page_of(SvgPanel panel) { return svg_page(kHeading, {std::move(panel
 // The static-runtime build links no libm, so the log scales have their own.
 TEST(SvgScale, ItsLog10AndPowersOfTenAreExactEnoughForAnAxis) {
   for (const double x : {1e-9, 0.01, 0.5, 1.0, 2.0, 3.0, 45.0, 1000.0, 3500.0, 1e12, 1.7e300}) {
-    EXPECT_NEAR(svg_detail::log10_of(x), std::log10(x), 1e-12) << x;
+    EXPECT_NEAR(svg_charts_internal::log10_of(x), std::log10(x), 1e-12) << x;
   }
-  EXPECT_EQ(svg_detail::log10_of(0), 0);
-  EXPECT_EQ(svg_detail::log10_of(-5), 0);
-  EXPECT_EQ(svg_detail::log10_of(std::numeric_limits<double>::quiet_NaN()), 0);
-  EXPECT_EQ(svg_detail::power_of_ten(0), 1);
-  EXPECT_EQ(svg_detail::power_of_ten(6), 1e6);
-  EXPECT_EQ(svg_detail::power_of_ten(-2), 0.01);
-  EXPECT_EQ(svg_detail::power_of_ten(22), 1e22);
+  EXPECT_EQ(svg_charts_internal::log10_of(0), 0);
+  EXPECT_EQ(svg_charts_internal::log10_of(-5), 0);
+  EXPECT_EQ(svg_charts_internal::log10_of(std::numeric_limits<double>::quiet_NaN()), 0);
+  EXPECT_EQ(svg_charts_internal::power_of_ten(0), 1);
+  EXPECT_EQ(svg_charts_internal::power_of_ten(6), 1e6);
+  EXPECT_EQ(svg_charts_internal::power_of_ten(-2), 0.01);
+  EXPECT_EQ(svg_charts_internal::power_of_ten(22), 1e22);
 }
 
 TEST(SvgBars, DrawsEachBarWithAHeightInProportionToItsValue) {
