@@ -353,7 +353,11 @@ RunResult Run::perform() {
   }
   if (plan_.preallocate && !allocate_output_blocks()) return ended_before_copy(1);
   RunResult result = copy(buffer_alignment);
-  release_queue();
+  if (result.ending == Ending::kInterrupted) {
+    queue_.abandon();
+  } else {
+    release_queue();
+  }
   // Summarised after the window closed: sorting the samples is no part of
   // the copy.
   if (latency_ && result.timeline) {

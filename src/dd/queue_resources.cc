@@ -240,6 +240,25 @@ RingCounters QueueResources::counters() const noexcept {
   return sum;
 }
 
+void QueueResources::abandon() noexcept {
+  lanes_.clear();
+  // Still reachable, so that nothing is leaked: the signal takes them
+  // with the process, or, should it ever exit instead, they are torn down
+  // then as release() would.
+  static std::vector<std::unique_ptr<Ring>> standing;
+  for (std::unique_ptr<Ring>& ring : rings_) {
+    if (ring->destroyed_at_once()) continue;
+    try {
+      standing.push_back(std::move(ring));
+    } catch (...) {
+      (void)ring.release();  // no memory to keep it by: left as it is
+    }
+  }
+  rings_.clear();
+  slots_.clear();
+  slot_memory_ = AlignedBuffer();
+}
+
 void QueueResources::release() noexcept {
   lanes_.clear();
   // A Linux AIO context's io_destroy waits out an RCU grace period (32 ms

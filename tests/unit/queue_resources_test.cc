@@ -35,12 +35,16 @@ struct Script {
   int target_err = 0;                // open_target fails for fd 1 with this
   std::vector<std::string> opened;   // "kernel 4", "slots 2": which engine, at what depth
   std::vector<std::string> targets;  // "0 in.img", "1 -"
+  bool at_once = false;              // the rings say they are torn down at once
+  std::size_t torn_down = 0;         // rings destroyed
 };
 Script script;
 
 class ScriptedRing final : public Ring {
  public:
   explicit ScriptedRing(unsigned depth) : depth_(depth) {}
+  ~ScriptedRing() override { ++script.torn_down; }
+  bool destroyed_at_once() const noexcept override { return script.at_once; }
   const char* name() const noexcept override { return "scripted"; }
   unsigned depth() const noexcept override { return depth_; }
   unsigned worker_threads() const noexcept override { return 0; }
@@ -107,6 +111,26 @@ class QueueSetUp : public ::testing::Test {
   QueueSetup queue_;
   QueueResources resources_{kEngines};
 };
+
+// A SIGINT's copy ends with the process: a ring whose teardown waits (the
+// threads engine joins each worker) is left standing for the signal, and
+// one torn down at once goes as ever.
+TEST_F(QueueSetUp, AfterASigintOnlyRingsTornDownAtOnceGoAndTheQueueIsEmpty) {
+  plan_.jobs = 3;
+  ASSERT_TRUE(set_up());
+  resources_.abandon();
+  EXPECT_EQ(script.torn_down, 0u);
+  EXPECT_EQ(resources_.ring(), nullptr);
+
+  script.at_once = true;
+  QueueResources at_once{kEngines};
+  ASSERT_TRUE(at_once.open_kernel_rings(os_, plan_, events_, engine_));
+  const QueueResources::Request request{os_, events_, settings_, plan_, true, kAlignment, {}};
+  ASSERT_TRUE(at_once.set_up(request, engine_, queue_));
+  at_once.abandon();
+  EXPECT_EQ(script.torn_down, 3u);
+  EXPECT_EQ(at_once.ring(), nullptr);
+}
 
 TEST_F(QueueSetUp, AutoTakesThePickingRowBeforeAnyFileAtTheDepthAsked) {
   ASSERT_TRUE(set_up());
