@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -173,10 +174,12 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   if (plan_.time_ns) go_round(queue);
   set_up_timekeeper();
   announce_start(queue);
+  // The jobs set up: all asked, or fewer when a SIGINT came during set-up.
+  const auto jobs = static_cast<unsigned>(std::max<std::size_t>(queue.lanes.size(), 1));
   if (plan_.latency) {
     // A timed run's samples are as many as the time allows, not the range's.
     const std::optional<std::int64_t> bytes = plan_.time_ns ? std::nullopt : expected_input_bytes(os_, settings_);
-    latency_.emplace(os_, events_, window_.clock(), settings_, bytes, plan_.random, plan_.jobs);
+    latency_.emplace(os_, events_, window_.clock(), settings_, bytes, plan_.random, jobs);
   }
   Os* base = latency_ ? &latency_->os() : &os_;
   Events* events = latency_ ? &latency_->events() : &events_;
@@ -188,8 +191,8 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   // The CPU a window may hold: the threads engine's workers count with the
   // copy's thread; io_uring's kernel workers are bounded by the CPUs alone.
   if (Ring* const ring = queue_.ring())
-    window_.set_threads(ring->worker_threads() > 0 ? (ring->worker_threads() + 1) * plan_.jobs : 0);
-  window_.set_job_threads(queue_.ring() != nullptr ? plan_.jobs : 1);
+    window_.set_threads(ring->worker_threads() > 0 ? (ring->worker_threads() + 1) * jobs : 0);
+  window_.set_job_threads(jobs);
   const CopyRequest job{split ? static_cast<Os&>(timed) : *base,
                         *events,
                         window_.clock(),

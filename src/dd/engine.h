@@ -80,6 +80,10 @@ struct QueueSetup {
   // --pattern: the ring answers the input's reads from the generator
   // (PatternRing); they fetch nothing and are not timed.
   bool generated_input = false;
+  // A SIGINT came during set-up: job 0 alone starts, and stops at its
+  // first look at the signals, before the others' threads would start and
+  // fill their queues.
+  bool setup_interrupted = false;
   // Which block each record goes to: in turn, or --random's permutation.
   BlockOrder order{};
   // --jobs=N: each job's ring and slots; lanes[0] is ring and slots above.
@@ -165,6 +169,9 @@ struct EngineUse {
   // --jobs=N: how many were asked, how they went, and the CPUs there were.
   unsigned jobs_asked = 1;
   JobsUse jobs{};
+  // A SIGINT came while the jobs' rings were set up: the jobs set up so
+  // far copied, and stopped at their first look at the signals.
+  bool setup_interrupted = false;
   unsigned online_cpus = 0;  // 0: unknown
   // The submitters were busy most of the time: the signal to add jobs,
   // only where more could run: every job asked for had records, and

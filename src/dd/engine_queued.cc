@@ -286,7 +286,7 @@ CopyResult QueuedCopy::run() {
     return result_;
   }
   reserve_output();
-  if (request_.queue.lanes.size() > 1) start_jobs();
+  if (request_.queue.lanes.size() > 1 && !request_.queue.setup_interrupted) start_jobs();
   copy_loop();
   if (jobs_) {
     wait_for_jobs();

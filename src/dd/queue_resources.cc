@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dd/engine_queued.h"
+#include "system/signals.h"
 #include "system/threads.h"
 
 namespace ddtime {
@@ -113,6 +114,14 @@ bool QueueResources::open_kernel_rings(Os& os, const Plan& plan, Events& events,
 
 bool QueueResources::open_rings(Events& events, const Plan& plan, unsigned depth, EngineUse& engine) {
   for (unsigned job = 0; job < plan.jobs; ++job) {
+    // A SIGINT while thousands of workers start (the threads engine starts
+    // 28,672 at --jobs=64 --iodepth=1024, a second's work): no more rings;
+    // the jobs set up so far copy, and stop at their first look at the
+    // signals, so that the signal ends the process as promptly as ever.
+    if (job != 0 && signals::pending()) {
+      engine.setup_interrupted = true;
+      break;
+    }
     RingOpened opened = engine_->open(depth, job != 0);
     if (opened.ring) {
       rings_.push_back(std::move(opened.ring));
@@ -215,8 +224,9 @@ void QueueResources::hand_out_lanes(const Request& request, QueueSetup& queue) {
   // CAP_IPC_LOCK, and job 0's 4 MiB of buffers at depth 1024 left the
   // default 8 MiB room for 46 rings. A ring whose buffers do not fit
   // works with plain ones.
-  for (unsigned job = 0; job < request.plan.jobs; ++job) rings_[job]->register_buffers(job_slots(job));
-  for (unsigned job = 0; job < request.plan.jobs; ++job) {
+  const auto jobs = static_cast<unsigned>(rings_.size());  // fewer than asked after a SIGINT
+  for (unsigned job = 0; job < jobs; ++job) rings_[job]->register_buffers(job_slots(job));
+  for (unsigned job = 0; job < jobs; ++job) {
     // --pattern: the generator answers the input's reads, as PatternOs
     // does for the sync engine.
     if (request.generate_input) rings_[job] = request.generate_input(std::move(rings_[job]));
@@ -226,6 +236,7 @@ void QueueResources::hand_out_lanes(const Request& request, QueueSetup& queue) {
   queue.slots = lanes_[0].slots;
   queue.lanes = lanes_;
   queue.generated_input = static_cast<bool>(request.generate_input);
+  queue.setup_interrupted = rings_.size() < request.plan.jobs;
 }
 
 RingCounters QueueResources::counters() const noexcept {

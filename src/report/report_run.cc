@@ -412,7 +412,9 @@ std::string jobs_line(std::string_view program, const EngineUse& engine, const R
   if (engine.jobs_asked <= 1) return {};
   Buffer out;
   append_format(out, "{}: jobs {}", program, engine.jobs.ran);
-  if (engine.jobs.ran < engine.jobs_asked) {
+  if (engine.jobs.ran < engine.jobs_asked && engine.setup_interrupted) {
+    append_format(out, " of {} asked (a SIGINT came while they were set up)", engine.jobs_asked);
+  } else if (engine.jobs.ran < engine.jobs_asked) {
     const std::int64_t records = engine.jobs.range_records >= 0 ? engine.jobs.range_records : engine.jobs.ran;
     append_format(out, " of {} asked (the range has {} record{})", engine.jobs_asked, records, records == 1 ? "" : "s");
   }

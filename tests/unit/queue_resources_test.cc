@@ -16,6 +16,7 @@
 #include "fakes/fake_os.h"
 #include "fakes/recording_events.h"
 #include "system/buffer.h"
+#include "system/signals.h"
 
 namespace ddtime {
 namespace {
@@ -130,6 +131,22 @@ TEST_F(QueueSetUp, AfterASigintOnlyRingsTornDownAtOnceGoAndTheQueueIsEmpty) {
   at_once.abandon();
   EXPECT_EQ(script.torn_down, 3u);
   EXPECT_EQ(at_once.ring(), nullptr);
+}
+
+// A SIGINT while the jobs' rings start (the threads engine's thousands of
+// workers): no more rings; job 0 alone is handed out, and the set-up says
+// it was cut short, so that the signal ends the run as promptly as ever.
+TEST_F(QueueSetUp, ASigintDuringTheRingsSetUpOpensNoMoreAndHandsOutTheJobsSetUp) {
+  plan_.jobs = 3;
+  plan_.engine = EngineChoice::kThreads;
+  signals_internal::any_pending = 1;
+  const bool set = set_up();
+  signals_internal::any_pending = 0;
+  ASSERT_TRUE(set);
+  EXPECT_EQ(script.opened, std::vector<std::string>{"slots 4"});
+  EXPECT_TRUE(engine_.setup_interrupted);
+  EXPECT_TRUE(queue_.setup_interrupted);
+  EXPECT_EQ(queue_.lanes.size(), 1u);
 }
 
 TEST_F(QueueSetUp, AutoTakesThePickingRowBeforeAnyFileAtTheDepthAsked) {

@@ -613,5 +613,22 @@ TEST(EngineLine, NamesTheSetupOnlyOfAnEngineWhoseRowAsksForIt) {
       << engine_line("ddtime", engine);
 }
 
+// The jobs line says why fewer jobs ran than were asked: a range with
+// fewer records, or a SIGINT that came while they were set up.
+TEST(JobsLine, FewerJobsThanAskedSayWhy) {
+  EngineUse engine;
+  engine.jobs_asked = 64;
+  engine.jobs.ran = 3;
+  engine.jobs.range_records = 3;
+  EXPECT_NE(jobs_line("ddtime", engine, RunTimes{}, Stats{}).find("jobs 3 of 64 asked (the range has 3 records)"),
+            std::string::npos);
+  engine.jobs.ran = 1;
+  engine.jobs.range_records = -1;
+  engine.setup_interrupted = true;
+  EXPECT_NE(jobs_line("ddtime", engine, RunTimes{}, Stats{})
+                .find("jobs 1 of 64 asked (a SIGINT came while they were set up)"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ddtime
