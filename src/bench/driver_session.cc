@@ -135,10 +135,12 @@ std::optional<int> Driver::run_row(SessionRecord& session, std::size_t row) {
     if (at.test) console_.profile_step(label);
     // The page cache as asked, before the window opens, and what it holds.
     std::optional<CacheState> cache;
-    SessionRecord no_runs{.plan = plan};  // a profile's SIGUSR1 during --cache: no session to show
-    if (plan.cache_given && !prepare_cache(settings, setting, at.test ? no_runs : session, cache)) {
-      if (console_.interrupt() != 0) stop(session);
-      return finish(session, 1);
+    if (plan.cache_given) {
+      SessionRecord no_runs{.plan = plan};  // a profile's SIGUSR1 during --cache: no session to show
+      if (!prepare_cache(settings, setting, at.test ? no_runs : session, cache)) {
+        if (console_.interrupt() != 0) stop(session);
+        return finish(session, 1);
+      }
     }
     std::optional<PatternSource> pattern;
     if (plan.pattern) pattern.emplace(next_pattern(settings));

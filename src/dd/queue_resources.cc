@@ -210,6 +210,7 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
   }
   if (!open_targets(request)) return false;
   hand_out_lanes(request, queue);
+  queue.setup_interrupted = engine.setup_interrupted;
   return true;
 }
 
@@ -236,7 +237,6 @@ void QueueResources::hand_out_lanes(const Request& request, QueueSetup& queue) {
   queue.slots = lanes_[0].slots;
   queue.lanes = lanes_;
   queue.generated_input = static_cast<bool>(request.generate_input);
-  queue.setup_interrupted = rings_.size() < request.plan.jobs;
 }
 
 RingCounters QueueResources::counters() const noexcept {
