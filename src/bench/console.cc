@@ -37,7 +37,7 @@ bool stderr_taken(const Plan& plan) {
 }
 
 bool session_text(const Settings& settings, const Plan& plan) {
-  return settings.ext.timing_report && settings.status != StatusLevel::kNone && !stderr_taken(plan);
+  return settings.ext.timing_report(plan.latency) && settings.status != StatusLevel::kNone && !stderr_taken(plan);
 }
 
 // A SIGUSR1 snapshot's record: the counters and times as they stand.
@@ -232,7 +232,7 @@ void Console::present(const RunRecord& run) {
   std::string text;
   // ddtime's lines come first, so that GNU's summary stays last: scripts
   // read dd's result with tail -1, awk 'END{print}' or a grep for one rate.
-  if (settings.ext.timing_report && settings.status != StatusLevel::kNone) {
+  if (settings.ext.timing_report(plan_.latency) && settings.status != StatusLevel::kNone) {
     text = reporter_.end_progress_line();
     if (result.random) text += random_line(diag_.program(), *result.random, result.stats, result.times, settings.ibs);
     if (result.timed) text += timed_lines(diag_.program(), *result.timed, result.times, settings.ibs);
@@ -284,7 +284,7 @@ bool Console::interrupted_in(std::string_view phase, const SessionRecord* so_far
 }
 
 std::string Console::measured_words(const Settings& settings) {
-  if (!settings.ext.timing_report || settings.status == StatusLevel::kNone || stderr_taken_) return {};
+  if (!settings.ext.timing_report(plan_.latency) || settings.status == StatusLevel::kNone || stderr_taken_) return {};
   MeasuredFacts facts;
   struct stat status {};
   auto kind = [&](const std::optional<std::string>& path, int fd) {

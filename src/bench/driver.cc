@@ -45,7 +45,7 @@ Driver::Driver(Os& os, Clock& clock, Diag& diag, const Settings& settings, const
       asked_(settings),
       asked_plan_(plan),
       // The CPU is read at the window's ends when a report will show it.
-      window_(clock, settings.ext.timing_report || !plan.outputs.empty()),
+      window_(clock, settings.ext.timing_report(plan.latency) || !plan.outputs.empty()),
       console_(os, diag, window_, settings, plan, stderr_is_terminal, std::move(command_line)) {}
 
 Driver::~Driver() {

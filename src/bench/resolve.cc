@@ -188,7 +188,7 @@ bool claim_output_device(Os& os, ResolvedRun& resolved, const Messages& messages
 // now, before the output is opened (and cut). An output not there yet
 // tells nothing until the run creates it.
 bool check_alignment(Os& os, const ResolvedRun& resolved, const Messages& messages) {
-  if (!resolved.settings.ext.actionable_errors) return true;
+  if (!resolved.settings.ext.actionable_errors()) return true;
   for (const Side side : {Side::kInput, Side::kOutput}) {
     const bool input = side == Side::kInput;
     const std::optional<std::string>& file = input ? resolved.settings.input_file : resolved.settings.output_file;

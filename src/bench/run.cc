@@ -72,7 +72,7 @@ bool Run::check_direct_alignment(std::size_t& buffer_alignment) {
     }
     // Only a requirement the kernel stated is worth refusing over; as dd,
     // the kernel's EINVAL speaks, exactly as with GNU.
-    if (!settings_.ext.actionable_errors) continue;
+    if (!settings_.ext.actionable_errors()) continue;
     if (const std::optional<AlignmentProblem> problem = alignment_problem(settings_, side, needs)) {
       events_.alignment_refused(*problem);
       return false;

@@ -17,15 +17,6 @@
 namespace ddtime {
 namespace {
 
-// Invoked as dd, ddtime adds nothing unless an extension asks for it (a
-// report option named outright: --units, --split-times, --latency);
-// invoked under any other name the timing report is on unless --gnu.
-void resolve_extensions(Invocation invocation, const Plan& plan, Extensions& ext) {
-  const bool as_dd = invocation == Invocation::kDd;
-  ext.timing_report = !ext.gnu && (!as_dd || ext.units.has_value() || ext.split_times || plan.latency);
-  ext.actionable_errors = !ext.gnu && !as_dd;
-}
-
 // Through the dd link the first line keeps GNU's shape, which scripts
 // test: the word "coreutils", and the version of the dd it stands in for
 // last (`dd --version | head -1 | awk '{print $NF}'` before relying on
@@ -187,7 +178,7 @@ ParseOutcome OperandParser::parse() {
   outcome_.action = operands_->finish(csv_on_stderr) && check_plan(outcome_.settings, outcome_.plan, diag_)
                         ? ParseOutcome::Action::kRun
                         : ParseOutcome::Action::kFail;
-  resolve_extensions(invocation_, outcome_.plan, outcome_.settings.ext);
+  outcome_.settings.ext.invocation = invocation_;
   return std::move(outcome_);
 }
 

@@ -25,11 +25,6 @@ struct ParseOutcome {
   std::string stdout_text;
 };
 
-// Under which name the program runs: as `dd` it prints exactly what GNU dd
-// prints unless an extension asks for more; as anything else (`ddtime`) the
-// timing report is on by default.
-enum class Invocation { kDd, kDdtime };
-
 class DdOperands;
 class DdtimeOptions;
 struct CommandLine;

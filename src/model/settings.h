@@ -58,8 +58,13 @@ struct IoFlags {
 // script's grep for "[0-9.]* [MG]B/s" finds one rate; kAll adds SI back.
 enum class RateUnits { kIecAndBytes, kSi, kIec, kBoth, kBytes, kAll };
 
-// ddtime's own --long options, and what they resolve to for this
-// invocation. GNU dd knows none of them, so no working script has one.
+// Under which name the program runs: as `dd` it prints exactly what GNU dd
+// prints unless an extension asks for more; as anything else (`ddtime`) the
+// timing report is on by default.
+enum class Invocation { kDd, kDdtime };
+
+// ddtime's own --long options, and what they mean under the name ddtime
+// was invoked by. GNU dd knows none of them, so no working script has one.
 struct Extensions {
   bool gnu = false;                // --gnu: print only what GNU dd prints
   std::optional<RateUnits> units;  // --units=
@@ -71,9 +76,19 @@ struct Extensions {
   // message about what count= leaves names --size.
   bool count_from_size = false;
 
-  // Resolved from the above and the name ddtime was invoked by.
-  bool timing_report = false;      // the text report before GNU's summary
-  bool actionable_errors = false;  // explain direct-I/O misalignment instead of EINVAL
+  Invocation invocation = Invocation::kDd;
+
+  // Computed when asked, never stored, so that no settings derived for a
+  // row or a pass can carry a stale answer. As dd, ddtime adds nothing
+  // unless a report option is named outright (--units, --split-times,
+  // --latency: Plan::latency, passed in); as ddtime, the report is on
+  // unless --gnu.
+  bool timing_report(bool latency) const noexcept {
+    return !gnu && (invocation == Invocation::kDdtime || units.has_value() || split_times || latency);
+  }
+  // Direct-I/O misalignment explained (as ddtime, not --gnu) instead of the
+  // kernel's EINVAL, which is all GNU dd says.
+  bool actionable_errors() const noexcept { return !gnu && invocation == Invocation::kDdtime; }
 };
 
 inline constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();

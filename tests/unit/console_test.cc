@@ -66,7 +66,7 @@ RunRecord finished_run(std::size_t row, std::int64_t records) {
 TEST(Console, ASessionEndsWithTheTableThenGnusLinesOfItsLastRun) {
   Seen seen;
   Settings settings = reading("in");
-  settings.ext.timing_report = true;
+  settings.ext.invocation = Invocation::kDdtime;
   Plan plan;
   plan.sweep_bs = {512, 1024};
   Console console(seen.os, seen.diag, seen.window, settings, plan, false);

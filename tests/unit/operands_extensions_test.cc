@@ -17,6 +17,7 @@ struct Parsed {
   ParseOutcome outcome;
   std::string err;
   const Extensions& ext() const { return outcome.settings.ext; }
+  bool timing_report() const { return ext().timing_report(outcome.plan.latency); }
   bool ran() const { return outcome.action == ParseOutcome::Action::kRun; }
 };
 
@@ -35,23 +36,41 @@ Parsed parse(std::initializer_list<std::string_view> args, Invocation invocation
 TEST(OperandsExtensions, TimingReportIsOnByDefaultUnderTheNameDdtime) {
   Parsed run = parse({"if=/dev/zero", "count=1"});
   ASSERT_TRUE(run.ran());
-  EXPECT_TRUE(run.ext().timing_report);
-  EXPECT_TRUE(run.ext().actionable_errors);
+  EXPECT_TRUE(run.timing_report());
+  EXPECT_TRUE(run.ext().actionable_errors());
 }
 
 TEST(OperandsExtensions, GnuTurnsTheReportAndFriendlyErrorsOff) {
   Parsed run = parse({"--gnu", "count=1"});
   ASSERT_TRUE(run.ran());
-  EXPECT_FALSE(run.ext().timing_report);
-  EXPECT_FALSE(run.ext().actionable_errors);
+  EXPECT_FALSE(run.timing_report());
+  EXPECT_FALSE(run.ext().actionable_errors());
 }
 
 TEST(OperandsExtensions, InvokedAsDdNothingExtraUnlessAsked) {
   Parsed plain = parse({"count=1"}, Invocation::kDd);
-  EXPECT_FALSE(plain.ext().timing_report);
-  EXPECT_FALSE(plain.ext().actionable_errors);
+  EXPECT_FALSE(plain.timing_report());
+  EXPECT_FALSE(plain.ext().actionable_errors());
   Parsed asked = parse({"--units=iec", "count=1"}, Invocation::kDd);
-  EXPECT_TRUE(asked.ext().timing_report);
+  EXPECT_TRUE(asked.timing_report());
+  EXPECT_FALSE(asked.ext().actionable_errors());
+  Parsed latency = parse({"--latency", "count=1"}, Invocation::kDd);
+  EXPECT_TRUE(latency.timing_report());
+}
+
+// Settings derived for a row or a pass are copies: what they answer comes
+// from the invocation they carry, with nothing stored to go stale.
+TEST(OperandsExtensions, ACopyOfTheSettingsAnswersAsTheInvocationDoes) {
+  Parsed run = parse({"count=1"}, Invocation::kDd);
+  Extensions copy = run.ext();
+  EXPECT_FALSE(copy.timing_report(false));
+  copy.gnu = false;
+  copy.invocation = Invocation::kDdtime;
+  EXPECT_TRUE(copy.timing_report(false));
+  EXPECT_TRUE(copy.actionable_errors());
+  copy.gnu = true;
+  EXPECT_FALSE(copy.timing_report(true));
+  EXPECT_FALSE(copy.actionable_errors());
 }
 
 TEST(OperandsExtensions, ExtensionsAreAcceptedAnywhereAmongOperands) {

@@ -99,7 +99,7 @@ Settings copy_of(const std::string& in, const std::string& out) {
   settings.output_file = out;
   settings.ibs = settings.obs = 65536;
   settings.bs_given = true;
-  settings.ext.actionable_errors = true;
+  settings.ext.invocation = Invocation::kDdtime;
   return settings;
 }
 
