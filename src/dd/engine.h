@@ -132,8 +132,8 @@ class ProgressTicker {
   void poll(const Stats& stats) {
     poll_counting([&]() -> const Stats& { return stats; });
   }
-  // poll() for counts that cost something to make (--jobs' job 0 adds up
-  // every job's): counted() is called only when an update is due.
+  // poll() for counts that cost something to make (--jobs' supervisor
+  // adds up every job's): counted() is called only when an update is due.
   template <typename Counted>
   void poll_counting(Counted&& counted) {
     const std::int64_t now = clock_.now_ns();

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // --jobs=N: the queued copy's range split among N jobs, each a QueuedCopy
-// with a ring and slots of its own, job 0 in the calling thread and the
-// others in threads of their own. Job 0 positions the files first and
-// ends their positions last; it alone hears signals, keeps the time and
-// says what the other jobs met, so an error or a signal is said once and
-// ends every job.
+// with a ring and slots of its own in a thread of its own, and the calling
+// thread their supervisor. Job 0 is the copy that positioned the files:
+// it copies its part as every other job does, and after the join its
+// object ends the positions. The supervisor alone hears signals, keeps the
+// time and says what the jobs met, so an error or a signal is said once
+// and ends every job.
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -33,50 +34,100 @@ std::vector<JobPart> split_range(std::optional<std::int64_t> records, unsigned j
 
 QueuedCopy::~QueuedCopy() = default;
 
-void QueuedCopy::start_jobs() {
+std::unique_ptr<JobsSupervisor> JobsSupervisor::start(QueuedCopy& first) {
   // The range's records: a timed run's whole blocks each pass, or what
   // count= and the input's size leave.
-  const bool passes = request_.queue.order.repeats();
+  const CopyRequest& request = first.request_;
+  const bool passes = request.queue.order.repeats();
   std::optional<std::int64_t> records;
   if (passes) {
-    records = request_.queue.order.blocks();
-  } else if (const std::optional<std::int64_t> bytes = input_bytes_from(request_.os, settings_, input_base_)) {
-    records = (*bytes + ibs_ - 1) / ibs_;
+    records = request.queue.order.blocks();
+  } else if (const std::optional<std::int64_t> bytes =
+                 input_bytes_from(request.os, first.settings_, first.input_base_)) {
+    records = (*bytes + first.ibs_ - 1) / first.ibs_;
   }
-  const auto asked = static_cast<unsigned>(request_.queue.lanes.size());
+  const auto asked = static_cast<unsigned>(request.queue.lanes.size());
   const std::vector<JobPart> parts = split_range(records, asked, passes);
-  result_.jobs.ran = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
-  result_.jobs.range_records = records.value_or(-1);
-  if (parts.size() <= 1) return;
-  jobs_ = std::make_unique<JobsRun>(static_cast<unsigned>(parts.size()));
-  crew_ = &jobs_->crew;
+  first.result_.jobs.ran = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
+  first.result_.jobs.range_records = records.value_or(-1);
+  if (parts.size() <= 1) return nullptr;
+  auto supervisor = std::make_unique<JobsSupervisor>(first, static_cast<unsigned>(parts.size()));
   auto limit = [&](const JobPart& part) { return passes || !records ? kNoLimit : part.length; };
-  part_ = parts[0];
-  record_limit_ = limit(parts[0]);
+  first.part_ = parts[0];
+  first.record_limit_ = limit(parts[0]);
+  first.crew_ = &supervisor->crew_;
+  first.events_ = &supervisor->events_[0];
   for (std::size_t job = 1; job < parts.size(); ++job) {
-    IoTap* const tap = job < request_.taps.size() ? request_.taps[job] : nullptr;
-    auto copy =
-        std::make_unique<QueuedCopy>(request_, request_.queue.lanes[job], jobs_->events[job], parts[job], crew_, tap);
+    IoTap* const tap = job < request.taps.size() ? request.taps[job] : nullptr;
+    auto copy = std::make_unique<QueuedCopy>(request, request.queue.lanes[job], supervisor->events_[job], parts[job],
+                                             &supervisor->crew_, tap);
     copy->job_index_ = static_cast<unsigned>(job);
     copy->record_limit_ = limit(parts[job]);
-    jobs_->copies.push_back(std::move(copy));
+    supervisor->others_.push_back(std::move(copy));
   }
-  jobs_->crew.running = static_cast<unsigned>(jobs_->copies.size());
-  JobsCrew* const crew = crew_;
-  jobs_->listener.emplace([crew] { crew->stop.store(true, std::memory_order_relaxed); });
-  jobs_->start_ns = request_.clock.now_ns();
-  jobs_->start_cpu_ns = thread_cpu_ns();
-  const int failed = jobs_->threads.start(static_cast<unsigned>(jobs_->copies.size()),
-                                          [this](unsigned i) { jobs_->copies[i]->run_part(*this); });
-  if (failed != 0) {
-    // A job without a thread copies nothing: every job stops, and the
-    // copy ends as a read that failed.
-    events_.notice(Notice::kThreadsUnavailable, Side::kInput, failed, static_cast<std::int64_t>(parts.size()));
-    result_.exit_status = 1;
-    stop_every_job(0);
-    std::lock_guard lock(jobs_->crew.mutex);
-    jobs_->crew.running -= static_cast<unsigned>(jobs_->copies.size()) - static_cast<unsigned>(jobs_->threads.size());
+  supervisor->start_threads();
+  return supervisor;
+}
+
+JobsSupervisor::JobsSupervisor(QueuedCopy& first, unsigned jobs)
+    : first_(first),
+      crew_(jobs),
+      events_(jobs),
+      progress_ticker_(first.request_.clock, first.request_.events, first.request_.start_ns) {}
+
+void JobsSupervisor::start_threads() {
+  const CopyRequest& request = first_.request_;
+  // Each job forgets its own samples of the ramp (its recorders are its
+  // thread's), job 0's too: the timekeeper keeps its hands off them.
+  if (request.timekeeper != nullptr) request.timekeeper->leave_samples_to_jobs();
+  crew_.running = static_cast<unsigned>(jobs());
+  JobsCrew* const crew = &crew_;
+  listener_.emplace([crew] { crew->stop.store(true, std::memory_order_relaxed); });
+  start_ns_ = request.clock.now_ns();
+  const int failed = threads_.start(static_cast<unsigned>(jobs()), [this](unsigned i) { job(i).run_part(first_); });
+  started_ = threads_.size();
+  if (failed == 0) return;
+  // A job without a thread copies nothing: every job stops, and the copy
+  // ends as a read that failed.
+  request.events.notice(Notice::kThreadsUnavailable, Side::kInput, failed, static_cast<std::int64_t>(jobs()));
+  threads_refused_ = true;
+  crew_.stop.store(true, std::memory_order_relaxed);
+  std::lock_guard lock(crew_.mutex);
+  crew_.running -= static_cast<unsigned>(jobs() - started_);
+}
+
+void JobsSupervisor::supervise() {
+  std::unique_lock lock(crew_.mutex);
+  while (crew_.running > 0) {
+    lock.unlock();
+    watch();
+    lock.lock();
+    crew_.ended.wait_for(lock, std::chrono::milliseconds(1));
   }
+  lock.unlock();
+  threads_.join();
+  listener_.reset();
+  // Job 0's object is the calling thread's again: what it says now is said.
+  first_.events_ = &first_.request_.events;
+}
+
+void JobsSupervisor::watch() {
+  const CopyRequest& request = first_.request_;
+  if (first_.progress_) progress_ticker_.poll_counting([&] { return counted_so_far(); });
+  // SIGINT stops submission; what is in flight is drained and counted.
+  if (signals::pending() && request.events.handle_signals(counted_so_far())) {
+    interrupted_ = true;
+    crew_.stop.store(true, std::memory_order_relaxed);
+  }
+  Pacer* const pacer = request.timekeeper;
+  if (pacer == nullptr) return;
+  // At the ramp's end each job's samples so far are marked as the ramp's,
+  // for the job to forget when it hears.
+  const bool ramping = pacer->ramping();
+  const bool time_up = pacer->due_counting([&] { return counted_so_far(ramping && first_.tap_ != nullptr); });
+  if (ramping && !pacer->ramping()) crew_.ramp_over.store(true, std::memory_order_release);
+  // No new reads: what was read is written and counted.
+  if (time_up) crew_.time_up.store(true, std::memory_order_relaxed);
 }
 
 void QueuedCopy::run_part(const QueuedCopy& first) {
@@ -85,13 +136,16 @@ void QueuedCopy::run_part(const QueuedCopy& first) {
   const std::int64_t start_ns = request_.clock.now_ns();
   const std::int64_t start_cpu = thread_cpu_ns();
   if (const int err = ring_.start_in_this_thread(); err != 0) {
-    events_.notice(Notice::kReadError, Side::kInput, err, 0);
+    events_->notice(Notice::kReadError, Side::kInput, err, 0);
     result_.exit_status = 1;
     stop_every_job(0);
   } else {
     copy_loop();
+    // Job 0's ring holds the registered files, and the calling thread
+    // destroys it: only this thread may let them go.
+    ring_.let_files_go();
   }
-  // The tail (the range's partial record) waits for job 0: see
+  // The tail (the range's partial record) waits for the join: see
   // write_other_tails.
   part_ended(start_ns, start_cpu);
   {
@@ -105,10 +159,11 @@ void QueuedCopy::run_part(const QueuedCopy& first) {
 // O_DIRECT write cannot take it); written while other jobs' O_DIRECT
 // writes are in flight, its page may hold their blocks, and the kernel,
 // unable to drop the dirty page after such a write, warns of a collision
-// and fails the next fsync with EIO. So job 0 writes it, after every job
-// ended, as the only job writes its own after its last O_DIRECT write.
+// and fails the next fsync with EIO. So the calling thread writes it,
+// after every job ended, as the only job writes its own after its last
+// O_DIRECT write.
 void QueuedCopy::write_other_tails() {
-  for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) {
+  for (const std::unique_ptr<QueuedCopy>& other : jobs_->others()) {
     if (!crew_->stop.load(std::memory_order_relaxed) && other->tail_record_ >= 0 && other->result_.exit_status == 0) {
       other->write_tail();
     }
@@ -130,22 +185,6 @@ void QueuedCopy::part_ended(std::int64_t start_ns, std::int64_t start_cpu_ns) no
   end_ns_ = request_.clock.now_ns();
   const std::int64_t real = end_ns_ - start_ns;
   busy_ = real > 0 ? static_cast<double>(thread_cpu_ns() - start_cpu_ns) / static_cast<double>(real) : 0;
-}
-
-void QueuedCopy::wait_for_jobs() {
-  part_ended(jobs_->start_ns, jobs_->start_cpu_ns);
-  // Job 0's own part is done; it still hears the signals and keeps the
-  // time (its record limit no longer matters) until the last job ends.
-  std::unique_lock lock(crew_->mutex);
-  while (crew_->running > 0) {
-    lock.unlock();
-    poll_stops();
-    lock.lock();
-    crew_->ended.wait_for(lock, std::chrono::milliseconds(1));
-  }
-  lock.unlock();
-  jobs_->threads.join();
-  jobs_->listener.reset();
 }
 
 // A sequence lock without fences (which ThreadSanitizer cannot follow):
@@ -175,83 +214,86 @@ PublishedCounts::Values PublishedCounts::read() const noexcept {
   }
 }
 
-Stats QueuedCopy::counted_so_far(bool marks) const noexcept {
-  Stats total = stats_;
-  if (crew_ == nullptr) return total;
-  for (std::size_t job = 1; job < crew_->counts.size(); ++job) {
-    const PublishedCounts::Values counts = crew_->counts[job].read();
+Stats JobsSupervisor::counted_so_far(bool marks) noexcept {
+  Stats total;
+  for (std::size_t index = 0; index < jobs(); ++index) {
+    const PublishedCounts::Values counts = crew_.counts[index].read();
     total.full_records_in += counts.full_records_in;
     total.full_records_out += counts.full_records_out;
     total.bytes_in += counts.bytes_in;
     total.bytes_out += counts.bytes_out;
     // The samples of the records counted: a read that completed but
     // whose record was not counted yet is the measurement's.
-    if (marks) crew_->ramp_marks[job] = {counts.full_records_in, counts.full_records_out};
+    if (marks) crew_.ramp_marks[index] = {counts.full_records_in, counts.full_records_out};
   }
   return total;
 }
 
 void QueuedCopy::publish() noexcept {
-  if (job_index_ == 0) return;
   const IoTap::Counts sampled = tap_ != nullptr ? tap_->counts() : IoTap::Counts{};
   crew_->counts[job_index_].publish({stats_.full_records_in, stats_.full_records_out, stats_.bytes_in, stats_.bytes_out,
                                      sampled.reads, sampled.writes});
 }
 
-// Every job's records and bytes in one result; what the other jobs met,
-// said once: an error only when none was said before it.
-void QueuedCopy::add_up_jobs() {
+void JobsSupervisor::add_up() {
   find_the_cut();  // before job 0's counts hold the others'
-  bool error_said = result_.exit_status != 0;
-  std::int64_t first_end = end_ns_;
-  std::int64_t last_end = end_ns_;
-  double busy = busy_;
+  const CopyRequest& request = first_.request_;
+  Stats& total = first_.stats_;
+  bool error_said = threads_refused_;
+  std::int64_t first_end = kNoLimit;
+  std::int64_t last_end = start_ns_;
+  double busy = 0;
   // A job that never heard the ramp end: its part done before it heard,
   // or the whole copy inside the ramp (then every sample is the ramp's).
-  const bool ramped = request_.timekeeper != nullptr && request_.timekeeper->ramps();
-  for (std::size_t i = 0; i < jobs_->copies.size(); ++i) {
-    QueuedCopy& other = *jobs_->copies[i];
-    if (ramped && !other.ramp_forgotten_) other.forget_ramp_samples();
-    const Stats& counted = other.result_.stats;
-    stats_.full_records_in += counted.full_records_in;
-    stats_.partial_records_in += counted.partial_records_in;
-    stats_.full_records_out += counted.full_records_out;
-    stats_.partial_records_out += counted.partial_records_out;
-    stats_.bytes_in += counted.bytes_in;
-    stats_.bytes_out += counted.bytes_out;
-    input_offset_.advance(counted.bytes_in);
-    written_end_ = std::max(written_end_, other.written_end_);
-    result_.output_needs_fsync = result_.output_needs_fsync || other.result_.output_needs_fsync;
-    if (other.result_.exit_status == 0 || !error_said) {
-      for (const HeldEvents::Held& held : jobs_->events[i + 1].held()) {
-        events_.notice(held.what, held.side, held.err, held.value);
+  const bool ramped = request.timekeeper != nullptr && request.timekeeper->ramps();
+  for (std::size_t index = 0; index < jobs(); ++index) {
+    QueuedCopy& copy = job(index);
+    if (ramped && !copy.ramp_forgotten_) copy.forget_ramp_samples();
+    if (index != 0) {
+      const Stats& counted = copy.result_.stats;
+      total.full_records_in += counted.full_records_in;
+      total.partial_records_in += counted.partial_records_in;
+      total.full_records_out += counted.full_records_out;
+      total.partial_records_out += counted.partial_records_out;
+      total.bytes_in += counted.bytes_in;
+      total.bytes_out += counted.bytes_out;
+      first_.input_offset_.advance(counted.bytes_in);
+      first_.written_end_ = std::max(first_.written_end_, copy.written_end_);
+      first_.result_.output_needs_fsync = first_.result_.output_needs_fsync || copy.result_.output_needs_fsync;
+    }
+    if (copy.result_.exit_status == 0 || !error_said) {
+      for (const HeldEvents::Held& held : events_[index].held()) {
+        request.events.notice(held.what, held.side, held.err, held.value);
       }
     }
-    if (other.result_.exit_status != 0) {
+    if (copy.result_.exit_status != 0) {
       error_said = true;
-      result_.exit_status = other.result_.exit_status;
+      first_.result_.exit_status = copy.result_.exit_status;
     }
-    first_end = std::min(first_end, other.end_ns_);
-    last_end = std::max(last_end, other.end_ns_);
-    busy += other.busy_;
+    if (index >= started_) continue;  // its thread was refused: it never ran
+    first_end = std::min(first_end, copy.end_ns_);
+    last_end = std::max(last_end, copy.end_ns_);
+    busy += copy.busy_;
   }
-  result_.jobs.ran = static_cast<unsigned>(jobs_->copies.size() + 1);
-  result_.jobs.first_end_ns = first_end;
-  result_.jobs.last_end_ns = last_end;
-  result_.jobs.busy = busy / static_cast<double>(jobs_->copies.size() + 1);
+  if (threads_refused_) first_.result_.exit_status = 1;
+  if (started_ == 0) first_end = start_ns_;
+  JobsUse& use = first_.result_.jobs;
+  use.ran = static_cast<unsigned>(jobs());
+  use.first_end_ns = first_end;
+  use.last_end_ns = last_end;
+  use.busy = busy / static_cast<double>(jobs());
 }
 
 // Contiguous parts in turn: the first part a stop left undone is where
 // one job's copy would have stopped; the records other jobs wrote beyond
 // it go with the cut, so of= never holds a gap.
-void QueuedCopy::find_the_cut() {
-  if (request_.queue.order.random() || part_.period != kNoLimit) return;
+void JobsSupervisor::find_the_cut() {
+  if (first_.request_.queue.order.random() || first_.part_.period != kNoLimit) return;
   auto undone = [](const QueuedCopy& copy) -> std::int64_t {
     const std::int64_t done = copy.next_retire_ + (copy.result_.stats.partial_records_out > 0 ? 1 : 0);
     return done < copy.part_.length ? copy.part_.first + done : -1;
   };
-  cut_at_ = undone(*this);
-  for (std::size_t i = 0; i < jobs_->copies.size() && cut_at_ < 0; ++i) cut_at_ = undone(*jobs_->copies[i]);
+  for (std::size_t index = 0; index < jobs() && first_.cut_at_ < 0; ++index) first_.cut_at_ = undone(job(index));
 }
 
 }  // namespace ddtime

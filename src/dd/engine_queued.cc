@@ -25,7 +25,7 @@ QueuedCopy::QueuedCopy(const CopyRequest& request, const QueueLane& lane, Events
                        JobsCrew* crew, IoTap* tap)
     : request_(request),
       settings_(request.settings),
-      events_(events),
+      events_(&events),
       ring_(*lane.ring),
       slot_buffers_(lane.slots),
       part_(part),
@@ -47,7 +47,7 @@ QueuedCopy::QueuedCopy(const CopyRequest& request, const QueueLane& lane, Events
       progress_ticker_(request.clock, request.events, request.start_ns) {}
 
 bool QueuedCopy::position() {
-  const Ending end = position_files(request_.os, events_, reader_, writer_, input_offset_, settings_, *this);
+  const Ending end = position_files(request_.os, *events_, reader_, writer_, input_offset_, settings_, *this);
   if (end != Ending::kFinished) {
     end_before_copy(end, result_);
     return false;
@@ -179,7 +179,7 @@ void QueuedCopy::retire_in_order() {
     if (s.state == Slot::State::kReading || s.state == Slot::State::kWriting) return;
     if (s.state == Slot::State::kRead) {
       if (s.got < 0) {
-        events_.notice(Notice::kReadError, Side::kInput, static_cast<int>(-s.got), 0);
+        events_->notice(Notice::kReadError, Side::kInput, static_cast<int>(-s.got), 0);
         note_failure(next_retire_, Side::kInput, static_cast<int>(-s.got));
         result_.exit_status = 1;
         return stop_every_job(next_retire_);
@@ -202,11 +202,11 @@ void QueuedCopy::retire_in_order() {
       // no partial record); ibs= and obs= write an output block ("writing
       // to", a partial one counted) and quit, flushing on the way out.
       if (settings_.two_buffers()) {
-        events_.notice(Notice::kBlockWriteError, Side::kOutput, s.write_error, 0);
+        events_->notice(Notice::kBlockWriteError, Side::kOutput, s.write_error, 0);
         if (s.written != 0) ++stats_.partial_records_out;
         result_.ending = Ending::kQuit;
       } else {
-        events_.notice(Notice::kWriteError, Side::kOutput, s.write_error, 0);
+        events_->notice(Notice::kWriteError, Side::kOutput, s.write_error, 0);
       }
       result_.exit_status = 1;
       return stop_every_job(next_retire_);
@@ -238,7 +238,7 @@ void QueuedCopy::write_tail() {
     ++stats_.partial_records_out;
     return;
   }
-  events_.notice(Notice::kWriteError, Side::kOutput, wrote.err, 0);
+  events_->notice(Notice::kWriteError, Side::kOutput, wrote.err, 0);
   result_.exit_status = 1;
 }
 
@@ -286,18 +286,20 @@ CopyResult QueuedCopy::run() {
     return result_;
   }
   reserve_output();
-  if (request_.queue.lanes.size() > 1 && !request_.queue.setup_interrupted) start_jobs();
-  copy_loop();
+  if (request_.queue.lanes.size() > 1 && !request_.queue.setup_interrupted) jobs_ = JobsSupervisor::start(*this);
   if (jobs_) {
-    wait_for_jobs();
+    jobs_->supervise();
+    interrupted_ = jobs_->interrupted();
     write_other_tails();
+  } else {
+    copy_alone();
   }
   if (interrupted_) {
     result_.ending = Ending::kInterrupted;
   } else if (tail_record_ >= 0 && result_.exit_status == 0) {
     write_tail();
   }
-  if (jobs_) add_up_jobs();
+  if (jobs_) jobs_->add_up();
   if (!interrupted_ && result_.exit_status != 0) refill_after_error();
   finish_positions();
   result_.output_needs_fsync = result_.output_needs_fsync || writer_.needs_fsync();
@@ -305,40 +307,35 @@ CopyResult QueuedCopy::run() {
   return result_;
 }
 
-void QueuedCopy::poll_stops() {
-  // Another job's error or a SIGINT stops every job.
-  if (crew_ != nullptr && crew_->stop.load(std::memory_order_relaxed)) stopping_ = true;
-  if (job_index_ != 0) {
-    // Another job: job 0 hears the signals and keeps the time.
-    if (crew_->time_up.load(std::memory_order_relaxed)) record_limit_ = std::min(record_limit_, next_read_);
-    if (!ramp_forgotten_ && crew_->ramp_over.load(std::memory_order_acquire)) forget_ramp_samples();
-    return;
+void QueuedCopy::copy_alone() {
+  // A ring set up for --jobs starts disabled, for the thread that enables
+  // it; here the range made one part (or a SIGINT cut the set-up short).
+  if (const int err = ring_.start_in_this_thread(); err != 0) {
+    events_->notice(Notice::kReadError, Side::kInput, err, 0);
+    result_.exit_status = 1;
+    return stop(0);
   }
-  if (progress_) progress_ticker_.poll_counting([&] { return counted_so_far(); });
+  copy_loop();
+}
+
+void QueuedCopy::poll_stops() {
+  if (crew_ == nullptr) return watch_alone();
+  // Another job's error or a SIGINT stops every job; the time is up or the
+  // ramp over when the supervisor says so.
+  if (crew_->stop.load(std::memory_order_relaxed)) stopping_ = true;
+  if (crew_->time_up.load(std::memory_order_relaxed)) record_limit_ = std::min(record_limit_, next_read_);
+  if (!ramp_forgotten_ && crew_->ramp_over.load(std::memory_order_acquire)) forget_ramp_samples();
+}
+
+void QueuedCopy::watch_alone() {
+  if (progress_) progress_ticker_.poll(stats_);
   // SIGINT stops submission; what is in flight is drained and counted.
-  if (signals::pending() && events_.handle_signals(counted_so_far())) {
+  if (signals::pending() && events_->handle_signals(stats_)) {
     interrupted_ = true;
     stopping_ = true;
-    if (crew_ != nullptr) crew_->stop.store(true, std::memory_order_relaxed);
   }
   // The time is up: no new reads; what was read is written and counted.
-  // The only job hands its own counts over, uncopied; job 0 of --jobs,
-  // every job's, added up only when there is a timekeeper to see them.
-  const bool ramping = crew_ != nullptr && request_.timekeeper != nullptr && request_.timekeeper->ramping();
-  bool time_up = false;
-  if (crew_ == nullptr) {
-    time_up = time_to_stop(request_, stats_);
-  } else if (request_.timekeeper != nullptr) {
-    time_up = request_.timekeeper->due_counting([&] { return counted_so_far(ramping && tap_ != nullptr); }, &stats_);
-  }
-  // Job 0's timekeeper forgot its samples from the ramp; the others
-  // forget theirs, up to where they stood when the ramp's records were
-  // counted, when they hear of it.
-  if (ramping && !request_.timekeeper->ramping()) crew_->ramp_over.store(true, std::memory_order_release);
-  if (time_up) {
-    record_limit_ = std::min(record_limit_, next_read_);
-    if (crew_ != nullptr) crew_->time_up.store(true, std::memory_order_relaxed);
-  }
+  if (time_to_stop(request_, stats_)) record_limit_ = std::min(record_limit_, next_read_);
 }
 
 void QueuedCopy::copy_loop() {
@@ -358,7 +355,7 @@ void QueuedCopy::copy_loop() {
     // ring itself failed (io_uring_enter refused), and nothing in flight
     // will come back: the copy ends there, as a read that failed.
     if (const int err = ring_.submit_and_wait(1); err != 0 && err != EINTR) {
-      events_.notice(Notice::kReadError, Side::kInput, err, 0);
+      events_->notice(Notice::kReadError, Side::kInput, err, 0);
       note_failure(next_retire_, Side::kInput, err);
       result_.exit_status = 1;
       stop_every_job(next_retire_);

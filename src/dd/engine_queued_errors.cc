@@ -28,7 +28,7 @@ std::int64_t QueuedCopy::first_unwritten() const noexcept {
 std::vector<const QueuedCopy*> QueuedCopy::every_copy() const {
   std::vector<const QueuedCopy*> copies{this};
   if (jobs_) {
-    for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) copies.push_back(other.get());
+    for (const std::unique_ptr<QueuedCopy>& other : jobs_->others()) copies.push_back(other.get());
   }
   return copies;
 }
@@ -75,7 +75,7 @@ void QueuedCopy::say_written_out_of_order(std::int64_t stop_block) {
     }
   }
   const WrittenOutOfOrder said = written_past(written, stop_block, ibs_);
-  if (said.blocks > 0) events_.written_out_of_order(said);
+  if (said.blocks > 0) events_->written_out_of_order(said);
 }
 
 RefillRequest QueuedCopy::refill_request(std::int64_t failed, Side side, int err) const {
@@ -103,7 +103,7 @@ void QueuedCopy::refill_after_error() {
   Side side = failed_side_;
   int err = failed_err_;
   if (jobs_) {
-    for (const std::unique_ptr<QueuedCopy>& other : jobs_->copies) {
+    for (const std::unique_ptr<QueuedCopy>& other : jobs_->others()) {
       if (other->failed_block_ >= 0 && (failed < 0 || other->failed_block_ < failed)) {
         failed = other->failed_block_;
         side = other->failed_side_;
@@ -137,10 +137,10 @@ void QueuedCopy::refill_after_error() {
   const bool writing = outcome.side == Side::kOutput;
   // The first error was said; another one, a different one, is said too.
   if (outcome.err != 0 && (outcome.err != err || outcome.side != side)) {
-    events_.notice(!writing                  ? Notice::kReadError
-                   : settings_.two_buffers() ? Notice::kBlockWriteError
-                                             : Notice::kWriteError,
-                   outcome.side, outcome.err, 0);
+    events_->notice(!writing                  ? Notice::kReadError
+                    : settings_.two_buffers() ? Notice::kBlockWriteError
+                                              : Notice::kWriteError,
+                    outcome.side, outcome.err, 0);
   }
   if (outcome.err != 0 && writing && settings_.two_buffers()) {
     if (outcome.short_write) ++stats_.partial_records_out;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // engine_queued's copy, shared by engine_queued.cc (one job's loop) and
 // engine_jobs.cc (--jobs: the range split among jobs, each a QueuedCopy
-// with a ring of its own in a thread of its own).
+// with a ring of its own in a thread of its own, and the calling thread
+// their supervisor).
 #pragma once
 
 #include <array>
@@ -47,10 +48,10 @@ struct JobPart {
 std::vector<JobPart> split_range(std::optional<std::int64_t> records, unsigned jobs, bool passes);
 
 // What one job has counted so far, published by the job after each reaped
-// batch and read whole by job 0 (a sequence lock): the records, the bytes
-// and the latency samples of one moment. Read field by field instead, a
-// job 0 preempted between the records and the samples took thousands of
-// the measurement's samples for the ramp's.
+// batch and read whole by the supervisor (a sequence lock): the records,
+// the bytes and the latency samples of one moment. Read field by field
+// instead, a reader preempted between the records and the samples took
+// thousands of the measurement's samples for the ramp's.
 class alignas(64) PublishedCounts {
  public:
   struct Values {
@@ -71,28 +72,29 @@ class alignas(64) PublishedCounts {
   std::array<std::atomic<std::int64_t>, 6> fields_{};
 };
 
-// What the jobs share: the stop every job obeys, the time job 0 keeps,
-// and what each job has counted so far (its own cache line each).
+// What the jobs share: the stop every job obeys, the time the supervisor
+// keeps, and what each job has counted so far (its own cache line each).
 struct JobsCrew {
-  // --ramp with --latency: a job's samples when job 0 counted the ramp's
-  // records: they are the ramp's, the ones after them the measurement's.
+  // --ramp with --latency: a job's samples when the supervisor counted the
+  // ramp's records: they are the ramp's, the ones after them the
+  // measurement's.
   using SampleMarks = IoTap::Counts;
   explicit JobsCrew(unsigned jobs) : counts(jobs), ramp_marks(jobs) {}
   std::atomic<bool> stop{false};     // an error or a SIGINT: no job starts I/O
-  std::atomic<bool> time_up{false};  // job 0's timekeeper said so
+  std::atomic<bool> time_up{false};  // the timekeeper said so
   // --ramp ended: ramp_marks hold each job's samples of the ramp, which it
-  // forgets when it hears (release by job 0, acquire by the others).
+  // forgets when it hears (release by the supervisor, acquire by the jobs).
   std::atomic<bool> ramp_over{false};
-  std::vector<PublishedCounts> counts;  // [0] unused: job 0's are its own
-  // [0] unused. Job 0 writes them with each count while the ramp lasts,
-  // and no more once it sets ramp_over; the others read them after.
+  std::vector<PublishedCounts> counts;  // each job's, [job]
+  // The supervisor writes them with each count while the ramp lasts, and
+  // no more once it sets ramp_over; the jobs read them after.
   std::vector<SampleMarks> ramp_marks;
   std::mutex mutex;
   std::condition_variable ended;  // a job ended (running fell)
   unsigned running = 0;           // under mutex
 };
 
-// Another job's events, held until job 0 says them: the Events the
+// A job's events, held until the supervisor says them: the Events the
 // console implements are the calling thread's alone.
 class HeldEvents final : public Events {
  public:
@@ -107,7 +109,7 @@ class HeldEvents final : public Events {
     held_.push_back({what, side, err, value});
   }
   void alignment_refused(const AlignmentProblem&) override {}
-  // Job 0 alone works it out, from every job's slots, after they ended.
+  // Worked out from every job's slots after they ended, in the calling thread.
   void written_out_of_order(const WrittenOutOfOrder&) override {}
   void starting(const RunStart&) override {}
   void show_stats(const Stats&) override {}
@@ -122,23 +124,29 @@ class HeldEvents final : public Events {
 // A request's tag: the record index, with the top bit set for a write.
 constexpr std::uint64_t kWriteBit = std::uint64_t{1} << 63;
 
+class JobsSupervisor;
+
 class QueuedCopy final : private PositionBuffers {
  public:
-  // The only job, or --jobs' job 0: it positions the files, hears the
-  // signals, keeps the time and the progress line, and ends the positions.
+  // The only job, or --jobs' job 0: the copy as a whole, whose object
+  // positions the files before the jobs start and ends the positions, the
+  // counts and the errors after they ended. Alone, it also hears the
+  // signals and keeps the time and the progress line as it copies.
   explicit QueuedCopy(const CopyRequest& request);
   // Another job of --jobs: its own lane (ring and slots), its part of the
-  // range, its events held for job 0 to say, the crew it belongs to.
-  // tap: its own --latency tap, or null.
+  // range, its events held for the supervisor to say, the crew it belongs
+  // to. tap: its own --latency tap, or null.
   QueuedCopy(const CopyRequest& request, const QueueLane& lane, Events& events, const JobPart& part, JobsCrew* crew,
              IoTap* tap);
   ~QueuedCopy() override;
   CopyResult run();
-  // Another job's copy, in its own thread, from where job 0 positioned.
+  // A job's copy of its part, in its own thread, from where job 0 positioned.
   void run_part(const QueuedCopy& first);
   const CopyResult& result() const noexcept { return result_; }
 
  private:
+  friend class JobsSupervisor;
+
   // Where one record stands. Record i always lives in slot i % depth, so
   // in-order accounting needs no search.
   struct Slot {
@@ -168,25 +176,23 @@ class QueuedCopy final : private PositionBuffers {
   unsigned char* block_for(Side) override { return slot_buffers_[0].data(); }
 
   bool position();
+  // The only job's copy, in the calling thread.
+  void copy_alone();
   void copy_loop();
-  // The copy's turn to stop: the time, a signal (job 0), or another job's
-  // error or stop (every other job).
+  // The copy's turn to stop: for a job of --jobs, what the crew says (a
+  // stop, the time, the ramp's end); for the only job, the time, a signal
+  // and the progress line, heard by itself (watch_alone).
   void poll_stops();
-  // --jobs: job 0 splits the range, starts the other jobs, waits for them
-  // (hearing signals and keeping the time while it does) and adds up.
-  void start_jobs();
-  void wait_for_jobs();
-  void add_up_jobs();
+  void watch_alone();
   // After the join: the tail another job's part ends in, written in this
   // thread once no O_DIRECT write is in flight.
   void write_other_tails();
-  // --ramp with --latency: another job's samples from the ramp forgotten,
-  // once, when it first hears the ramp is over (or, all of them, when the
-  // copy ended inside it).
+  // --ramp with --latency: a job's samples from the ramp forgotten, once,
+  // when it first hears the ramp is over (or, all of them, when the copy
+  // ended inside it).
   void forget_ramp_samples() noexcept;
   // When this job's part ended, and how busy its thread was since start.
   void part_ended(std::int64_t start_ns, std::int64_t start_cpu_ns) noexcept;
-  void find_the_cut();
   // An error (the first of this job): where it struck, for the refill.
   void note_failure(std::int64_t record, Side side, int err) noexcept {
     if (failed_block_ >= 0) return;
@@ -211,10 +217,7 @@ class QueuedCopy final : private PositionBuffers {
   void refill_after_error();
   // What refill_prefix needs: the range, the blocks in place, the error.
   RefillRequest refill_request(std::int64_t failed, Side side, int err) const;
-  // Every job's counts so far (this job's alone without --jobs); with
-  // marks, each other job's samples at the same moment into the crew's
-  // ramp_marks.
-  Stats counted_so_far(bool marks = false) const noexcept;
+  // A job of --jobs: its counts so far, for the supervisor to read.
   void publish() noexcept;
   void reserve_output();
   void queue_reads();
@@ -241,11 +244,13 @@ class QueuedCopy final : private PositionBuffers {
 
   const CopyRequest& request_;
   const Settings& settings_;
-  Events& events_;
+  // Where what happens is said: the console's, or, while job 0 copies in a
+  // thread of its own, the events the supervisor holds for it.
+  Events* events_;
   Ring& ring_;
   std::span<const std::span<unsigned char>> slot_buffers_;
-  JobPart part_;             // --jobs' job 0 learns its part in start_jobs
-  JobsCrew* crew_;           // null: the only job (job 0 of --jobs joins its crew in start_jobs)
+  JobPart part_;             // --jobs' job 0 learns its part when the jobs start
+  JobsCrew* crew_;           // null: the only job (job 0 of --jobs joins its crew when the jobs start)
   unsigned job_index_ = 0;   // in crew_->counts
   std::int64_t end_ns_ = 0;  // --jobs: when this job's copy ended
   // --jobs in turn: the range's first record no job copied, when a stop
@@ -295,21 +300,57 @@ class QueuedCopy final : private PositionBuffers {
   bool interrupted_ = false;
   const bool progress_;  // status=progress or --progress: a line each second
   ProgressTicker progress_ticker_;
-  std::unique_ptr<struct JobsRun> jobs_;  // job 0 of --jobs: the others
+  std::unique_ptr<JobsSupervisor> jobs_;  // job 0 of --jobs: the others, and who watches them
 };
 
-// --jobs' job 0's crew: the other jobs, their threads and events.
-struct JobsRun {
-  explicit JobsRun(unsigned jobs) : crew(jobs), events(jobs) {}
-  JobsCrew crew;
-  std::vector<HeldEvents> events;                   // [0] unused
-  std::vector<std::unique_ptr<QueuedCopy>> copies;  // jobs 1..N-1
-  ThreadGroup threads;
+// --jobs: the calling thread's part. It splits the range and starts every
+// job in a thread of its own, job 0 (the copy that positioned the files)
+// as an ordinary worker among them; while they copy it hears the signals
+// and keeps the time, the ramp's end and the progress line, from the
+// counts each job publishes; then it joins them, says what they met, and
+// adds their counts up into job 0's.
+class JobsSupervisor {
+ public:
+  // A supervisor, the jobs started, when the range makes more than one
+  // part; null (first copies alone) when it does not.
+  static std::unique_ptr<JobsSupervisor> start(QueuedCopy& first);
+  JobsSupervisor(QueuedCopy& first, unsigned jobs);
+  // Until every job ended: the signals, the time, the progress line.
+  void supervise();
+  // After supervise(): every job's records and bytes in job 0's result;
+  // what the jobs met, said once: an error only when none was said before.
+  void add_up();
+  // A SIGINT stopped the jobs.
+  bool interrupted() const noexcept { return interrupted_; }
+  // Jobs 1..N-1 (job 0 is the first copy).
+  const std::vector<std::unique_ptr<QueuedCopy>>& others() const noexcept { return others_; }
+
+ private:
+  // One look at the signals, the time and the progress line.
+  void watch();
+  // Every job's counts as last published; with marks, each job's samples
+  // at the same moment into the crew's ramp_marks.
+  Stats counted_so_far(bool marks = false) noexcept;
+  // Job index's copy: the first for 0.
+  QueuedCopy& job(std::size_t index) noexcept { return index == 0 ? first_ : *others_[index - 1]; }
+  std::size_t jobs() const noexcept { return others_.size() + 1; }
+  void start_threads();
+  void find_the_cut();
+
+  QueuedCopy& first_;
+  JobsCrew crew_;
+  std::vector<HeldEvents> events_;  // each job's, [job]
+  std::vector<std::unique_ptr<QueuedCopy>> others_;
+  ThreadGroup threads_;
   // SIGINT heard by a thread that sleeps until it comes: every job stops
-  // at once, however many busy threads job 0 waits behind (issue 28, A5).
-  std::optional<signals::Listener> listener;
-  std::int64_t start_ns = 0;
-  std::int64_t start_cpu_ns = 0;
+  // at once, however many busy threads the supervisor waits behind
+  // (issue 28, A5).
+  std::optional<signals::Listener> listener_;
+  ProgressTicker progress_ticker_;
+  std::int64_t start_ns_ = 0;
+  std::size_t started_ = 0;       // the jobs whose threads started: 0 to started_ - 1
+  bool threads_refused_ = false;  // a thread could not be started: said, and every job stopped
+  bool interrupted_ = false;
 };
 
 }  // namespace ddtime

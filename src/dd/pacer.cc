@@ -3,6 +3,6 @@
 
 namespace ddtime {
 
-bool Pacer::read_clock(const Stats& stats, const Stats* own) { return due_now(stats, own); }
+bool Pacer::read_clock(const Stats& stats) { return due_now(stats); }
 
 }  // namespace ddtime

@@ -23,18 +23,20 @@ class Pacer {
   bool due(const Stats& stats) {
     if (--countdown_ > 0) [[likely]]
       return false;
-    return read_clock(stats, nullptr);
+    return read_clock(stats);
   }
-  // due() for counts that cost something to make (--jobs' job 0 adds up
-  // every job's): counted() is called only when the clock is read. own:
-  // the records of the latency recorders the pacer was given (job 0's
-  // alone), when they are not the counts.
+  // due() for counts that cost something to make (--jobs' supervisor adds
+  // up every job's): counted() is called only when the clock is read.
   template <typename Counted>
-  bool due_counting(Counted&& counted, const Stats* own = nullptr) {
+  bool due_counting(Counted&& counted) {
     if (--countdown_ > 0) [[likely]]
       return false;
-    return read_clock(counted(), own);
+    return read_clock(counted());
   }
+  // --jobs: each job's latency samples are its own thread's, and each job
+  // forgets its samples of the ramp when it hears the ramp ended; from
+  // here on the pacer leaves the recorders it was given alone.
+  virtual void leave_samples_to_jobs() noexcept = 0;
   // --ramp was asked for; ramping(): it has not ended yet.
   bool ramps() const noexcept { return ramps_; }
   bool ramping() const noexcept { return ramping_; }
@@ -43,7 +45,7 @@ class Pacer {
   explicit Pacer(bool ramps) noexcept : ramps_(ramps) {}
   ~Pacer() = default;
   // The clock read now, what is due done, and countdown_ set again.
-  virtual bool due_now(const Stats& stats, const Stats* own) = 0;
+  virtual bool due_now(const Stats& stats) = 0;
 
   std::int64_t countdown_ = 1;  // records (or batches) left before the next reading
   bool ramping_ = false;
@@ -51,7 +53,7 @@ class Pacer {
  private:
   // due_now(), out of line: inlined into every copy loop, the check stays
   // a countdown and a plain call, as Timekeeper's was.
-  [[gnu::noinline]] bool read_clock(const Stats& stats, const Stats* own);
+  [[gnu::noinline]] bool read_clock(const Stats& stats);
 
   const bool ramps_;
 };

@@ -103,8 +103,9 @@ class StandardDescriptorsHeld {
 // name, or auto's pick (io_uring); where auto's pick is refused for job
 // 0, its fallback (the threads engine, which set_up starts: its threads
 // need the slots) copies, and the report says why.
-// Job 0's ring is the calling thread's; every other job's is enabled by
-// the job's own thread.
+// With --jobs every job's ring, job 0's too, is enabled by the job's own
+// thread (the calling thread supervises); the only job's is the calling
+// thread's.
 bool QueueResources::open_kernel_rings(Os& os, const Plan& plan, Events& events, EngineUse& engine) {
   engine_ = plan.queued() ? ring_engine_asked(plan.engine, engines_) : nullptr;
   if (engine_ == nullptr || engine_->opens != RingEngine::Opens::kBeforeFiles) return true;
@@ -122,7 +123,7 @@ bool QueueResources::open_rings(Events& events, const Plan& plan, unsigned depth
       engine.setup_interrupted = true;
       break;
     }
-    RingOpened opened = engine_->open(depth, job != 0);
+    RingOpened opened = engine_->open(depth, plan.jobs > 1);
     if (opened.ring) {
       rings_.push_back(std::move(opened.ring));
       continue;
@@ -216,8 +217,9 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
 
 void QueueResources::hand_out_lanes(const Request& request, QueueSetup& queue) {
   // Job 0's ring alone registers the files: unregistering them (see
-  // ~UringRing) must come from the ring's own thread, and only job 0's
-  // is torn down by the thread that submitted to it.
+  // ~UringRing) must come from the ring's own thread, which for --jobs is
+  // job 0's (run_part lets them go) and otherwise the calling thread,
+  // which tears job 0's ring down.
   static constexpr int kFiles[] = {kInputFd, kOutputFd};
   rings_[0]->register_files(kFiles);
   // The buffers go to the kernel once every ring is set up: the kernel
@@ -276,8 +278,8 @@ void QueueResources::release() noexcept {
   // here): eight jobs' contexts, one after another, held the end of a run,
   // SIGINT's included, for a quarter of a second. Such rings of the other
   // jobs go together, each in a thread of its own; job 0's goes here, in
-  // the thread that submitted to it, which alone may let its registered
-  // files go. Where no thread can be had, they go one after another below,
+  // the calling thread, which submitted to it (or, for --jobs, after its
+  // thread let the registered files go). Where no thread can be had, they go one after another below,
   // as io_uring's do, which return at once: 63 threads to close them took
   // 30 ms of a SIGINT's 75 at --jobs=64 --iodepth=1024.
   if (rings_.size() > 1 && !rings_[1]->destroyed_at_once()) {

@@ -86,6 +86,7 @@ class PatternRing final : public Ring {
   std::string setup() const override { return inner_->setup(); }
   RingCounters counters() const noexcept override { return inner_->counters(); }
   int start_in_this_thread() noexcept override { return inner_->start_in_this_thread(); }
+  void let_files_go() noexcept override { inner_->let_files_go(); }
   bool register_buffers(std::span<const std::span<unsigned char>> buffers) override {
     return inner_->register_buffers(buffers);
   }

@@ -78,12 +78,12 @@ void Timekeeper::pace(std::int64_t now) {
   countdown_ = stride_;
 }
 
-bool Timekeeper::tick(const Stats& stats, const Stats* own) {
+bool Timekeeper::tick(const Stats& stats) {
   const std::int64_t now = window_.now_ns();
   pace(now);
   if (ramping_) {
     if (now < ramp_end_ns_) return false;
-    end_ramp(stats, own != nullptr ? *own : stats, now);
+    end_ramp(stats, now);
   }
   if (rules_.timeline && now >= next_sample_ns_) {
     take_sample(stats, now);
@@ -99,7 +99,7 @@ bool Timekeeper::tick(const Stats& stats, const Stats* own) {
   return false;
 }
 
-void Timekeeper::end_ramp(const Stats& stats, const Stats& own, std::int64_t now) {
+void Timekeeper::end_ramp(const Stats& stats, std::int64_t now) {
   ramping_ = false;
   ramp_stats_ = stats;
   ramp_elapsed_ns_ = now - window_.start_ns();
@@ -116,8 +116,8 @@ void Timekeeper::end_ramp(const Stats& stats, const Stats& own, std::int64_t now
   // reads that completed but were not counted yet (in flight when the
   // ramp ended) stay, as their records count in the measurement.
   if (latency_ != nullptr) {
-    latency_->reads.forget_first(own.full_records_in + own.partial_records_in);
-    latency_->writes.forget_first(own.full_records_out + own.partial_records_out);
+    latency_->reads.forget_first(stats.full_records_in + stats.partial_records_in);
+    latency_->writes.forget_first(stats.full_records_out + stats.partial_records_out);
   }
 }
 
@@ -160,7 +160,7 @@ void Timekeeper::copy_ended(const Stats& stats) {
   const std::int64_t now = window_.now_ns();
   // A copy that ended inside its ramp measured nothing: all it moved was
   // the ramp's.
-  if (ramping_) end_ramp(stats, stats, now);
+  if (ramping_) end_ramp(stats, now);
   if (!rules_.timeline) return;
   const std::int64_t end = now - window_.start_ns();
   const std::int64_t last = timeline_->samples.empty() ? 0 : timeline_->samples.back().end_ns;

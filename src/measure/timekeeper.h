@@ -81,13 +81,15 @@ class Timekeeper final : public Pacer {
 
   // When the window opens. latency: --latency's recorders, emptied when
   // the ramp ends, or null. interval_latency: each sample marks how many
-  // they held, for its interval's figures (not with --jobs, whose other
-  // jobs keep samples of their own).
+  // they held, for its interval's figures (not with --jobs, whose jobs
+  // keep samples of their own and forget the ramp's themselves: see
+  // Pacer::leave_samples_to_jobs).
   void start(LatencyRecorders* latency, bool interval_latency = true);
   // The copy loop asks due() (Pacer) once per record or reaped batch; the
   // clock is read once every stride. tick(): the clock read now, and what
   // is due done; true when the copy is to stop starting I/O.
-  bool tick(const Stats& stats, const Stats* own = nullptr);
+  bool tick(const Stats& stats);
+  void leave_samples_to_jobs() noexcept override { latency_ = nullptr; }
   // After the copy: the last sample taken.
   void copy_ended(const Stats& stats);
   // --latency: each interval's figures from the samples kept; before the
@@ -108,9 +110,7 @@ class Timekeeper final : public Pacer {
   void set_range_blocks(std::int64_t blocks) noexcept { live_->range_blocks = blocks; }
 
  private:
-  // own: the records whose samples the latency recorders hold (stats, but
-  // for --jobs' job 0).
-  void end_ramp(const Stats& stats, const Stats& own, std::int64_t now);
+  void end_ramp(const Stats& stats, std::int64_t now);
   void take_sample(const Stats& stats, std::int64_t now);
   // Halves the samples: every other one dropped, the interval doubled.
   void coarsen();
@@ -119,7 +119,7 @@ class Timekeeper final : public Pacer {
 
   RunWindow& window_;
   Rules rules_;
-  bool due_now(const Stats& stats, const Stats* own) override { return tick(stats, own); }
+  bool due_now(const Stats& stats) override { return tick(stats); }
 
   LatencyRecorders* latency_ = nullptr;
   bool interval_latency_ = true;

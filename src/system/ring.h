@@ -79,9 +79,13 @@ class Ring {
   // them skip the kernel's descriptor lookup (io_uring's registered
   // files); false where the ring has no such thing or the kernel refused:
   // they then go as they are. Registered, they are let go when the ring is
-  // destroyed, which must then be done by the thread that submits to it
-  // (a single-issuer ring refuses others).
+  // destroyed or by let_files_go(), either of which must be done by the
+  // thread that submits to it (a single-issuer ring refuses others).
   virtual bool register_files(std::span<const int> /*files*/) { return false; }
+  // The registered files let go now, by the thread that submits to the
+  // ring, which another thread will destroy (--jobs' job 0: its thread
+  // submits, the calling thread tears the rings down after the join).
+  virtual void let_files_go() noexcept {}
   // Whether destroying the ring returns at once (io_uring, which the
   // kernel tears down later) rather than waiting (Linux AIO's io_destroy
   // waits out an RCU grace period, the threads engine joins its threads):

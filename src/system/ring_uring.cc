@@ -30,7 +30,7 @@ class UringRing final : public Ring {
     // files registered with it stay open until then: an of= on a file
     // system just unmounted by a script would be busy (EBUSY), a deleted
     // one would keep its blocks. Unregistered here, they are let go now.
-    if (files_registered_ != 0) io_uring_unregister_files(&ring_);
+    if (files_registered_ != 0 && !files_let_go_) io_uring_unregister_files(&ring_);
     io_uring_queue_exit(&ring_);
   }
 
@@ -64,6 +64,11 @@ class UringRing final : public Ring {
     std::copy(files.begin(), files.end(), files_.begin());
     files_registered_ = files.size();
     return true;
+  }
+
+  // The report still says the files were registered: they were, for the copy.
+  void let_files_go() noexcept override {
+    if (files_registered_ != 0 && !files_let_go_) files_let_go_ = io_uring_unregister_files(&ring_) == 0;
   }
 
   const char* name() const noexcept override { return "io_uring"; }
@@ -155,6 +160,7 @@ class UringRing final : public Ring {
   bool registered_ = false;
   std::array<int, 2> files_{-1, -1};
   std::size_t files_registered_ = 0;
+  bool files_let_go_ = false;  // by let_files_go, from the submitting thread
   unsigned queued_ = 0;
   unsigned in_flight_ = 0;
   std::vector<RingCompletion> reaped_;

@@ -594,6 +594,25 @@ TEST_F(QueueDepthOnFullFileSystem, ADirectCopyThatRunsOutOfRoomEndsAtWhatItRepor
   }
 }
 
+// --jobs: job 0's ring holds the registered files; job 0's thread submits
+// to it and the calling thread tears it down after the join. A single
+// issuer's ring refuses to let the files go for any thread but its
+// submitter, so job 0's thread does, and the file system can be unmounted
+// the moment ddtime exits, as after a copy by one job.
+TEST_F(QueueDepthOnFullFileSystem, AJobsCopyLeavesNothingThatKeepsTheFileSystemBusy) {
+  remake();
+  if (!mounted_) return;
+  const Result r = dd({"if=in", "of=" + path("mnt/out").string(), "bs=64K", "count=16", "oflag=direct",
+                       "--engine=io_uring", "--jobs=2", "--iodepth=4"});
+  if (r.status() != "exit 0" && r.err.find("io_uring") != std::string::npos) {
+    GTEST_SKIP() << "io_uring refused here: " << r.err;
+  }
+  EXPECT_STATUS(r, "exit 0");
+  const Command unmounted = shell("umount '" + path("mnt").string() + "'");
+  EXPECT_TRUE(unmounted.ok) << unmounted.output;
+  mounted_ = !unmounted.ok;
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, QueueDepthOnLoop,
                          ::testing::Values(DeviceCase{"Sectors512", 512, false}, DeviceCase{"Sectors4096", 4096, false},
                                            DeviceCase{"Sectors512DirectIo", 512, true},
