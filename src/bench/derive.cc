@@ -94,6 +94,10 @@ Settings read_back_settings(const Settings& settings, const Settings& written, s
   return read;
 }
 
+FileKinds read_back_kinds(const ResolvedRun& resolved) noexcept {
+  return {once_opened(resolved.output), FileKind::kNull};
+}
+
 void shape_profile(Os& os, Settings& settings, Plan& plan) {
   const ProfilePreset& preset = *plan.profile;
   // skip= and seek= (bs= is refused, so in 512-byte blocks) counted again
@@ -127,6 +131,13 @@ Settings profile_test_settings(const ResolvedRun& resolved, const ProfileTest& t
   s = with_block_size(std::move(s), test.bs);
   count_bytes(s, *resolved.plan.size);
   return s;
+}
+
+FileKinds profile_test_kinds(const ResolvedRun& resolved, bool write) noexcept {
+  // As profile_test_settings: the read test of of= is a read-back; a
+  // profile of if= reads it into the /dev/null shape_profile gave it.
+  if (write) return {FileKind::kZero, resolved.output};
+  return resolved.plan.pattern ? read_back_kinds(resolved) : resolved.kinds();
 }
 
 Plan profile_test_plan(const Plan& plan, const ProfileTest& test, bool write, std::uint64_t seed) {

@@ -40,7 +40,8 @@ void QueuedCopy::start_jobs() {
   std::optional<std::int64_t> records;
   if (passes) {
     records = request_.queue.order.blocks();
-  } else if (const std::optional<std::int64_t> bytes = input_bytes_from(request_.os, settings_, input_base_)) {
+  } else if (const std::optional<std::int64_t> bytes =
+                 input_bytes_from(request_.os, settings_, request_.kinds.input, input_base_)) {
     records = (*bytes + ibs_ - 1) / ibs_;
   }
   const auto asked = static_cast<unsigned>(request_.queue.lanes.size());

@@ -3,8 +3,9 @@
 // getfdtype does), and what follows from it: whether it can be read again
 // from where a run started, whether writes may go at offsets of their own,
 // whether O_DIRECT can be had, and whether its reads are zeros; and what a
-// regular file or block device holds. classify is pure; find_kind and
-// file_size ask the Os.
+// regular file or block device holds. The kind travels with the run (a
+// ResolvedRun, a Run, a CopyRequest), so nothing probes a file to learn it
+// again; classify is pure, file_size asks the Os.
 #pragma once
 
 #include <sys/stat.h>
@@ -38,6 +39,19 @@ FileKind classify(const struct stat& status) noexcept;
 // such file yet), or, with no name, the open descriptor's (a standard
 // stream); kUnknown when the OS will not say.
 FileKind find_kind(Os& os, const std::optional<std::string>& path, int fd) noexcept;
+
+// A run's two sides, as resolve found them before anything was opened.
+struct FileKinds {
+  FileKind input = FileKind::kUnknown;
+  FileKind output = FileKind::kUnknown;
+};
+
+// What a file is once a run has opened it: an output that was not there
+// is the regular file the open created (O_CREAT makes nothing else).
+constexpr FileKind once_opened(FileKind kind) noexcept { return kind == FileKind::kAbsent ? FileKind::kRegular : kind; }
+constexpr FileKinds once_opened(FileKinds kinds) noexcept {
+  return {once_opened(kinds.input), once_opened(kinds.output)};
+}
 
 // What a regular file (its stat's size) or a block device (BLKGETSIZE64)
 // holds, in bytes, now; nullopt for any other kind, or when the OS will not

@@ -39,6 +39,13 @@ TEST(FindKind, AStandardStreamIsItsDescriptors) {
   EXPECT_EQ(find_kind(os, std::nullopt, 1), FileKind::kBlock);
 }
 
+TEST(OnceOpened, AnAbsentOutputIsTheRegularFileItsOpenMade) {
+  const FileKinds kinds = once_opened(FileKinds{FileKind::kPipe, FileKind::kAbsent});
+  EXPECT_EQ(kinds.input, FileKind::kPipe);
+  EXPECT_EQ(kinds.output, FileKind::kRegular);
+  EXPECT_EQ(once_opened(FileKind::kBlock), FileKind::kBlock);
+}
+
 TEST(FileSize, ARegularFileHoldsWhatItsStatSays) {
   FakeOs os = two_files();
   EXPECT_EQ(file_size(os, 0, FileKind::kRegular), 1000);
