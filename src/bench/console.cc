@@ -283,20 +283,13 @@ bool Console::interrupted_in(std::string_view phase, const SessionRecord* so_far
   return false;
 }
 
-std::string Console::measured_words(const Settings& settings) {
+std::string Console::measured_words(const Settings& settings, FileKinds kinds) {
   if (!settings.ext.timing_report(plan_.latency) || settings.status == StatusLevel::kNone || stderr_taken_) return {};
   MeasuredFacts facts;
-  struct stat status {};
-  auto kind = [&](const std::optional<std::string>& path, int fd) {
-    if (!path) return os_.fstat(fd, status).ok() ? side_kind_of(status) : SideKind::kUnknown;
-    const IoResult found = os_.stat_path(path->c_str(), status);
-    // An output not there yet is the regular file dd will create.
-    if (!found.ok()) return found.err == ENOENT ? SideKind::kRegular : SideKind::kUnknown;
-    return side_kind_of(status);
-  };
   facts.pattern = plan_.pattern.has_value();
-  facts.input = kind(settings.input_file, STDIN_FILENO);
-  facts.output = kind(settings.output_file, STDOUT_FILENO);
+  // An output not there yet is the regular file dd will create.
+  facts.input = side_kind_of(once_opened(kinds.input));
+  facts.output = side_kind_of(once_opened(kinds.output));
   facts.input_name = settings.input_file.value_or("standard input");
   facts.output_name = settings.output_file.value_or("standard output");
   facts.bs = settings.ibs;
@@ -305,7 +298,8 @@ std::string Console::measured_words(const Settings& settings) {
                          settings.oflag.dsync || settings.oflag.direct;
   if (facts.input == SideKind::kRegular && !facts.input_direct) {
     // Of the bytes this copy reads, not of the whole file.
-    const std::optional<Residency> range = CacheStateSetter(os_, settings, CacheMode::kAsIs).input_range_residency();
+    const std::optional<Residency> range =
+        CacheStateSetter(os_, settings, kinds, CacheMode::kAsIs).input_range_residency();
     if (range && range->pages > 0 && range->resident) {
       facts.input_resident = static_cast<double>(*range->resident) / static_cast<double>(range->pages);
     }

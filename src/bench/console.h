@@ -110,7 +110,7 @@ class Console final : public Events {
 
   // What the coming run will measure, in plain words (the input's
   // residency among the facts); empty as dd or without the text report.
-  std::string measured_words(const Settings& settings);
+  std::string measured_words(const Settings& settings, FileKinds kinds);
 
   // One plain run's end (or its stop by a signal): ddtime's report, GNU's
   // summary, the reports; a run GNU ends without statistics (report

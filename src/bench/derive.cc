@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bench/derive.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <optional>
 
@@ -19,19 +16,11 @@ namespace {
 // made at the range.
 std::int64_t profile_default_range(Os& os, const Settings& settings, bool writes) {
   const std::string& target = writes ? *settings.output_file : *settings.input_file;
-  struct stat status {};
-  if (!os.stat_path(target.c_str(), status).ok()) return kProfileDefaultRange;
-  const FileKind kind = classify(status);
-  std::optional<std::int64_t> size;
-  if (kind == FileKind::kRegular && (!writes || status.st_size > 0)) size = status.st_size;
-  if (kind == FileKind::kBlock) {
-    const IoResult opened = os.open(target.c_str(), O_RDONLY | O_CLOEXEC, 0);
-    if (opened.ok()) {
-      const IoResult bytes = os.block_device_size(static_cast<int>(opened.n));
-      if (bytes.ok()) size = bytes.n;
-      os.close(static_cast<int>(opened.n));
-    }
-  }
+  // Before resolve: the kind is not known yet.
+  const FileKind kind = find_kind(os, target, -1);
+  if (kind == FileKind::kAbsent || kind == FileKind::kUnknown) return kProfileDefaultRange;
+  std::optional<std::int64_t> size = file_size(os, target, kind);
+  if (writes && kind == FileKind::kRegular && size == 0) size.reset();
   if (!size) return kProfileDefaultRange;
   const std::int64_t start = (writes ? settings.seek_offset() : settings.skip_offset()).value_or(0);
   std::int64_t rest = *size > start ? *size - start : 0;
@@ -105,6 +94,10 @@ Settings read_back_settings(const Settings& settings, const Settings& written, s
   return read;
 }
 
+FileKinds read_back_kinds(const ResolvedRun& resolved) noexcept {
+  return {once_opened(resolved.output), FileKind::kNull};
+}
+
 void shape_profile(Os& os, Settings& settings, Plan& plan) {
   const ProfilePreset& preset = *plan.profile;
   // skip= and seek= (bs= is refused, so in 512-byte blocks) counted again
@@ -138,6 +131,13 @@ Settings profile_test_settings(const ResolvedRun& resolved, const ProfileTest& t
   s = with_block_size(std::move(s), test.bs);
   count_bytes(s, *resolved.plan.size);
   return s;
+}
+
+FileKinds profile_test_kinds(const ResolvedRun& resolved, bool write) noexcept {
+  // As profile_test_settings: the read test of of= is a read-back; a
+  // profile of if= reads it into the /dev/null shape_profile gave it.
+  if (write) return {FileKind::kZero, resolved.output};
+  return resolved.plan.pattern ? read_back_kinds(resolved) : resolved.kinds();
 }
 
 Plan profile_test_plan(const Plan& plan, const ProfileTest& test, bool write, std::uint64_t seed) {

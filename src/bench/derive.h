@@ -17,6 +17,7 @@
 #include "model/plan.h"
 #include "model/profile.h"
 #include "model/settings.h"
+#include "system/file_kind.h"
 #include "system/os.h"
 
 namespace ddtime {
@@ -51,6 +52,11 @@ Settings write_pass_settings(const Settings& settings, bool pattern);
 // no output flag and O_DIRECT as the write had it.
 Settings read_back_settings(const Settings& settings, const Settings& written, std::int64_t where, std::int64_t bytes);
 
+// What the files of a read of written data are (--readback's read pass,
+// a profile's read test of of=): the written output, a regular file once
+// made if it was not there, read into /dev/null.
+FileKinds read_back_kinds(const ResolvedRun& resolved) noexcept;
+
 // --profile: the command line shaped into the profile's base job before
 // resolve checks it (1 MiB blocks over the range, the time, the runs,
 // O_DIRECT, the write tests' random data).
@@ -58,6 +64,9 @@ void shape_profile(Os& os, Settings& settings, Plan& plan);
 // A profile's test on one side: the range read back, or written from the
 // generator, in the test's blocks.
 Settings profile_test_settings(const ResolvedRun& resolved, const ProfileTest& test, bool write);
+// Its files' kinds: the generator's /dev/zero into the target, or the
+// target (of= as written, or if=) read into /dev/null.
+FileKinds profile_test_kinds(const ResolvedRun& resolved, bool write) noexcept;
 // Its plan: the test's depth, jobs and order, every I/O timed; seed: the
 // random order's, drawn by the caller.
 Plan profile_test_plan(const Plan& plan, const ProfileTest& test, bool write, std::uint64_t seed);

@@ -76,7 +76,7 @@ int Driver::run() {
 }
 
 int Driver::run_single() {
-  RunRecord record = run_with(settings(), plan());
+  RunRecord record = run_with(settings(), resolved_->kinds(), plan());
   // As dd's die(): the whole history, what the JSON's errors list.
   record.errors = diag_.history();
   switch (record.result.report) {
@@ -98,16 +98,16 @@ int Driver::run_single() {
   return console_.run_ended(record) != 0 ? 1 : status;
 }
 
-RunRecord Driver::run_with(const Settings& settings, const Plan& plan, const PatternSource* pattern,
+RunRecord Driver::run_with(const Settings& settings, FileKinds kinds, const Plan& plan, const PatternSource* pattern,
                            std::string label) {
   const std::size_t said_before = diag_.history().size();
   RunRecord record;
   // What the run measures, in words, now that --cache has acted.
-  record.measured = console_.measured_words(settings);
+  record.measured = console_.measured_words(settings, kinds);
   std::optional<PatternOs> generated;
   if (pattern != nullptr) generated.emplace(os_, *pattern);
   console_.run_begins(settings, std::move(label));
-  Run run(generated ? static_cast<Os&>(*generated) : os_, console_, window_, settings, plan, pattern);
+  Run run(generated ? static_cast<Os&>(*generated) : os_, console_, window_, settings, kinds, plan, pattern);
   record.result = run.perform();
   console_.run_ends();
   record.settings = run.settings();

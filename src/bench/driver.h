@@ -81,7 +81,7 @@ class Driver {
   // --cache: the page cache as asked before a run, and what it then holds
   // of the run's ranges. False when it could not be set up (reported) or
   // a SIGINT came.
-  bool prepare_cache(const Settings& settings, std::string_view setting, SessionRecord& session,
+  bool prepare_cache(const Settings& settings, FileKinds kinds, std::string_view setting, SessionRecord& session,
                      std::optional<CacheState>& state);
   // --pattern: the generator's rate, measured before the first run.
   void measure_pattern(SessionRecord& session);
@@ -90,8 +90,9 @@ class Driver {
   // One run of settings and plan (derive's), as its record: its
   // diagnostics, its generator's seed. label: which run of a session or
   // read-back it is, for SIGUSR1.
-  RunRecord run_with(const Settings& settings, const Plan& plan, const PatternSource* pattern = nullptr,
-                     std::string label = {});
+  // kinds: what its files are (the resolved run's, or derive's).
+  RunRecord run_with(const Settings& settings, FileKinds kinds, const Plan& plan,
+                     const PatternSource* pattern = nullptr, std::string label = {});
 
   Os& os_;
   Diag& diag_;

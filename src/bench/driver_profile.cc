@@ -5,8 +5,6 @@
 // pause between tests. The command line is shaped into the profile's base
 // job before resolve (derive's shape_profile); the console says and writes
 // the table at the end, from the profile's view of the session.
-#include <sys/stat.h>
-
 #include <algorithm>
 
 #include "bench/driver.h"
@@ -27,9 +25,10 @@ constexpr std::int64_t kPauseSliceNs = 50'000'000;
 
 std::optional<int> Driver::prepare_profile_range(SessionRecord& session) {
   if (!profile_->writes) return std::nullopt;
-  struct stat status {};
-  const bool exists = os_.stat_path(profile_->target.c_str(), status).ok();
-  if (!exists || (classify(status) == FileKind::kRegular && status.st_size == 0)) {
+  // Nothing has written the target since resolve found its kind.
+  const FileKind target = resolved_->output;
+  const bool exists = target != FileKind::kAbsent && target != FileKind::kUnknown;
+  if (!exists || (target == FileKind::kRegular && file_size(os_, profile_->target, target) == 0)) {
     console_.messages().profile_creates(session_words(plan()), profile_->target, profile_->start + profile_->range);
   }
   const Settings settings = profile_test_settings(*resolved_, kPrepare, true);
@@ -39,7 +38,7 @@ std::optional<int> Driver::prepare_profile_range(SessionRecord& session) {
   if (console_.interrupted_in("a profile: preparing the range", nullptr)) stop(session);
   const PatternSource pattern = next_pattern(settings);
   console_.profile_step("preparing the range");
-  const RunRecord run = run_with(settings, plan, &pattern, "preparing the range");
+  const RunRecord run = run_with(settings, profile_test_kinds(*resolved_, true), plan, &pattern, "preparing the range");
   profile_->prepare_ns = run.result.times.real_ns;
   return after_run(session, run);
 }

@@ -88,13 +88,13 @@ int Driver::run_readback() {
   }
   // --cache as for any run: what the write pass meets, before it starts.
   std::optional<CacheState> cache;
-  if (plan().cache_given && !prepare_cache(write, "", session, cache)) {
+  if (plan().cache_given && !prepare_cache(write, resolved_->kinds(), "", session, cache)) {
     stop_if_interrupted("--cache", session);
     return finish(session, 1);
   }
   stop_if_interrupted("the write pass's setup", session);
-  session.runs.push_back(
-      run_with(write, row_plan(plan(), plan().iodepth), pattern ? &*pattern : nullptr, "the write pass"));
+  session.runs.push_back(run_with(write, resolved_->kinds(), row_plan(plan(), plan().iodepth),
+                                  pattern ? &*pattern : nullptr, "the write pass"));
   RunRecord& written = session.runs.back();
   written.pass = Pass::kWrite;
   written.residency = cache;
@@ -111,7 +111,8 @@ int Driver::run_readback() {
   Settings read = read_back_settings(settings(), first.settings, where, bytes);
   if (read.iflag.direct && !direct_read_aligned(os_, console_, read, where, bytes)) read.iflag.direct = false;
   stop_if_interrupted("the read pass's setup", session);
-  session.runs.push_back(run_with(read, row_plan(plan(), plan().iodepth), nullptr, "the read pass"));
+  session.runs.push_back(
+      run_with(read, read_back_kinds(*resolved_), row_plan(plan(), plan().iodepth), nullptr, "the read pass"));
   RunRecord& reread = session.runs.back();
   reread.pass = Pass::kRead;
   reread.row = 1;
@@ -132,7 +133,9 @@ bool Driver::drop_output_cache(const Settings& written, std::int64_t& took_ns, S
   Settings output_only = written;
   output_only.input_file.reset();
   const std::int64_t start = window_.now_ns();
-  if (const CacheFailure failed = CacheStateSetter(os_, output_only, CacheMode::kCold).prepare(); failed.err != 0) {
+  if (const CacheFailure failed =
+          CacheStateSetter(os_, output_only, {.output = resolved_->output}, CacheMode::kCold).prepare();
+      failed.err != 0) {
     console_.session_step(CacheFailed{CacheMode::kCold, failed});
     return false;
   }

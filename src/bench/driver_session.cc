@@ -114,6 +114,7 @@ std::optional<int> Driver::run_row(SessionRecord& session, std::size_t row) {
   // A profile's test on its side, or a sweep's block size and depth.
   const Settings settings =
       at.test ? profile_test_settings(*resolved_, *at.test, write) : row_settings(*resolved_, at.bs);
+  const FileKinds kinds = at.test ? profile_test_kinds(*resolved_, write) : resolved_->kinds();
   const Plan plan = at.test ? profile_test_plan(this->plan(), *at.test, write, drawn_seed(window_.now_ns()))
                             : row_plan(this->plan(), at.depth);
   const std::string setting = at.test                ? fmt::format("{} {}", at.test->label, write ? "write" : "read")
@@ -137,14 +138,14 @@ std::optional<int> Driver::run_row(SessionRecord& session, std::size_t row) {
     std::optional<CacheState> cache;
     if (plan.cache_given) {
       SessionRecord no_runs{.plan = plan};  // a profile's SIGUSR1 during --cache: no session to show
-      if (!prepare_cache(settings, setting, at.test ? no_runs : session, cache)) {
+      if (!prepare_cache(settings, kinds, setting, at.test ? no_runs : session, cache)) {
         if (console_.interrupt() != 0) stop(session);
         return finish(session, 1);
       }
     }
     std::optional<PatternSource> pattern;
     if (plan.pattern) pattern.emplace(next_pattern(settings));
-    RunRecord record = run_with(settings, plan, pattern ? &*pattern : nullptr, std::move(label));
+    RunRecord record = run_with(settings, kinds, plan, pattern ? &*pattern : nullptr, std::move(label));
     record.row = row;
     record.warmup = warmup;
     record.index = index;
@@ -183,9 +184,9 @@ void Driver::stop(SessionRecord& session) {
   die_by(console_.interrupt());
 }
 
-bool Driver::prepare_cache(const Settings& settings, std::string_view setting, SessionRecord& session,
+bool Driver::prepare_cache(const Settings& settings, FileKinds kinds, std::string_view setting, SessionRecord& session,
                            std::optional<CacheState>& state) {
-  CacheStateSetter setter(os_, settings, plan().cache);
+  CacheStateSetter setter(os_, settings, kinds, plan().cache);
   const std::string phase = fmt::format("--cache={}: setting the cache up", cache_mode_name(plan().cache));
   const CacheFailure failed = setter.prepare([&] { return console_.interrupted_in(phase, &session); });
   if (console_.interrupt() != 0) return false;

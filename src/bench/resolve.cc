@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,35 +18,6 @@ namespace ddtime {
 namespace {
 
 constexpr const char* kCpuCaches = "/sys/devices/system/cpu/cpu0/cache";
-
-FileKind kind_of(Os& os, const std::optional<std::string>& path, int fd) {
-  struct stat status {};
-  if (!path) return os.fstat(fd, status).ok() ? classify(status) : FileKind::kUnknown;
-  const IoResult found = os.stat_path(path->c_str(), status);
-  if (!found.ok()) return found.err == ENOENT ? FileKind::kAbsent : FileKind::kUnknown;
-  return classify(status);
-}
-
-// What a regular file or block device holds; nullopt for anything else.
-std::optional<std::int64_t> size_of(Os& os, const std::string& path, FileKind kind) {
-  struct stat status {};
-  if (kind == FileKind::kRegular && os.stat_path(path.c_str(), status).ok()) return status.st_size;
-  if (kind != FileKind::kBlock) return std::nullopt;
-  const IoResult opened = os.open(path.c_str(), O_RDONLY | O_CLOEXEC, 0);
-  if (!opened.ok()) return std::nullopt;
-  const IoResult size = os.block_device_size(static_cast<int>(opened.n));
-  os.close(static_cast<int>(opened.n));
-  return size.ok() ? std::optional<std::int64_t>(size.n) : std::nullopt;
-}
-
-// The same of a descriptor already open (standard input).
-std::optional<std::int64_t> size_of_fd(Os& os, int fd, FileKind kind) {
-  struct stat status {};
-  if (kind == FileKind::kRegular && os.fstat(fd, status).ok()) return status.st_size;
-  if (kind != FileKind::kBlock) return std::nullopt;
-  const IoResult size = os.block_device_size(fd);
-  return size.ok() ? std::optional<std::int64_t>(size.n) : std::nullopt;
-}
 
 // The memory-bandwidth measurement people use dd for, done properly: every
 // row the same bytes, from a buffer in L1 to four times the last-level
@@ -78,8 +48,8 @@ void resolve_direct(ResolvedRun& resolved) {
 std::optional<std::int64_t> input_rest(Os& os, const ResolvedRun& resolved) {
   if (resolved.plan.pattern) return std::nullopt;
   const std::optional<std::int64_t> size = resolved.settings.input_file
-                                               ? size_of(os, *resolved.settings.input_file, resolved.input)
-                                               : size_of_fd(os, STDIN_FILENO, resolved.input);
+                                               ? file_size(os, *resolved.settings.input_file, resolved.input)
+                                               : file_size(os, STDIN_FILENO, resolved.input);
   const std::optional<std::int64_t> skipped = resolved.settings.skip_offset();
   if (!size || !skipped) return std::nullopt;
   return *size > *skipped ? *size - *skipped : 0;
@@ -99,7 +69,7 @@ void random_range_from_output(Os& os, ResolvedRun& resolved) {
   if (!(resolved.plan.random || resolved.plan.time_ns) || resolved.bytes || resolved.output != FileKind::kBlock ||
       !resolved.settings.output_file)
     return;
-  const std::optional<std::int64_t> size = size_of(os, *resolved.settings.output_file, resolved.output);
+  const std::optional<std::int64_t> size = file_size(os, *resolved.settings.output_file, resolved.output);
   const std::optional<std::int64_t> seek = resolved.settings.seek_offset();
   if (!size || !seek) return;
   const std::int64_t bytes = *size > *seek ? *size - *seek : 0;
@@ -244,7 +214,7 @@ bool check_random(Os& os, const ResolvedRun& resolved, const Messages& messages)
   // A block written past a device's end fails wherever the order puts it,
   // not at the end as in the sequential copy: the range must fit.
   if (resolved.output == FileKind::kBlock && resolved.settings.output_file) {
-    const std::optional<std::int64_t> size = size_of(os, *resolved.settings.output_file, resolved.output);
+    const std::optional<std::int64_t> size = file_size(os, *resolved.settings.output_file, resolved.output);
     const std::int64_t end = resolved.settings.seek_offset().value_or(0) + *resolved.bytes;
     if (size && end > *size) {
       messages.random_past_device_end(*resolved.settings.output_file, end, *size);
@@ -399,9 +369,8 @@ bool check_scratch_target(Os& os, const ResolvedRun& resolved, const Messages& m
   const std::string& path = *resolved.settings.output_file;
   const std::string asked = resolved.plan.profile ? session_words(resolved.plan) : std::string("--pattern");
   if (resolved.output == FileKind::kRegular) {
-    struct stat status {};
-    if (os.stat_path(path.c_str(), status).ok() && status.st_size > 0) {
-      messages.would_overwrite_file(asked, path, status.st_size);
+    if (const std::optional<std::int64_t> size = file_size(os, path, resolved.output); size > 0) {
+      messages.would_overwrite_file(asked, path, *size);
       return false;
     }
   }
@@ -426,11 +395,11 @@ bool check_scratch_target(Os& os, const ResolvedRun& resolved, const Messages& m
 bool check_profile_stays_inside(Os& os, const ResolvedRun& resolved, const Messages& messages) {
   if (!resolved.plan.pattern || resolved.output != FileKind::kRegular || !resolved.plan.size) return true;
   const std::string& path = *resolved.settings.output_file;
-  struct stat status {};
-  if (!os.stat_path(path.c_str(), status).ok() || status.st_size == 0) return true;
+  const std::optional<std::int64_t> size = file_size(os, path, resolved.output);
+  if (!size || *size == 0) return true;
   const std::int64_t end = resolved.settings.seek_offset().value_or(0) + *resolved.plan.size;
-  if (end <= status.st_size) return true;
-  messages.profile_would_grow(session_words(resolved.plan), path, status.st_size, end);
+  if (end <= *size) return true;
+  messages.profile_would_grow(session_words(resolved.plan), path, *size, end);
   return false;
 }
 
@@ -476,8 +445,8 @@ std::optional<ResolvedRun> resolve(Os& os, const Settings& settings, const Plan&
     resolved.settings.max_bytes = *resolved.plan.size % resolved.settings.ibs;
     resolved.settings.ext.count_from_size = true;
   }
-  resolved.input = resolved.plan.pattern ? FileKind::kZero : kind_of(os, resolved.settings.input_file, STDIN_FILENO);
-  resolved.output = kind_of(os, resolved.settings.output_file, STDOUT_FILENO);
+  resolved.input = resolved.plan.pattern ? FileKind::kZero : find_kind(os, resolved.settings.input_file, STDIN_FILENO);
+  resolved.output = find_kind(os, resolved.settings.output_file, STDOUT_FILENO);
   resolve_direct(resolved);
   resolved.bytes = range_bytes(os, resolved);
   random_range_from_output(os, resolved);

@@ -30,6 +30,8 @@ struct ResolvedRun {
   Plan plan;
   FileKind input = FileKind::kUnknown;   // if= (or standard input)
   FileKind output = FileKind::kUnknown;  // of= (or standard output); kAbsent: the run creates it
+  // Both, as a run of these settings takes them.
+  FileKinds kinds() const noexcept { return {input, output}; }
   // What every row of a sweep moves (--size, count=, or the input's rest).
   std::optional<std::int64_t> sweep_bytes;
   // What one run moves, where the operands or the input's size tell.

@@ -30,7 +30,7 @@ SteadyRule steady_rule(const Plan& plan) {
 
 }  // namespace
 
-Run::Run(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan,
+Run::Run(Os& os, Events& events, RunWindow& window, const Settings& settings, FileKinds kinds, const Plan& plan,
          const PatternSource* pattern)
     : os_(os),
       events_(events),
@@ -38,6 +38,7 @@ Run::Run(Os& os, Events& events, RunWindow& window, const Settings& settings, co
       settings_(settings),
       plan_(plan),
       pattern_(pattern),
+      kinds_(once_opened(kinds)),
       input_cache_(os, kInputFd, settings),
       output_cache_(os, kOutputFd, settings) {}
 
@@ -54,6 +55,8 @@ bool Run::open_files() {
     return false;
   }
   // Whether the run makes the output: a refusal must not leave it behind.
+  // Asked now, not of the kind resolve found: an earlier run of a session
+  // may have made the file since.
   struct stat status {};
   output_created_ = settings_.output_file && os_.stat_path(settings_.output_file->c_str(), status).err == ENOENT;
   if (int err = open_output(os_, settings_); err != 0) {
@@ -86,13 +89,13 @@ bool Run::allocate_output_blocks() {
   // file's end under O_APPEND), allocated with the file's size and bytes
   // left as they are: an interrupted copy, a short input or notrunc then
   // leave exactly what the copy without it would (issue 19's third rule).
-  struct stat status {};
-  if (!os_.fstat(kOutputFd, status).ok() || !S_ISREG(status.st_mode)) return true;
-  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
+  if (kinds_.output != FileKind::kRegular) return true;
+  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_, kinds_.input);
   const std::optional<std::int64_t> seek = settings_.seek_offset();
   if (!bytes || *bytes == 0 || !seek) return true;
-  const std::int64_t start = settings_.oflag.append ? static_cast<std::int64_t>(status.st_size) : *seek;
-  const IoResult allocated = os_.allocate_blocks(kOutputFd, static_cast<off_t>(start), static_cast<off_t>(*bytes));
+  const std::optional<std::int64_t> start = settings_.oflag.append ? file_size(os_, kOutputFd, kinds_.output) : seek;
+  if (!start) return true;
+  const IoResult allocated = os_.allocate_blocks(kOutputFd, static_cast<off_t>(*start), static_cast<off_t>(*bytes));
   if (allocated.ok()) return true;
   events_.notice(Notice::kPreallocateFailed, Side::kOutput, allocated.err, 0);
   return false;
@@ -163,7 +166,8 @@ void Run::describe_engine(RunResult& result) const {
 
 RunResult Run::copy(std::size_t buffer_alignment) {
   QueueSetup queue;
-  QueueResources::Request request{os_, events_, settings_, plan_, input_position_.seekable, buffer_alignment, {}};
+  QueueResources::Request request{os_, events_, settings_, kinds_, plan_, input_position_.seekable, buffer_alignment,
+                                  {}};
   if (pattern_ != nullptr) {
     request.generate_input = [pattern = pattern_](std::unique_ptr<Ring> ring) -> std::unique_ptr<Ring> {
       return std::make_unique<PatternRing>(std::move(ring), *pattern);
@@ -178,7 +182,8 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   const auto jobs = static_cast<unsigned>(std::max<std::size_t>(queue.lanes.size(), 1));
   if (plan_.latency) {
     // A timed run's samples are as many as the time allows, not the range's.
-    const std::optional<std::int64_t> bytes = plan_.time_ns ? std::nullopt : expected_input_bytes(os_, settings_);
+    const std::optional<std::int64_t> bytes =
+        plan_.time_ns ? std::nullopt : expected_input_bytes(os_, settings_, kinds_.input);
     latency_.emplace(os_, events_, window_.clock(), settings_, bytes, plan_.random, jobs);
   }
   Os* base = latency_ ? &latency_->os() : &os_;
@@ -197,6 +202,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
                         *events,
                         window_.clock(),
                         settings_,
+                        kinds_,
                         buffer_alignment,
                         input_position_,
                         input_cache_,
@@ -226,7 +232,7 @@ void Run::announce_start(const QueueSetup& queue) {
     if (queue.order.repeats()) timekeeper_->set_range_blocks(queue.order.blocks());
     start.time = timekeeper_->live();
   }
-  if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_);
+  if (settings_.ext.progress) start.expected_bytes = expected_input_bytes(os_, settings_, kinds_.input);
   events_.starting(start);
 }
 
@@ -238,7 +244,7 @@ void Run::note_jobs(const JobsUse& jobs) {
 }
 
 void Run::go_round(QueueSetup& queue) {
-  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
+  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_, kinds_.input);
   // An endless range (/dev/zero to /dev/null) is one pass that the time ends.
   if (!bytes || *bytes < settings_.ibs) return;
   queue.order = BlockOrder::passes(*bytes / settings_.ibs, plan_.random, queue.order.seed());
@@ -279,7 +285,7 @@ void Run::describe_time(RunResult& result, const QueueSetup& queue, bool counts_
 // short, as O_DIRECT needs). resolve has refused what cannot take it; an
 // input the queue still cannot read at offsets is GNU's "cannot seek".
 bool Run::place_randomly(QueueSetup& queue) {
-  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_);
+  const std::optional<std::int64_t> bytes = expected_input_bytes(os_, settings_, kinds_.input);
   // Without a ring only the sync engine may copy (by pread and pwrite at
   // each record's block): a queued engine that fell back for an input it
   // cannot read at offsets cannot.

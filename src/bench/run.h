@@ -26,6 +26,7 @@
 #include "model/settings.h"
 #include "model/stats.h"
 #include "system/buffer.h"
+#include "system/file_kind.h"
 #include "system/os.h"
 #include "system/ring.h"
 
@@ -34,9 +35,11 @@ namespace ddtime {
 class Run {
  public:
   // settings: the run's operands; --direct resolves on a copy of them.
-  // pattern: --pattern's generator, which os (a PatternOs) already answers
-  // reads with; the queued engine fills its records from it.
-  Run(Os& os, Events& events, RunWindow& window, const Settings& settings, const Plan& plan = {},
+  // kinds: what its files are, as resolve found them (derive's for a read
+  // pass: the written file, /dev/null). pattern: --pattern's generator,
+  // which os (a PatternOs) already answers reads with; the queued engine
+  // fills its records from it.
+  Run(Os& os, Events& events, RunWindow& window, const Settings& settings, FileKinds kinds, const Plan& plan = {},
       const PatternSource* pattern = nullptr);  // copies settings and plan: may throw bad_alloc
 
   RunResult perform();
@@ -86,6 +89,7 @@ class Run {
   Settings settings_;
   Plan plan_;
   const PatternSource* pattern_;
+  FileKinds kinds_;  // as the files stand once opened: an absent output is the regular file made
   InputPosition input_position_;
   bool output_created_ = false;  // of= was not there before this run opened it
   CacheAdvice input_cache_;

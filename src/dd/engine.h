@@ -23,6 +23,7 @@
 #include "model/stats.h"
 #include "model/units.h"
 #include "system/clock.h"
+#include "system/file_kind.h"
 #include "system/os.h"
 #include "system/ring.h"
 
@@ -99,6 +100,9 @@ struct CopyRequest {
   Events& events;
   Clock& clock;
   const Settings& settings;
+  // What fd 0 and fd 1 are, as resolve found them (an absent output as the
+  // regular file its open made): no engine probes a file to learn it again.
+  FileKinds kinds;
   std::size_t alignment;
   InputPosition input_position;  // as probed when the input was opened
   CacheAdvice& input_cache;

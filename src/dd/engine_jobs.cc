@@ -43,7 +43,7 @@ std::unique_ptr<JobsSupervisor> JobsSupervisor::start(QueuedCopy& first) {
   if (passes) {
     records = request.queue.order.blocks();
   } else if (const std::optional<std::int64_t> bytes =
-                 input_bytes_from(request.os, first.settings_, first.input_base_)) {
+                 input_bytes_from(request.os, first.settings_, request.kinds.input, first.input_base_)) {
     records = (*bytes + first.ibs_ - 1) / first.ibs_;
   }
   const auto asked = static_cast<unsigned>(request.queue.lanes.size());

@@ -2,7 +2,6 @@
 #include "dd/engine_queued.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -53,7 +52,7 @@ bool QueuedCopy::position() {
     return false;
   }
   input_base_ = input_offset_.value();
-  result_.first_write = first_write_offset(request_.os, settings_);
+  result_.first_write = first_write_offset(request_.os, settings_, request_.kinds.output);
   if (positional_output_) output_base_ = result_.first_write >= 0 ? result_.first_write : 0;
   return true;
 }
@@ -67,14 +66,15 @@ bool QueuedCopy::position() {
 // whatever the copy did not fill.
 void QueuedCopy::reserve_output() {
   if (!positional_output_) return;
-  struct stat status {};
-  if (!request_.os.fstat(kOutputFd, status).ok() || !S_ISREG(status.st_mode)) return;
-  output_size_before_ = status.st_size;
+  if (request_.kinds.output != FileKind::kRegular) return;
+  const std::optional<std::int64_t> size = file_size(request_.os, kOutputFd, request_.kinds.output);
+  if (!size) return;
+  output_size_before_ = *size;
   if (!settings_.oflag.direct) return;
   // A timed run goes round its whole blocks alone.
-  const std::optional<std::int64_t> bytes = request_.queue.order.repeats()
-                                                ? std::optional(request_.queue.order.blocks() * ibs_)
-                                                : input_bytes_from(request_.os, settings_, input_base_);
+  const std::optional<std::int64_t> bytes =
+      request_.queue.order.repeats() ? std::optional(request_.queue.order.blocks() * ibs_)
+                                     : input_bytes_from(request_.os, settings_, request_.kinds.input, input_base_);
   std::int64_t end = 0;
   if (!bytes || __builtin_add_overflow(output_base_, *bytes, &end)) return;
   // Bytes before output_base_ that the file lacks stay a hole, as seek= leaves them.

@@ -19,6 +19,7 @@
 #include "dd/engine.h"
 #include "model/plan.h"
 #include "system/buffer.h"
+#include "system/file_kind.h"
 #include "system/ring_registry.h"
 
 namespace ddtime {
@@ -35,6 +36,7 @@ class QueueResources {
     Os& os;
     Events& events;
     const Settings& settings;
+    FileKinds kinds;  // as the run opened the files
     const Plan& plan;
     bool input_seekable;
     std::size_t alignment;

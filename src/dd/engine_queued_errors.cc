@@ -5,7 +5,6 @@
 // sequential copy would have left (prefix_refill). Apart from
 // engine_queued.cc: nothing here runs while the copy's requests are in
 // flight.
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <memory>
@@ -114,8 +113,7 @@ void QueuedCopy::refill_after_error() {
   if (failed < 0 || !positional_output_) return;
   // A block device keeps what was written, and the user hears which
   // blocks one copy in turn would not have written.
-  struct stat output {};
-  if (output_size_before_ < 0 && request_.os.fstat(kOutputFd, output).ok() && S_ISBLK(output.st_mode)) {
+  if (output_size_before_ < 0 && request_.kinds.output == FileKind::kBlock) {
     say_written_out_of_order(std::min(blocks_in_place(), failed));
     return;
   }

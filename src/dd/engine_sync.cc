@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dd/engine_sync.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -348,17 +346,19 @@ void SyncCopy::copy_randomly(StraightSink& sink) {
                    input_base.ok() ? output_base.err : input_base.err, 0);
     return end(1, Ending::kFinished);
   }
-  struct stat status {};
-  const bool known = request_.os.fstat(kOutputFd, status).ok();
+  // The size before the copy: what a refill after an error cuts back to.
+  const FileKind output = request_.kinds.output;
+  const std::optional<std::int64_t> size_before =
+      output == FileKind::kRegular ? file_size(request_.os, kOutputFd, output) : std::nullopt;
   copy_with(sink, AtItsBlock(*this, input_base.n, output_base.n));
-  if (known && S_ISREG(status.st_mode)) refill_after_random_error(input_base.n, output_base.n, status.st_size);
-  if (known && S_ISBLK(status.st_mode)) say_written_out_of_order();
+  if (size_before) refill_after_random_error(input_base.n, output_base.n, *size_before);
+  if (output == FileKind::kBlock) say_written_out_of_order();
 }
 
 bool SyncCopy::position() {
   const Ending end_of_step = position_files(request_.os, events_, reader_, writer_, input_offset_, settings_, *this);
   if (end_of_step == Ending::kFinished) {
-    result_.first_write = first_write_offset(request_.os, settings_);
+    result_.first_write = first_write_offset(request_.os, settings_, request_.kinds.output);
     return true;
   }
   end_before_copy(end_of_step, result_);

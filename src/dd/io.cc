@@ -61,7 +61,8 @@ int apply_flags_to_std_stream(Os& os, int fd, const IoFlags& flags) noexcept {
   int new_flags = old_flags | wanted;
   if (new_flags == old_flags) return 0;
   if (new_flags & O_DIRECTORY) {
-    // fcntl cannot set O_DIRECTORY; check what it would have checked.
+    // fcntl cannot set O_DIRECTORY; check what it would have checked. The
+    // fstat is GNU's (set_fd_flags), with its error, not a kind to carry.
     struct stat status {};
     IoResult stat_result = os.fstat(fd, status);
     if (!stat_result.ok()) return stat_result.err;
@@ -81,21 +82,7 @@ int open_input(Os& os, const Settings& settings) noexcept {
   return reopen_onto(os, kInputFd, settings.input_file->c_str(), O_RDONLY | flags);
 }
 
-bool can_take_direct(Os& os, const std::optional<std::string>& path, int fd) noexcept {
-  struct stat status {};
-  IoResult result = path ? os.stat_path(path->c_str(), status) : os.fstat(fd, status);
-  if (!result.ok()) return path.has_value() && result.err == ENOENT;
-  return is_positional(classify(status));
-}
-
-Positioning positioning_of(Os& os, int fd) noexcept {
-  struct stat status {};
-  if (!os.fstat(fd, status).ok()) return Positioning::kInOrder;
-  return positioning_of(status);
-}
-
-Positioning positioning_of(const struct stat& status) noexcept {
-  const FileKind kind = classify(status);
+Positioning positioning_of(FileKind kind) noexcept {
   if (is_positional(kind)) return Positioning::kPositional;
   return is_order_free(kind) ? Positioning::kOrderFree : Positioning::kInOrder;
 }

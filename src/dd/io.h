@@ -18,6 +18,7 @@
 #include "model/events.h"
 #include "model/settings.h"
 #include "model/stats.h"
+#include "system/file_kind.h"
 #include "system/os.h"
 #include "system/signals.h"
 
@@ -32,11 +33,6 @@ int open_input(Os& os, const Settings& settings) noexcept;
 // point happens in truncate_at_seek (io_position.h).
 int open_output(Os& os, const Settings& settings) noexcept;
 
-// Whether O_DIRECT can be had on the file (--direct): a regular file or
-// block device, or a file about to be created; not pipes, sockets or
-// character devices.
-bool can_take_direct(Os& os, const std::optional<std::string>& path, int fd) noexcept;
-
 // How a queued engine may reach a file: at offsets of its own and in any
 // order (a regular file, a block device); in any order because a read
 // yields the same kind of bytes wherever and whenever it is made
@@ -44,8 +40,7 @@ bool can_take_direct(Os& os, const std::optional<std::string>& path, int fd) noe
 // request at a time, in order (pipes, sockets, terminals, tapes and every
 // other character device, where each read or write may be a record).
 enum class Positioning { kPositional, kOrderFree, kInOrder };
-Positioning positioning_of(Os& os, int fd) noexcept;
-Positioning positioning_of(const struct stat& status) noexcept;
+Positioning positioning_of(FileKind kind) noexcept;
 
 // What O_DIRECT asks of fd (statx, else the logical block size).
 inline DirectIoNeeds direct_io_needs_of(Os& os, int fd) noexcept { return os.direct_io_needs(fd); }

@@ -113,6 +113,9 @@ Ending skip_input(Os& os, Events& events, Reader& reader, InputOffset& offset, c
     seeked = moved.ok();
   }
   if (seeked) {
+    // Not the kind the run carries: GNU's skip() makes this fstat here,
+    // after the lseek, and dies with "cannot fstat" when it fails; and
+    // the size is the input's as it stands now.
     struct stat status {};
     IoResult stat_result = os.fstat(kInputFd, status);
     if (!stat_result.ok()) {
@@ -181,9 +184,10 @@ Ending position_files(Os& os, Events& events, Reader& reader, Writer& writer, In
   return end;
 }
 
-std::int64_t first_write_offset(Os& os, const Settings& settings) noexcept {
-  struct stat status {};
-  if (settings.oflag.append && os.fstat(kOutputFd, status).ok() && S_ISREG(status.st_mode)) return status.st_size;
+std::int64_t first_write_offset(Os& os, const Settings& settings, FileKind output) noexcept {
+  if (settings.oflag.append && output == FileKind::kRegular) {
+    if (const std::optional<std::int64_t> end = file_size(os, kOutputFd, output)) return *end;
+  }
   const IoResult here = os.lseek(kOutputFd, 0, SEEK_CUR);
   return here.ok() ? static_cast<std::int64_t>(here.n) : -1;
 }
@@ -191,6 +195,8 @@ std::int64_t first_write_offset(Os& os, const Settings& settings) noexcept {
 std::int64_t planned_write_offset(Os& os, const Settings& settings) noexcept {
   const std::int64_t seek = settings.seek_offset().value_or(0);
   if (!settings.oflag.append || !settings.output_file) return seek;
+  // Asked now, by name, not of the kind the run carries: an earlier run of
+  // the session may have made or grown the file.
   struct stat status {};
   const bool exists = os.stat_path(settings.output_file->c_str(), status).ok();
   // A device or a pipe takes the bytes where it takes them (positional
@@ -208,7 +214,9 @@ int truncate_at_seek(Os& os, Events& events, const Settings& settings) {
   IoResult cut = retrying([&] { return os.ftruncate(kOutputFd, static_cast<off_t>(size)); });
   if (cut.ok()) return 0;
   // POSIX defines ftruncate only for regular files, directories and shared
-  // memory, so only there is a failure worth reporting.
+  // memory, so only there is a failure worth reporting. The fstat is GNU's,
+  // made here and only here, with its "cannot fstat": kept, not the kind
+  // the run carries.
   struct stat status {};
   IoResult stat_result = os.fstat(kOutputFd, status);
   if (!stat_result.ok()) {
@@ -223,6 +231,8 @@ int truncate_at_seek(Os& os, Events& events, const Settings& settings) {
 }
 
 int extend_to_final_seek(Os& os, Events& events) {
+  // GNU's fstat at the end of a copy whose last op was a seek: it can fail
+  // with "cannot fstat", and the size is the one the copy left.
   struct stat status {};
   IoResult stat_result = os.fstat(kOutputFd, status);
   if (!stat_result.ok()) {
@@ -265,16 +275,7 @@ int flush_output(Os& os, Events& events, const Conversions& conv, bool needs_fsy
 namespace {
 
 // A regular file's or block device's size; -1 for anything else.
-std::int64_t input_size(Os& os) noexcept {
-  struct stat status {};
-  if (!os.fstat(kInputFd, status).ok()) return -1;
-  if (S_ISREG(status.st_mode)) return status.st_size;
-  if (S_ISBLK(status.st_mode)) {
-    IoResult device = os.block_device_size(kInputFd);
-    if (device.ok()) return device.n;
-  }
-  return -1;
-}
+std::int64_t input_size(Os& os, FileKind input) noexcept { return file_size(os, kInputFd, input).value_or(-1); }
 
 std::optional<std::int64_t> at_most_left(std::optional<std::int64_t> total, std::int64_t size,
                                          std::int64_t from) noexcept {
@@ -284,9 +285,9 @@ std::optional<std::int64_t> at_most_left(std::optional<std::int64_t> total, std:
 
 }  // namespace
 
-std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& settings) noexcept {
+std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& settings, FileKind input) noexcept {
   std::optional<std::int64_t> total = settings.count_in_bytes();
-  const std::int64_t size = input_size(os);
+  const std::int64_t size = input_size(os, input);
   // The copy starts where the input already stands (an inherited stdin may
   // be part-read), then skip= moves it further.
   IoResult here = os.lseek(kInputFd, 0, SEEK_CUR);
@@ -299,9 +300,10 @@ std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& setting
   return total;
 }
 
-std::optional<std::int64_t> input_bytes_from(Os& os, const Settings& settings, std::int64_t from) noexcept {
+std::optional<std::int64_t> input_bytes_from(Os& os, const Settings& settings, FileKind input,
+                                             std::int64_t from) noexcept {
   std::optional<std::int64_t> total = settings.count_in_bytes();
-  const std::int64_t size = input_size(os);
+  const std::int64_t size = input_size(os, input);
   return size >= 0 ? at_most_left(total, size, from) : total;
 }
 

@@ -15,6 +15,7 @@
 #include "model/events.h"
 #include "model/settings.h"
 #include "model/stats.h"
+#include "system/file_kind.h"
 #include "system/os.h"
 
 namespace ddtime {
@@ -78,7 +79,7 @@ Ending position_files(Os& os, Events& events, Reader& reader, Writer& writer, In
 // Where the copy's first write lands, once skip= and seek= are done: the
 // output's position, or under O_APPEND a regular file's end; -1 when the
 // output has no position (a pipe). --readback reads back from there.
-std::int64_t first_write_offset(Os& os, const Settings& settings) noexcept;
+std::int64_t first_write_offset(Os& os, const Settings& settings, FileKind output) noexcept;
 
 // Where the first write will land, asked before of= is opened (for
 // --pattern=stamp, whose sectors carry their offset): seek=, or under
@@ -104,10 +105,11 @@ inline bool flush_wanted(const Conversions& conv, bool needs_fsync) noexcept {
 
 // The bytes the copy will read, for --progress: count= bounded by what is
 // left of a regular file or block device after skip=; nullopt when unknown.
-std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& settings) noexcept;
+std::optional<std::int64_t> expected_input_bytes(Os& os, const Settings& settings, FileKind input) noexcept;
 
 // The same once skip= is done and the copy starts at byte `from` of the
 // input: count= bounded by what the file or device holds past `from`.
-std::optional<std::int64_t> input_bytes_from(Os& os, const Settings& settings, std::int64_t from) noexcept;
+std::optional<std::int64_t> input_bytes_from(Os& os, const Settings& settings, FileKind input,
+                                             std::int64_t from) noexcept;
 
 }  // namespace ddtime

@@ -2,7 +2,6 @@
 // The queued engine's resources: the slots in one allocation and a ring
 // per job, set up before the measured window opens.
 #include <fcntl.h>
-#include <sys/stat.h>
 
 #include <array>
 #include <optional>
@@ -26,8 +25,8 @@ bool QueueResources::allocate_slots(const Request& request) {
   // Never more slots than a job's part has records (rule 3 of issue 28):
   // 64 jobs at depth 1024 over a 4 MB file held 256 MiB of buffers that no
   // I/O could use. An endless range (/dev/zero, no count=) uses them all.
-  slots_per_job_ = request.plan.slots_per_job(expected_input_bytes(request.os, request.settings), request.settings.ibs,
-                                              request.plan.iodepth);
+  slots_per_job_ = request.plan.slots_per_job(expected_input_bytes(request.os, request.settings, request.kinds.input),
+                                              request.settings.ibs, request.plan.iodepth);
   const unsigned jobs = request.plan.jobs;
   std::size_t job_bytes = 0;
   bool fits = stride >= ibs && !__builtin_mul_overflow(stride, slots_per_job_, &job_bytes);
@@ -180,7 +179,7 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
   // Reads go at their own offsets and come back in any order, which a
   // pipe, a terminal or a tape cannot take: then the copy is the sync
   // engine's, and the report says why.
-  const Positioning input = positioning_of(request.os, kInputFd);
+  const Positioning input = positioning_of(request.kinds.input);
   if (!request.input_seekable || input == Positioning::kInOrder) {
     engine.fallback =
         request.input_seekable ? EngineUse::Fallback::kInputReadInOrder : EngineUse::Fallback::kInputCannotSeek;
@@ -195,9 +194,8 @@ bool QueueResources::set_up(const Request& request, EngineUse& engine, QueueSetu
   // order at the file's own position; a block device has no end to append
   // at, and GNU's writes land one after another from where it stands.
   IoResult flags = request.os.get_status_flags(kOutputFd);
-  const Positioning output = positioning_of(request.os, kOutputFd);
-  struct stat status {};
-  const bool block_device = request.os.fstat(kOutputFd, status).ok() && S_ISBLK(status.st_mode);
+  const Positioning output = positioning_of(request.kinds.output);
+  const bool block_device = request.kinds.output == FileKind::kBlock;
   queue.positional_output = output == Positioning::kPositional && request.os.lseek(kOutputFd, 0, SEEK_CUR).ok() &&
                             flags.ok() && ((flags.n & O_APPEND) == 0 || block_device);
   queue.order_free_output = output == Positioning::kOrderFree;

@@ -31,17 +31,6 @@ class Look {
   bool ok() const noexcept { return opened_.ok(); }
   int err() const noexcept { return opened_.err; }
   int fd() const noexcept { return static_cast<int>(opened_.n); }
-  // A regular file's or block device's size; -1 for anything else.
-  std::int64_t size(bool& device) const noexcept {
-    struct stat status {};
-    device = false;
-    if (!os_.fstat(fd(), status).ok()) return -1;
-    if (S_ISREG(status.st_mode)) return status.st_size;
-    if (!S_ISBLK(status.st_mode)) return -1;
-    device = true;
-    const IoResult bytes = os_.block_device_size(fd());
-    return bytes.ok() ? static_cast<std::int64_t>(bytes.n) : -1;
-  }
 
  private:
   Os& os_;
@@ -49,12 +38,11 @@ class Look {
 };
 
 // Of [from, from + length) of the file (length -1: to its end).
-std::optional<Residency> residency_of(Os& os, const std::optional<std::string>& path, std::int64_t from = 0,
-                                      std::int64_t length = -1) {
+std::optional<Residency> residency_of(Os& os, const std::optional<std::string>& path, FileKind kind,
+                                      std::int64_t from = 0, std::int64_t length = -1) {
   if (!path) return std::nullopt;
   Look file(os, *path);
-  bool device = false;
-  const std::int64_t size = file.ok() ? file.size(device) : -1;
+  const std::int64_t size = file.ok() ? file_size(os, file.fd(), kind).value_or(-1) : -1;
   if (size < 0) return std::nullopt;
   from = std::min(from, size);
   const std::int64_t end = length < 0 ? size : std::min(size, from + length);
@@ -87,15 +75,12 @@ CacheFailure CacheStateSetter::prepare(const std::function<bool()>& stop) {
     case CacheMode::kAsIs:
       return {};
     case CacheMode::kCold:
-      for (const auto* path : {&settings_.input_file, &settings_.output_file}) {
-        if (!*path) continue;
-        if (CacheFailure failed = drop(**path); failed.err != 0) return failed;
-      }
+      if (CacheFailure failed = drop_both(); failed.err != 0) return failed;
       return {};
     case CacheMode::kColdSystem:
       return drop_everything();
     case CacheMode::kWarm:
-      return settings_.input_file ? warm(*settings_.input_file, stop) : CacheFailure{};
+      return settings_.input_file ? warm(*settings_.input_file, kinds_.input, stop) : CacheFailure{};
   }
   return {};
 }
@@ -106,24 +91,23 @@ CacheState CacheStateSetter::measure() {
   const std::optional<std::int64_t> length = settings_.count_in_bytes();
   const std::optional<std::int64_t> skip = settings_.skip_offset();
   const std::optional<std::int64_t> seek = settings_.seek_offset();
-  return {skip ? residency_of(os_, settings_.input_file, *skip, length.value_or(-1)) : std::nullopt,
-          seek ? residency_of(os_, settings_.output_file, *seek, length.value_or(-1)) : std::nullopt};
+  return {skip ? residency_of(os_, settings_.input_file, kinds_.input, *skip, length.value_or(-1)) : std::nullopt,
+          seek ? residency_of(os_, settings_.output_file, kinds_.output, *seek, length.value_or(-1)) : std::nullopt};
 }
 
 std::optional<Residency> CacheStateSetter::input_range_residency() {
   const std::optional<std::int64_t> from = settings_.skip_offset();
   if (!from) return std::nullopt;
-  return residency_of(os_, settings_.input_file, *from, settings_.count_in_bytes().value_or(-1));
+  return residency_of(os_, settings_.input_file, kinds_.input, *from, settings_.count_in_bytes().value_or(-1));
 }
 
-CacheFailure CacheStateSetter::drop(const std::string& path) {
+CacheFailure CacheStateSetter::drop(const std::string& path, FileKind kind) {
   Look file(os_, path);
   // A file not there yet has nothing cached; the run reports what else
   // keeps it from opening.
   if (!file.ok()) return {};
-  bool device = false;
-  if (file.size(device) < 0) return {};
-  if (device) {
+  if (!file_size(os_, file.fd(), kind)) return {};
+  if (kind == FileKind::kBlock) {
     if (IoResult flushed = os_.flush_device_cache(file.fd()); !flushed.ok()) {
       return {flushed.err, "drop the cached pages of", path};
     }
@@ -137,24 +121,29 @@ CacheFailure CacheStateSetter::drop(const std::string& path) {
   return {};
 }
 
+CacheFailure CacheStateSetter::drop_both() {
+  if (settings_.input_file) {
+    if (CacheFailure failed = drop(*settings_.input_file, kinds_.input); failed.err != 0) return failed;
+  }
+  if (settings_.output_file) return drop(*settings_.output_file, kinds_.output);
+  return {};
+}
+
 CacheFailure CacheStateSetter::drop_everything() {
   // The session's own files first, so that their dirty pages go too.
-  for (const auto* path : {&settings_.input_file, &settings_.output_file}) {
-    if (!*path) continue;
-    if (CacheFailure failed = drop(**path); failed.err != 0) return failed;
-  }
+  if (CacheFailure failed = drop_both(); failed.err != 0) return failed;
   Look knob(os_, std::string(kDropCaches), O_WRONLY);
   if (!knob.ok()) return {knob.err(), "write", std::string(kDropCaches)};
   if (const int err = write_all(os_, knob.fd(), "3\n"); err != 0) return {err, "write", std::string(kDropCaches)};
   return {};
 }
 
-CacheFailure CacheStateSetter::warm(const std::string& path, const std::function<bool()>& stop) {
+CacheFailure CacheStateSetter::warm(const std::string& path, FileKind kind, const std::function<bool()>& stop) {
   Look file(os_, path);
   if (!file.ok()) return {};
-  bool device = false;
-  const std::int64_t size = file.size(device);
-  if (size < 0) return {};
+  const std::optional<std::int64_t> known = file_size(os_, file.fd(), kind);
+  if (!known) return {};
+  const std::int64_t size = *known;
   // The bytes the copy will read: from skip= on, count= of them.
   const std::int64_t from = std::min(settings_.skip_offset().value_or(size), size);
   std::int64_t left = std::min(size - from, settings_.count_in_bytes().value_or(size));

@@ -17,6 +17,7 @@
 
 #include "model/plan.h"
 #include "model/settings.h"
+#include "system/file_kind.h"
 #include "system/os.h"
 
 namespace ddtime {
@@ -45,10 +46,12 @@ struct CacheFailure {
 std::string_view cache_mode_name(CacheMode mode) noexcept;
 
 // Requires: settings name the input (if=), as a session does.
+// kinds: the files' as resolve found them; one not there then and opened
+// now is the regular file a run made since.
 class CacheStateSetter {
  public:
-  CacheStateSetter(Os& os, const Settings& settings, CacheMode mode) noexcept
-      : os_(os), settings_(settings), mode_(mode) {}
+  CacheStateSetter(Os& os, const Settings& settings, FileKinds kinds, CacheMode mode) noexcept
+      : os_(os), settings_(settings), kinds_(once_opened(kinds)), mode_(mode) {}
 
   // Before a run: what the mode asks. err 0 when all went well. stop() is
   // asked between the warm-up's reads: true ends it at once (a SIGINT),
@@ -64,12 +67,14 @@ class CacheStateSetter {
   std::optional<Residency> input_range_residency();
 
  private:
-  CacheFailure drop(const std::string& path);
+  CacheFailure drop(const std::string& path, FileKind kind);
+  CacheFailure drop_both();  // the input's and the output's, as far as named
   CacheFailure drop_everything();
-  CacheFailure warm(const std::string& path, const std::function<bool()>& stop);
+  CacheFailure warm(const std::string& path, FileKind kind, const std::function<bool()>& stop);
 
   Os& os_;
   const Settings& settings_;
+  FileKinds kinds_;
   CacheMode mode_;
 };
 

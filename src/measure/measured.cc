@@ -88,8 +88,8 @@ std::string cache_level_for(std::int64_t bytes, const std::vector<CpuCache>& cac
 
 // The measured line's words need fewer kinds than FileKind has: /dev/full
 // reads as /dev/zero does, a socket is a pipe to it.
-SideKind side_kind_of(const struct stat& status) {
-  switch (classify(status)) {
+SideKind side_kind_of(FileKind kind) {
+  switch (kind) {
     case FileKind::kRegular:
       return SideKind::kRegular;
     case FileKind::kBlock:

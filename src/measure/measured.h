@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/settings.h"
+#include "system/file_kind.h"
 #include "system/os.h"
 
 namespace ddtime {
@@ -35,7 +36,7 @@ std::string cache_level_for(std::int64_t bytes, const std::vector<CpuCache>& cac
 
 // What a side is, as far as the words need.
 enum class SideKind { kRegular, kBlock, kZero, kNull, kRandom, kOtherCharacter, kPipe, kStandard, kUnknown };
-SideKind side_kind_of(const struct stat& status);
+SideKind side_kind_of(FileKind kind);
 
 struct MeasuredFacts {
   SideKind input = SideKind::kUnknown;

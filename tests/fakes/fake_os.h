@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "system/file_kind.h"
 #include "system/os.h"
 
 namespace ddtime::testing {
@@ -414,5 +415,9 @@ inline FakeOs named_files(std::vector<unsigned char> input, std::vector<unsigned
   os.output_name = "out";
   return os;
 }
+
+// The kinds resolve would find of fd 0 and fd 1 (a fake's, or any Os's):
+// what a run hands its engine.
+inline FileKinds kinds_of(Os& os) { return {find_kind(os, std::nullopt, 0), find_kind(os, std::nullopt, 1)}; }
 
 }  // namespace ddtime::testing

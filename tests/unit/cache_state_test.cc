@@ -26,6 +26,9 @@ FakeOs two_files() { return testing::named_files(testing::pattern(65536), std::v
 
 Settings in_to_out() { return testing::in_to_out(4096); }
 
+// As resolve finds them: both regular files.
+constexpr FileKinds kTwoFiles{FileKind::kRegular, FileKind::kRegular};
+
 // The calls made, from the first that starts with `from`.
 std::size_t position_of(const FakeOs& os, const std::string& call) {
   return static_cast<std::size_t>(std::find(os.calls.begin(), os.calls.end(), call) - os.calls.begin());
@@ -34,7 +37,7 @@ std::size_t position_of(const FakeOs& os, const std::string& call) {
 TEST(CacheState, ColdWritesEachFileBackBeforeDroppingItsPages) {
   FakeOs os = two_files();
   const Settings settings = in_to_out();
-  const CacheFailure failed = CacheStateSetter(os, settings, CacheMode::kCold).prepare();
+  const CacheFailure failed = CacheStateSetter(os, settings, kTwoFiles, CacheMode::kCold).prepare();
   EXPECT_EQ(failed.err, 0);
   // "in" is opened first (fd 100), then "out" (fd 101).
   EXPECT_LT(position_of(os, "fdatasync 100"), position_of(os, "fadvise 100 0 0"));
@@ -46,15 +49,34 @@ TEST(CacheState, ColdWritesEachFileBackBeforeDroppingItsPages) {
 TEST(CacheState, AFileNotThereYetHasNothingToDrop) {
   FakeOs os = two_files();
   os.output_name.reset();  // of= does not exist yet
-  const CacheFailure failed = CacheStateSetter(os, in_to_out(), CacheMode::kCold).prepare();
+  const CacheFailure failed = CacheStateSetter(os, in_to_out(), kTwoFiles, CacheMode::kCold).prepare();
   EXPECT_EQ(failed.err, 0);
   EXPECT_EQ(os.count_calls("fadvise"), 1u);
+}
+
+TEST(CacheState, ABlockDeviceOfTheKindResolveFoundIsFlushedNotWrittenBack) {
+  FakeOs os = two_files();
+  os.device_size = 65536;
+  const CacheFailure failed =
+      CacheStateSetter(os, in_to_out(), {FileKind::kBlock, FileKind::kRegular}, CacheMode::kCold).prepare();
+  EXPECT_EQ(failed.err, 0);
+  EXPECT_EQ(os.count_calls("flushbuf 100"), 1u);
+  EXPECT_EQ(os.count_calls("fdatasync 100"), 0u);
+  EXPECT_EQ(os.count_calls("fdatasync 101"), 1u);
+}
+
+TEST(CacheState, AnOutputNotThereAtResolveIsTheRegularFileARunMadeSince) {
+  FakeOs os = two_files();
+  os.resident = 1;
+  const CacheState state =
+      CacheStateSetter(os, in_to_out(), {FileKind::kRegular, FileKind::kAbsent}, CacheMode::kAsIs).measure();
+  EXPECT_TRUE(state.output);
 }
 
 TEST(CacheState, AFailedWriteBackSaysWhatItWasDoingOnWhichFile) {
   FakeOs os = two_files();
   os.fdatasync_error = EIO;
-  const CacheFailure failed = CacheStateSetter(os, in_to_out(), CacheMode::kCold).prepare();
+  const CacheFailure failed = CacheStateSetter(os, in_to_out(), kTwoFiles, CacheMode::kCold).prepare();
   EXPECT_EQ(failed.err, EIO);
   EXPECT_EQ(failed.doing, "write back");
   EXPECT_EQ(failed.path, "in");
@@ -63,7 +85,7 @@ TEST(CacheState, AFailedWriteBackSaysWhatItWasDoingOnWhichFile) {
 
 TEST(CacheState, ColdSystemNamesTheKnobItCouldNotWrite) {
   FakeOs os = two_files();
-  const CacheFailure failed = CacheStateSetter(os, in_to_out(), CacheMode::kColdSystem).prepare();
+  const CacheFailure failed = CacheStateSetter(os, in_to_out(), kTwoFiles, CacheMode::kColdSystem).prepare();
   EXPECT_EQ(failed.err, ENOENT);
   EXPECT_EQ(failed.doing, "write");
   EXPECT_EQ(failed.path, "/proc/sys/vm/drop_caches");
@@ -75,7 +97,7 @@ TEST(CacheState, WarmReadsExactlyTheRangeTheRunWillRead) {
   Settings settings = in_to_out();
   settings.skip_records = 2;
   settings.max_records = 3;
-  const CacheFailure failed = CacheStateSetter(os, settings, CacheMode::kWarm).prepare();
+  const CacheFailure failed = CacheStateSetter(os, settings, kTwoFiles, CacheMode::kWarm).prepare();
   EXPECT_EQ(failed.err, 0);
   EXPECT_EQ(os.count_calls("lseek 100 8192 0"), 1u);
   EXPECT_EQ(os.count_calls("read 100 12288"), 1u) << "count= records of bs from skip=, in one read";
@@ -84,7 +106,8 @@ TEST(CacheState, WarmReadsExactlyTheRangeTheRunWillRead) {
 
 TEST(CacheState, AWarmUpASignalStopsSaysSo) {
   FakeOs os = two_files();
-  const CacheFailure failed = CacheStateSetter(os, in_to_out(), CacheMode::kWarm).prepare([] { return true; });
+  const CacheFailure failed =
+      CacheStateSetter(os, in_to_out(), kTwoFiles, CacheMode::kWarm).prepare([] { return true; });
   EXPECT_EQ(failed.err, EINTR);
   EXPECT_EQ(os.count_calls("read 100"), 0u);
 }
@@ -96,7 +119,7 @@ TEST(CacheState, ResidencyIsOfTheRangesTheRunReadsAndWrites) {
   settings.skip_records = 1;
   settings.seek_records = 4;
   settings.max_records = 2;
-  const CacheState state = CacheStateSetter(os, settings, CacheMode::kAsIs).measure();
+  const CacheState state = CacheStateSetter(os, settings, kTwoFiles, CacheMode::kAsIs).measure();
   EXPECT_EQ(os.count_calls("resident 100 4096 8192"), 1u);
   EXPECT_EQ(os.count_calls("resident 101 16384 8192"), 1u);
   ASSERT_TRUE(state.input);
@@ -108,7 +131,7 @@ TEST(CacheState, ResidencyIsOfTheRangesTheRunReadsAndWrites) {
 TEST(CacheState, AResidencyTheKernelWillNotTellIsUnknownNotFull) {
   FakeOs os = two_files();
   os.resident_error = EACCES;
-  const CacheState state = CacheStateSetter(os, in_to_out(), CacheMode::kAsIs).measure();
+  const CacheState state = CacheStateSetter(os, in_to_out(), kTwoFiles, CacheMode::kAsIs).measure();
   ASSERT_TRUE(state.input);
   EXPECT_FALSE(state.input->resident);
   EXPECT_GT(state.input->pages, 0);
@@ -117,7 +140,7 @@ TEST(CacheState, AResidencyTheKernelWillNotTellIsUnknownNotFull) {
 TEST(CacheState, NoResidencyForAFileThatIsNotThere) {
   FakeOs os = two_files();
   os.output_name.reset();
-  const CacheState state = CacheStateSetter(os, in_to_out(), CacheMode::kAsIs).measure();
+  const CacheState state = CacheStateSetter(os, in_to_out(), kTwoFiles, CacheMode::kAsIs).measure();
   EXPECT_TRUE(state.input);
   EXPECT_FALSE(state.output);
 }

@@ -28,6 +28,7 @@ using testing::block_size;
 using testing::FakeOs;
 using testing::FakeRing;
 using testing::FixedClock;
+using testing::kinds_of;
 using testing::pattern;
 using testing::RecordingEvents;
 
@@ -42,11 +43,17 @@ struct QueuedRun {
       buffers.back().allocate(static_cast<std::size_t>(settings.ibs), 4096);
     }
     for (AlignedBuffer& buffer : buffers) slots.push_back(buffer.span());
-    const CopyRequest job{os,          events,
-                          clock,       settings,
-                          4096,        probe_input_position(os),
-                          input_cache, output_cache,
-                          0,           QueueSetup{&ring, slots, positional, order_free, refill_short_reads}};
+    const CopyRequest job{os,
+                          events,
+                          clock,
+                          settings,
+                          kinds_of(os),
+                          4096,
+                          probe_input_position(os),
+                          input_cache,
+                          output_cache,
+                          0,
+                          QueueSetup{&ring, slots, positional, order_free, refill_short_reads}};
     result = run_queued_copy(job);
   }
   RecordingEvents events;
@@ -362,11 +369,17 @@ TEST(QueuedEngine, ARingThatFailsEndsTheCopyInsteadOfWaitingForever) {
     ASSERT_TRUE(buffer.allocate(512, 4096));
     slots.push_back(buffer.span());
   }
-  const CopyRequest job{os,          events,
-                        clock,       settings,
-                        4096,        probe_input_position(os),
-                        input_cache, output_cache,
-                        0,           QueueSetup{&ring, slots, true}};
+  const CopyRequest job{os,
+                        events,
+                        clock,
+                        settings,
+                        kinds_of(os),
+                        4096,
+                        probe_input_position(os),
+                        input_cache,
+                        output_cache,
+                        0,
+                        QueueSetup{&ring, slots, true}};
   const CopyResult result = run_queued_copy(job);
   EXPECT_EQ(result.exit_status, 1);
   ASSERT_EQ(events.notices.size(), 1u);

@@ -26,6 +26,7 @@ using testing::Eof;
 using testing::Fail;
 using testing::FakeOs;
 using testing::FixedClock;
+using testing::kinds_of;
 using testing::pattern;
 using testing::RecordingEvents;
 
@@ -47,7 +48,7 @@ CopyRun copy(FakeOs& os, RecordingEvents& events, const Settings& settings, cons
   FixedClock clock;
   CacheAdvice input_cache(os, kInputFd, settings);
   CacheAdvice output_cache(os, kOutputFd, settings);
-  const CopyRequest job{os,          events,       clock, settings, page_size(), probe_input_position(os),
+  const CopyRequest job{os,          events,       clock, settings, kinds_of(os), page_size(), probe_input_position(os),
                         input_cache, output_cache, 0,     queue};
   CopyResult result = run_sync_copy(job);
   return {result, result.stats};
@@ -458,7 +459,8 @@ TEST(Engine, RandomOrderPlacesEachRecordWithOnePreadAndOnePwrite) {
   FixedClock clock;
   CacheAdvice input_cache(os, kInputFd, settings);
   CacheAdvice output_cache(os, kOutputFd, settings);
-  CopyRequest job{os, events, clock, settings, page_size(), probe_input_position(os), input_cache, output_cache, 0};
+  CopyRequest job{os,          events,       clock, settings, kinds_of(os), page_size(), probe_input_position(os),
+                  input_cache, output_cache, 0};
   job.queue.order = BlockOrder(16, 3);
   os.calls.clear();
   const CopyResult result = run_sync_copy(job);
@@ -496,7 +498,8 @@ TEST(Engine, RandomOrderGoesOnAfterAShortReadAndAShortWriteAtTheSameBlock) {
   FixedClock clock;
   CacheAdvice input_cache(os, kInputFd, settings);
   CacheAdvice output_cache(os, kOutputFd, settings);
-  CopyRequest job{os, events, clock, settings, page_size(), probe_input_position(os), input_cache, output_cache, 0};
+  CopyRequest job{os,          events,       clock, settings, kinds_of(os), page_size(), probe_input_position(os),
+                  input_cache, output_cache, 0};
   job.queue.order = BlockOrder(8, 11);
   const CopyResult result = run_sync_copy(job);
   EXPECT_EQ(result.exit_status, 0);

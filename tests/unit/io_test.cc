@@ -482,13 +482,17 @@ TEST(InputOffset, SkipsBadBytesBySeekingWhereTheKernelDidNot) {
   EXPECT_TRUE(events.notices.empty());
 }
 
-// positioning_of on the real files a user names: what a queued engine may
-// read at its own offsets, in any order, or only in order.
-Positioning positioning_of_path(const char* path, int flags) {
+// positioning_of the kinds of the real files a user names: what a queued
+// engine may read at its own offsets, in any order, or only in order.
+Positioning positioning_of_fd(int fd) {
   PosixOs os;
+  return positioning_of(find_kind(os, std::nullopt, fd));
+}
+
+Positioning positioning_of_path(const char* path, int flags) {
   const int fd = ::open(path, flags | O_CLOEXEC);
   EXPECT_GE(fd, 0) << path;
-  const Positioning kind = positioning_of(os, fd);
+  const Positioning kind = positioning_of_fd(fd);
   ::close(fd);
   return kind;
 }
@@ -506,9 +510,8 @@ TEST(Positioning, TheMemoryDevicesTakeRequestsInAnyOrder) {
 TEST(Positioning, APipeTakesRequestsOnlyInOrder) {
   int ends[2];
   ASSERT_EQ(::pipe(ends), 0);
-  PosixOs os;
-  EXPECT_EQ(positioning_of(os, ends[0]), Positioning::kInOrder);
-  EXPECT_EQ(positioning_of(os, ends[1]), Positioning::kInOrder);
+  EXPECT_EQ(positioning_of_fd(ends[0]), Positioning::kInOrder);
+  EXPECT_EQ(positioning_of_fd(ends[1]), Positioning::kInOrder);
   ::close(ends[0]);
   ::close(ends[1]);
 }

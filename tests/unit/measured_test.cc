@@ -132,15 +132,15 @@ TEST(SideKind, TheMemoryDevicesByNumber) {
   struct stat status {};
   status.st_mode = S_IFCHR | 0666;
   status.st_rdev = makedev(1, 5);
-  EXPECT_EQ(side_kind_of(status), SideKind::kZero);
+  EXPECT_EQ(side_kind_of(classify(status)), SideKind::kZero);
   status.st_rdev = makedev(1, 9);
-  EXPECT_EQ(side_kind_of(status), SideKind::kRandom);
+  EXPECT_EQ(side_kind_of(classify(status)), SideKind::kRandom);
   status.st_rdev = makedev(1, 3);
-  EXPECT_EQ(side_kind_of(status), SideKind::kNull);
+  EXPECT_EQ(side_kind_of(classify(status)), SideKind::kNull);
   status.st_rdev = makedev(4, 1);
-  EXPECT_EQ(side_kind_of(status), SideKind::kOtherCharacter);
+  EXPECT_EQ(side_kind_of(classify(status)), SideKind::kOtherCharacter);
   status.st_mode = S_IFIFO | 0600;
-  EXPECT_EQ(side_kind_of(status), SideKind::kPipe);
+  EXPECT_EQ(side_kind_of(classify(status)), SideKind::kPipe);
 }
 
 }  // namespace

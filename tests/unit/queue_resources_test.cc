@@ -22,6 +22,7 @@ namespace ddtime {
 namespace {
 
 using testing::FakeOs;
+using testing::kinds_of;
 using testing::RecordingEvents;
 
 constexpr std::int64_t kBlock = 4096;
@@ -100,7 +101,7 @@ class QueueSetUp : public ::testing::Test {
   // The rings before the files, then the rest; false where either refused.
   bool set_up() {
     if (!resources_.open_kernel_rings(os_, plan_, events_, engine_)) return false;
-    const QueueResources::Request request{os_, events_, settings_, plan_, true, kAlignment, {}};
+    const QueueResources::Request request{os_, events_, settings_, kinds_of(os_), plan_, true, kAlignment, {}};
     return resources_.set_up(request, engine_, queue_);
   }
 
@@ -126,7 +127,7 @@ TEST_F(QueueSetUp, AfterASigintOnlyRingsTornDownAtOnceGoAndTheQueueIsEmpty) {
   script.at_once = true;
   QueueResources at_once{kEngines};
   ASSERT_TRUE(at_once.open_kernel_rings(os_, plan_, events_, engine_));
-  const QueueResources::Request request{os_, events_, settings_, plan_, true, kAlignment, {}};
+  const QueueResources::Request request{os_, events_, settings_, kinds_of(os_), plan_, true, kAlignment, {}};
   ASSERT_TRUE(at_once.set_up(request, engine_, queue_));
   at_once.abandon();
   EXPECT_EQ(script.torn_down, 3u);

@@ -33,7 +33,7 @@ Performed perform(FakeOs& os, const Settings& settings, const Plan& plan = {}) {
   Performed out;
   FixedClock clock;
   RunWindow window(clock, false);
-  Run run(os, out.events, window, settings, plan);
+  Run run(os, out.events, window, settings, testing::kinds_of(os), plan);
   out.result = run.perform();
   return out;
 }

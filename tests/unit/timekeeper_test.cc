@@ -243,7 +243,7 @@ TimedRun run_timed(FakeOs& fake, const Settings& settings, const Plan& plan) {
   StepClock clock;
   SimulatedTime os(fake, clock);
   RunWindow window(clock, false);
-  Run run(os, out.events, window, settings, plan);
+  Run run(os, out.events, window, settings, testing::kinds_of(os), plan);
   out.result = run.perform();
   return out;
 }
