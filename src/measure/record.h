@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "dd/engine.h"
 #include "measure/aggregate.h"
 #include "measure/cache_state.h"
 #include "measure/latency.h"
@@ -23,6 +22,7 @@
 #include "measure/timeline.h"
 #include "measure/verify.h"
 #include "model/ending.h"
+#include "model/engine_use.h"
 #include "model/plan.h"
 #include "model/profile.h"
 #include "model/run_times.h"
