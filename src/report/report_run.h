@@ -9,9 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "measure/latency.h"
-#include "measure/record.h"
-#include "model/engine_use.h"
+#include "model/run_result.h"
 #include "model/run_times.h"
 #include "model/settings.h"
 #include "model/stats.h"
