@@ -151,7 +151,7 @@ void Run::describe_engine(RunResult& result) const {
   Ring* const ring = queue_.ring();
   if (ring == nullptr) return;
   const RingCounters counters = queue_.counters();
-  result.engine.name = ring->name();
+  result.engine.kind = queue_.engine();
   result.engine.depth = ring->depth();
   result.engine.setup = ring->setup();
   if (counters.submissions != 0) {

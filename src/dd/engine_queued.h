@@ -58,6 +58,9 @@ class QueueResources {
   bool set_up(const Request& request, EngineUse& engine, QueueSetup& queue);
   // Job 0's ring (null: none).
   Ring* ring() const noexcept { return rings_.empty() ? nullptr : rings_.front().get(); }
+  // The engine whose rings copy: the one asked for, or auto's fallback;
+  // kSync where there are none.
+  EngineChoice engine() const noexcept { return ring() != nullptr ? engine_->choice : EngineChoice::kSync; }
   // Every job's counters, summed.
   RingCounters counters() const noexcept;
   // After a copy a SIGINT stopped, which the process dies by as soon as

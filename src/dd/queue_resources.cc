@@ -139,7 +139,7 @@ bool QueueResources::open_rings(Events& events, const Plan& plan, unsigned depth
     if (job == 0 && plan.engine == EngineChoice::kAuto && engine_->refused_falls_back_to != engine_->choice) {
       engine.fallback = EngineUse::Fallback::kEngineRefused;
       engine.fallback_err = opened.err;
-      engine.refused = engine_->word.view().data();
+      engine.refused = engine_->choice;
       engine_ = find_ring_engine(engine_->refused_falls_back_to, engines_);
       return engine_->opens != RingEngine::Opens::kBeforeFiles || open_rings(events, plan, depth, engine);
     }

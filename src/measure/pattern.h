@@ -83,7 +83,7 @@ class PatternRing final : public Ring {
   const char* name() const noexcept override { return inner_->name(); }
   unsigned depth() const noexcept override { return inner_->depth(); }
   unsigned worker_threads() const noexcept override { return inner_->worker_threads(); }
-  std::string setup() const override { return inner_->setup(); }
+  RingSetup setup() const noexcept override { return inner_->setup(); }
   RingCounters counters() const noexcept override { return inner_->counters(); }
   int start_in_this_thread() noexcept override { return inner_->start_in_this_thread(); }
   void let_files_go() noexcept override { inner_->let_files_go(); }

@@ -30,10 +30,8 @@ struct ProfileRun {
   double bytes_per_second() const noexcept { return record.figures().bytes_per_second; }
   bool warmup() const noexcept { return record.warmup; }
   bool counted() const noexcept { return record.counted(); }  // ran to its end without an error
-  // The engine that ran it ("io_uring", "threads", "sync"); empty: none.
-  std::string_view engine() const noexcept {
-    return record.result.engine.name != nullptr ? record.result.engine.name : std::string_view();
-  }
+  // The engine that ran it (io_uring, threads, sync).
+  EngineChoice engine() const noexcept { return record.result.engine.kind; }
   std::int64_t bytes() const noexcept { return record.result.stats.bytes_out; }
   std::int64_t real_ns() const noexcept { return record.result.times.real_ns; }  // the measured window
   // Its side's mean and p99, when --latency timed any of its I/Os.

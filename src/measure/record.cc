@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "measure/latency.h"
 #include "model/units.h"
 
 namespace ddtime {

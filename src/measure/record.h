@@ -10,80 +10,21 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "dd/engine.h"
 #include "measure/aggregate.h"
 #include "measure/cache_state.h"
-#include "measure/latency.h"
-#include "measure/timekeeper.h"
-#include "measure/timeline.h"
 #include "measure/verify.h"
 #include "model/ending.h"
 #include "model/plan.h"
 #include "model/profile.h"
-#include "model/run_times.h"
+#include "model/run_result.h"
 #include "model/settings.h"
-#include "model/stats.h"
 
 namespace ddtime {
-
-// --random: the order's seed and the range it was drawn over.
-struct RandomAccess {
-  std::uint64_t seed = 0;
-  std::int64_t input_offset = 0;   // where the range starts in the input (skip=)
-  std::int64_t output_offset = 0;  // and in the output (seek=)
-  std::int64_t bytes = 0;          // its length
-  std::int64_t blocks = 0;         // its whole blocks, each visited once; a partial one comes last
-  bool per_pass = false;           // --time: once each pass, a new order each pass
-};
-
-// --time: how long was asked, what the ramp moved unmeasured, how many
-// passes the range took and what ended the run.
-struct TimedRun {
-  std::int64_t limit_ns = 0;         // --time
-  std::int64_t ramp_ns = 0;          // --ramp, as asked
-  std::int64_t ramp_elapsed_ns = 0;  // as it ran
-  Stats ramp_stats{};                // what the ramp moved (not in the run's own stats)
-  std::int64_t range_bytes = -1;     // the range gone round; -1: endless (one pass)
-  std::int64_t range_blocks = 0;     // its whole blocks, a pass
-  double passes = 0;                 // the measured records over range_blocks
-  TimedEnd ended_by = TimedEnd::kRange;
-  // A SIGUSR1 snapshot taken inside the ramp: the counts and times are
-  // the ramp's so far (ramp_elapsed_ns), nothing is measured yet.
-  bool in_ramp = false;
-};
-
-// What one run hands back: its counters, times and ending.
-struct RunResult {
-  // What the run owes the user on its way out.
-  enum class Report {
-    kSummary,   // GNU's statistics (and, as ddtime, the report and JSON)
-    kJsonOnly,  // no statistics, as GNU; --json still gets its object
-    kNothing,   // GNU's die(): the message is all there is
-  };
-  Stats stats{};
-  RunTimes times{};
-  int exit_status = 0;
-  Ending ending = Ending::kFinished;
-  Report report = Report::kSummary;
-  EngineUse engine{};
-  std::optional<LatencyReport> latency = std::nullopt;  // --latency
-  // --latency's samples themselves (ticks) and their length in ns, for a
-  // session to merge a row's runs.
-  std::shared_ptr<const LatencyRecorders> latency_samples = nullptr;
-  double latency_ns_per_tick = 1.0;
-  // Where the first write landed in the output (-1: unknown): where
-  // --readback reads the bytes back from.
-  std::int64_t first_write = -1;
-  std::optional<RandomAccess> random = std::nullopt;  // --random
-  std::optional<TimedRun> timed = std::nullopt;       // --time
-  std::optional<Timeline> timeline = std::nullopt;    // --timeline: the samples
-  SteadyRule steady_rule{};                           // what the analysis holds the timeline to
-};
 
 // Which pass of its mode a run was: a plain or session copy, --readback's
 // write or read pass, or a SIGUSR1 view of a run still going.

@@ -25,18 +25,11 @@
 #include "measure/latency.h"
 #include "measure/run_window.h"
 #include "measure/timeline.h"
+#include "model/run_result.h"
 #include "model/stats.h"
 #include "model/units.h"
 
 namespace ddtime {
-
-// How a timed run ended.
-enum class TimedEnd {
-  kRange,   // the copy's own end came first (an input that cannot go round again, an error, a signal)
-  kTime,    // --time ran out
-  kSteady,  // --steady: both definitions held over the window
-  kRunning  // not yet: a SIGUSR1 snapshot of a run still going
-};
 
 // Where a timed run stands, for a SIGUSR1 snapshot: shared with whoever
 // reports it, written by the copy's thread (job 0's, which also hears the

@@ -12,26 +12,9 @@
 #include <span>
 #include <vector>
 
+#include "model/timeline_samples.h"
+
 namespace ddtime {
-
-// One direction's latency over one interval (--latency with --timeline).
-struct TimelineLatency {
-  std::int64_t p50_ns = 0, p99_ns = 0, max_ns = 0;
-};
-
-struct TimelineSample {
-  std::int64_t end_ns = 0;   // since the measured window opened
-  std::int64_t bytes = 0;    // cumulative bytes moved at end_ns (the summary's "bytes copied")
-  std::int64_t records = 0;  // cumulative records moved at end_ns (for IOPS)
-  std::optional<TimelineLatency> read_latency, write_latency;  // --latency: this interval's figures
-};
-
-struct Timeline {
-  std::int64_t interval_ns = 0;  // the sampling interval
-  // In time order; interval k runs from sample k-1 (or 0 ns, 0 bytes,
-  // 0 records for the first) to sample k.
-  std::vector<TimelineSample> samples;
-};
 
 // One interval between two samples. rate = (end_bytes - start_bytes) /
 // (end_ns - start_ns) in bytes/s, iops likewise with records; both 0 for
@@ -74,14 +57,6 @@ struct Cliff {
   double after_rate = 0;                 // the median of the counted intervals from the cliff on, bytes/s
   std::int64_t at_bytes = 0, at_ns = 0;  // where interval at_interval starts
   std::size_t at_interval = 0;           // index into timeline_intervals()
-};
-
-// The limits of steady state. A window is `window` consecutive counted
-// intervals; one shorter than 2 is taken as 2, since a slope needs two points.
-struct SteadyRule {
-  double deviation_percent = 10;
-  double slope_percent = 1;
-  std::size_t window = 10;  // in intervals
 };
 
 // Steady state by one of fio's two definitions, over every window of

@@ -21,6 +21,7 @@
 #include "report/report_internal.h"
 #include "report/report_run.h"
 #include "report/report_time_json.h"
+#include "system/ring_registry.h"
 
 namespace ddtime {
 namespace {
@@ -173,15 +174,15 @@ void put_residency(json::Object& object, std::string_view key, const std::option
 // The same facts as the report's engine line: mean_in_flight and
 // system_calls_per_io are null for the sync engine, which does not count.
 void put_engine(json::Object object, const EngineUse& engine, const RunTimes& times, const Stats& stats) {
-  object.string("name", engine.name).integer("depth", engine.depth);
+  object.string("name", engine_word(engine.kind)).integer("depth", engine.depth);
   // The threads whose CPU the times hold: null where io_uring's kernel
   // workers may have added theirs.
   put_integer_or_null(object, "threads",
                       times.threads == 0 ? std::nullopt : std::optional<std::int64_t>(times.threads));
-  if (engine.setup.empty()) {
+  if (const std::string setup = engine_setup(engine); setup.empty()) {
     object.null("setup");
   } else {
-    object.string("setup", engine.setup);
+    object.string("setup", setup);
   }
   if (engine.system_calls_per_io > 0) {
     object.decimal("mean_in_flight", json::real(engine.mean_in_flight))

@@ -9,6 +9,7 @@
 #include "report/report_environment_json.h"
 #include "report/report_json.h"
 #include "report/report_profile.h"
+#include "system/ring_registry.h"
 
 namespace ddtime {
 namespace {
@@ -67,11 +68,7 @@ void put_runs(json::Array runs, const ProfileRow& row) {
         .decimal("real_s", json::seconds(run.real_ns()))
         .integer("bytes", run.bytes());
     // The engine that ran it: io_uring, or threads where io_uring is refused.
-    if (run.engine().empty()) {
-      item.null("engine");
-    } else {
-      item.string("engine", run.engine());
-    }
+    item.string("engine", engine_word(run.engine()));
     json::Object latency = item.object("latency");
     if (const std::optional<double> mean = run.mean_latency_ns()) {
       latency.decimal("mean_s", seconds_of(in_seconds(*mean)));

@@ -334,8 +334,31 @@ std::string engine_fallback(const EngineUse& engine) {
     case EngineUse::Fallback::kEngineRefused:
       // strerror in the C locale, as every message of ours; an errno
       // glibc has no words for is named by its number, not a null pointer.
-      return fmt::format("{} refused: {}", engine.refused != nullptr ? engine.refused : "the engine",
+      return fmt::format("{} refused: {}",
+                         engine.refused ? engine_word(*engine.refused) : std::string_view("the engine"),
                          error_text(engine.fallback_err));
+  }
+  return {};
+}
+
+std::string engine_setup(const EngineUse& engine) {
+  const RingSetup& setup = engine.setup;
+  switch (engine.kind) {
+    case EngineChoice::kIoUring: {
+      std::string words = setup.registered_buffers ? "registered buffers" : "plain buffers";
+      if (setup.registered_files) words += ", registered files";
+      if (setup.single_issuer) words += ", single issuer";
+      if (setup.cooperative_task_run) words += ", cooperative task run";
+      if (setup.deferred_task_run) words += ", deferred task run";
+      return words;
+    }
+    case EngineChoice::kThreads:
+      return fmt::format("{} {}", setup.threads, setup.threads == 1 ? "thread" : "threads");
+    case EngineChoice::kLibaio:
+      return fmt::format("Linux AIO context of {}", setup.aio_events);
+    case EngineChoice::kAuto:
+    case EngineChoice::kSync:
+      return {};
   }
   return {};
 }
@@ -430,13 +453,13 @@ std::string jobs_line(std::string_view program, const EngineUse& engine, const R
 
 std::string engine_line(std::string_view program, const EngineUse& engine) {
   Buffer out;
-  append_format(out, "{}: engine {}, depth {}", program, engine.name, engine.depth);
+  append_format(out, "{}: engine {}, depth {}", program, engine_word(engine.kind), engine.depth);
   if (engine.system_calls_per_io > 0) {
     append_format(out, " (mean {:.1f} in flight), {:.2f} system calls per I/O", engine.mean_in_flight,
                   engine.system_calls_per_io);
   }
-  if (const RingEngine* ring = find_ring_engine(std::string_view(engine.name)); ring && ring->setup_in_report) {
-    append_format(out, ", {}", engine.setup);
+  if (const RingEngine* ring = find_ring_engine(engine.kind); ring && ring->setup_in_report) {
+    append_format(out, ", {}", engine_setup(engine));
   }
   if (const std::string why = engine_fallback(engine); !why.empty()) append_format(out, "; {}", why);
   out.push_back('\n');

@@ -9,9 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "dd/engine.h"
-#include "measure/latency.h"
-#include "measure/record.h"
+#include "model/run_result.h"
 #include "model/run_times.h"
 #include "model/settings.h"
 #include "model/stats.h"
@@ -109,5 +107,13 @@ double cpu_per_io(const RunTimes& times, const Stats& stats);
 
 // Why the engine asked for did not run, in words; "" when it did.
 std::string engine_fallback(const EngineUse& engine);
+
+// What the engine's ring set up, in words (the JSON's "setup", and the
+// engine line's where the engine's ring_registry row asks for it); ""
+// for the sync engine:
+//   registered buffers, registered files, single issuer, deferred task run
+//   8 threads
+//   Linux AIO context of 32
+std::string engine_setup(const EngineUse& engine);
 
 }  // namespace ddtime

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <vector>
 
+#include "measure/timeline.h"
 #include "model/units.h"
 #include "report/json.h"
 #include "report/report.h"

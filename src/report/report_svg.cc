@@ -8,6 +8,7 @@
 #include <csignal>
 #include <ctime>
 
+#include "measure/timeline.h"
 #include "model/units.h"
 #include "report/report.h"
 #include "report/report_run.h"

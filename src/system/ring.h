@@ -13,7 +13,8 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <string>
+
+#include "model/ring_setup.h"
 
 namespace ddtime {
 
@@ -53,9 +54,9 @@ class Ring {
   // thread pool's workers; 0 for io_uring, whose kernel workers the
   // process does not count.
   virtual unsigned worker_threads() const noexcept = 0;
-  // What was set up, in words for the report: "registered buffers,
-  // single issuer, deferred task run", "8 threads".
-  virtual std::string setup() const = 0;
+  // What was set up (registered buffers, the flags the kernel took, the
+  // workers), as flags and counts; the report words them.
+  virtual RingSetup setup() const noexcept = 0;
 
   // Requires: fewer than depth() requests queued and in flight together.
   virtual void queue(const RingRequest& request) noexcept = 0;

@@ -5,7 +5,6 @@
 // each request to a kernel worker, io_uring still outran it at depth.
 // Without O_DIRECT, io_submit copies through the page cache before it
 // returns: correct, just not asynchronous.
-#include <fmt/format.h>
 #include <libaio.h>
 #include <unistd.h>
 
@@ -38,7 +37,7 @@ class AioRing final : public Ring {
   const char* name() const noexcept override { return "libaio"; }
   unsigned depth() const noexcept override { return depth_; }
   unsigned worker_threads() const noexcept override { return 0; }
-  std::string setup() const override { return fmt::format("Linux AIO context of {}", depth_); }
+  RingSetup setup() const noexcept override { return {.aio_events = depth_}; }
 
   void queue(const RingRequest& request) noexcept override {
     // Never past the depth: the caller keeps queued + in flight within it.

@@ -99,6 +99,16 @@ constexpr const RingEngine* find_ring_engine(std::string_view word, RingEngines 
   return nullptr;
 }
 
+// The word of an engine (what --engine= takes, and what the report and
+// the JSON name it by): its row's, or auto's and sync's, which are no ring.
+constexpr std::string_view engine_word(EngineChoice choice, RingEngines engines = kRingEngines) noexcept {
+  if (const RingEngine* engine = find_ring_engine(choice, engines)) return engine->word.view();
+  for (const EngineSymbol& symbol : kEngineSymbols) {
+    if (symbol.engine == choice) return symbol.name.view();
+  }
+  return {};
+}
+
 // The engine a queue asked for with choice runs first: auto's pick, or
 // the one named; null for sync.
 constexpr const RingEngine* ring_engine_asked(EngineChoice choice, RingEngines engines = kRingEngines) noexcept {

@@ -12,7 +12,6 @@
 // free, and a thread's first free() gives it a malloc arena, two pages
 // more per worker in the peak RSS that --iodepth bounds (depth x bs +
 // 2 MiB). Now a worker costs the two pages of its stack and descriptor.
-#include <fmt/format.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -51,7 +50,7 @@ class ThreadRing final : public Ring {
   const char* name() const noexcept override { return "threads"; }
   unsigned depth() const noexcept override { return depth_; }
   unsigned worker_threads() const noexcept override { return depth_; }
-  std::string setup() const override { return fmt::format("{} {}", depth_, depth_ == 1 ? "thread" : "threads"); }
+  RingSetup setup() const noexcept override { return {.threads = depth_}; }
 
   void queue(const RingRequest& request) noexcept override {
     pending_.push_back(request);  // reserved: never allocates

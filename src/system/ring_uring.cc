@@ -76,13 +76,12 @@ class UringRing final : public Ring {
   unsigned worker_threads() const noexcept override { return 0; }
   bool destroyed_at_once() const noexcept override { return true; }
 
-  std::string setup() const override {
-    std::string words = registered_ ? "registered buffers" : "plain buffers";
-    if (files_registered_ != 0) words += ", registered files";
-    if (flags_ & IORING_SETUP_SINGLE_ISSUER) words += ", single issuer";
-    if (flags_ & IORING_SETUP_COOP_TASKRUN) words += ", cooperative task run";
-    if (flags_ & IORING_SETUP_DEFER_TASKRUN) words += ", deferred task run";
-    return words;
+  RingSetup setup() const noexcept override {
+    return {.registered_buffers = registered_,
+            .registered_files = files_registered_ != 0,
+            .single_issuer = (flags_ & IORING_SETUP_SINGLE_ISSUER) != 0,
+            .cooperative_task_run = (flags_ & IORING_SETUP_COOP_TASKRUN) != 0,
+            .deferred_task_run = (flags_ & IORING_SETUP_DEFER_TASKRUN) != 0};
   }
 
   void queue(const RingRequest& request) noexcept override {

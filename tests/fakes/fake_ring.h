@@ -35,7 +35,7 @@ class FakeRing final : public Ring {
   const char* name() const noexcept override { return "fake"; }
   unsigned depth() const noexcept override { return depth_; }
   unsigned worker_threads() const noexcept override { return 0; }
-  std::string setup() const override { return "scripted"; }
+  RingSetup setup() const noexcept override { return {}; }
 
   void queue(const RingRequest& request) noexcept override {
     queued_.push_back({sequence_++, request});

@@ -347,7 +347,7 @@ class FailingRing final : public Ring {
   const char* name() const noexcept override { return "failing"; }
   unsigned depth() const noexcept override { return 4; }
   unsigned worker_threads() const noexcept override { return 0; }
-  std::string setup() const override { return {}; }
+  RingSetup setup() const noexcept override { return {}; }
   void queue(const RingRequest&) noexcept override {}
   int submit_and_wait(unsigned) noexcept override { return ENOMEM; }
   std::span<const RingCompletion> completions() const noexcept override { return {}; }

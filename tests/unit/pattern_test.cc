@@ -179,7 +179,7 @@ class InterruptedOnce final : public Ring {
   const char* name() const noexcept override { return "interrupted"; }
   unsigned depth() const noexcept override { return 4; }
   unsigned worker_threads() const noexcept override { return 0; }
-  std::string setup() const override { return {}; }
+  RingSetup setup() const noexcept override { return {}; }
   void queue(const RingRequest& request) noexcept override { pending_.push_back({request.tag, 1}); }
   int submit_and_wait(unsigned) noexcept override {
     reaped_.clear();

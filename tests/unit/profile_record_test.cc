@@ -23,9 +23,9 @@ TEST(ProfileRecord, ARunKeepsItsEngineItsTimeAndItsBytes) {
   RunRecord record;
   record.result.stats.bytes_out = 3 << 20;
   record.result.times.real_ns = 500'000'000;
-  record.result.engine.name = "threads";
+  record.result.engine.kind = EngineChoice::kThreads;
   const ProfileRun kept{record, false};
-  EXPECT_EQ(kept.engine(), "threads");
+  EXPECT_EQ(kept.engine(), EngineChoice::kThreads);
   EXPECT_EQ(kept.bytes(), 3 << 20);
   EXPECT_EQ(kept.real_ns(), 500'000'000);
   EXPECT_DOUBLE_EQ(kept.bytes_per_second(), (3 << 20) / 0.5);

@@ -50,7 +50,7 @@ class ScriptedRing final : public Ring {
   const char* name() const noexcept override { return "scripted"; }
   unsigned depth() const noexcept override { return depth_; }
   unsigned worker_threads() const noexcept override { return 0; }
-  std::string setup() const override { return {}; }
+  RingSetup setup() const noexcept override { return {}; }
   void queue(const RingRequest&) noexcept override {}
   int submit_and_wait(unsigned) noexcept override { return 0; }
   std::span<const RingCompletion> completions() const noexcept override { return {}; }
@@ -164,7 +164,7 @@ TEST_F(QueueSetUp, AutosPickRefusedGivesWayToItsFallbackAndTheReportNamesIt) {
   // The fallback opens with the slots, at their count.
   EXPECT_EQ(script.opened, std::vector<std::string>{"slots 4"});
   EXPECT_EQ(engine_.fallback, EngineUse::Fallback::kEngineRefused);
-  EXPECT_STREQ(engine_.refused, "kernel");
+  EXPECT_EQ(engine_.refused, EngineChoice::kIoUring);
   EXPECT_EQ(engine_.fallback_err, ENOSYS);
   EXPECT_TRUE(events_.notices.empty());
 }

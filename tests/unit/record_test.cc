@@ -9,6 +9,8 @@
 #include <initializer_list>
 #include <memory>
 
+#include "measure/latency.h"
+
 namespace ddtime {
 namespace {
 

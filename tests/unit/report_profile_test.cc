@@ -130,7 +130,7 @@ TEST(ReportProfile, EachRunInTheJsonHasItsEngineTimeBytesAndLatency) {
   ProfileRecord record = record_with({1e9});
   ProfileRun& run = record.rows[0].runs[0];
   run = profile_run_at(1e9, false, 2e6, 5e6);
-  run.record.result.engine.name = "io_uring";
+  run.record.result.engine.kind = EngineChoice::kIoUring;
   run.record.result.stats.bytes_out = 500'000'000;
   run.record.result.times.real_ns = 500'000'000;
   const support::Json doc = support::parse_json(profile_json(record, Environment{}, "9"));

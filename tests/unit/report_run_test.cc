@@ -587,7 +587,7 @@ TEST(ExtendedProgress, PrintsWhateverTheStatusLevel) {
 TEST(EngineLine, AnIoUringRefusalNamesTheErrnoInTheCLocaleWords) {
   EngineUse engine;
   engine.fallback = EngineUse::Fallback::kEngineRefused;
-  engine.refused = "io_uring";
+  engine.refused = EngineChoice::kIoUring;
   engine.fallback_err = ENOSYS;
   EXPECT_NE(engine_line("ddtime", engine).find("io_uring refused: Function not implemented"), std::string::npos)
       << engine_line("ddtime", engine);
@@ -596,7 +596,7 @@ TEST(EngineLine, AnIoUringRefusalNamesTheErrnoInTheCLocaleWords) {
 TEST(EngineLine, AnErrnoWithoutWordsIsNamedByItsNumber) {
   EngineUse engine;
   engine.fallback = EngineUse::Fallback::kEngineRefused;
-  engine.refused = "io_uring";
+  engine.refused = EngineChoice::kIoUring;
   engine.fallback_err = 4095;
   EXPECT_NE(engine_line("ddtime", engine).find("io_uring refused: Unknown error 4095"), std::string::npos)
       << engine_line("ddtime", engine);
@@ -604,14 +604,54 @@ TEST(EngineLine, AnErrnoWithoutWordsIsNamedByItsNumber) {
 
 TEST(EngineLine, NamesTheSetupOnlyOfAnEngineWhoseRowAsksForIt) {
   EngineUse engine;
-  engine.name = "threads";
-  engine.setup = "8 threads";
+  engine.kind = EngineChoice::kThreads;
+  engine.setup.threads = 8;
   EXPECT_NE(engine_line("ddtime", engine).find(", 8 threads"), std::string::npos) << engine_line("ddtime", engine);
-  engine.name = "io_uring";
-  engine.setup = "registered buffers";
+  engine.kind = EngineChoice::kIoUring;
+  engine.setup = {.registered_buffers = true};
   EXPECT_EQ(engine_line("ddtime", engine).find("registered buffers"), std::string::npos)
       << engine_line("ddtime", engine);
 }
+
+TEST(EngineLine, NamesTheEngineByItsEngineWord) {
+  EngineUse engine;
+  EXPECT_EQ(engine_line("ddtime", engine), "ddtime: engine sync, depth 1\n");
+  engine.kind = EngineChoice::kLibaio;
+  engine.depth = 32;
+  EXPECT_EQ(engine_line("ddtime", engine), "ddtime: engine libaio, depth 32\n");
+}
+
+TEST(EngineSetup, WordsIoUringsFlagsInTheOrderTheRingSetThemUp) {
+  EngineUse engine;
+  engine.kind = EngineChoice::kIoUring;
+  engine.setup = {.registered_buffers = true,
+                  .registered_files = true,
+                  .single_issuer = true,
+                  .cooperative_task_run = true,
+                  .deferred_task_run = true};
+  EXPECT_EQ(engine_setup(engine),
+            "registered buffers, registered files, single issuer, cooperative task run, deferred task run");
+  engine.setup = {.single_issuer = true, .deferred_task_run = true};
+  EXPECT_EQ(engine_setup(engine), "plain buffers, single issuer, deferred task run");
+}
+
+TEST(EngineSetup, CountsTheThreadsEnginesWorkersWithOneInTheSingular) {
+  EngineUse engine;
+  engine.kind = EngineChoice::kThreads;
+  engine.setup.threads = 8;
+  EXPECT_EQ(engine_setup(engine), "8 threads");
+  engine.setup.threads = 1;
+  EXPECT_EQ(engine_setup(engine), "1 thread");
+}
+
+TEST(EngineSetup, SizesTheLinuxAioContext) {
+  EngineUse engine;
+  engine.kind = EngineChoice::kLibaio;
+  engine.setup.aio_events = 32;
+  EXPECT_EQ(engine_setup(engine), "Linux AIO context of 32");
+}
+
+TEST(EngineSetup, SaysNothingForTheSyncEngine) { EXPECT_EQ(engine_setup(EngineUse{}), ""); }
 
 // The jobs line says why fewer jobs ran than were asked: a range with
 // fewer records, or a SIGINT that came while they were set up.
