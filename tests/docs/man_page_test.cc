@@ -196,7 +196,7 @@ TEST(ReportPlace, TheDocsSayTheReportComesBeforeGnusSummary) {
   }
 }
 
-// B12 (issue 28): --help and the README said --svg draws bars, a
+// B12 (issue 28): --help and the README (now the charts guide) said --svg draws bars, a
 // timeline and a histogram, the man page that it does not combine with
 // --compare and that a profile's bars are on the text's fixed scale.
 TEST(SvgDocs, TheHelpTheReadmeAndTheManPageSayWhatSvgDraws) {
@@ -213,12 +213,14 @@ TEST(SvgDocs, TheHelpTheReadmeAndTheManPageSayWhatSvgDraws) {
   const std::string row = help.substr(svg_row, help.find("--units", svg_row) - svg_row);
   EXPECT_NE(row.find("profile"), std::string::npos) << row;
   EXPECT_NE(row.find("--compare"), std::string::npos) << row;
-  const std::string readme = read_file(DDTIME_README);
-  const std::size_t table_row = readme.find("| `--svg=PATH` |");
-  ASSERT_NE(table_row, std::string::npos);
-  const std::string cell = readme.substr(table_row, readme.find('\n', table_row) - table_row);
-  EXPECT_NE(cell.find("profile"), std::string::npos) << cell;
-  EXPECT_NE(cell.find("--compare"), std::string::npos) << cell;
+  // The charts guide's table of what each run draws (the README's option
+  // table moved there, issue 30).
+  const std::string guide = read_file(DDTIME_CHARTS_GUIDE);
+  const std::size_t table = guide.find("| what ran | what `--svg=PATH` draws |");
+  ASSERT_NE(table, std::string::npos);
+  const std::string rows = guide.substr(table, guide.find("\n\n", table) - table);
+  EXPECT_NE(rows.find("| `--profile` |"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("| `--compare` |"), std::string::npos) << rows;
   const std::string man = flat(read_file(DDTIME_MAN_PAGE));
   const std::size_t only = man.find("Only .Fl \\-json");
   ASSERT_NE(only, std::string::npos);
