@@ -16,9 +16,11 @@ set -eu
 # libboost-math-dev: --compare's normal distribution (header only).
 # librsvg2-bin: rsvg-convert, with which the svg.render test renders --svg's files.
 # clang-format: the style.format test (tests/tools/check_format.sh).
+# zsh, fish: the completion.zsh.load and completion.fish.load tests load
+# the completions in the real shells.
 packages="cmake ninja-build g++ pkg-config libfmt-dev libboost-program-options-dev libboost-math-dev
   nlohmann-json3-dev libgtest-dev liburing-dev libaio-dev mandoc
-  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 e2fsprogs librsvg2-bin clang-format $*"
+  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 e2fsprogs librsvg2-bin clang-format zsh fish $*"
 
 missing=""
 for package in $packages; do

@@ -106,11 +106,15 @@ page=$(man -w ddtime) || fail "man -w ddtime found no page"
 completion=/usr/share/bash-completion/completions/ddtime
 [[ -f $completion ]] || fail "no bash completion in $completion"
 bash -c "source $completion && complete -p ddtime" >/dev/null || fail "sourcing $completion registers nothing"
-say "ddtime --version, a copy, the dd link, man -w and the completion work"
+zsh_completion=/usr/share/zsh/vendor-completions/_ddtime
+[[ -f $zsh_completion ]] || fail "no zsh completion in $zsh_completion"
+fish_completion=/usr/share/fish/vendor_completions.d/ddtime.fish
+[[ -f $fish_completion ]] || fail "no fish completion in $fish_completion"
+say "ddtime --version, a copy, the dd link, man -w and the completions work"
 
 dpkg -r ddtime
 installed=false
-for path in /usr/bin/ddtime "$link" /usr/lib/ddtime "$page" "$completion"; do
+for path in /usr/bin/ddtime "$link" /usr/lib/ddtime "$page" "$completion" "$zsh_completion" "$fish_completion"; do
   [[ ! -e $path && ! -L $path ]] || fail "$path is still there after dpkg -r"
 done
 [[ $(installed_status) != *"ok installed" ]] || fail "dpkg still lists ddtime as installed"

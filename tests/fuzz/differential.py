@@ -6,7 +6,7 @@ link, so both run as "dd"), reading /dev/null and writing /dev/null; the two
 must agree on stdout, stderr and exit status. Not run in CI (two processes
 per case); run it after touching src/model/number.cc or src/cli/operands.cc:
 
-    python3 tests/fuzz/differential.py build/release/tests/bin/dd [numbers|operands] [CASES] [SEED]
+    python3 tests/fuzz/differential.py build/release/bin/dd [numbers|operands] [CASES] [SEED]
 
 "numbers" puts one random value, biased towards dd's size grammar, in one
 of bs= ibs= obs= cbs= count= skip= seek=. "operands" builds whole argv

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # `cmake --install` into a scratch DESTDIR: the binary in bin, the man page in
-# man1, the bash completion, and the dd link in a private directory,
+# man1, the bash, zsh and fish completions, and the dd link in a private directory,
 # relative, working, and not beside the binary. DESTDIR, not --prefix, so
 # that directories configured as absolute paths (as the packages do) land in
 # the scratch directory too instead of in the real /usr.
@@ -37,6 +37,11 @@ completion=$(found '*/bash-completion/completions/ddtime')
 check "the bash completion is installed" test -n "$completion"
 check "the bash completion registers a function" \
   bash -c 'source "$1" && complete -p ddtime >/dev/null' _ "$completion"
+
+zsh_completion=$(found '*/zsh/*/_ddtime')
+check "the zsh completion is installed" test -n "$zsh_completion"
+fish_completion=$(found '*/fish/vendor_completions.d/ddtime.fish')
+check "the fish completion is installed" test -n "$fish_completion"
 
 link=$(found '*/ddtime/bin/dd')
 check "a dd link is installed in ddtime/bin" test -L "$link"
