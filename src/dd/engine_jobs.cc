@@ -63,6 +63,10 @@ std::unique_ptr<JobsSupervisor> JobsSupervisor::start(QueuedCopy& first) {
                                              &supervisor->crew_, tap);
     copy->job_index_ = static_cast<unsigned>(job);
     copy->record_limit_ = limit(parts[job]);
+    // Where job 0 positioned the files, before any job's thread starts
+    // (job 0's thread writes its own object, the others only read theirs).
+    copy->input_base_ = first.input_base_;
+    copy->output_base_ = first.output_base_;
     supervisor->others_.push_back(std::move(copy));
   }
   supervisor->start_threads();
@@ -84,7 +88,7 @@ void JobsSupervisor::start_threads() {
   JobsCrew* const crew = &crew_;
   listener_.emplace([crew] { crew->stop.store(true, std::memory_order_relaxed); });
   start_ns_ = request.clock.now_ns();
-  const int failed = threads_.start(static_cast<unsigned>(jobs()), [this](unsigned i) { job(i).run_part(first_); });
+  const int failed = threads_.start(static_cast<unsigned>(jobs()), [this](unsigned i) { job(i).run_part(); });
   started_ = threads_.size();
   if (failed == 0) return;
   // A job without a thread copies nothing: every job stops, and the copy
@@ -130,9 +134,7 @@ void JobsSupervisor::watch() {
   if (time_up) crew_.time_up.store(true, std::memory_order_relaxed);
 }
 
-void QueuedCopy::run_part(const QueuedCopy& first) {
-  input_base_ = first.input_base_;
-  output_base_ = first.output_base_;
+void QueuedCopy::run_part() {
   const std::int64_t start_ns = request_.clock.now_ns();
   const std::int64_t start_cpu = thread_cpu_ns();
   if (const int err = ring_.start_in_this_thread(); err != 0) {

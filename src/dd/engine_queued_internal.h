@@ -140,8 +140,9 @@ class QueuedCopy final : private PositionBuffers {
              IoTap* tap);
   ~QueuedCopy() override;
   CopyResult run();
-  // A job's copy of its part, in its own thread, from where job 0 positioned.
-  void run_part(const QueuedCopy& first);
+  // A job's copy of its part, in its own thread, from where job 0 positioned
+  // the files (the supervisor hands every job the bases before it starts).
+  void run_part();
   const CopyResult& result() const noexcept { return result_; }
 
  private:
