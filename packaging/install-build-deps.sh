@@ -16,9 +16,11 @@ set -eu
 # libboost-math-dev: --compare's normal distribution (header only).
 # librsvg2-bin: rsvg-convert, with which the svg.render test renders --svg's files.
 # clang-format: the style.format test (tests/tools/check_format.sh).
+# python3-jsonschema: the tests that validate every JSON document against
+# docs/ddtime.schema.json (docs.json_schema, schema.e2e_corpus, combo.ci).
 packages="cmake ninja-build g++ pkg-config libfmt-dev libboost-program-options-dev libboost-math-dev
   nlohmann-json3-dev libgtest-dev liburing-dev libaio-dev mandoc
-  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 e2fsprogs librsvg2-bin clang-format $*"
+  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 python3-jsonschema e2fsprogs librsvg2-bin clang-format $*"
 
 missing=""
 for package in $packages; do
