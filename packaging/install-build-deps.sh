@@ -18,9 +18,11 @@ set -eu
 # clang-format: the style.format test (tests/tools/check_format.sh).
 # zsh, fish: the completion.zsh.load and completion.fish.load tests load
 # the completions in the real shells.
+# python3-jsonschema: the tests that validate every JSON document against
+# docs/ddtime.schema.json (docs.json_schema, schema.e2e_corpus, combo.ci).
 packages="cmake ninja-build g++ pkg-config libfmt-dev libboost-program-options-dev libboost-math-dev
   nlohmann-json3-dev libgtest-dev liburing-dev libaio-dev mandoc
-  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 e2fsprogs librsvg2-bin clang-format zsh fish $*"
+  fuse3 libfuse3-dev clang libclang-rt-14-dev valgrind python3 python3-jsonschema e2fsprogs librsvg2-bin clang-format zsh fish $*"
 
 missing=""
 for package in $packages; do

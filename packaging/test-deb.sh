@@ -79,6 +79,10 @@ LC_ALL=C readelf -d /usr/bin/ddtime | grep -q 'NEEDED.*\[libc\.so\.6\]' ||
 [[ -x /usr/libexec/ddtime/ddtime-compare ]] || fail "no /usr/libexec/ddtime/ddtime-compare"
 LC_ALL=C readelf -d /usr/bin/ddtime | grep -q 'NEEDED.*\[libm\.so\.6\]' &&
   fail "/usr/bin/ddtime links libm.so.6: --compare's statistics belong to ddtime-compare"
+# The JSON schema and its page, where the man page says they are.
+for doc in ddtime.schema.json json.md; do
+  [[ -f /usr/share/doc/ddtime/$doc ]] || fail "no /usr/share/doc/ddtime/$doc"
+done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"; cleanup' EXIT

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The --json schema (report_json.h) on the json writer: this file chooses
+// The --json schema (docs/ddtime.schema.json) on the json writer: this file chooses
 // the keys, their order and the rounding; json.cc places every quote,
 // colon, comma and bracket.
 #include "report/report_json.h"

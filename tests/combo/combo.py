@@ -147,6 +147,23 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # Rule 8's text boxes, computed once for both tests.
 sys.path.insert(0, str(REPO_ROOT / "tests" / "svg"))
 from svg_render_test import layout_problems_of as svg_layout_problems  # noqa: E402
+# Every JSON document a case parses is validated against docs/ddtime.schema.json.
+sys.path.insert(0, str(REPO_ROOT / "tests" / "schema"))
+import ddtime_schema  # noqa: E402
+
+# Made in main (it needs python3-jsonschema); None while only listing cases.
+SCHEMA: Optional["ddtime_schema.Schema"] = None
+# How many documents the run validated, by kind, for its last lines.
+SCHEMA_COUNTS: Dict[str, int] = {}
+
+
+def schema_problems(doc: object) -> List[str]:
+    """Why doc does not validate against docs/ddtime.schema.json ([] when it does), counting it."""
+    if SCHEMA is None:
+        return []
+    kind = ddtime_schema.kind_of(doc)
+    SCHEMA_COUNTS[kind] = SCHEMA_COUNTS.get(kind, 0) + 1
+    return SCHEMA.errors(doc)
 KiB = 1024
 MiB = 1024 * KiB
 SKIP = 77
@@ -1564,6 +1581,13 @@ class Checker:
     def fail(self, invariant: str, signature: str, evidence: str) -> None:
         self.failures.append(Failure(invariant, signature, evidence))
 
+    def check_schema(self, doc: object, where: str) -> None:
+        """doc is one of the documents docs/ddtime.schema.json describes."""
+        problems = schema_problems(doc)
+        if problems:
+            self.fail("json-schema", f"{where}: a {ddtime_schema.kind_of(doc)} document does not validate "
+                      f"({problems[0].split(':')[0]})", "\n".join(problems[:10]))
+
     # -- helpers
     def gnu_status(self) -> int:
         return 0 if all(r.status == 0 for r in self.gnu) else 1
@@ -1985,6 +2009,7 @@ class Checker:
                     value = json.loads(line)
                     if isinstance(value, dict):
                         self.stderr_json.append(value)
+                        self.check_schema(value, "--json to stderr")
                     else:
                         self.stderr_json_bad.append(line)
                 except ValueError:
@@ -2096,6 +2121,7 @@ class Checker:
             try:
                 docs = [json.loads(l) for l in lines] if len(lines) > 1 else [json.loads(text)]
                 for doc in docs:
+                    self.check_schema(doc, "--json=PATH")
                     self.check_environment(doc, f"--json={self.case.ext['json']}")
                     self.check_warmups_not_counted(doc)
                 for line in lines if len(lines) > 1 else [text]:
@@ -2218,10 +2244,12 @@ class Checker:
                       f"exit {done.returncode}: {done.stderr.decode('utf-8', 'replace')[:300]}")
             return
         try:
-            rows = json.loads(done.stdout)["comparison"]["rows"]
+            comparison = json.loads(done.stdout)
+            rows = comparison["comparison"]["rows"]
         except (ValueError, KeyError, TypeError) as error:
             self.fail("compare-self", "--compare --json does not parse", f"{error}: {done.stdout[:200]!r}")
             return
+        self.check_schema(comparison, "--compare --json")
         expected = len(doc["summary"]) if "summary" in doc else 1
         if len(rows) != expected:
             self.fail("compare-self", "--compare has not a row per row of the document",
@@ -2664,6 +2692,10 @@ def check_profile(case: Case, directory: Path, status: int, err: str) -> List[Fa
         doc = json.loads((directory / "profile.json").read_text())
     except (OSError, ValueError) as error:
         return failures + [Failure("report-parse", "--profile: JSON", str(error))]
+    problems = schema_problems(doc)
+    if problems:
+        failures.append(Failure("json-schema", f"--profile={name}: the document does not validate "
+                                f"({problems[0].split(':')[0]})", "\n".join(problems[:10])))
     rows = doc.get("rows", [])
     if len(rows) != PROFILE_TESTS[name] * len(sides) or [r["side"] for r in rows] != [
             side for side in sides for _ in range(PROFILE_TESTS[name])]:
@@ -2950,6 +2982,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not os.access(o.ddtime, os.X_OK):
         log(f"no executable ddtime at {o.ddtime} (give --ddtime PATH)")
         return 2
+    # Without python3-jsonschema this says so and exits 1: a run that cannot
+    # validate its documents is a failure, never a pass or a skip.
+    global SCHEMA
+    SCHEMA = ddtime_schema.Schema()
     scratch = Scratch(o.image_mib, "tmpfs" if o.tmpfs else "loop")
     atexit.register(scratch.cleanup)
 
@@ -3028,6 +3064,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         + (f"; {skipped} skipped, for want of a block device" if skipped else "") + ")")
     for why, count in sorted(refusals.items(), key=lambda kv: -kv[1]):
         log(f"  refused {count}x: {why}")
+    log(f"{sum(SCHEMA_COUNTS.values())} JSON documents validated against docs/ddtime.schema.json ("
+        + ", ".join(f"{kind} {count}" for kind, count in sorted(SCHEMA_COUNTS.items())) + ")")
     if groups:
         print("Failures by invariant (count, first case, what is common to every case of the group):")
         for (invariant, sig), outcomes in sorted(groups.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):

@@ -26,6 +26,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "e2e/json_corpus.h"
+
 namespace ddtime::e2e {
 namespace {
 
@@ -555,6 +557,7 @@ Result DdProcess::finish() {
     if (WIFEXITED(s.wait_status)) r.exit_code = WEXITSTATUS(s.wait_status);
     if (WIFSIGNALED(s.wait_status)) r.term_signal = WTERMSIG(s.wait_status);
   }
+  keep_json_documents(s.options, r);
   return r;
 }
 

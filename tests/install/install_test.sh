@@ -32,6 +32,8 @@ binary=$(found '*/bin/ddtime')
 check "bin/ddtime is installed" test -x "$binary"
 check "nothing named dd is installed beside it" test ! -e "$(dirname "$binary")/dd"
 check "the man page is in man1" test -n "$(found '*/man1/ddtime.1')"
+check "the JSON schema is in the doc directory" test -n "$(found '*/doc/ddtime/ddtime.schema.json')"
+check "the JSON page is beside it" test -n "$(found '*/doc/ddtime/json.md')"
 
 completion=$(found '*/bash-completion/completions/ddtime')
 check "the bash completion is installed" test -n "$completion"
