@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace ddtime {
@@ -76,9 +77,12 @@ void add_row(po::options_description& rows, const RowsWanted& wanted, const char
 }
 
 // ---------------------------------------------------------------------------
-// The getopt_long style parser. Boost offers each style parser the tokens
-// left; this one always takes the first, so Boost's own long, short and
-// positional rules never apply: dd's are not theirs.
+// The getopt_long style splitter. It reads argv itself and hands each token
+// to Boost as the po::option Boost's own command_line_parser would have
+// made of it: Boost's long, short and positional rules never applied (dd's
+// are not theirs), and its parser links Boost's cmdline.o and convert.o,
+// whose static initialisers build the eight standard streams and the
+// classic locale at every start.
 
 namespace {
 
@@ -95,8 +99,16 @@ po::option make_option(std::string_view key, std::vector<std::string> values, st
   return option;
 }
 
+// Boost marks an option no description names as unregistered; getopt's
+// complaints and the operands no row names are those.
+po::option unregistered(std::string_view key, std::string value, std::string token) {
+  po::option option = make_option(key, {std::move(value)}, std::move(token));
+  option.unregistered = true;
+  return option;
+}
+
 po::option option_error(std::string message, std::string token) {
-  return make_option(kOptionError, {std::move(message)}, std::move(token));
+  return unregistered(kOptionError, std::move(message), std::move(token));
 }
 
 class GetoptStyle {
@@ -108,21 +120,20 @@ class GetoptStyle {
         extensions_(extensions),
         stop_at_first_operand_(std::getenv("POSIXLY_CORRECT") != nullptr) {}
 
-  std::vector<po::option> operator()(std::vector<std::string>& args) {
-    std::string token = std::move(args.front());
-    args.erase(args.begin());
+  // Nothing for the "--" that ends the options.
+  std::optional<po::option> operator()(std::string token) {
     const bool looks_like_option = token.size() > 1 && token[0] == '-';
     if (!looks_like_option || operands_only_) {
       if (stop_at_first_operand_) operands_only_ = true;
-      return {operand(std::move(token))};
+      return operand(std::move(token));
     }
     if (token == "--") {
       operands_only_ = true;
-      return {};
+      return std::nullopt;
     }
-    if (token.starts_with("--")) return {long_option(std::move(token))};
+    if (token.starts_with("--")) return long_option(std::move(token));
     std::string message = fmt::format("invalid option -- '{}'", token[1]);
-    return {option_error(std::move(message), std::move(token))};
+    return option_error(std::move(message), std::move(token));
   }
 
  private:
@@ -132,9 +143,9 @@ class GetoptStyle {
       const std::string name = token.substr(0, equals);
       if (row_named(operands_, name) != nullptr) return make_option(name, {token.substr(equals + 1)}, token);
     }
-    return make_option(kUnknownOperand, {token}, token);
+    std::string value = token;
+    return unregistered(kUnknownOperand, std::move(value), std::move(token));
   }
-
   // Exact names win; otherwise a unique prefix of --help or --version.
   po::option long_option(std::string token) const {
     const std::string_view body = std::string_view(token).substr(2);
@@ -185,24 +196,13 @@ class GetoptStyle {
 
 CommandLine split_command_line(int argc, const char* const* argv, const po::options_description& operands,
                                const po::options_description& gnu_options, const po::options_description& extensions) {
-  // Boost checks every option it is given against one description; the
-  // keys of getopt's complaints are in none, so it leaves them unregistered.
-  po::options_description all;
-  all.add(operands).add(gnu_options).add(extensions);
-  std::vector<std::string> args;
-  args.reserve(argc > 1 ? static_cast<std::size_t>(argc - 1) : 0);
-  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-
-  const po::parsed_options parsed = po::command_line_parser(args)
-                                        .options(all)
-                                        .style(0)
-                                        .extra_style_parser(GetoptStyle(operands, gnu_options, extensions))
-                                        .allow_unregistered()
-                                        .run();
+  GetoptStyle style(operands, gnu_options, extensions);
   CommandLine line;
-  for (const po::option& option : parsed.options) {
-    const bool is_operand = option.string_key == kUnknownOperand || row_named(operands, option.string_key) != nullptr;
-    (is_operand ? line.operands : line.options).push_back(option);
+  for (int i = 1; i < argc; ++i) {
+    std::optional<po::option> option = style(argv[i]);
+    if (!option) continue;
+    const bool is_operand = option->string_key == kUnknownOperand || row_named(operands, option->string_key) != nullptr;
+    (is_operand ? line.operands : line.options).push_back(std::move(*option));
   }
   return line;
 }

@@ -7,8 +7,8 @@
 // same rows.
 #pragma once
 
+#include <boost/program_options/option.hpp>
 #include <boost/program_options/options_description.hpp>
-#include <boost/program_options/parsers.hpp>
 #include <boost/program_options/value_semantic.hpp>
 #include <optional>
 #include <string>
@@ -87,9 +87,10 @@ void add_row(po::options_description& rows, const RowsWanted& wanted, const char
 // ---------------------------------------------------------------------------
 // Parsing.
 
-// Keys the style parser gives what getopt would complain about, so that the
-// complaint keeps its place among the options: Boost leaves them
-// unregistered, with the words (or the operand as typed) as their value.
+// Keys the splitter gives what getopt would complain about, so that the
+// complaint keeps its place among the options: unregistered, as Boost
+// leaves an option no description names, with the words (or the operand as
+// typed) as their value.
 inline constexpr std::string_view kOptionError = "?option-error";
 inline constexpr std::string_view kUnknownOperand = "?operand";
 

@@ -91,6 +91,9 @@ SECTIONS
        and the like), which callgrind cannot name. */
     *crt1.o(.text)
     *crtbegin*.o(.text)
+    /* The static initialisers of objects built without function sections
+       (Boost's, libstdc++'s): they run at every start, whatever the run. */
+    *(.text.startup)
 """
 
 FOOTER = """\
@@ -196,7 +199,7 @@ def add_rules(binary: Path, rules: Dict[str, int]) -> bool:
         section = next((name for name in candidates if name in by_name), None)
         if section:
             pattern = rule(section, by_name[section])
-        elif function in by_symbol:  # a C function in an object's plain .text
+        elif function in by_symbol:  # a function in an object's plain .text
             pattern = rule(*by_symbol[function])
         else:
             continue

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include <gtest/gtest.h>
+
+#include <boost/any.hpp>
+#include <boost/program_options/detail/convert.hpp>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/command_line.h"
+
+namespace ddtime {
+namespace {
+
+TEST(BoostNarrow, NarrowTextIsParsedAsTypedWithoutConversion) {
+  const std::unique_ptr<po::value_semantic> value(po::value<Text>());
+  boost::any store;
+  value->parse(store, {"caf\xc3\xa9"}, false);
+  EXPECT_EQ(boost::any_cast<Text>(store).text, "caf\xc3\xa9");
+}
+
+TEST(BoostNarrow, TheWideHelpersRefuseWithALogicError) {
+  EXPECT_THROW(boost::from_utf8("x"), std::logic_error);
+  EXPECT_THROW(boost::from_local_8_bit("x"), std::logic_error);
+  EXPECT_THROW(boost::to_local_8_bit(L"x"), std::logic_error);
+}
+
+TEST(BoostNarrow, TextMarkedUtf8IsRefusedNotMisread) {
+  const std::unique_ptr<po::value_semantic> value(po::value<Text>());
+  boost::any store;
+  EXPECT_THROW(value->parse(store, {"x"}, true), std::logic_error);
+}
+
+}  // namespace
+}  // namespace ddtime
