@@ -73,11 +73,7 @@ std::unique_ptr<JobsSupervisor> JobsSupervisor::start(QueuedCopy& first) {
   return supervisor;
 }
 
-JobsSupervisor::JobsSupervisor(QueuedCopy& first, unsigned jobs)
-    : first_(first),
-      crew_(jobs),
-      events_(jobs),
-      progress_ticker_(first.request_.clock, first.request_.events, first.request_.start_ns) {}
+JobsSupervisor::JobsSupervisor(QueuedCopy& first, unsigned jobs) : first_(first), crew_(jobs), events_(jobs) {}
 
 void JobsSupervisor::start_threads() {
   const CopyRequest& request = first_.request_;
@@ -117,7 +113,8 @@ void JobsSupervisor::supervise() {
 
 void JobsSupervisor::watch() {
   const CopyRequest& request = first_.request_;
-  if (first_.progress_) progress_ticker_.poll_counting([&] { return counted_so_far(); });
+  // Job 0's ticker: its thread asks only the crew, so the line is this one's.
+  if (first_.progress_) first_.progress_ticker_.poll_counting([&] { return counted_so_far(); });
   // SIGINT stops submission; what is in flight is drained and counted.
   if (signals::pending() && request.events.handle_signals(counted_so_far())) {
     interrupted_ = true;

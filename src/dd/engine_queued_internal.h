@@ -299,8 +299,8 @@ class QueuedCopy final : private PositionBuffers {
   bool sequential_write_in_flight_ = false;
   bool stopping_ = false;  // no new requests
   bool interrupted_ = false;
-  const bool progress_;  // status=progress or --progress: a line each second
-  ProgressTicker progress_ticker_;
+  const bool progress_;                   // status=progress or --progress: a line each second
+  ProgressTicker progress_ticker_;        // the only job's, or --jobs' supervisor's (job 0's object)
   std::unique_ptr<JobsSupervisor> jobs_;  // job 0 of --jobs: the others, and who watches them
 };
 
@@ -347,7 +347,6 @@ class JobsSupervisor {
   // at once, however many busy threads the supervisor waits behind
   // (issue 28, A5).
   std::optional<signals::Listener> listener_;
-  ProgressTicker progress_ticker_;
   std::int64_t start_ns_ = 0;
   std::size_t started_ = 0;       // the jobs whose threads started: 0 to started_ - 1
   bool threads_refused_ = false;  // a thread could not be started: said, and every job stopped
