@@ -31,7 +31,7 @@ SteadyRule steady_rule(const Plan& plan) {
 }  // namespace
 
 Run::Run(Os& os, Events& events, RunWindow& window, const Settings& settings, FileKinds kinds, const Plan& plan,
-         const PatternSource* pattern)
+         const PatternSource* pattern, RingEngines engines)
     : os_(os),
       events_(events),
       window_(window),
@@ -40,7 +40,8 @@ Run::Run(Os& os, Events& events, RunWindow& window, const Settings& settings, Fi
       pattern_(pattern),
       kinds_(once_opened(kinds)),
       input_cache_(os, kInputFd, settings),
-      output_cache_(os, kOutputFd, settings) {}
+      output_cache_(os, kOutputFd, settings),
+      queue_(engines) {}
 
 bool Run::open_files() {
   if (int err = open_input(os_, settings_); err != 0) {
@@ -366,6 +367,12 @@ RunResult Run::perform() {
     queue_.abandon();
   } else {
     release_queue();
+    // Releasing the rings can take tens of milliseconds (libaio's
+    // io_destroy waits for the kernel's RCU grace period): a SIGINT in that
+    // time ends the run as one a moment earlier would have, rather than
+    // after a report that says the run went on.
+    const bool reported = result.ending == Ending::kFinished || result.ending == Ending::kQuit;
+    if (reported && signals::pending() && events_.handle_signals(result.stats)) result.ending = Ending::kInterrupted;
   }
   // Summarised after the window closed: sorting the samples is no part of
   // the copy.

@@ -38,9 +38,11 @@ class Run {
   // kinds: what its files are, as resolve found them (derive's for a read
   // pass: the written file, /dev/null). pattern: --pattern's generator,
   // which os (a PatternOs) already answers reads with; the queued engine
-  // fills its records from it.
+  // fills its records from it. engines: the queued engines' table (a
+  // test hands one with a fake engine's row).
   Run(Os& os, Events& events, RunWindow& window, const Settings& settings, FileKinds kinds, const Plan& plan = {},
-      const PatternSource* pattern = nullptr);  // copies settings and plan: may throw bad_alloc
+      const PatternSource* pattern = nullptr,
+      RingEngines engines = kRingEngines);  // copies settings and plan: may throw bad_alloc
 
   RunResult perform();
 

@@ -29,8 +29,15 @@ class FakeRing final : public Ring {
   // result of -1 means "do the transfer"; >= 0 caps it at that many bytes;
   // < -1 is -errno.
   std::function<std::int64_t(std::uint64_t sequence, const RingRequest&)> outcome;
-  bool newest_first = true;      // completion order within a batch
-  std::vector<std::string> log;  // "read 0 @4096 4096", "write 1 @0 4096"
+  bool newest_first = true;         // completion order within a batch
+  std::function<void()> torn_down;  // called by the destructor (the ring released)
+  std::vector<std::string> log;     // "read 0 @4096 4096", "write 1 @0 4096"
+
+  FakeRing(const FakeRing&) = delete;
+  FakeRing& operator=(const FakeRing&) = delete;
+  ~FakeRing() override {
+    if (torn_down) torn_down();
+  }
 
   const char* name() const noexcept override { return "fake"; }
   unsigned depth() const noexcept override { return depth_; }

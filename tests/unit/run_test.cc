@@ -12,6 +12,7 @@
 
 #include "fakes/copy_fixtures.h"
 #include "fakes/fake_os.h"
+#include "fakes/fake_ring.h"
 #include "fakes/recording_events.h"
 
 namespace ddtime {
@@ -21,6 +22,7 @@ using testing::block_size;
 using testing::Bytes;
 using testing::Fail;
 using testing::FakeOs;
+using testing::FakeRing;
 using testing::FixedClock;
 using testing::RecordingEvents;
 
@@ -37,6 +39,20 @@ Performed perform(FakeOs& os, const Settings& settings, const Plan& plan = {}) {
   out.result = run.perform();
   return out;
 }
+
+// A queued engine whose ring copies through the test's FakeOs and, when
+// released, finds a SIGINT pending: as libaio's io_destroy, which waits
+// for the kernel's RCU grace period, leaves time for one to arrive.
+FakeOs* slow_release_os = nullptr;
+RingOpened open_released_slowly(unsigned depth, bool /*for_another_thread*/) {
+  auto ring = std::make_unique<FakeRing>(*slow_release_os, depth);
+  ring->torn_down = [] { signals_internal::any_pending = 1; };
+  return {std::move(ring), 0};
+}
+constexpr RingEngine kReleasedSlowly[] = {
+    {EngineChoice::kLibaio, "slow", open_released_slowly, RingEngine::Opens::kBeforeFiles, false, EngineChoice::kLibaio,
+     Notice::kAioUnavailable, std::nullopt, false},
+};
 
 std::size_t position_of(const FakeOs& os, const std::string& call) {
   const auto at = std::find(os.calls.begin(), os.calls.end(), call);
@@ -122,6 +138,28 @@ TEST(Run, CountStopsTheCopyAtItsRecord) {
   const Performed done = perform(os, settings);
   EXPECT_EQ(done.result.stats.bytes_out, 1536);
   EXPECT_EQ(os.count_calls("read 0"), 3u);
+}
+
+TEST(Run, ASigintWhileTheRingIsReleasedEndsTheRunAsInterrupted) {
+  FakeOs os;
+  os.input.assign(4096, 'x');
+  slow_release_os = &os;
+  Plan plan;
+  plan.engine = EngineChoice::kLibaio;
+  plan.iodepth = 2;
+  plan.iodepth_given = true;
+  Performed done;
+  done.events.stop_on_signal = true;
+  {
+    FixedClock clock;
+    RunWindow window(clock, false);
+    ddtime::Run run(os, done.events, window, block_size(512), testing::kinds_of(os), plan, nullptr, kReleasedSlowly);
+    done.result = run.perform();
+  }
+  EXPECT_EQ(done.events.signals_handled, 1);
+  EXPECT_EQ(done.result.ending, Ending::kInterrupted) << "no report that says the run went on";
+  EXPECT_EQ(done.result.stats.bytes_out, 4096) << "the copy itself had ended";
+  EXPECT_FALSE(signals::pending());
 }
 
 }  // namespace
