@@ -7,7 +7,9 @@
 #include <sys/statfs.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -188,11 +190,30 @@ TEST_F(Latency, TheResidencyIsOfTheBytesReadNotTheWholeFile) {
   EXPECT_GE(said_resident_percent(r.err, "in"), 95.0) << "the first MiB, just read: " << r.err;
 }
 
+// The largest cache sysfs describes for CPU 0, in bytes ("260M", "48K").
+std::int64_t last_level_cache_bytes() {
+  std::int64_t largest = 0;
+  for (const auto& index : std::filesystem::directory_iterator("/sys/devices/system/cpu/cpu0/cache")) {
+    std::ifstream in(index.path() / "size");
+    std::int64_t value = 0;
+    char unit = 0;
+    if (!(in >> value)) continue;
+    in >> unit;
+    const std::int64_t scale = unit == 'K' ? 1 << 10 : unit == 'M' ? 1 << 20 : unit == 'G' ? 1 << 30 : 1;
+    largest = std::max(largest, value * scale);
+  }
+  return largest;
+}
+
 TEST_F(Latency, TheMemorySweepLabelsEachRowWithTheLevelItFits) {
   if (!std::filesystem::exists("/sys/devices/system/cpu/cpu0/cache/index0")) {
     GTEST_SKIP() << "this machine's sysfs does not describe its CPU caches";
   }
-  const Result r = ddtime({"--sweep=bs=memory", "--size=64M"});
+  // A size past the last-level cache, whatever this machine's (a server's
+  // L3 can hold 260 MiB): the rows beyond it are memory's.
+  std::int64_t size = 64 << 20;
+  while (size <= 2 * last_level_cache_bytes()) size *= 2;
+  const Result r = ddtime({"--sweep=bs=memory", "--size=" + std::to_string(size)});
   ASSERT_STATUS(r, "exit 0");
   EXPECT_NE(r.err.find(" bs fits   depth "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("     4k L1 "), std::string::npos) << r.err;
