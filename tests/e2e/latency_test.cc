@@ -212,8 +212,11 @@ TEST_F(Latency, TheMemorySweepLabelsEachRowWithTheLevelItFits) {
   // A size past the last-level cache, whatever this machine's (a server's
   // L3 can hold 260 MiB): the rows beyond it are memory's.
   std::int64_t size = 64 << 20;
-  while (size <= 2 * last_level_cache_bytes()) size *= 2;
-  const Result r = ddtime({"--sweep=bs=memory", "--size=" + std::to_string(size)});
+  while (size <= last_level_cache_bytes()) size *= 2;
+  Options options = opts({"--sweep=bs=memory", "--size=" + std::to_string(size)});
+  options.as_ddtime = true;
+  options.timeout = 120s;  // each row moves the whole size, up to a GiB on a server
+  const Result r = run(std::move(options));
   ASSERT_STATUS(r, "exit 0");
   EXPECT_NE(r.err.find(" bs fits   depth "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("     4k L1 "), std::string::npos) << r.err;
