@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <boost/make_shared.hpp>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -67,13 +68,73 @@ bool RowsWanted::operator()(std::string_view name) const {
   return false;
 }
 
+// A row named without Boost's option_description::set_names, which splits
+// the name through an std::istringstream: the first stream a program makes
+// builds the classic locale, every facet of it (some 41,000 instructions
+// and a dozen pages at each start, a seventh of a short dd's start-up).
+// The row is made as Boost's constructor makes it, its members set through
+// pointers to them that an explicit instantiation may name (access is not
+// checked there); a Boost whose members changed fails to compile here.
+namespace {
+
+template <typename Tag, typename Tag::Member member>
+struct RowMember {
+  friend typename Tag::Member member_of(Tag) { return member; }
+};
+struct ShortName {
+  using Member = std::string po::option_description::*;
+  friend Member member_of(ShortName);
+};
+struct LongNames {
+  using Member = std::vector<std::string> po::option_description::*;
+  friend Member member_of(LongNames);
+};
+struct Description {
+  using Member = std::string po::option_description::*;
+  friend Member member_of(Description);
+};
+struct Semantic {
+  using Member = boost::shared_ptr<const po::value_semantic> po::option_description::*;
+  friend Member member_of(Semantic);
+};
+template struct RowMember<ShortName, &po::option_description::m_short_name>;
+template struct RowMember<LongNames, &po::option_description::m_long_names>;
+template struct RowMember<Description, &po::option_description::m_description>;
+template struct RowMember<Semantic, &po::option_description::m_value_semantic>;
+
+// As set_names reads "NAME[,NAME...][,C]": the long names, and a last name
+// of one letter as the short one.
+boost::shared_ptr<po::option_description> make_row(std::string_view names, po::value_semantic* value,
+                                                   const char* words) {
+  // Owned from here, as Boost's constructor owns it.
+  boost::shared_ptr<const po::value_semantic> semantic(value);
+  auto row = boost::make_shared<po::option_description>();
+  std::vector<std::string>& long_names = (*row).*member_of(LongNames{});
+  while (true) {
+    const std::size_t comma = names.find(',');
+    long_names.emplace_back(names.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    names.remove_prefix(comma + 1);
+  }
+  if (long_names.size() > 1 && long_names.back().size() == 1) {
+    (*row).*member_of(ShortName{}) = "-" + long_names.back();
+    long_names.pop_back();
+    if (long_names.size() == 1 && long_names.front().empty()) long_names.clear();
+  }
+  (*row).*member_of(Description{}) = words;
+  (*row).*member_of(Semantic{}) = std::move(semantic);
+  return row;
+}
+
+}  // namespace
+
 void add_row(po::options_description& rows, const RowsWanted& wanted, const char* name, po::value_semantic* value,
              const char* words) {
   if (!wanted(name)) {
     delete value;
     return;
   }
-  rows.add_options()(name, value, words);
+  rows.add(make_row(name, value, words));
 }
 
 // ---------------------------------------------------------------------------

@@ -167,6 +167,33 @@ TEST(RowsWanted, ARowNotWantedIsNotDescribed) {
   EXPECT_EQ(rows.options()[0]->long_name(), "bs");
 }
 
+// add_row names its rows itself (Boost's set_names would build the classic
+// locale): each row reads as the one Boost's own add_options makes.
+TEST(RowsWanted, ARowIsTheOneBoostsOwnConstructorWouldHaveMade) {
+  const RowsWanted all = RowsWanted::all();
+  for (const char* name : {"bs", "json", "help,h", "size,s", "name,other,x", "two,names"}) {
+    po::options_description ours;
+    po::options_description boosts;
+    add_row(ours, all, name, po::value<Text>()->value_name("V"), "what it does");
+    boosts.add_options()(name, po::value<Text>()->value_name("V"), "what it does");
+    const po::option_description& row = *ours.options().at(0);
+    const po::option_description& boost_row = *boosts.options().at(0);
+    SCOPED_TRACE(name);
+    EXPECT_EQ(row.long_name(), boost_row.long_name());
+    ASSERT_EQ(row.long_names().second, boost_row.long_names().second);
+    for (std::size_t i = 0; i < row.long_names().second; ++i) {
+      EXPECT_EQ(row.long_names().first[i], boost_row.long_names().first[i]);
+    }
+    EXPECT_EQ(row.format_name(), boost_row.format_name());
+    EXPECT_EQ(row.format_parameter(), boost_row.format_parameter());
+    EXPECT_EQ(row.description(), boost_row.description());
+    for (int style : {0, 1, 4}) EXPECT_EQ(row.canonical_display_name(style), boost_row.canonical_display_name(style));
+    for (const char* given : {"bs", "h", "s", "x", "other", "names", "js"}) {
+      EXPECT_EQ(row.match(given, true, false, false), boost_row.match(given, true, false, false)) << given;
+    }
+  }
+}
+
 TEST(HelpText, ListsEveryRowWithItsValueNameUnderItsCaption) {
   const Rows rows;
   const std::string help = help_text("dd", rows.operands, rows.gnu, rows.extensions);
