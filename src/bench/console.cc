@@ -15,6 +15,7 @@
 #include "measure/environment.h"
 #include "measure/timekeeper.h"
 #include "report/output_formats.h"
+#include "report/report_mix.h"
 #include "report/report_run.h"
 #include "report/report_session.h"
 #include "report/report_timeline.h"
@@ -235,6 +236,7 @@ void Console::present(const RunRecord& run) {
   if (settings.ext.timing_report(plan_.latency) && settings.status != StatusLevel::kNone) {
     text = reporter_.end_progress_line();
     if (result.random) text += random_line(diag_.program(), *result.random, result.stats, result.times, settings.ibs);
+    if (result.mix) text += mix_line(diag_.program(), *result.mix, result.times.real_ns, units_of(settings));
     if (result.timed) text += timed_lines(diag_.program(), *result.timed, result.times, settings.ibs);
     if (run.shows_engine) text += engine_line(diag_.program(), result.engine);
     text += jobs_line(diag_.program(), result.engine, result.times, result.stats);
@@ -286,7 +288,9 @@ bool Console::interrupted_in(std::string_view phase, const SessionRecord* so_far
 std::string Console::measured_words(const Settings& settings, FileKinds kinds) {
   if (!settings.ext.timing_report(plan_.latency) || settings.status == StatusLevel::kNone || stderr_taken_) return {};
   MeasuredFacts facts;
-  facts.pattern = plan_.pattern.has_value();
+  // --mix's data is the generator's, but what it measures is the target's
+  // reads and writes: said as a copy from it to it.
+  facts.pattern = plan_.pattern.has_value() && !plan_.mix;
   // An output not there yet is the regular file dd will create.
   facts.input = side_kind_of(once_opened(kinds.input));
   facts.output = side_kind_of(once_opened(kinds.output));

@@ -8,6 +8,7 @@
 
 #include "bench/console.h"
 #include "bench/console_internal.h"
+#include "report/report_mix.h"
 #include "report/report_run.h"
 #include "report/report_session.h"
 
@@ -61,6 +62,8 @@ void run_lines(const Screen& screen, const SessionRecord& session, const RunReco
     diag.raw(
         session_run_line(diag.program(), {setting, run.warmup, run.index, of, !run.warmup && !run.counted()}, line));
   }
+  if (run.result.mix)
+    diag.raw(mix_line(diag.program(), *run.result.mix, run.result.times.real_ns, units_of(screen.settings)));
   if (run.result.latency) diag.raw(latency_report(diag.program(), *run.result.latency, diag.utf8_quotes()));
   time_lines(screen, run);
 }

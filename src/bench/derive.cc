@@ -57,7 +57,8 @@ Settings row_settings(const ResolvedRun& resolved, std::int64_t bs) {
     row.cut = resolved.settings.empties_output() ? Settings::OutputCut::kWhole : Settings::OutputCut::kAtSeek;
   }
   if (resolved.sweep_bytes) count_bytes(row, *resolved.sweep_bytes);
-  if (resolved.plan.pattern) row.input_file = std::string("/dev/zero");
+  // --mix reads the target itself (resolve named it if=).
+  if (resolved.plan.pattern && !resolved.plan.mix) row.input_file = std::string("/dev/zero");
   return row;
 }
 

@@ -105,7 +105,8 @@ RunRecord Driver::run_with(const Settings& settings, FileKinds kinds, const Plan
   // What the run measures, in words, now that --cache has acted.
   record.measured = console_.measured_words(settings, kinds);
   std::optional<PatternOs> generated;
-  if (pattern != nullptr) generated.emplace(os_, *pattern);
+  // --mix's run builds its own, above the Os that time.
+  if (pattern != nullptr && !plan.mix) generated.emplace(os_, *pattern);
   console_.run_begins(settings, std::move(label));
   Run run(generated ? static_cast<Os&>(*generated) : os_, console_, window_, settings, kinds, plan, pattern);
   record.result = run.perform();

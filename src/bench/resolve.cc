@@ -367,7 +367,9 @@ std::optional<DiskSignature> device_signature(Os& os, const std::string& path) {
 bool check_scratch_target(Os& os, const ResolvedRun& resolved, const Messages& messages) {
   if (!resolved.plan.pattern || !resolved.settings.output_file || resolved.plan.force) return true;
   const std::string& path = *resolved.settings.output_file;
-  const std::string asked = resolved.plan.profile ? session_words(resolved.plan) : std::string("--pattern");
+  const std::string asked = resolved.plan.profile ? session_words(resolved.plan)
+                            : resolved.plan.mix   ? std::string("--mix")
+                                                  : std::string("--pattern");
   if (resolved.output == FileKind::kRegular) {
     if (const std::optional<std::int64_t> size = file_size(os, path, resolved.output); size > 0) {
       messages.would_overwrite_file(asked, path, *size);
@@ -429,6 +431,7 @@ std::string session_words(const Plan& plan) {
   if (plan.repeat > 1) return fmt::format("--repeat={}", plan.repeat);
   if (plan.warmup > 0) return fmt::format("--warmup={}", plan.warmup);
   if (plan.sweeps_bs() || !plan.sweep_iodepth.empty()) return "--sweep";
+  if (plan.mix) return "--mix";
   if (plan.pattern) return "--pattern";
   if (plan.cache_given) return "--cache";
   return "--csv";
@@ -449,6 +452,7 @@ std::optional<ResolvedRun> resolve(Os& os, const Settings& settings, const Plan&
   resolved.output = find_kind(os, resolved.settings.output_file, STDOUT_FILENO);
   resolve_direct(resolved);
   resolved.bytes = range_bytes(os, resolved);
+  if (resolved.plan.mix && !resolve_mix(os, resolved, messages)) return std::nullopt;
   random_range_from_output(os, resolved);
   if (const std::optional<ReportPathProblem> problem =
           check_report_paths(os, resolved.settings, requested_reports(resolved.plan))) {

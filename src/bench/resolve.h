@@ -51,6 +51,11 @@ struct ResolvedRun {
 // write-then-read modes. The text a refusal needs comes from messages.
 std::optional<ResolvedRun> resolve(Os& os, const Settings& settings, const Plan& plan, const Messages& messages);
 
+// --mix: of= is the input too (read as oflag= says, never cut), skipped
+// as far as seek= goes, over whole blocks inside it (count=, --size, else
+// the rest past seek=). False, said, where there is nothing to mix.
+bool resolve_mix(Os& os, ResolvedRun& resolved, const Messages& messages);
+
 // The block size --sweep=bs=auto's first row copies with: bs= when given,
 // else 4096; the rows double from there.
 std::int64_t first_auto_bs(const Settings& settings) noexcept;

@@ -165,28 +165,25 @@ void Run::describe_engine(RunResult& result) const {
   }
 }
 
+std::optional<MixChoice> Run::mix_choice() const noexcept {
+  if (!plan_.mix || pattern_ == nullptr) return std::nullopt;
+  return MixChoice{*plan_.mix, pattern_->seed()};
+}
+
 RunResult Run::copy(std::size_t buffer_alignment) {
   QueueSetup queue;
   QueueResources::Request request{os_, events_, settings_, kinds_, plan_, input_position_.seekable, buffer_alignment,
                                   {}};
-  if (pattern_ != nullptr) {
-    request.generate_input = [pattern = pattern_](std::unique_ptr<Ring> ring) -> std::unique_ptr<Ring> {
-      return std::make_unique<PatternRing>(std::move(ring), *pattern);
-    };
-  }
+  if (pattern_ != nullptr) request.generate_input = generated_rings();
   if (!queue_.set_up(request, engine_, queue)) return ended_before_copy(1);
+  queue.mix = mix_choice();
   if (plan_.random && !place_randomly(queue)) return ended_before_copy(1);
   if (plan_.time_ns) go_round(queue);
   set_up_timekeeper();
   announce_start(queue);
   // The jobs set up: all asked, or fewer when a SIGINT came during set-up.
   const auto jobs = static_cast<unsigned>(std::max<std::size_t>(queue.lanes.size(), 1));
-  if (plan_.latency) {
-    // A timed run's samples are as many as the time allows, not the range's.
-    const std::optional<std::int64_t> bytes =
-        plan_.time_ns ? std::nullopt : expected_input_bytes(os_, settings_, kinds_.input);
-    latency_.emplace(os_, events_, window_.clock(), settings_, bytes, plan_.random, jobs);
-  }
+  if (plan_.latency) set_up_latency(jobs);
   Os* base = latency_ ? &latency_->os() : &os_;
   Events* events = latency_ ? &latency_->events() : &events_;
   TimedOs timed(*base);
@@ -199,7 +196,11 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   if (Ring* const ring = queue_.ring())
     window_.set_threads(ring->worker_threads() > 0 ? (ring->worker_threads() + 1) * jobs : 0);
   window_.set_job_threads(jobs);
-  const CopyRequest job{split ? static_cast<Os&>(timed) : *base,
+  // --mix: above the Os that time, which see only what reaches the target.
+  Os& measured_os = split ? static_cast<Os&>(timed) : *base;
+  std::optional<MixOs> mixed;
+  if (queue.ring == nullptr && mix_choice()) mixed.emplace(measured_os, *pattern_, *mix_choice());
+  const CopyRequest job{mixed ? static_cast<Os&>(*mixed) : measured_os,
                         *events,
                         window_.clock(),
                         settings_,
@@ -222,6 +223,34 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   if (latency_) latency_->copy_ended(queue_.ring() != nullptr);
   RunResult result = after_copy(copied);
   describe_time(result, queue, copied.counts_from_start);
+  result.mix = mix_result(mixed ? &*mixed : nullptr);
+  return result;
+}
+
+std::function<std::unique_ptr<Ring>(std::unique_ptr<Ring>)> Run::generated_rings() {
+  // Each job's ring in turn, job 0 first; a mixed run's rings are kept
+  // for their counts.
+  return [this](std::unique_ptr<Ring> ring) -> std::unique_ptr<Ring> {
+    auto generated = std::make_unique<PatternRing>(std::move(ring), *pattern_, mix_choice(),
+                                                   static_cast<unsigned>(mix_rings_.size()));
+    mix_rings_.push_back(generated.get());
+    return generated;
+  };
+}
+
+void Run::set_up_latency(unsigned jobs) {
+  // A timed run's samples are as many as the time allows, not the range's.
+  const std::optional<std::int64_t> bytes =
+      plan_.time_ns ? std::nullopt : expected_input_bytes(os_, settings_, kinds_.input);
+  latency_.emplace(os_, events_, window_.clock(), settings_, bytes, plan_.random, jobs);
+}
+
+std::optional<MixResult> Run::mix_result(const MixOs* mixed) const noexcept {
+  const std::optional<MixChoice> choice = mix_choice();
+  if (!choice) return std::nullopt;
+  MixResult result{*choice, {}};
+  if (mixed != nullptr) result.counts = mixed->counts();
+  for (const PatternRing* ring : mix_rings_) result.counts += ring->counts();
   return result;
 }
 

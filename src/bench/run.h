@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -84,6 +85,13 @@ class Run {
   // After the copy: the ring closed and the slots freed.
   void release_queue() noexcept;
   void describe_engine(RunResult& result) const;
+  // --mix's choice, from the run's seed; none without --mix.
+  std::optional<MixChoice> mix_choice() const noexcept;
+  // What each job's ring is wrapped in: --pattern's generator (--mix's).
+  std::function<std::unique_ptr<Ring>(std::unique_ptr<Ring>)> generated_rings();
+  void set_up_latency(unsigned jobs);
+  // --mix: what each side did, from the sync engine's MixOs or the rings.
+  std::optional<MixResult> mix_result(const MixOs* mixed) const noexcept;
 
   Os& os_;
   Events& events_;
@@ -100,9 +108,10 @@ class Run {
   // holds of the buffers) goes first.
   QueueResources queue_;  // the queued engine's slots and ring
   EngineUse engine_;
-  std::optional<LatencyProbe> latency_;   // --latency, set up before the window opens
-  std::optional<RandomAccess> random_;    // --random: the order's seed and range
-  std::optional<Timekeeper> timekeeper_;  // --time, --ramp, --timeline, --steady
+  std::optional<LatencyProbe> latency_;        // --latency, set up before the window opens
+  std::optional<RandomAccess> random_;         // --random: the order's seed and range
+  std::optional<Timekeeper> timekeeper_;       // --time, --ramp, --timeline, --steady
+  std::vector<const PatternRing*> mix_rings_;  // --mix with a queued engine: each job's, for its counts
 };
 
 }  // namespace ddtime

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -20,6 +21,7 @@
 #include "model/ending.h"
 #include "model/engine_use.h"
 #include "model/events.h"
+#include "model/mix.h"
 #include "model/settings.h"
 #include "model/stats.h"
 #include "model/units.h"
@@ -45,6 +47,11 @@ struct CopyResult {
   bool counts_from_start = false;
 };
 
+// A queued request's tag: the record index (of its job's part), with the
+// top bit set for a write; a ring that answers some requests itself
+// (PatternRing) reads the record from it.
+inline constexpr std::uint64_t kWriteTag = std::uint64_t{1} << 63;
+
 // One job's ring and its slots.
 struct QueueLane {
   Ring* ring = nullptr;
@@ -66,6 +73,10 @@ struct QueueSetup {
   // --pattern: the ring answers the input's reads from the generator
   // (PatternRing); they fetch nothing and are not timed.
   bool generated_input = false;
+  // --mix: the ring answers the reads of the records that are writes from
+  // the generator, and the writes of those that are reads at once; only
+  // the I/Os that reach the target are timed.
+  std::optional<MixChoice> mix = std::nullopt;
   // A SIGINT came during set-up: job 0 alone starts, and stops at its
   // first look at the signals, before the others' threads would start and
   // fill their queues.

@@ -132,14 +132,21 @@ void QueuedCopy::queue_sequential_write() {
   queue_write(next_write_++);
 }
 
+bool QueuedCopy::timed(const RingCompletion& completion) const noexcept {
+  const bool write = (completion.tag & kWriteBit) != 0;
+  const std::optional<MixChoice>& mix = request_.queue.mix;
+  // --mix: only the side that reached the target.
+  if (mix) return mix->reads(job_index_, static_cast<std::int64_t>(completion.tag & ~kWriteBit)) != write;
+  // A read past the end of the input fetches nothing and is not counted,
+  // as in the sync engine; nor is a read the generator answered.
+  return write || (completion.result != 0 && !request_.queue.generated_input);
+}
+
 void QueuedCopy::on_completion(const RingCompletion& completion, std::int64_t reaped_ticks) {
   --in_flight_;
   const auto record = static_cast<std::int64_t>(completion.tag & ~kWriteBit);
   Slot& s = slot(record);
-  // A read past the end of the input fetches nothing and is not counted,
-  // as in the sync engine; nor is a read the generator answered.
-  const bool timed = (completion.tag & kWriteBit) != 0 || (completion.result != 0 && !request_.queue.generated_input);
-  if (tap_ != nullptr && timed) {
+  if (tap_ != nullptr && timed(completion)) {
     tap_->completed((completion.tag & kWriteBit) != 0, reaped_ticks - static_cast<std::int64_t>(s.queued_ticks));
   }
   if ((completion.tag & kWriteBit) == 0) {

@@ -121,8 +121,7 @@ class HeldEvents final : public Events {
   std::vector<Held> held_;
 };
 
-// A request's tag: the record index, with the top bit set for a write.
-constexpr std::uint64_t kWriteBit = std::uint64_t{1} << 63;
+constexpr std::uint64_t kWriteBit = kWriteTag;
 
 class JobsSupervisor;
 
@@ -229,6 +228,8 @@ class QueuedCopy final : private PositionBuffers {
   // reaped_ticks: when the batch holding it was reaped (read_ticks), for
   // --latency.
   void on_completion(const RingCompletion& completion, std::int64_t reaped_ticks);
+  // Whether the completion is of an I/O the tap is told of.
+  bool timed(const RingCompletion& completion) const noexcept;
   void retire_in_order();
   // The final partial record, through the Writer as in the sync engine.
   void write_tail();

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "dd/engine.h"
 #include "dd/io.h"
 #include "measure/timing.h"
 #include "model/units.h"
@@ -155,8 +156,9 @@ IoResult PatternOs::read(int fd, void* buffer, std::size_t length) noexcept {
   return {static_cast<ssize_t>(length), 0};
 }
 
-PatternRing::PatternRing(std::unique_ptr<Ring> inner, const PatternSource& source)
-    : inner_(std::move(inner)), source_(source) {
+PatternRing::PatternRing(std::unique_ptr<Ring> inner, const PatternSource& source, std::optional<MixChoice> choice,
+                         unsigned job)
+    : inner_(std::move(inner)), source_(source), choice_(choice), job_(job) {
   // At most depth requests are queued and in flight together: a batch
   // holds at most that many of each kind.
   made_.reserve(inner_->depth());
@@ -164,14 +166,26 @@ PatternRing::PatternRing(std::unique_ptr<Ring> inner, const PatternSource& sourc
 }
 
 void PatternRing::queue(const RingRequest& request) noexcept {
-  if (request.kind != RingRequest::Kind::kRead || request.fd != kInputFd) {
-    inner_->queue(request);
-    ++inner_queued_;
-    ++inner_in_flight_;
-    return;
+  const bool read = request.kind == RingRequest::Kind::kRead;
+  bool answered = read && request.fd == kInputFd;
+  if (choice_ && (request.fd == kInputFd || request.fd == kOutputFd)) {
+    // A record's read is generated when the record is a write, and its
+    // write goes nowhere when it is a read.
+    const bool reads = choice_->reads(job_, static_cast<std::int64_t>(request.tag & ~kWriteTag));
+    answered = reads != read;
   }
-  // The queued engine reads only an input it can read at offsets.
-  source_.fill(request.buffer, request.length, request.offset);
+  if (answered) return answer(request);
+  inner_->queue(request);
+  ++inner_queued_;
+  ++inner_in_flight_;
+}
+
+void PatternRing::answer(const RingRequest& request) noexcept {
+  if (request.kind == RingRequest::Kind::kRead) {
+    // The queued engine reads only an input it can read at offsets; a
+    // mixed run's input is the target, at the output's offsets.
+    source_.fill(request.buffer, request.length, choice_ ? request.offset - source_.base() : request.offset);
+  }
   made_.push_back({request.tag, static_cast<std::int64_t>(request.length)});
 }
 
@@ -193,6 +207,14 @@ int PatternRing::submit_and_wait(unsigned wait_for) noexcept {
   for (const RingCompletion& completion : inner_->completions()) {
     reaped_.push_back(completion);
     --inner_in_flight_;
+    if (!choice_ || completion.result <= 0) continue;
+    if ((completion.tag & kWriteTag) != 0) {
+      ++counts_.writes;
+      counts_.write_bytes += completion.result;
+    } else {
+      ++counts_.reads;
+      counts_.read_bytes += completion.result;
+    }
   }
   return 0;
 }
@@ -209,6 +231,62 @@ IoResult PatternOs::lseek(int fd, off_t offset, int whence) noexcept {
   if (target < 0) return {-1, EINVAL};
   position_ = target;
   return {static_cast<ssize_t>(target), 0};
+}
+
+IoResult MixOs::read_record(void* buffer, std::size_t length, std::int64_t offset) noexcept {
+  record_reads_ = choice_.reads(0, ++record_);
+  if (!record_reads_) {
+    source_.fill(static_cast<unsigned char*>(buffer), length, offset - source_.base());
+    return {static_cast<ssize_t>(length), 0};
+  }
+  const IoResult got = OsWrapper::pread(kInputFd, buffer, length, static_cast<off_t>(offset));
+  if (got.n > 0) {
+    ++counts_.reads;
+    counts_.read_bytes += got.n;
+  }
+  return got;
+}
+
+IoResult MixOs::write_record(const void* buffer, std::size_t length, std::int64_t offset) noexcept {
+  if (record_reads_) return {static_cast<ssize_t>(length), 0};
+  const IoResult put = OsWrapper::pwrite(kOutputFd, buffer, length, static_cast<off_t>(offset));
+  if (put.n > 0) {
+    ++counts_.writes;
+    counts_.write_bytes += put.n;
+  }
+  return put;
+}
+
+IoResult MixOs::read(int fd, void* buffer, std::size_t length) noexcept {
+  if (fd != kInputFd) return OsWrapper::read(fd, buffer, length);
+  const IoResult got = read_record(buffer, length, input_position_);
+  if (got.n > 0) input_position_ += got.n;
+  return got;
+}
+
+IoResult MixOs::write(int fd, const void* buffer, std::size_t length) noexcept {
+  if (fd != kOutputFd) return OsWrapper::write(fd, buffer, length);
+  const IoResult put = write_record(buffer, length, output_position_);
+  if (put.n > 0) output_position_ += put.n;
+  return put;
+}
+
+IoResult MixOs::pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept {
+  if (fd != kInputFd) return OsWrapper::pread(fd, buffer, length, offset);
+  return read_record(buffer, length, offset);
+}
+
+IoResult MixOs::pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept {
+  if (fd != kOutputFd) return OsWrapper::pwrite(fd, buffer, length, offset);
+  return write_record(buffer, length, offset);
+}
+
+IoResult MixOs::lseek(int fd, off_t offset, int whence) noexcept {
+  // The target's own positions move too, for whatever asks them.
+  const IoResult moved = OsWrapper::lseek(fd, offset, whence);
+  if (moved.n >= 0 && fd == kInputFd) input_position_ = moved.n;
+  if (moved.n >= 0 && fd == kOutputFd) output_position_ = moved.n;
+  return moved;
 }
 
 double measure_generator_rate(const PatternSource& source, const std::function<bool()>& stop) {

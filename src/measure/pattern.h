@@ -11,11 +11,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "model/mix.h"
 #include "model/plan.h"
 #include "system/os.h"
 #include "system/ring.h"
@@ -39,6 +41,7 @@ class PatternSource {
 
   const PatternSpec& spec() const noexcept { return spec_; }
   std::uint64_t seed() const noexcept { return seed_; }
+  std::int64_t base() const noexcept { return base_; }
 
   // stamp's sector: its first 8 bytes are the sector's output offset and
   // the next 8 the seed (little-endian), the rest random.
@@ -69,6 +72,38 @@ class PatternOs final : public OsWrapper {
   std::int64_t position_ = 0;
 };
 
+// The Os a --mix run's sync engine goes through, above the latency and
+// split-time Os so that they see only what reaches the target. fd 0 and
+// fd 1 are both the target, read and written at the positions this
+// keeps (by pread and pwrite, whatever the engine calls): a record that
+// is a read reads the target and its write goes nowhere; a record that is
+// a write is generated (as PatternOs) and written. Each record is one
+// read of fd 0, then its write.
+class MixOs final : public OsWrapper {
+ public:
+  MixOs(Os& target, const PatternSource& source, MixChoice choice) noexcept
+      : OsWrapper(target), source_(source), choice_(choice) {}
+  IoResult read(int fd, void* buffer, std::size_t length) noexcept override;
+  IoResult write(int fd, const void* buffer, std::size_t length) noexcept override;
+  IoResult pread(int fd, void* buffer, std::size_t length, off_t offset) noexcept override;
+  IoResult pwrite(int fd, const void* buffer, std::size_t length, off_t offset) noexcept override;
+  IoResult lseek(int fd, off_t offset, int whence) noexcept override;
+
+  const MixCounts& counts() const noexcept { return counts_; }
+
+ private:
+  IoResult read_record(void* buffer, std::size_t length, std::int64_t offset) noexcept;
+  IoResult write_record(const void* buffer, std::size_t length, std::int64_t offset) noexcept;
+
+  const PatternSource& source_;
+  MixChoice choice_;
+  std::int64_t record_ = -1;   // the record whose read came last
+  bool record_reads_ = false;  // whether it is a read
+  std::int64_t input_position_ = 0;
+  std::int64_t output_position_ = 0;
+  MixCounts counts_;
+};
+
 // The ring a queued run with --pattern copies through, as PatternOs is
 // the sync engine's Os: a read of the input descriptor (/dev/zero, opened
 // only to have one) is answered by the generator as it is queued, with no
@@ -76,9 +111,16 @@ class PatternOs final : public OsWrapper {
 // everything else goes to the wrapped ring. skip= is refused with
 // --pattern, so a read's offset is the stream's. No allocation per I/O:
 // the batches are sized to the depth when it is made.
+//
+// With --mix (choice, for job's records) it is the queued engine's MixOs:
+// a read of a record that is a write is generated, a write of a record
+// that is a read completes at once, and the rest reach the target (the
+// reads at their offsets in it); counts() says what did.
 class PatternRing final : public Ring {
  public:
-  PatternRing(std::unique_ptr<Ring> inner, const PatternSource& source);
+  PatternRing(std::unique_ptr<Ring> inner, const PatternSource& source, std::optional<MixChoice> choice = std::nullopt,
+              unsigned job = 0);
+  const MixCounts& counts() const noexcept { return counts_; }
 
   const char* name() const noexcept override { return inner_->name(); }
   unsigned depth() const noexcept override { return inner_->depth(); }
@@ -98,8 +140,14 @@ class PatternRing final : public Ring {
   std::span<const RingCompletion> completions() const noexcept override { return reaped_; }
 
  private:
+  // Answered here: made_ gets its completion.
+  void answer(const RingRequest& request) noexcept;
+
   std::unique_ptr<Ring> inner_;
   const PatternSource& source_;
+  std::optional<MixChoice> choice_;
+  unsigned job_;
+  MixCounts counts_;
   std::vector<RingCompletion> made_;    // generated reads since the last batch
   std::vector<RingCompletion> reaped_;  // the last batch: generated, then the inner ring's
   unsigned inner_queued_ = 0;           // requests the inner ring has not submitted yet

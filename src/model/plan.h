@@ -75,6 +75,7 @@ struct Plan {
   CacheMode cache = CacheMode::kAsIs;
   bool cache_given = false;                  // --cache=, even as-is: residency is measured and shown
   std::optional<PatternSpec> pattern;        // --pattern=: a generator in place of if=
+  std::optional<unsigned> mix;               // --mix=PERCENT: of='s reads and writes at once, PERCENT reads
   bool force = false;                        // --force: write to a device that is mounted or in use
   bool latency = false;                      // --latency: every read and write timed
   bool random = false;                       // --random[=SEED]: the range's blocks in a random order

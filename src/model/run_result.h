@@ -13,6 +13,7 @@
 #include "model/ending.h"
 #include "model/engine_use.h"
 #include "model/latency_report.h"
+#include "model/mix.h"
 #include "model/run_times.h"
 #include "model/stats.h"
 #include "model/timeline_samples.h"
@@ -80,6 +81,7 @@ struct RunResult {
   // --readback reads the bytes back from.
   std::int64_t first_write = -1;
   std::optional<RandomAccess> random = std::nullopt;  // --random
+  std::optional<MixResult> mix = std::nullopt;        // --mix
   std::optional<TimedRun> timed = std::nullopt;       // --time
   std::optional<Timeline> timeline = std::nullopt;    // --timeline: the samples
   SteadyRule steady_rule{};                           // what the analysis holds the timeline to

@@ -403,6 +403,22 @@ void Messages::profile_would_grow(std::string_view asked, const std::string& pat
               asked, diag_.quote(path), end, size);
 }
 
+void Messages::mix_needs_data(const std::string& path) const {
+  diag_.error(0,
+              "--mix reads {} as well as writing it, and it holds nothing to read: fill it first (ddtime "
+              "--pattern=random of={} bs=1M count=N)",
+              diag_.quote(path), path);
+}
+
+void Messages::mix_would_grow(const std::string& path, std::int64_t size, std::int64_t end) const {
+  diag_.error(0, "--mix reads and writes inside {}: the range ends at byte {}, past its end at {}", diag_.quote(path),
+              end, size);
+}
+
+void Messages::mix_needs_a_block(std::int64_t range, std::int64_t bs) const {
+  diag_.error(0, "--mix reads and writes whole blocks of bs={}, and the range ({} bytes) holds none", bs, range);
+}
+
 void Messages::profile_creates(std::string_view asked, const std::string& path, std::int64_t bytes) const {
   // Said as GNU says its warnings: silenced by status=none.
   if (settings_.status == StatusLevel::kNone) return;

@@ -87,6 +87,10 @@ class Messages {
   void would_overwrite_device(std::string_view asked, const std::string& path, const DiskSignature& found) const;
   // A profile never grows an existing file: its range ends past the file's end.
   void profile_would_grow(std::string_view asked, const std::string& path, std::int64_t size, std::int64_t end) const;
+  // --mix reads what is there: nothing there, or a range past the end.
+  void mix_needs_data(const std::string& path) const;
+  void mix_would_grow(const std::string& path, std::int64_t size, std::int64_t end) const;
+  void mix_needs_a_block(std::int64_t range, std::int64_t bs) const;
   // A profile's new file, created at the range's size.
   void profile_creates(std::string_view asked, const std::string& path, std::int64_t bytes) const;
 

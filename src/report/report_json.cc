@@ -19,6 +19,7 @@
 #include "report/json.h"
 #include "report/report_environment_json.h"
 #include "report/report_internal.h"
+#include "report/report_mix.h"
 #include "report/report_run.h"
 #include "report/report_time_json.h"
 #include "system/ring_registry.h"
@@ -294,6 +295,7 @@ void put_run(json::Object& run, const RunRecord& source, std::string_view versio
         .integer("bytes", random->bytes)
         .integer("blocks", random->blocks);
   }
+  if (source.result.mix) put_mix(run.object("mix"), *source.result.mix, times.real_ns);
   if (source.result.timed) put_timed(run.object("time"), *source.result.timed);
   if (source.result.timeline) put_timeline(run.object("timeline"), *source.result.timeline, source.result.steady_rule);
 }

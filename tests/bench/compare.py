@@ -1060,6 +1060,57 @@ def fio_engine_rate(device: str, rw: str, bs: int, depth: int, engine: str, seco
     return float(json.loads(done.stdout)["jobs"][0]["read"]["bw_bytes"])
 
 
+def fio_mix_iops(device: str, percent: int, bs: int, depth: int, engine: str, seconds: float, size: int) -> float:
+    """fio's rw=randrw,rwmixread=PERCENT: its reads' and writes' I/Os per
+    second together, time-based."""
+    tuned = []
+    if engine == "io_uring":
+        tuned = ["--fixedbufs", "--registerfiles", "--sqthread_poll=0"]
+    if depth > 1:
+        tuned += [f"--iodepth_batch_submit={depth}", "--iodepth_batch_complete_min=1",
+                  f"--iodepth_batch_complete_max={depth}"]
+    done = queue_run(["fio", "--name=m", f"--filename={device}", "--rw=randrw", f"--rwmixread={percent}",
+                      f"--bs={bs}", "--direct=1", f"--ioengine={engine}", f"--iodepth={depth}", *tuned,
+                      f"--size={size}", "--randrepeat=0", "--time_based", f"--runtime={int(seconds * 1000)}ms",
+                      "--output-format=json"])
+    job = json.loads(done.stdout)["jobs"][0]
+    return float(job["read"]["iops"]) + float(job["write"]["iops"])
+
+
+def zram_mix_rows(args: argparse.Namespace, device: str, seconds: float, size: int) -> List[str]:
+    """--mix=70 --random against fio's randrw,rwmixread=70 at its best
+    engine for the depth: total I/Os per second, paired rounds."""
+    lines: List[str] = []
+    for depth in (1, 32):
+        name = f"zram mix 70% randrw bs=4k depth {depth}"
+        if args.only and not re.search(args.only, name, re.I):
+            continue
+        ours: List[float] = []
+        best: List[float] = []
+        winners: List[str] = []
+        engine_ran = "sync"
+        operands = ["--mix=70", f"of={device}", "bs=4k", "oflag=direct", "--random", f"--time={seconds:g}s",
+                    f"--iodepth={depth}", "--force", "--json"]
+        for round_number in range(args.runs):
+            fio_iops: Dict[str, float] = {}
+            for program in rotated(["ddtime"] + fio_best_engines(depth), round_number):
+                if program == "ddtime":
+                    report = json.loads(queue_run([args.ddtime, *operands]).stderr)
+                    run = report["runs"][0] if "runs" in report else report
+                    ours.append(float(run["mix"]["total"]["iops"]))
+                    engine_ran = run.get("engine", {}).get("name", "sync")
+                else:
+                    fio_iops[program] = fio_mix_iops(device, 70, 4096, depth, program, seconds, size)
+            winner = max(fio_iops, key=fio_iops.get)
+            best.append(fio_iops[winner])
+            winners.append(winner)
+        lines.append(f"| {name} (IOPS) | {statistics.median(ours):.0f} ({engine_ran}) "
+                     f"| {statistics.median(best):.0f} ({max(set(winners), key=winners.count)}) "
+                     f"| {rate_ratio_text(ours, best)} |")
+        log(lines[-1])
+    return lines
+
+
 def fio_best_engines(depth: int) -> List[str]:
     return (["psync"] if depth == 1 else []) + ["libaio", "io_uring"]
 
@@ -1102,6 +1153,7 @@ def zram_rows(args: argparse.Namespace) -> List[str]:
                          f"| {statistics.median(best) / 1e6:.1f} ({max(set(winners), key=winners.count)}) "
                          f"| {rate_ratio_text(ours, best)} |")
             log(lines[-1])
+        lines += zram_mix_rows(args, device, seconds, size)
         # --profile=diskmark's read rows, one profile run a round.
         tests = ("SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1")
         if not args.only or any(re.search(args.only, f"zram diskmark {t}", re.I) for t in tests):

@@ -31,6 +31,9 @@ checks the invariants of issue 19:
                        same operands (each run of a session is a GNU run)
   outside-range        nothing is written outside the range GNU dd writes
   pattern-bytes        --pattern's bytes (0xHH exactly, stamp sectors)
+  mix-counts           a --mix run's reads and writes add up to its
+                       records and bytes, and a run that ends at its
+                       range's end did every record once
   interrupted-output   after SIGINT every byte of of= is the copy's or the
                        old one (or, under --random or a timed --jobs, a hole past the old
                        end: a block not written yet), and nothing lies
@@ -680,6 +683,20 @@ def generate(seed: int, number: int) -> Case:
         if random.Random(f"ddtime-combo-force:{seed}:{number}").random() < 0.8:
             ext["force"] = True
 
+    # --mix (issue 31): a pattern case's target read and written at once,
+    # which must hold the range (else ddtime refuses it: those cases test
+    # the refusal). Its own generator: the other cases stay as they were.
+    mix_rng = random.Random(f"ddtime-combo-mix:{seed}:{number}")
+    if "pattern" in ext and dd.get("of") in ("out", "@dev") and mix_rng.random() < 0.2:
+        ext["mix"] = mix_rng.choice([0, 30, 50, 70, 70, 100])
+        # Blocks are the old ones or the generator's: random or stamp,
+        # whose ranges the model leaves to the generator.
+        ext["pattern"] = mix_rng.choice(["random", "stamp"])
+        if dd["of"] == "out" and mix_rng.random() < 0.85:
+            files["out"] = ("fill", 4 * MiB + mix_rng.randint(0, 8192), FILL)
+        if mix_rng.random() < 0.9:
+            ext["force"] = True
+
     # --openmetrics=PATH now and then, as ddtime. Its own generator: the
     # other cases stay as they were.
     if program == "ddtime" and random.Random(f"ddtime-combo-openmetrics:{seed}:{number}").random() < 0.08:
@@ -791,6 +808,20 @@ def timed_range(case: Case, row: Dict[str, object]) -> None:
         row["iflag"] = row["iflag"] + ["count_bytes"]
 
 
+def mix_range(case: Case, row: Dict[str, object]) -> None:
+    """--mix's range: whole blocks inside of= (count=, --size or the rest
+    past seek=), as count= in bytes on the row."""
+    ibs, _ = ibs_obs(row)
+    size = DEVICE_MIB * MiB if row.get("of") == "@dev" else (case.files.get("out") or ("", 0))[1]
+    rest = max(0, size - seek_offset(row))
+    count = rest
+    if "count" in row:
+        count = min(rest, row["count"][0] if "count_bytes" in row["iflag"] else row["count"][0] * ibs)
+    row["count"] = num(count // ibs * ibs)
+    if "count_bytes" not in row["iflag"]:
+        row["iflag"] = row["iflag"] + ["count_bytes"]
+
+
 def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[PlanStep], bool]:
     """The GNU dd commands that do what the case does, each with the byte
     offset of its seek=, and whether the list is exact (a bs=auto sweep has
@@ -798,6 +829,8 @@ def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[PlanStep], bool]:
     dd = case.clone().dd
     if "pattern" in case.ext:
         dd["if"] = "/dev/zero"
+    if "mix" in case.ext and "notrunc" not in dd["conv"]:
+        dd["conv"] = dd["conv"] + ["notrunc"]  # --mix never cuts of=
     if "size" in case.ext:
         dd["count"] = case.ext["size"]
         if "count_bytes" not in dd["iflag"]:
@@ -839,6 +872,9 @@ def gnu_plan(case: Case, device: str = "$DEV") -> Tuple[List[PlanStep], bool]:
     else:
         exact = not sweep
         rows.append(dd)
+    if "mix" in case.ext:
+        for row in rows:
+            mix_range(case, row)
     if "time" in case.ext:
         # A timed run goes round its range's whole blocks: of= ends as a
         # copy of those alone leaves it; the records are the time's.
@@ -1864,7 +1900,8 @@ class Checker:
                       f"'{of}' is {len(got_b)} bytes, GNU dd's is {len(expected)}; GNU's runs wrote "
                       f"{span_text or 'nothing'}; first difference at byte {at}: ddtime {hexbytes(found)} "
                       f"({what}), GNU {hexbytes(want)} ({wanted})")
-        elif pattern in ("random", "stamp"):
+        elif pattern in ("random", "stamp") and "mix" not in self.case.ext:
+            # A mixed run's reads leave their blocks as they were.
             self.check_generated(got_b, ranges, pattern)
 
     def check_generated(self, data: bytes, ranges: List[Tuple[int, int, int]], pattern: str) -> None:
@@ -2296,10 +2333,34 @@ class Checker:
             if status != self.run.status:
                 self.fail("report-agrees", "JSON exit_status differs from the exit status",
                           f"JSON exit_status {status!r}, the process exited {self.run.status}")
+        if "mix" in self.case.ext:
+            self.check_mix(runs)
         if (self.exact and not self.interrupted and not self.killed and self.gnu_status() == 0
                 and self.run.status == 0 and "runs" in doc and len(runs) != len(self.gnu)):
             self.fail("report-agrees", "JSON lists a different number of runs",
                       f"{len(runs)} copy runs in JSON; the session is {len(self.gnu)} runs")
+
+    def check_mix(self, runs: List[dict]) -> None:
+        """--mix: each side's I/Os and bytes add up to the run's records
+        and bytes (every record is one read or one write of of=)."""
+        for run in runs:
+            mix = run.get("mix")
+            if mix is None:
+                if run.get("complete") and run.get("exit_status") == 0:
+                    self.fail("mix-counts", "a --mix run's JSON has no mix", json.dumps(run)[:200])
+                continue
+            records = run["records_in"]["full"] + run["records_in"]["partial"]
+            ios = mix["reads"]["ios"] + mix["writes"]["ios"]
+            moved = mix["reads"]["bytes"] + mix["writes"]["bytes"]
+            if run.get("complete") and run.get("exit_status") == 0 and (ios != records or moved != run["bytes_in"]):
+                self.fail("mix-counts", "a --mix run's sides do not add up to its records",
+                          f"reads {mix['reads']} writes {mix['writes']}; records {records}, "
+                          f"bytes {run['bytes_in']}")
+            if mix["read_percent"] in (0, 100) and ios > 0:
+                share = mix["read_share_percent"]
+                if share != mix["read_percent"]:
+                    self.fail("mix-counts", "--mix=0 or 100 did not keep to one side",
+                              f"--mix={mix['read_percent']}: {share}% reads")
 
     def check_environment(self, doc: object, where: str) -> None:
         """Issue 22: what comparing two machines' documents needs."""
@@ -2574,6 +2635,8 @@ class Checker:
             # whichever job wrote it (--jobs' recorders merged).
             for r in self.copy_runs(self.json_docs[-1]):
                 written = r.get("records_out", {}).get("full", 0)
+                if "mix" in r:  # a mixed run's reads write nothing
+                    written = r["mix"]["writes"]["ios"]
                 sampled = (r.get("latency") or {}).get("write", {}).get("count")
                 if sampled is not None and sampled < written:
                     self.fail("summary-equals-gnu", "--latency: fewer write samples than records written",

@@ -108,7 +108,7 @@ expect "ddtime if=disk\\ images/" "disk images/a.img disk images/b.img"
 expect "ddtime bs=1M if=no" "notes.txt"
 
 # The --long options and their values.
-expect "ddtime --" "--align= --cache= --compare --csv --csv= --direct --engine= --force --gnu --help --iodepth= --jobs= --json --json= --latency --openmetrics= --pattern= --pause= --preallocate --profile= --progress --ramp= --random --random= --readback --repeat= --size= --split-times --steady --steady= --svg= --sweep= --time= --timeline --timeline= --units= --verify --version --warmup="
+expect "ddtime --" "--align= --cache= --compare --csv --csv= --direct --engine= --force --gnu --help --iodepth= --jobs= --json --json= --latency --mix= --openmetrics= --pattern= --pause= --preallocate --profile= --progress --ramp= --random --random= --readback --repeat= --size= --split-times --steady --steady= --svg= --sweep= --time= --timeline --timeline= --units= --verify --version --warmup="
 expect "ddtime --profile=" "diskmark flash nvme peak real"
 expect "ddtime --profile=n" "nvme"
 expect "ddtime --cache=c" "cold cold-system"

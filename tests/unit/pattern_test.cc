@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "dd/engine.h"
 #include "fakes/fake_ring.h"
 
 namespace ddtime {
@@ -171,6 +172,79 @@ TEST(PatternRing, PassesWritesBelowAndReapsThemInTheSameBatchAsGeneratedReads) {
   EXPECT_EQ(ring.completions()[1].tag, 2u);
   EXPECT_EQ(below.log, std::vector<std::string>{"write 1 @0 512"});
   EXPECT_EQ(os.output, written);
+}
+
+// --mix: a record that is a read reads the target, and its write goes
+// nowhere; one that is a write is generated and written; the counts are
+// of what reached the target.
+MixChoice half_reads() { return MixChoice{50, 3}; }
+
+TEST(MixOs, AReadRecordReadsTheTargetAndAWriteRecordWritesTheGeneratorsBytes) {
+  testing::FakeOs os;
+  os.input.assign(8 * 512, 'r');
+  const PatternSource source = random_source();
+  const MixChoice choice = half_reads();
+  MixOs mixed(os, source, choice);
+  std::vector<unsigned char> block(512);
+  std::int64_t reads = 0;
+  for (std::int64_t record = 0; record < 8; ++record) {
+    ASSERT_EQ(mixed.read(0, block.data(), block.size()).n, 512);
+    if (choice.reads(0, record)) {
+      ++reads;
+      EXPECT_EQ(block, std::vector<unsigned char>(512, 'r')) << "record " << record << " read the target";
+    } else {
+      EXPECT_TRUE(block == made(source, 512, record * 512)) << "record " << record << " is the stream's";
+    }
+    ASSERT_EQ(mixed.write(1, block.data(), block.size()).n, 512);
+  }
+  ASSERT_GT(reads, 0);
+  ASSERT_LT(reads, 8);
+  EXPECT_EQ(os.count_calls("pread 0"), static_cast<std::size_t>(reads));
+  EXPECT_EQ(os.count_calls("pwrite 1"), static_cast<std::size_t>(8 - reads));
+  EXPECT_EQ(mixed.counts().reads, reads);
+  EXPECT_EQ(mixed.counts().read_bytes, reads * 512);
+  EXPECT_EQ(mixed.counts().writes, 8 - reads);
+  EXPECT_EQ(mixed.counts().write_bytes, (8 - reads) * 512);
+}
+
+TEST(MixOs, PositionsFollowTheSeeksAndThePositionalCalls) {
+  testing::FakeOs os;
+  os.input.assign(16 * 512, 'r');
+  const PatternSource source = random_source();
+  MixOs mixed(os, source, MixChoice{100, 1});
+  std::vector<unsigned char> block(512);
+  EXPECT_EQ(mixed.lseek(0, 4096, SEEK_SET).n, 4096);
+  ASSERT_EQ(mixed.read(0, block.data(), block.size()).n, 512);
+  EXPECT_EQ(os.count_calls("pread 0"), 1u);
+  ASSERT_EQ(mixed.pread(0, block.data(), block.size(), 1024).n, 512);
+  EXPECT_EQ(mixed.counts().reads, 2);
+  EXPECT_EQ(mixed.write(1, block.data(), block.size()).n, 512) << "every record a read: no write reaches it";
+  EXPECT_EQ(os.count_calls("pwrite 1"), 0u);
+}
+
+TEST(PatternRing, WithMixAnswersWhatDoesNotReachTheTargetAndCountsWhatDoes) {
+  testing::FakeOs os;
+  os.input.assign(8 * 512, 'r');
+  auto inner = std::make_unique<testing::FakeRing>(os, 16);
+  testing::FakeRing& below = *inner;
+  const PatternSource source = random_source();
+  const MixChoice choice = half_reads();
+  PatternRing ring(std::move(inner), source, choice, 0);
+  std::vector<std::vector<unsigned char>> blocks(8, std::vector<unsigned char>(512));
+  std::int64_t reads = 0;
+  for (std::uint64_t record = 0; record < 8; ++record) {
+    reads += choice.reads(0, static_cast<std::int64_t>(record)) ? 1 : 0;
+    ring.queue(
+        {record, RingRequest::Kind::kRead, 0, blocks[record].data(), 512, static_cast<std::int64_t>(record * 512), -1});
+    ring.queue({record | kWriteTag, RingRequest::Kind::kWrite, 1, blocks[record].data(), 512,
+                static_cast<std::int64_t>(record * 512), -1});
+  }
+  ASSERT_EQ(ring.submit_and_wait(16), 0);
+  EXPECT_EQ(ring.completions().size(), 16u);
+  EXPECT_EQ(below.log.size(), 8u) << "one request below per record: its read or its write";
+  EXPECT_EQ(ring.counts().reads, reads);
+  EXPECT_EQ(ring.counts().writes, 8 - reads);
+  EXPECT_EQ(ring.counts().read_bytes + ring.counts().write_bytes, 8 * 512);
 }
 
 // A ring whose first wait is cut short by a signal.
