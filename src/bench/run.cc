@@ -190,7 +190,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
   // A queued engine's reads and writes are in flight together, in the
   // ring, not in calls this Os could time: not measured, rather than 0.
   const bool split = settings_.ext.split_times && queue.ring == nullptr;
-  window_.start(split ? &timed : nullptr);
+  const OpenedWindow opened(window_, split ? &timed : nullptr);
   // The CPU a window may hold: the threads engine's workers count with the
   // copy's thread; io_uring's kernel workers are bounded by the CPUs alone.
   if (Ring* const ring = queue_.ring())

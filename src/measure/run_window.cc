@@ -10,6 +10,7 @@ void RunWindow::start(const TimedOs* timed) noexcept {
   flushed_ = false;
   flush_cpu_ = {};
   timed_ = timed;
+  split_ = timed != nullptr;
   threads_ = 1;
   job_threads_ = 1;
   // The clock first, then the CPU readings: the CPU window lies inside
@@ -21,6 +22,13 @@ void RunWindow::start(const TimedOs* timed) noexcept {
     write_ticks_at_start_ = timed_->write_ticks_spent();
   }
   if (cpu_) cpu_at_start_ = process_cpu_times();
+}
+
+void RunWindow::timed_ended() noexcept {
+  if (timed_ == nullptr) return;
+  read_ticks_at_end_ = timed_->read_ticks_spent();
+  write_ticks_at_end_ = timed_->write_ticks_spent();
+  timed_ = nullptr;
 }
 
 void RunWindow::restart() noexcept {
@@ -59,16 +67,18 @@ RunTimes RunWindow::measure() noexcept {
   const CpuSplit cpu = cpu_in_window(cpu_at_start_, cpu_now, times.real_ns, threads_ == 0 ? usable_cpus() : threads_);
   times.user_ns = cpu.user_ns;
   times.sys_ns = cpu.sys_ns;
-  if (timed_ != nullptr) {
+  if (split_) {
     // Ticks become nanoseconds by their rate over the whole window.
+    const std::uint64_t read_ticks_now = timed_ != nullptr ? timed_->read_ticks_spent() : read_ticks_at_end_;
+    const std::uint64_t write_ticks_now = timed_ != nullptr ? timed_->write_ticks_spent() : write_ticks_at_end_;
     const std::uint64_t ticks = read_ticks() - ticks_at_start_;
     if (ticks > 0 && times.real_ns > 0) {
       const long double ns_per_tick = static_cast<long double>(times.real_ns) / static_cast<long double>(ticks);
       times.split = true;
-      times.read_ns = static_cast<std::int64_t>(
-          static_cast<long double>((timed_->read_ticks_spent() - read_ticks_at_start_)) * ns_per_tick);
-      times.write_ns = static_cast<std::int64_t>(
-          static_cast<long double>((timed_->write_ticks_spent() - write_ticks_at_start_)) * ns_per_tick);
+      times.read_ns =
+          static_cast<std::int64_t>(static_cast<long double>(read_ticks_now - read_ticks_at_start_) * ns_per_tick);
+      times.write_ns =
+          static_cast<std::int64_t>(static_cast<long double>(write_ticks_now - write_ticks_at_start_) * ns_per_tick);
     }
   }
   return times;

@@ -18,8 +18,13 @@ class RunWindow {
   RunWindow(Clock& clock, bool cpu) noexcept : clock_(clock), cpu_(cpu) {}
 
   // timed: the TimedOs counting read and write ticks (--split-times), or
-  // nullptr.
+  // nullptr; it must outlive the window's use of it, or be let go with
+  // timed_ended() (OpenedWindow below does both).
   void start(const TimedOs* timed) noexcept;
+  // The TimedOs goes away with the copy: its last counts are kept, so a
+  // SIGUSR1 in the flush, the close or between a session's runs still
+  // splits the time, and nothing reads the TimedOs after it is gone.
+  void timed_ended() noexcept;
   // --ramp's end: the window opens again here, with its TimedOs and its
   // threads; nothing before it is measured.
   void restart() noexcept;
@@ -51,6 +56,9 @@ class RunWindow {
   Clock& clock_;
   bool cpu_;
   const TimedOs* timed_ = nullptr;
+  bool split_ = false;                   // a TimedOs counted this window's reads and writes
+  std::uint64_t read_ticks_at_end_ = 0;  // its counts when it went away
+  std::uint64_t write_ticks_at_end_ = 0;
   unsigned threads_ = 1;
   unsigned job_threads_ = 1;
   std::int64_t start_ns_ = 0;
@@ -64,6 +72,20 @@ class RunWindow {
   std::uint64_t ticks_at_start_ = 0;
   std::uint64_t read_ticks_at_start_ = 0;  // the TimedOs's counts when the window opened
   std::uint64_t write_ticks_at_start_ = 0;
+};
+
+// The window opened on a TimedOs for as long as this object lives, which
+// is no longer than the TimedOs: the window forgets it on the way out,
+// whichever way the copy ends.
+class OpenedWindow {
+ public:
+  OpenedWindow(RunWindow& window, const TimedOs* timed) noexcept : window_(window) { window_.start(timed); }
+  ~OpenedWindow() { window_.timed_ended(); }
+  OpenedWindow(const OpenedWindow&) = delete;
+  OpenedWindow& operator=(const OpenedWindow&) = delete;
+
+ private:
+  RunWindow& window_;
 };
 
 }  // namespace ddtime

@@ -297,5 +297,30 @@ TEST(RunWindow, StartingAgainForgetsTheLastRunsCopyEndAndFlush) {
   EXPECT_EQ(second.real_ns, 250);
 }
 
+// A SIGUSR1 after the copy (in the flush, the close, between a session's
+// runs) measures a window whose TimedOs has gone with the copy.
+TEST(RunWindow, KeepsTheSplitOfATimedOsThatHasGone) {
+  SteppedClock clock;
+  RunWindow window(clock, true);
+  testing::FakeOs fake;
+  fake.input.assign(4096, 'x');
+  char buffer[512] = {};
+  std::uint64_t read_ticks = 0;
+  {
+    TakesATick slow(fake);
+    TimedOs timed(slow);
+    const OpenedWindow opened(window, &timed);
+    clock.now = 1'000'000;
+    ASSERT_EQ(timed.read(0, buffer, sizeof buffer).n, 512);
+    read_ticks = timed.read_ticks_spent();
+    ASSERT_GT(read_ticks, 0u);
+  }
+  // The TimedOs is gone; its bytes may be anything now.
+  const RunTimes after = window.measure();
+  EXPECT_TRUE(after.split) << "the reads and writes it counted still split the time";
+  EXPECT_GT(after.read_ns, 0);
+  EXPECT_EQ(after.write_ns, 0);
+}
+
 }  // namespace
 }  // namespace ddtime
