@@ -244,6 +244,7 @@ void Console::present(const RunRecord& run) {
     if (result.latency) text += latency_report(diag_.program(), *result.latency, diag_.utf8_quotes());
     if (result.timeline) {
       text += timeline_report(os_, diag_, *result.timeline, result.steady_rule, units_of(settings_));
+      if (result.mix) text += mix_timeline_line(diag_.program(), *result.timeline, units_of(settings_));
     }
     if (run.pass != Pass::kSnapshot) text += run.measured;
   }

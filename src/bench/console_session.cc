@@ -43,6 +43,7 @@ void time_lines(const Screen& screen, const RunRecord& run) {
   if (done.timeline) {
     screen.diag.raw(
         timeline_report(screen.os, screen.diag, *done.timeline, done.steady_rule, units_of(screen.settings)));
+    if (done.mix) screen.diag.raw(mix_timeline_line(program, *done.timeline, units_of(screen.settings)));
   }
 }
 

@@ -215,6 +215,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
                         timekeeper_ ? &*timekeeper_ : nullptr};
   // --jobs' other jobs keep samples of their own, which no interval of the
   // timeline (job 0's) can mark: its intervals carry no latency then.
+  if (timekeeper_ && plan_.jobs == 1 && mix_choice()) timekeeper_->set_mix(*mix_choice(), settings_.ibs);
   if (timekeeper_) timekeeper_->start(latency_ ? &latency_->recorders() : nullptr, plan_.jobs == 1);
   const CopyResult copied = run_copy(job);
   window_.copy_ended();
@@ -251,6 +252,17 @@ std::optional<MixResult> Run::mix_result(const MixOs* mixed) const noexcept {
   MixResult result{*choice, {}};
   if (mixed != nullptr) result.counts = mixed->counts();
   for (const PatternRing* ring : mix_rings_) result.counts += ring->counts();
+  if (timekeeper_) {
+    // The ramp's I/Os are not the measurement's (one job: options refuse
+    // --mix with --ramp and --jobs).
+    const Stats& ramp = timekeeper_->ramp_stats();
+    const std::int64_t records = ramp.full_records_out + ramp.partial_records_out;
+    const std::int64_t reads = timekeeper_->mix_ramp_reads();
+    result.counts.reads -= reads;
+    result.counts.read_bytes -= reads * settings_.ibs;
+    result.counts.writes -= records - reads;
+    result.counts.write_bytes -= (records - reads) * settings_.ibs;
+  }
   return result;
 }
 

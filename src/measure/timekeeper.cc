@@ -102,6 +102,7 @@ bool Timekeeper::tick(const Stats& stats) {
 void Timekeeper::end_ramp(const Stats& stats, std::int64_t now) {
   ramping_ = false;
   ramp_stats_ = stats;
+  if (mix_) mix_ramp_reads_ = mix_reads_up_to(stats.full_records_out + stats.partial_records_out);
   ramp_elapsed_ns_ = now - window_.start_ns();
   live_->ramping = false;
   live_->ramp_stats = stats;
@@ -127,6 +128,11 @@ void Timekeeper::take_sample(const Stats& stats, std::int64_t now) {
   sample.bytes = stats.bytes_out - ramp_stats_.bytes_out;
   sample.records = stats.full_records_out + stats.partial_records_out - ramp_stats_.full_records_out -
                    ramp_stats_.partial_records_out;
+  if (mix_) {
+    const std::int64_t reads = mix_reads_up_to(stats.full_records_out + stats.partial_records_out) - mix_ramp_reads_;
+    sample.read_records = reads;
+    sample.read_bytes = reads * mix_block_bytes_;
+  }
   timeline_->samples.push_back(sample);
   if (latency_ != nullptr && interval_latency_) {
     latency_marks_.emplace_back(latency_->reads.kept(), latency_->writes.kept());
@@ -137,6 +143,12 @@ void Timekeeper::take_sample(const Stats& stats, std::int64_t now) {
   if (adaptive_ && timeline_->samples.size() >= kMostFineSamples && timeline_->interval_ns < kLongestInterval) {
     coarsen();
   }
+}
+
+std::int64_t Timekeeper::mix_reads_up_to(std::int64_t records) noexcept {
+  // A hash a record, between samples: never in the copy's loop.
+  for (; mix_counted_ < records; ++mix_counted_) mix_reads_ += mix_->reads(0, mix_counted_) ? 1 : 0;
+  return mix_reads_;
 }
 
 void Timekeeper::coarsen() {

@@ -25,6 +25,7 @@
 #include "measure/latency.h"
 #include "measure/run_window.h"
 #include "measure/timeline.h"
+#include "model/mix.h"
 #include "model/run_result.h"
 #include "model/stats.h"
 #include "model/units.h"
@@ -101,10 +102,20 @@ class Timekeeper final : public Pacer {
   // Where the run stands, for SIGUSR1 snapshots. range_blocks: a pass's.
   std::shared_ptr<const LiveTime> live() const noexcept { return live_; }
   void set_range_blocks(std::int64_t blocks) noexcept { live_->range_blocks = blocks; }
+  // --mix with one job: each sample says how many of its records were
+  // reads, from the choice that made them (records of block_bytes each).
+  void set_mix(const MixChoice& choice, std::int64_t block_bytes) noexcept {
+    mix_ = choice;
+    mix_block_bytes_ = block_bytes;
+  }
+  // --mix: how many of the ramp's records were reads (set_mix first).
+  std::int64_t mix_ramp_reads() const noexcept { return mix_ramp_reads_; }
 
  private:
   void end_ramp(const Stats& stats, std::int64_t now);
   void take_sample(const Stats& stats, std::int64_t now);
+  // --mix: the reads among the run's first `records` records.
+  std::int64_t mix_reads_up_to(std::int64_t records) noexcept;
   // Halves the samples: every other one dropped, the interval doubled.
   void coarsen();
   // The next stride, from the time since the last reading.
@@ -128,6 +139,11 @@ class Timekeeper final : public Pacer {
   TimedEnd ended_by_ = TimedEnd::kRange;
   std::shared_ptr<Timeline> timeline_;  // written only by the copy's thread
   std::shared_ptr<LiveTime> live_;      // likewise
+  std::optional<MixChoice> mix_;
+  std::int64_t mix_block_bytes_ = 0;
+  std::int64_t mix_counted_ = 0;     // records whose choice was counted
+  std::int64_t mix_reads_ = 0;       // how many of them were reads
+  std::int64_t mix_ramp_reads_ = 0;  // of those, the ramp's
   // --latency: how many reads and writes each recorder held at each sample.
   std::vector<std::pair<std::size_t, std::size_t>> latency_marks_;
 };

@@ -22,6 +22,9 @@ struct TimelineSample {
   std::int64_t bytes = 0;    // cumulative bytes moved at end_ns (the summary's "bytes copied")
   std::int64_t records = 0;  // cumulative records moved at end_ns (for IOPS)
   std::optional<TimelineLatency> read_latency, write_latency;  // --latency: this interval's figures
+  // --mix (one job): how many of the records were reads, and their bytes,
+  // cumulative as records and bytes are; the rest were writes.
+  std::optional<std::int64_t> read_records, read_bytes;
 };
 
 struct Timeline {

@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "model/units.h"
 #include "report/report.h"
 #include "report/report_session.h"
@@ -31,7 +34,36 @@ void put_side(json::Object object, std::int64_t ios, std::int64_t bytes, std::in
       .decimal("iops", json::real(rate(ios, real_ns)));
 }
 
+std::string spread(std::vector<double> rates, RateUnits units) {
+  std::sort(rates.begin(), rates.end());
+  const std::size_t n = rates.size();
+  const double median = n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+  return fmt::format("min {}, median {}, max {}", rate_text(rates.front(), units), rate_text(median, units),
+                     rate_text(rates.back(), units));
+}
+
 }  // namespace
+
+std::string mix_timeline_line(std::string_view program, const Timeline& timeline, RateUnits units) {
+  std::vector<double> reads;
+  std::vector<double> writes;
+  TimelineSample previous;
+  previous.read_bytes = 0;
+  for (const TimelineSample& sample : timeline.samples) {
+    if (!sample.read_bytes || !previous.read_bytes) return {};
+    const std::int64_t ns = sample.end_ns - previous.end_ns;
+    if (ns > 0) {
+      const std::int64_t read = *sample.read_bytes - *previous.read_bytes;
+      const std::int64_t written = sample.bytes - previous.bytes - read;
+      reads.push_back(per_second(static_cast<double>(read), static_cast<double>(ns)));
+      writes.push_back(per_second(static_cast<double>(written), static_cast<double>(ns)));
+    }
+    previous = sample;
+  }
+  if (reads.empty()) return {};
+  return fmt::format("{}: mix per interval: reads {}; writes {}\n", program, spread(reads, units),
+                     spread(writes, units));
+}
 
 std::string mix_line(std::string_view program, const MixResult& mix, std::int64_t real_ns, RateUnits units) {
   const MixCounts& c = mix.counts;

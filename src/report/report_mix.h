@@ -10,6 +10,7 @@
 
 #include "model/mix.h"
 #include "model/settings.h"
+#include "model/timeline_samples.h"
 #include "report/json.h"
 
 namespace ddtime {
@@ -18,6 +19,11 @@ namespace ddtime {
 // IOPS; writes ...; together ...; seed S\n", rates over the window's real
 // time in the units --units names (as a session's run line).
 std::string mix_line(std::string_view program, const MixResult& mix, std::int64_t real_ns, RateUnits units);
+
+// --mix with --timeline (one job): "ddtime: mix per interval: reads min
+// X, median Y, max Z; writes min ..., median ..., max ...\n"; empty when
+// the samples do not say the sides.
+std::string mix_timeline_line(std::string_view program, const Timeline& timeline, RateUnits units);
 
 // The "mix" object: the percentage asked, the seed, each side's I/Os,
 // bytes and rates, and the share of reads done.

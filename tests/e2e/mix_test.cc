@@ -104,6 +104,39 @@ TEST_F(Mix, TheReportSaysEachSideAndGnusSummaryStaysLast) {
   EXPECT_EQ(read_file("target").size(), 256 * kBlock) << "never truncated, never grown";
 }
 
+TEST_F(Mix, TheTimelineSaysEachSideAndItsSamplesEndAtTheRunsCounts) {
+  write_file("target", std::string(1024 * kBlock, '\0'));
+  const Result r = ddtime({"--mix=70", "of=target", "bs=4k", "--time=0.2s", "--timeline=20ms", "--force", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json json = parse_json(r.err);
+  const Json& run = json["runs"][0];
+  const Json& samples = run["timeline"]["samples"];
+  ASSERT_GT(samples.size(), 2u);
+  const Json& last = samples[samples.size() - 1];
+  EXPECT_EQ(last["read_bytes"].integer(), run["mix"]["reads"]["bytes"].integer());
+  EXPECT_EQ(last["read_records"].integer(), run["mix"]["reads"]["ios"].integer());
+  EXPECT_EQ(last["bytes"].integer() - last["read_bytes"].integer(), run["mix"]["writes"]["bytes"].integer());
+  EXPECT_TRUE(samples[0]["read_bytes_per_second"].is_number());
+  const Result text = ddtime({"--mix=70", "of=target", "bs=4k", "--time=0.2s", "--timeline=20ms", "--force"});
+  ASSERT_STATUS(text, "exit 0");
+  EXPECT_NE(text.err.find("ddtime: mix per interval: reads min "), std::string::npos) << text.err;
+}
+
+TEST_F(Mix, TheRampsIOsAreLeftOutOfEachSideAsOfTheSummary) {
+  write_file("target", std::string(1024 * kBlock, '\0'));
+  for (const char* depth : {"--iodepth=1", "--iodepth=8"}) {
+    const Result r =
+        ddtime({"--mix=70", "of=target", "bs=4k", "--time=0.2s", "--ramp=0.05s", depth, "--force", "--json"});
+    ASSERT_STATUS(r, "exit 0");
+    const Json json = parse_json(r.err);
+    const Json& run = json["runs"][0];
+    EXPECT_EQ(run["mix"]["total"]["ios"].integer(),
+              run["records_in"]["full"].integer() + run["records_in"]["partial"].integer())
+        << depth;
+    EXPECT_EQ(run["mix"]["total"]["bytes"].integer(), run["bytes_in"].integer()) << depth;
+  }
+}
+
 TEST_F(Mix, SeekMovesTheReadsAndTheWritesAlike) {
   write_file("target", std::string(64 * kBlock, '\0'));
   const Result r = ddtime({"--mix=50", "--pattern=stamp", "of=target", "bs=4k", "seek=16", "count=32", "--force"});
@@ -145,6 +178,8 @@ TEST_F(Mix, WhatCannotBeMixedIsRefusedBeforeAnythingIsWritten) {
       {{"--mix=70", "of=target", "bs=4k", "--size=100", "--force"}, "the range (100 bytes) holds none"},
       {{"--mix=70", "of=empty", "bs=4k", "--force"}, "holds nothing to read"},
       {{"--mix=70", "of=absent", "bs=4k", "--force"}, "holds nothing to read"},
+      {{"--mix=70", "of=target", "bs=4k", "--time=1s", "--ramp=0.1s", "--jobs=2", "--force"},
+       "with --ramp it does not combine with --jobs"},
       {{"--mix=101", "of=target", "--force"}, "Valid arguments are: 0 to 100"},
       {{"--mix=7x", "of=target", "--force"}, "Valid arguments are: 0 to 100"},
   };

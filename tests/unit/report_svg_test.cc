@@ -54,7 +54,7 @@ TEST(RunPanels, APlainRunShowsWhereItsTimeWent) {
 TEST(RunPanels, ARunWithATimelineAndLatencyShowsBothAndNotItsTime) {
   RunRecord run = plain_run(Settings{}, copied(16, 0, 8192), timed(kSecond));
   Timeline timeline{100 * kMillisecond, {}};
-  for (int k = 1; k <= 10; ++k) timeline.samples.push_back({k * 100 * kMillisecond, k * 1000, k, {}, {}});
+  for (int k = 1; k <= 10; ++k) timeline.samples.push_back({k * 100 * kMillisecond, k * 1000, k, {}, {}, {}, {}});
   run.result.timeline = timeline;
   LatencyReport latency;
   latency.read.count = 3;
@@ -81,7 +81,7 @@ TEST(RunPanels, TheCliffAndSteadyStateAreTheAnalysisOnesInTheUnitsAsked) {
   // 10 s at 400 MB/s, then 20 s at 100 MB/s.
   for (int k = 1; k <= 30; ++k) {
     bytes += k <= 10 ? 400'000'000 : 100'000'000;
-    timeline.samples.push_back({k * kSecond, bytes, k, {}, {}});
+    timeline.samples.push_back({k * kSecond, bytes, k, {}, {}, {}, {}});
   }
   run.result.timeline = timeline;
   const TimelineChart chart = std::get<TimelineChart>(run_panels(run, RateUnits::kSi)[0]);

@@ -25,7 +25,7 @@ Timeline every_second(const std::vector<std::int64_t>& rates) {
   std::int64_t bytes = 0;
   for (std::size_t k = 0; k < rates.size(); ++k) {
     bytes += rates[k];
-    timeline.samples.push_back({static_cast<std::int64_t>(k + 1) * kSecond, bytes, bytes / 4096, {}, {}});
+    timeline.samples.push_back({static_cast<std::int64_t>(k + 1) * kSecond, bytes, bytes / 4096, {}, {}, {}, {}});
   }
   return timeline;
 }
@@ -142,7 +142,7 @@ TEST(TimelineText, NoLineIsWiderThanTheTerminal) {
   rates.insert(rates.end(), after.begin(), after.end());
   Timeline timeline = every_second(rates);
   timeline.samples.push_back(
-      {timeline.samples.back().end_ns + kSecond / 5, timeline.samples.back().bytes + 1, 0, {}, {}});
+      {timeline.samples.back().end_ns + kSecond / 5, timeline.samples.back().bytes + 1, 0, {}, {}, {}, {}});
   const TimelineAnalysis analysis = analyse_timeline(timeline);
   for (const unsigned width : {40u, 80u, 200u}) {
     for (const bool utf8 : {true, false}) {
@@ -206,7 +206,7 @@ TEST(TimelineText, AStableRunHasNoCliffAndReachesSteadyStateByBothDefinitions) {
 
 TEST(TimelineText, TooFewIntervalsForSteadyStateSaysHowMany) {
   Timeline timeline = every_second(repeated(1'000'000, 7));
-  timeline.samples.push_back({7 * kSecond + kSecond / 4, 7'250'000, 0, {}, {}});
+  timeline.samples.push_back({7 * kSecond + kSecond / 4, 7'250'000, 0, {}, {}, {}, {}});
   const std::string text = timeline_text(timeline, analyse_timeline(timeline), 200, false);
   EXPECT_NE(text.find("over 7 intervals of 1.00 s, not counting 1 shorter than half of it\n"), std::string::npos)
       << text;
@@ -266,7 +266,7 @@ TEST(TimelineText, ARunOfAFewBytesHasAColumnPerByte) {
 TEST(TimelineText, ARunOfThreeBytesStillHasAChart) {
   Timeline timeline;
   timeline.interval_ns = kSecond;
-  timeline.samples = {{3 * kSecond, 3, 3, {}, {}}};
+  timeline.samples = {{3 * kSecond, 3, 3, {}, {}, {}, {}}};
   const std::string text = timeline_text(timeline, analyse_timeline(timeline), 80, false);
   EXPECT_EQ(text.substr(0, text.find("interval rates")),
             "rate per 1 B moved, against data moved and time:\n"

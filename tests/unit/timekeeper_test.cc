@@ -143,6 +143,45 @@ TEST(Timekeeper, TheRampIsLeftOutAndTheTimeCountsFromItsEnd) {
   EXPECT_EQ(keeper.timeline().samples.back().bytes, 100);  // the ramp's 500 bytes left out
 }
 
+// --mix: each sample says how many of its records were reads, by the
+// choice that made them, the ramp's left out.
+TEST(Timekeeper, WithMixEachSampleCountsTheReadsAmongItsRecordsAfterTheRamp) {
+  StepClock clock;
+  RunWindow window(clock, false);
+  window.start(nullptr);
+  Timekeeper keeper(window, {.time_ns = 10 * kMs, .ramp_ns = 5 * kMs, .timeline = true});
+  const MixChoice choice{70, 11};
+  keeper.set_mix(choice, 4096);
+  keeper.start(nullptr);
+  auto reads_below = [&](std::int64_t records) {
+    std::int64_t reads = 0;
+    for (std::int64_t record = 0; record < records; ++record) reads += choice.reads(0, record) ? 1 : 0;
+    return reads;
+  };
+  clock.now += 5 * kMs;
+  keeper.tick(moved(300, 4096));  // the ramp's end
+  clock.now += 10 * kMs;
+  EXPECT_TRUE(keeper.tick(moved(1300, 4096)));
+  ASSERT_FALSE(keeper.timeline().samples.empty());
+  const TimelineSample& last = keeper.timeline().samples.back();
+  ASSERT_TRUE(last.read_records.has_value());
+  EXPECT_EQ(*last.read_records, reads_below(1300) - reads_below(300));
+  EXPECT_EQ(*last.read_bytes, *last.read_records * 4096);
+  EXPECT_NEAR(static_cast<double>(*last.read_records) / 1000.0, 0.7, 0.06);
+}
+
+TEST(Timekeeper, WithoutMixTheSamplesSayNoSides) {
+  StepClock clock;
+  RunWindow window(clock, false);
+  window.start(nullptr);
+  Timekeeper keeper(window, {.time_ns = 10 * kMs, .timeline = true});
+  keeper.start(nullptr);
+  clock.now += 10 * kMs;
+  keeper.tick(moved(10, 512));
+  ASSERT_FALSE(keeper.timeline().samples.empty());
+  EXPECT_FALSE(keeper.timeline().samples.back().read_records.has_value());
+}
+
 TEST(Timekeeper, SteadyEndsTheRunOnceTheLastWindowHoldsByBothDefinitions) {
   StepClock clock;
   RunWindow window(clock, false);

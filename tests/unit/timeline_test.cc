@@ -25,7 +25,7 @@ Timeline every_second(const std::vector<double>& rates) {
   std::int64_t bytes = 0;
   for (std::size_t k = 0; k < rates.size(); ++k) {
     bytes += static_cast<std::int64_t>(std::llround(rates[k]));
-    timeline.samples.push_back({static_cast<std::int64_t>(k + 1) * kSecond, bytes, bytes / 1'000'000, {}, {}});
+    timeline.samples.push_back({static_cast<std::int64_t>(k + 1) * kSecond, bytes, bytes / 1'000'000, {}, {}, {}, {}});
   }
   return timeline;
 }
@@ -41,7 +41,7 @@ TEST(Timeline, EachIntervalRunsFromTheSampleBeforeAndItsRateIsBytesOverSeconds) 
   Timeline timeline;
   timeline.interval_ns = kSecond;
   // 0 -> 0.5 s: 50 MB; 0.5 s -> 2 s: 30 MB in 1.5 s (20 MB/s), 6 records.
-  timeline.samples = {{kSecond / 2, 50'000'000, 10, {}, {}}, {2 * kSecond, 80'000'000, 16, {}, {}}};
+  timeline.samples = {{kSecond / 2, 50'000'000, 10, {}, {}, {}, {}}, {2 * kSecond, 80'000'000, 16, {}, {}, {}, {}}};
   const std::vector<TimelineInterval> intervals = timeline_intervals(timeline);
   ASSERT_EQ(intervals.size(), 2u);
   EXPECT_EQ(intervals[0].start_ns, 0);
@@ -167,7 +167,7 @@ TEST(Timeline, AFallWithFewerThanThreeIntervalsAfterItIsNoCliff) {
 // having moved 4 MB (10 MB/s): drawn, but not counted anywhere.
 TEST(Timeline, AShortLastIntervalIsLeftOutOfTheStatistics) {
   Timeline timeline = every_second(repeated(100 * kMB, 5));
-  timeline.samples.push_back({5 * kSecond + 400'000'000, 504'000'000, 504, {}, {}});
+  timeline.samples.push_back({5 * kSecond + 400'000'000, 504'000'000, 504, {}, {}, {}, {}});
   const std::vector<TimelineInterval> intervals = timeline_intervals(timeline);
   ASSERT_EQ(intervals.size(), 6u);
   EXPECT_FALSE(intervals[5].counted);
@@ -271,7 +271,7 @@ TEST(Timeline, SteadyNowAgreesWithTheAnalysisOnEveryPrefix) {
   }
   // A short last interval at another rate is skipped, as the analysis skips it.
   Timeline ended = timeline;
-  ended.samples.push_back({11 * kSecond + 100'000'000, ended.samples.back().bytes + 1'000'000, 0, {}, {}});
+  ended.samples.push_back({11 * kSecond + 100'000'000, ended.samples.back().bytes + 1'000'000, 0, {}, {}, {}, {}});
   EXPECT_TRUE(steady_now(ended.samples, ended.interval_ns, rule));
   EXPECT_TRUE(analyse_timeline(ended, rule).slope.reached);
 }
