@@ -297,7 +297,7 @@ std::string session_csv(std::span<const RunRecord> runs, bool header) {
   if (header) {
     put(out,
         "bs,iodepth,pass,repeat,warmup,cache,bytes,records,real_s,user_s,sys_s,cpu_percent,bytes_per_second,iops,"
-        "exit_status\n");
+        "exit_status,read_percent,read_ios,read_bytes,write_ios,write_bytes\n");
   }
   for (const RunRecord& run : runs) {
     const RunFigures f = run.figures();
@@ -309,7 +309,13 @@ std::string session_csv(std::span<const RunRecord> runs, bool header) {
         json::shortest(f.real), json::shortest(f.user), json::shortest(f.sys), json::shortest(cpu),
         json::shortest(f.bytes_per_second), json::shortest(iops));
     if (const std::optional<int> status = run.exit_status()) put(out, "{}", *status);
-    put(out, "\n");
+    // --mix: each side's I/Os (empty without it).
+    if (const std::optional<MixResult>& mix = run.result.mix) {
+      put(out, ",{},{},{},{},{}\n", mix->choice.read_percent, mix->counts.reads, mix->counts.read_bytes,
+          mix->counts.writes, mix->counts.write_bytes);
+    } else {
+      put(out, ",,,,,\n");
+    }
   }
   return text_of(out);
 }
@@ -319,7 +325,8 @@ std::string timeline_csv(std::span<const RunRecord> runs, bool header) {
   if (header) {
     put(out,
         "bs,iodepth,pass,repeat,warmup,sample,end_s,bytes,records,interval_s,interval_bytes,bytes_per_second,iops,"
-        "read_p50_ns,read_p99_ns,read_max_ns,write_p50_ns,write_p99_ns,write_max_ns\n");
+        "read_p50_ns,read_p99_ns,read_max_ns,write_p50_ns,write_p99_ns,write_max_ns,read_bytes_per_second,"
+        "write_bytes_per_second\n");
   }
   auto latency = [&](const std::optional<TimelineLatency>& figures) {
     if (figures) {
@@ -327,6 +334,19 @@ std::string timeline_csv(std::span<const RunRecord> runs, bool header) {
     } else {
       put(out, ",,,");
     }
+  };
+  // --mix (one job): each side's rate over the interval, from the
+  // samples' cumulative reads (empty without them).
+  auto mix_rates = [&](const TimelineSample& sample, const TimelineSample& previous, std::int64_t ns) {
+    if (!sample.read_bytes || ns <= 0) {
+      put(out, ",,");
+      return;
+    }
+    const std::int64_t read = *sample.read_bytes - previous.read_bytes.value_or(0);
+    const std::int64_t written =
+        (sample.bytes - *sample.read_bytes) - (previous.bytes - previous.read_bytes.value_or(0));
+    put(out, ",{},{}", json::shortest(per_second(static_cast<double>(read), static_cast<double>(ns))),
+        json::shortest(per_second(static_cast<double>(written), static_cast<double>(ns))));
   };
   for (const RunRecord& run : runs) {
     if (!run.result.timeline) continue;
@@ -341,6 +361,8 @@ std::string timeline_csv(std::span<const RunRecord> runs, bool header) {
           interval.end_bytes - interval.start_bytes, json::shortest(interval.rate), json::shortest(interval.iops));
       latency(sample.read_latency);
       latency(sample.write_latency);
+      mix_rates(sample, i > 0 ? run.result.timeline->samples[i - 1] : TimelineSample{},
+                interval.end_ns - interval.start_ns);
       put(out, "\n");
     }
   }

@@ -32,8 +32,9 @@ checks the invariants of issue 19:
   outside-range        nothing is written outside the range GNU dd writes
   pattern-bytes        --pattern's bytes (0xHH exactly, stamp sectors)
   mix-counts           a --mix run's reads and writes add up to its
-                       records and bytes, and a run that ends at its
-                       range's end did every record once
+                       records and bytes (JSON, CSV lines, timeline CSV
+                       samples), and a run that ends at its range's end
+                       did every record once
   interrupted-output   after SIGINT every byte of of= is the copy's or the
                        old one (or, under --random or a timed --jobs, a hole past the old
                        end: a block not written yet), and nothing lies
@@ -173,11 +174,13 @@ SKIP = 77
 ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C"}
 FILL = 0xAA  # what an existing of= is filled with, to see writes out of range
 CSV_HEADER = ["bs", "iodepth", "pass", "repeat", "warmup", "cache", "bytes", "records", "real_s",
-              "user_s", "sys_s", "cpu_percent", "bytes_per_second", "iops", "exit_status"]
+              "user_s", "sys_s", "cpu_percent", "bytes_per_second", "iops", "exit_status", "read_percent",
+              "read_ios", "read_bytes", "write_ios", "write_bytes"]
 # With --timeline the CSV is the samples, a line each.
 TIMELINE_CSV_HEADER = ["bs", "iodepth", "pass", "repeat", "warmup", "sample", "end_s", "bytes", "records",
                        "interval_s", "interval_bytes", "bytes_per_second", "iops", "read_p50_ns", "read_p99_ns",
-                       "read_max_ns", "write_p50_ns", "write_p99_ns", "write_max_ns"]
+                       "read_max_ns", "write_p50_ns", "write_p99_ns", "write_max_ns", "read_bytes_per_second",
+                       "write_bytes_per_second"]
 # Extensions that may add lines to what GNU dd prints when invoked as dd.
 PRINTING_EXTENSIONS = ("units", "split_times", "progress", "latency", "cache", "pattern",
                        "readback", "verify")
@@ -2422,12 +2425,35 @@ class Checker:
                 and self.run.status == 0 and len(copies) != len(self.gnu)):
             self.fail("report-agrees", "CSV lists a different number of runs",
                       f"{len(copies)} copy rows in CSV; the session is {len(self.gnu)} runs")
+        self.check_csv_mix(body)
         # (--verify's verdict is no run: its exit status 1 is in no row.)
         if not self.killed and last[14] != str(self.run.status) and not self.case.ext.get("verify"):
             final = body[-1]
             if final[14] != str(self.run.status):
                 self.fail("report-agrees", "CSV exit_status differs from the exit status",
                           f"last row's exit_status {final[14]!r}, the process exited {self.run.status}")
+
+    def check_csv_mix(self, body: List[List[str]]) -> None:
+        """--mix: each run's line gives the percentage asked and each
+        side's I/Os and bytes, adding up to its records and bytes; without
+        it the five fields are empty."""
+        mix = self.case.ext.get("mix")
+        for row in body:
+            sides = row[15:20]
+            if mix is None:
+                if any(sides):
+                    self.fail("mix-counts", "CSV gives sides without --mix", repr(row))
+                    return
+                continue
+            try:
+                percent, reads, read_bytes, writes, write_bytes = (int(v) for v in sides)
+                records, moved = int(row[7]), int(row[6])
+            except ValueError:
+                self.fail("report-parse", "--mix: CSV sides are not numbers", repr(row))
+                return
+            if percent != int(mix) or reads + writes != records or read_bytes + write_bytes != moved:
+                self.fail("mix-counts", "--mix: CSV sides do not add up to the line's records and bytes", repr(row))
+                return
 
     def check_timeline_csv(self, rows: List[List[str]]) -> None:
         """--timeline's CSV: the samples, a line each, cumulative bytes
@@ -2445,6 +2471,18 @@ class Checker:
             except (ValueError, IndexError):
                 self.fail("report-parse", "--timeline: a CSV sample line is not numbers", repr(row))
                 return
+            if len(row) > 20 and (row[19] or row[20]):
+                # --mix (one job): the sides' rates over the interval add up
+                # to what it moved.
+                try:
+                    seconds, moved = float(row[9]), int(row[10])
+                    sides = (float(row[19]) + float(row[20])) * seconds
+                except ValueError:
+                    self.fail("report-parse", "--timeline: a CSV sample's sides are not numbers", repr(row))
+                    return
+                if "mix" not in self.case.ext or abs(sides - moved) > max(1.0, moved * 1e-6):
+                    self.fail("mix-counts", "--timeline: a CSV sample's sides do not add up to its bytes", repr(row))
+                    return
             if sample == 1:
                 previous[key] = 0
             if cumulative < previous.get(key, 0):

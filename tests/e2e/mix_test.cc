@@ -7,6 +7,8 @@
 // anything is written. On a direct-I/O loop device the block layer's own
 // counts are each side's bytes, and 100,000 I/Os hold the ratio asked.
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <cstring>
 #include <sstream>
@@ -120,6 +122,53 @@ TEST_F(Mix, TheTimelineSaysEachSideAndItsSamplesEndAtTheRunsCounts) {
   const Result text = ddtime({"--mix=70", "of=target", "bs=4k", "--time=0.2s", "--timeline=20ms", "--force"});
   ASSERT_STATUS(text, "exit 0");
   EXPECT_NE(text.err.find("ddtime: mix per interval: reads min "), std::string::npos) << text.err;
+}
+
+// The CSV's sides are the JSON's: a line per run with each side's I/Os and
+// bytes, and with --timeline each side's rate per interval, whose bytes
+// add up to the run's.
+TEST_F(Mix, TheCsvGivesEachSideAsTheJsonDoes) {
+  write_file("target", std::string(256 * kBlock, '\0'));
+  const Result r = ddtime({"--mix=70", "of=target", "bs=4k", "--repeat=2", "--force", "--csv=runs.csv", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json json = parse_json(r.err);
+  std::istringstream lines(read_file("runs.csv"));
+  std::string line;
+  std::getline(lines, line);
+  ASSERT_TRUE(line.ends_with(",exit_status,read_percent,read_ios,read_bytes,write_ios,write_bytes")) << line;
+  for (std::size_t run = 0; run < 2; ++run) {
+    ASSERT_TRUE(std::getline(lines, line));
+    const Json& mix = json["runs"][run]["mix"];
+    const std::string sides =
+        fmt::format(",70,{},{},{},{}", mix["reads"]["ios"].integer(), mix["reads"]["bytes"].integer(),
+                    mix["writes"]["ios"].integer(), mix["writes"]["bytes"].integer());
+    EXPECT_TRUE(line.ends_with(sides)) << line << " should end " << sides;
+  }
+  const Result timed =
+      ddtime({"--mix=70", "of=target", "bs=4k", "--time=0.2s", "--timeline=20ms", "--force", "--csv=samples.csv"});
+  ASSERT_STATUS(timed, "exit 0");
+  std::istringstream samples(read_file("samples.csv"));
+  std::getline(samples, line);
+  ASSERT_TRUE(line.ends_with(",read_bytes_per_second,write_bytes_per_second")) << line;
+  double read = 0;
+  double written = 0;
+  double moved = 0;
+  int count = 0;
+  while (std::getline(samples, line)) {
+    // interval_s is field 9, interval_bytes 10; the sides are the last two.
+    std::vector<std::string> fields;
+    std::istringstream split(line);
+    for (std::string field; std::getline(split, field, ',');) fields.push_back(field);
+    ASSERT_EQ(fields.size(), 21u) << line;
+    const double seconds = std::stod(fields[9]);
+    read += std::stod(fields[19]) * seconds;
+    written += std::stod(fields[20]) * seconds;
+    moved += std::stod(fields[10]);
+    ++count;
+  }
+  ASSERT_GT(count, 2);
+  EXPECT_NEAR(read + written, moved, moved * 1e-6) << "each interval's sides add up to what it moved";
+  EXPECT_GT(read, written) << "70% reads";
 }
 
 TEST_F(Mix, TheRampsIOsAreLeftOutOfEachSideAsOfTheSummary) {

@@ -342,15 +342,32 @@ TEST_F(Session, CsvGivesOneLinePerRunInPlaceOfTheText) {
   ASSERT_STATUS(r, "exit 0");
   const auto rows = parse_csv(r.err);
   ASSERT_EQ(rows.size(), 7u) << r.err;
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"bs", "iodepth", "pass", "repeat", "warmup", "cache", "bytes", "records",
-                                               "real_s", "user_s", "sys_s", "cpu_percent", "bytes_per_second", "iops",
-                                               "exit_status"}));
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"bs",
+                                               "iodepth",
+                                               "pass",
+                                               "repeat",
+                                               "warmup",
+                                               "cache",
+                                               "bytes",
+                                               "records",
+                                               "real_s",
+                                               "user_s",
+                                               "sys_s",
+                                               "cpu_percent",
+                                               "bytes_per_second",
+                                               "iops",
+                                               "exit_status",
+                                               "read_percent",
+                                               "read_ios",
+                                               "read_bytes",
+                                               "write_ios",
+                                               "write_bytes"}));
   const char* expected[][5] = {{"4096", "1", "true", "262244", "65"},   {"4096", "1", "false", "262244", "65"},
                                {"4096", "2", "false", "262244", "65"},  {"16384", "1", "true", "262244", "17"},
                                {"16384", "1", "false", "262244", "17"}, {"16384", "2", "false", "262244", "17"}};
   for (std::size_t i = 0; i < 6; ++i) {
     const auto& row = rows[i + 1];
-    ASSERT_EQ(row.size(), 15u);
+    ASSERT_EQ(row.size(), 20u);
     EXPECT_EQ(row[0], expected[i][0]);
     EXPECT_EQ(row[3], expected[i][1]);
     EXPECT_EQ(row[4], expected[i][2]);
@@ -359,6 +376,7 @@ TEST_F(Session, CsvGivesOneLinePerRunInPlaceOfTheText) {
     EXPECT_EQ(row[14], "0");
     EXPECT_GT(std::stod(row[8]), 0);
     EXPECT_GT(std::stod(row[12]), 0);
+    for (std::size_t mix = 15; mix < 20; ++mix) EXPECT_EQ(row[mix], "") << "no --mix, no sides";
   }
 }
 
