@@ -141,7 +141,7 @@ def folder_ranks(text: str) -> Dict[str, int]:
 
 def check_folder_order(src: Path, paths: Dict[str, str], ranks: Dict[str, int]) -> List[str]:
     """A file includes only files of its own folder or of folders below it
-    in the table's order, apart from the entries still to cut."""
+    in the table's order; nothing is let off."""
     errors: List[str] = []
     if not ranks:
         return ["docs/architecture.md: no '| folder | holds |' table"]
