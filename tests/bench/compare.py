@@ -1128,8 +1128,11 @@ def zram_rows(args: argparse.Namespace) -> List[str]:
                   "| row | ddtime MB/s (engine) | best fio MB/s (engine, most rounds) | ddtime/best fio, paired [95% CI] |",
                   "|---|---:|---:|---|"]
         engines_ran: Dict[str, str] = {}
-        for rw, depth in (("randread", 1), ("randread", 32), ("read", 1), ("read", 32)):
-            name = f"zram {rw} bs=4k depth {depth}"
+        # The default engine for the depth against fio's best, then
+        # --engine=libaio against fio's libaio alone, beside io_uring's row.
+        for rw, depth, engine in (("randread", 1, None), ("randread", 32, None), ("read", 1, None),
+                                  ("read", 32, None), ("randread", 32, "libaio"), ("read", 32, "libaio")):
+            name = f"zram {rw} bs=4k depth {depth}" + (f" --engine={engine}" if engine else "")
             if args.only and not re.search(args.only, name, re.I):
                 continue
             ours: List[float] = []
@@ -1137,9 +1140,11 @@ def zram_rows(args: argparse.Namespace) -> List[str]:
             winners: List[str] = []
             operands = ["if=/dev/zram0", "of=/dev/null", "bs=4k", "iflag=direct", f"--time={seconds:g}s",
                         f"--iodepth={depth}", "--json"] + (["--random"] if rw == "randread" else [])
+            if engine:
+                operands.append(f"--engine={engine}")
             for round_number in range(args.runs):
                 fio_rates: Dict[str, float] = {}
-                for program in rotated(["ddtime"] + fio_best_engines(depth), round_number):
+                for program in rotated(["ddtime"] + ([engine] if engine else fio_best_engines(depth)), round_number):
                     if program == "ddtime":
                         report = json.loads(queue_run([args.ddtime, *operands]).stderr)
                         ours.append(float(report["rates"]["bytes_per_second"]))
