@@ -121,27 +121,44 @@ void shape_profile(Os& os, Settings& settings, Plan& plan) {
   if (!plan.size) plan.size = profile_default_range(os, settings, plan.pattern.has_value());
 }
 
-Settings profile_test_settings(const ResolvedRun& resolved, const ProfileTest& test, bool write) {
+Settings profile_test_settings(const ResolvedRun& resolved, const ProfileTest& test, ProfileSide side) {
   Settings s = resolved.settings;
   // A read test of of=: the range just written, read into /dev/null.
-  if (resolved.plan.pattern && !write) {
+  if (resolved.plan.pattern && side == ProfileSide::kRead) {
     s = read_back_settings(s, s, s.seek_offset().value_or(0), *resolved.plan.size);
     s.ext.count_from_size = resolved.settings.ext.count_from_size;  // the range is still --size's
   }
-  if (write) s.input_file = std::string("/dev/zero");  // a descriptor to have: the generator reads
+  if (side == ProfileSide::kWrite)
+    s.input_file = std::string("/dev/zero");  // a descriptor to have: the generator reads
   s = with_block_size(std::move(s), test.bs);
+  if (side == ProfileSide::kMix) {
+    // The target on both sides at the same offsets, as --mix's resolve
+    // sets a run up (the range is whole blocks of every test).
+    s.input_file = s.output_file;
+    s.skip_records = s.seek_records;
+    s.skip_bytes = s.seek_bytes;
+    s.iflag.direct = s.oflag.direct;
+  }
   count_bytes(s, *resolved.plan.size);
+  if (side == ProfileSide::kMix) s.max_bytes = 0;  // whole blocks: each I/O one block, read or written
   return s;
 }
 
-FileKinds profile_test_kinds(const ResolvedRun& resolved, bool write) noexcept {
+FileKinds profile_test_kinds(const ResolvedRun& resolved, ProfileSide side) noexcept {
   // As profile_test_settings: the read test of of= is a read-back; a
   // profile of if= reads it into the /dev/null shape_profile gave it.
-  if (write) return {FileKind::kZero, resolved.output};
+  switch (side) {
+    case ProfileSide::kWrite:
+      return {FileKind::kZero, resolved.output};
+    case ProfileSide::kMix:
+      return {once_opened(resolved.output), once_opened(resolved.output)};
+    case ProfileSide::kRead:
+      break;
+  }
   return resolved.plan.pattern ? read_back_kinds(resolved) : resolved.kinds();
 }
 
-Plan profile_test_plan(const Plan& plan, const ProfileTest& test, bool write, std::uint64_t seed) {
+Plan profile_test_plan(const Plan& plan, const ProfileTest& test, ProfileSide side, std::uint64_t seed) {
   Plan p = plan;
   p.iodepth = test.iodepth;
   p.iodepth_given = true;
@@ -150,7 +167,8 @@ Plan profile_test_plan(const Plan& plan, const ProfileTest& test, bool write, st
   if (test.random) p.random_seed = seed;
   // Every job's I/Os timed, submit to reap, for the mean and p99 columns.
   p.latency = true;
-  if (!write) p.pattern.reset();
+  if (side == ProfileSide::kRead) p.pattern.reset();
+  if (side != ProfileSide::kMix) p.mix.reset();
   return p;
 }
 
@@ -159,6 +177,7 @@ ProfileRecord profile_parameters(const ResolvedRun& resolved) {
   const Plan& p = resolved.plan;
   ProfileRecord record{.preset = p.profile};
   record.writes = p.pattern.has_value();
+  record.mix_percent = p.mix;
   record.target = *(record.writes ? s.output_file : s.input_file);
   record.start = (record.writes ? s.seek_offset() : s.skip_offset()).value_or(0);
   record.range = *p.size;

@@ -61,15 +61,15 @@ FileKinds read_back_kinds(const ResolvedRun& resolved) noexcept;
 // resolve checks it (1 MiB blocks over the range, the time, the runs,
 // O_DIRECT, the write tests' random data).
 void shape_profile(Os& os, Settings& settings, Plan& plan);
-// A profile's test on one side: the range read back, or written from the
-// generator, in the test's blocks.
-Settings profile_test_settings(const ResolvedRun& resolved, const ProfileTest& test, bool write);
-// Its files' kinds: the generator's /dev/zero into the target, or the
-// target (of= as written, or if=) read into /dev/null.
-FileKinds profile_test_kinds(const ResolvedRun& resolved, bool write) noexcept;
+// A profile's test on one side: the range read back, written from the
+// generator, or (--mix) read and written at once, in the test's blocks.
+Settings profile_test_settings(const ResolvedRun& resolved, const ProfileTest& test, ProfileSide side);
+// Its files' kinds: the generator's /dev/zero into the target, the target
+// (of= as written, or if=) read into /dev/null, or the target on both.
+FileKinds profile_test_kinds(const ResolvedRun& resolved, ProfileSide side) noexcept;
 // Its plan: the test's depth, jobs and order, every I/O timed; seed: the
 // random order's, drawn by the caller.
-Plan profile_test_plan(const Plan& plan, const ProfileTest& test, bool write, std::uint64_t seed);
+Plan profile_test_plan(const Plan& plan, const ProfileTest& test, ProfileSide side, std::uint64_t seed);
 // The parameters every test ran with, for the profile's record.
 ProfileRecord profile_parameters(const ResolvedRun& resolved);
 

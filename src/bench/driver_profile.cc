@@ -31,14 +31,15 @@ std::optional<int> Driver::prepare_profile_range(SessionRecord& session) {
   if (!exists || (target == FileKind::kRegular && file_size(os_, profile_->target, target) == 0)) {
     console_.messages().profile_creates(session_words(plan()), profile_->target, profile_->start + profile_->range);
   }
-  const Settings settings = profile_test_settings(*resolved_, kPrepare, true);
-  Plan plan = profile_test_plan(this->plan(), kPrepare, true, 0);
+  const Settings settings = profile_test_settings(*resolved_, kPrepare, ProfileSide::kWrite);
+  Plan plan = profile_test_plan(this->plan(), kPrepare, ProfileSide::kWrite, 0);
   plan.time_ns.reset();  // once over the range, not for a time
   plan.latency = false;
   if (console_.interrupted_in("a profile: preparing the range", nullptr)) stop(session);
   const PatternSource pattern = next_pattern(settings);
   console_.profile_step("preparing the range");
-  const RunRecord run = run_with(settings, profile_test_kinds(*resolved_, true), plan, &pattern, "preparing the range");
+  const RunRecord run =
+      run_with(settings, profile_test_kinds(*resolved_, ProfileSide::kWrite), plan, &pattern, "preparing the range");
   profile_->prepare_ns = run.result.times.real_ns;
   return after_run(session, run);
 }

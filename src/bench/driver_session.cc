@@ -45,18 +45,22 @@ std::vector<RowRecord> session_rows(const ResolvedRun& resolved) {
   return rows;
 }
 
-// A profile's rows: its tests' reads, then (of=) their writes, as
-// CrystalDiskMark orders them.
+// A profile's rows: its tests' reads, then (of=) their writes, then
+// (--mix) their mixes, as CrystalDiskMark orders them.
 std::vector<RowRecord> profile_rows(const ProfileRecord& profile) {
   std::vector<RowRecord> rows;
-  for (const bool write : {false, true}) {
-    if (write && !profile.writes) break;
+  for (const Pass pass : {Pass::kRead, Pass::kWrite, Pass::kMix}) {
+    if (pass == Pass::kWrite && !profile.writes) break;
+    if (pass == Pass::kMix && !profile.mix_percent) break;
     for (const ProfileTest& test : profile.preset->tests) {
-      rows.push_back(
-          RowRecord{.bs = test.bs, .depth = test.iodepth, .pass = write ? Pass::kWrite : Pass::kRead, .test = test});
+      rows.push_back(RowRecord{.bs = test.bs, .depth = test.iodepth, .pass = pass, .test = test});
     }
   }
   return rows;
+}
+
+ProfileSide side_of(Pass pass) noexcept {
+  return pass == Pass::kWrite ? ProfileSide::kWrite : pass == Pass::kMix ? ProfileSide::kMix : ProfileSide::kRead;
 }
 
 // --sweep=bs=auto: the next doubling, unless the last two stopped paying.
@@ -110,14 +114,14 @@ int Driver::run_session() {
 
 std::optional<int> Driver::run_row(SessionRecord& session, std::size_t row) {
   const RowRecord& at = session.rows[row];
-  const bool write = at.pass == Pass::kWrite;
+  const ProfileSide side = side_of(at.pass);
   // A profile's test on its side, or a sweep's block size and depth.
   const Settings settings =
-      at.test ? profile_test_settings(*resolved_, *at.test, write) : row_settings(*resolved_, at.bs);
-  const FileKinds kinds = at.test ? profile_test_kinds(*resolved_, write) : resolved_->kinds();
-  const Plan plan = at.test ? profile_test_plan(this->plan(), *at.test, write, drawn_seed(window_.now_ns()))
+      at.test ? profile_test_settings(*resolved_, *at.test, side) : row_settings(*resolved_, at.bs);
+  const FileKinds kinds = at.test ? profile_test_kinds(*resolved_, side) : resolved_->kinds();
+  const Plan plan = at.test ? profile_test_plan(this->plan(), *at.test, side, drawn_seed(window_.now_ns()))
                             : row_plan(this->plan(), at.depth);
-  const std::string setting = at.test                ? fmt::format("{} {}", at.test->label, write ? "write" : "read")
+  const std::string setting = at.test                ? fmt::format("{} {}", at.test->label, profile_side_name(side))
                               : session.names_rows() ? at.setting
                                                      : std::string();
   const unsigned runs = plan.warmup + plan.repeat;

@@ -452,7 +452,9 @@ std::optional<ResolvedRun> resolve(Os& os, const Settings& settings, const Plan&
   resolved.output = find_kind(os, resolved.settings.output_file, STDOUT_FILENO);
   resolve_direct(resolved);
   resolved.bytes = range_bytes(os, resolved);
-  if (resolved.plan.mix && !resolve_mix(os, resolved, messages)) return std::nullopt;
+  // A profile's mix tests are set up per test (derive), over the range
+  // its preparation has just written.
+  if (resolved.plan.mix && !resolved.plan.profile && !resolve_mix(os, resolved, messages)) return std::nullopt;
   random_range_from_output(os, resolved);
   if (const std::optional<ReportPathProblem> problem =
           check_report_paths(os, resolved.settings, requested_reports(resolved.plan))) {

@@ -38,7 +38,8 @@ std::string operand_it_sets(const Settings& s, const Plan& p) {
   if (p.jobs > 1) return "--jobs";
   if (p.random) return "--random";
   if (p.sweeps_bs() || !p.sweep_iodepth.empty()) return "--sweep";
-  if (p.pattern) return "--pattern";
+  // --mix's writes default to random data, which is the profile's own.
+  if (p.pattern && !(p.mix && p.pattern->kind == PatternKind::kRandom)) return "--pattern";
   if (p.latency) return "--latency";
   if (p.engine_given) return "--engine";
   return {};

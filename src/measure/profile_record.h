@@ -20,12 +20,17 @@
 
 namespace ddtime {
 
+// The side a test runs on: reads, writes, or (--mix) both at once at the
+// ratio asked, as CrystalDiskMark's Mix column.
+enum class ProfileSide { kRead, kWrite, kMix };
+std::string_view profile_side_name(ProfileSide side) noexcept;  // "read", "write", "mix"
+
 // One run of a test: its record whole (every figure a run has), and the
 // side whose latency the table shows; the figures are read from it when
 // asked, never copied out field by field.
 struct ProfileRun {
   RunRecord record = {};
-  bool write = false;
+  ProfileSide side = ProfileSide::kRead;
 
   double bytes_per_second() const noexcept { return record.figures().bytes_per_second; }
   bool warmup() const noexcept { return record.warmup; }
@@ -34,15 +39,29 @@ struct ProfileRun {
   EngineChoice engine() const noexcept { return record.result.engine.kind; }
   std::int64_t bytes() const noexcept { return record.result.stats.bytes_out; }
   std::int64_t real_ns() const noexcept { return record.result.times.real_ns; }  // the measured window
-  // Its side's mean and p99, when --latency timed any of its I/Os.
+  // Its side's mean and p99, when --latency timed any of its I/Os. A mixed
+  // run's mean is over both sides; its p99 is none, as percentiles of two
+  // sides do not combine (each side's is in mix_latency).
   std::optional<double> mean_latency_ns() const noexcept;
   std::optional<double> p99_latency_ns() const noexcept;
+  // A mixed run: each side's bytes a second over the measured window.
+  std::optional<double> mix_bytes_per_second(bool write) const noexcept;
+  // A mixed run's side, when --latency timed any of its I/Os.
+  const LatencySummary* mix_latency(bool write) const noexcept;
+};
+
+// One side of a mixed test: its median rate, and (--latency) the mean of
+// the runs' means and the median of their p99s.
+struct ProfileMixSide {
+  double bytes_per_second = 0;
+  std::optional<double> mean_latency_s = std::nullopt;
+  std::optional<double> p99_latency_s = std::nullopt;
 };
 
 // One test on one side: its runs, and the figures of the measured ones.
 struct ProfileRow {
   ProfileTest test = {};
-  bool write = false;
+  ProfileSide side = ProfileSide::kRead;
   std::vector<ProfileRun> runs = {};
   std::optional<Figure> rate = std::nullopt;  // over the counted measured runs; absent: none
   double iops = 0;                            // the median rate over the block size
@@ -50,6 +69,9 @@ struct ProfileRow {
   // the runs' means, the median of their p99s.
   std::optional<double> mean_latency_s = std::nullopt;
   std::optional<double> p99_latency_s = std::nullopt;
+  // A mixed row: each side's figures over the counted runs.
+  std::optional<ProfileMixSide> mix_reads = std::nullopt;
+  std::optional<ProfileMixSide> mix_writes = std::nullopt;
 };
 
 struct ProfileRecord {
@@ -65,6 +87,7 @@ struct ProfileRecord {
   CacheMode cache = CacheMode::kAsIs;
   bool cache_given = false;
   bool writes = false;                          // of=: the range prepared, then read and write rows
+  std::optional<unsigned> mix_percent = {};     // --mix: a mix row per test too, reads at this percentage
   std::optional<std::int64_t> prepare_ns = {};  // the unmeasured preparation's time
   std::vector<ProfileRow> rows = {};            // in the order run: reads, then writes
   bool complete = false;                        // every test ran

@@ -15,6 +15,8 @@ std::string_view pass_name(Pass pass) noexcept {
       return "write";
     case Pass::kRead:
       return "read";
+    case Pass::kMix:
+      return "mix";
     case Pass::kSnapshot:
       return "snapshot";
     case Pass::kCopy:

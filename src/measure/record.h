@@ -28,7 +28,7 @@ namespace ddtime {
 
 // Which pass of its mode a run was: a plain or session copy, --readback's
 // write or read pass, or a SIGUSR1 view of a run still going.
-enum class Pass { kCopy, kWrite, kRead, kSnapshot };
+enum class Pass { kCopy, kWrite, kRead, kMix, kSnapshot };  // kMix: a profile's mix test
 std::string_view pass_name(Pass pass) noexcept;
 
 struct RunRecord {

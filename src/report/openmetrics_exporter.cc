@@ -147,7 +147,7 @@ void profile_samples(Exposition& out, const ProfileRecord& profile) {
   const std::string preset = profile.preset != nullptr ? std::string(profile.preset->name) : std::string();
   for (const ProfileRow& row : profile.rows) {
     const std::string labels =
-        with(with(label("profile", preset), "test", row.test.label), "side", row.write ? "write" : "read");
+        with(with(label("profile", preset), "test", row.test.label), "side", profile_side_name(row.side));
     if (row.rate) {
       gauge(out, "ddtime_profile_rate_bytes_per_second", "The median rate of a test's measured runs.", labels,
             number(row.rate->median));

@@ -94,11 +94,19 @@ std::array<std::string, 5> side_cells(const ProfileRow* row, const RateUnit& uni
           bar(row->rate, unit, utf8)};
 }
 
-const ProfileRow* find_row(const ProfileRecord& record, std::string_view label, bool write) {
+const ProfileRow* find_row(const ProfileRecord& record, std::string_view label, ProfileSide side) {
   for (const ProfileRow& row : record.rows) {
-    if (row.test.label == label && row.write == write) return &row;
+    if (row.test.label == label && row.side == side) return &row;
   }
   return nullptr;
+}
+
+// The sides the table shows: reads, then (of=) writes, then (--mix) mixes.
+std::vector<ProfileSide> shown_sides(const ProfileRecord& record) {
+  std::vector<ProfileSide> sides{ProfileSide::kRead};
+  if (record.writes) sides.push_back(ProfileSide::kWrite);
+  if (record.writes && record.mix_percent) sides.push_back(ProfileSide::kMix);
+  return sides;
 }
 
 using Line = std::vector<std::string>;
@@ -106,16 +114,16 @@ using Line = std::vector<std::string>;
 std::vector<Line> table_lines(const ProfileRecord& record, const RateUnit& unit, bool utf8) {
   std::vector<Line> lines;
   const std::string bars(unit.bar_column);
-  Line header{"test", fmt::format("read {}", unit.name), "IOPS", "mean", "p99", bars};
-  if (record.writes) {
-    header.insert(header.end(), {fmt::format("write {}", unit.name), "IOPS", "mean", "p99", bars});
+  Line header{"test"};
+  for (const ProfileSide side : shown_sides(record)) {
+    header.insert(header.end(),
+                  {fmt::format("{} {}", profile_side_name(side), unit.name), "IOPS", "mean", "p99", bars});
   }
   lines.push_back(header);
   for (const ProfileTest& test : record.preset->tests) {
     Line line{std::string(test.label)};
-    for (const bool write : {false, true}) {
-      if (write && !record.writes) break;
-      const std::array<std::string, 5> cells = side_cells(find_row(record, test.label, write), unit, utf8);
+    for (const ProfileSide side : shown_sides(record)) {
+      const std::array<std::string, 5> cells = side_cells(find_row(record, test.label, side), unit, utf8);
       line.insert(line.end(), cells.begin(), cells.end());
     }
     lines.push_back(line);
@@ -186,7 +194,15 @@ std::string footer(const ProfileRecord& record, const RateUnit& unit) {
         fmt::format("data: random (--pattern=random); the range written once first in 1 MiB blocks, unmeasured{}\n",
                     record.prepare_ns ? fmt::format(" ({:.2f} s)", in_seconds(static_cast<double>(*record.prepare_ns)))
                                       : std::string());
-    text += "order: the read tests (of the range written), then the write tests\n";
+    text += record.mix_percent ? "order: the read tests (of the range written), then the write tests, then the mixes\n"
+                               : "order: the read tests (of the range written), then the write tests\n";
+  }
+  if (record.mix_percent) {
+    // CrystalDiskMark's Mix setting: the ratio, and what the column holds.
+    text += fmt::format(
+        "mix: each I/O a read with probability {}%, else a write (--mix={}); the column is both sides together,\n"
+        "  its mean over every I/O; p99 is each side's own, in the JSON (percentiles of two sides do not add)\n",
+        *record.mix_percent, *record.mix_percent);
   }
   // The interval is shown only from 6 runs (aggregate's rule): with fewer,
   // say so rather than a bracket the table never shows.

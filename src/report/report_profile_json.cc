@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <utility>
 
 #include "model/units.h"
 #include "report/json.h"
@@ -19,7 +20,7 @@ constexpr int kSecondsDecimals = 9;
 
 json::Decimal seconds_of(double seconds) { return json::rounded(seconds, kSecondsDecimals); }
 
-std::string_view side_name(const ProfileRow& row) { return row.write ? "write" : "read"; }
+std::string_view side_name(const ProfileRow& row) { return profile_side_name(row.side); }
 
 std::string_view cache_name(CacheMode mode) {
   constexpr std::array<std::string_view, 4> kNames = {"as-is", "cold", "cold-system", "warm"};
@@ -43,6 +44,33 @@ void put_parameters(json::Object profile, const ProfileRecord& record) {
     profile.string("pattern", "random");
   } else {
     profile.null("pattern");
+  }
+  if (record.mix_percent) {
+    profile.integer("mix_percent", *record.mix_percent);
+  } else {
+    profile.null("mix_percent");
+  }
+}
+
+void put_optional_seconds(json::Object& object, std::string_view key, const std::optional<double>& seconds) {
+  if (seconds) {
+    object.decimal(key, json::rounded(*seconds, kSecondsDecimals));
+  } else {
+    object.null(key);
+  }
+}
+
+// A mixed row's sides: each one's median rate and latency.
+void put_mix_sides(json::Object mix, const ProfileRow& row) {
+  for (const auto& [name, side] : {std::pair{"reads", &row.mix_reads}, std::pair{"writes", &row.mix_writes}}) {
+    if (!*side) {
+      mix.null(name);
+      continue;
+    }
+    json::Object figures = mix.object(name);
+    figures.decimal("median_bytes_per_second", json::rounded((*side)->bytes_per_second, kRateDecimals));
+    put_optional_seconds(figures, "mean_s", (*side)->mean_latency_s);
+    put_optional_seconds(figures, "p99_s", (*side)->p99_latency_s);
   }
 }
 
@@ -105,6 +133,7 @@ void put_row(json::Object object, const ProfileRow& row) {
     object.null("median_bytes_per_second").null("ci95").null("best_bytes_per_second").null("iops");
   }
   put_latency(object.object("latency"), row);
+  if (row.side == ProfileSide::kMix) put_mix_sides(object.object("mix"), row);
   put_runs(object.array("runs"), row);
 }
 
@@ -153,7 +182,7 @@ std::string profile_json(const ProfileRecord& record, const Environment& environ
 std::string profile_csv(const ProfileRecord& record) {
   std::string text =
       "test,side,bs,iodepth,jobs,random,median_bytes_per_second,ci95_low,ci95_high,best_bytes_per_second,iops,"
-      "mean_latency_s,p99_latency_s,runs\n";
+      "mean_latency_s,p99_latency_s,runs,read_bytes_per_second,write_bytes_per_second\n";
   for (const ProfileRow& row : record.rows) {
     std::size_t counted = 0;
     for (const ProfileRun& run : row.runs) counted += (!run.warmup() && run.counted()) ? 1 : 0;
@@ -166,6 +195,12 @@ std::string profile_csv(const ProfileRecord& record) {
                         optional_number(rate ? std::optional<double>(rate->max) : std::nullopt, 3),
                         optional_number(rate ? std::optional<double>(row.iops) : std::nullopt, 3),
                         optional_number(row.mean_latency_s, 9), optional_number(row.p99_latency_s, 9), counted);
+    // A mixed row's sides (empty on the others).
+    text.pop_back();
+    text += fmt::format(
+        ",{},{}\n",
+        optional_number(row.mix_reads ? std::optional<double>(row.mix_reads->bytes_per_second) : std::nullopt, 3),
+        optional_number(row.mix_writes ? std::optional<double>(row.mix_writes->bytes_per_second) : std::nullopt, 3));
   }
   return text;
 }

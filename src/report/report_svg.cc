@@ -285,17 +285,17 @@ std::vector<SvgPanel> profile_panels(const ProfileRecord& record) {
   chart.log_scale = true;
   chart.series = {"read"};
   if (record.writes) chart.series.push_back("write");
+  if (record.writes && record.mix_percent) chart.series.push_back(fmt::format("mix {}% reads", *record.mix_percent));
   // Every test and side of the preset has its slot, in the order run; one
   // that did not run (an interrupted profile) is left empty and says so.
   std::size_t planned = 0, finished = 0;
-  for (const bool write : {false, true}) {
-    if (write && !record.writes) break;
+  for (unsigned series = 0; series < chart.series.size(); ++series) {
+    const ProfileSide side = series == 0 ? ProfileSide::kRead : series == 1 ? ProfileSide::kWrite : ProfileSide::kMix;
     for (const ProfileTest& test : record.preset->tests) {
       ++planned;
-      const auto row = std::find_if(record.rows.begin(), record.rows.end(), [&](const ProfileRow& r) {
-        return r.write == write && r.test.label == test.label;
-      });
-      SvgBar bar{std::string(test.label), 0, std::nullopt, std::nullopt, {}, write ? 1u : 0u, true};
+      const auto row = std::find_if(record.rows.begin(), record.rows.end(),
+                                    [&](const ProfileRow& r) { return r.side == side && r.test.label == test.label; });
+      SvgBar bar{std::string(test.label), 0, std::nullopt, std::nullopt, {}, series, true};
       if (row != record.rows.end() && row->rate) {
         bar.missing = false;
         bar.value = row->rate->median / 1e6;

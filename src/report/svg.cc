@@ -26,6 +26,7 @@ constexpr std::string_view kSvgStyle =
     ".bar{fill:#4878a8}"
     ".bar-mark{fill:#d0783c}"
     ".bar1{fill:#58a858}"
+    ".bar2{fill:#8c64b4}"
     ".missing{font-size:10px;fill:#888;font-style:italic}"
     ".inside{font-size:10px;fill:#fff}"
     ".whisker{stroke:#222;stroke-width:1.5;fill:none}"

@@ -205,7 +205,8 @@ Scale bar_scale(const BarChart& chart, double top) {
 
 std::string bar_class(const SvgBar& bar) {
   if (!bar.mark.empty()) return "bar-mark";
-  return bar.series == 0 ? "bar" : "bar1";
+  // A series each: read, write, and a profile's mix.
+  return bar.series == 0 ? "bar" : bar.series == 1 ? "bar1" : "bar2";
 }
 
 // room: the width the bar's figure may take, its share of the slot.
@@ -270,7 +271,7 @@ void slot_label(SvgDocument& svg, double base, double middle, double slot, const
 
 void draw_bars(SvgDocument& svg, double top, const BarChart& chart) {
   const bool grouped = !chart.series.empty();
-  const std::vector<std::string> classes{"bar", "bar1"};
+  const std::vector<std::string> classes{"bar", "bar1", "bar2"};
   panel_title(svg, top, chart.title, grouped ? legend_width(chart.series) : 0);
   if (grouped) legend(svg, top, chart.series, classes);
   const Scale scale = bar_scale(chart, top);

@@ -309,6 +309,12 @@ def profile_case(rng: random.Random, number: int) -> Case:
         if rng.random() < 0.5:
             ext["force"] = True
             order.append("force")
+    # CrystalDiskMark's Mix: a mix row per test after the writes. Drawn
+    # from a stream of its own, so that the cases above stay as they were.
+    mix_rng = random.Random(f"ddtime-combo-profile-mix-{number}")
+    if "of" in dd and mix_rng.random() < 0.4:
+        ext["mix"] = mix_rng.choice([0, 30, 70, 100])
+        order.insert(mix_rng.randrange(len(order) + 1), "mix")
     return Case(number, "ddtime", files, dd, ext, order, [])
 
 
@@ -2773,7 +2779,7 @@ def check_profile(case: Case, directory: Path, status: int, err: str) -> List[Fa
     """exit 0 -> a JSON row per test and side, each run counted; the table
     on stderr; no GNU summary and none of its words in ddtime's lines."""
     name = str(case.ext["profile"])
-    sides = ["read", "write"] if "of" in case.dd else ["read"]
+    sides = (["read", "write"] + (["mix"] if "mix" in case.ext else [])) if "of" in case.dd else ["read"]
     out = directory / "out"
     if scratch_protected(case):
         failures = []
@@ -2809,6 +2815,16 @@ def check_profile(case: Case, directory: Path, status: int, err: str) -> List[Fa
         runs = row.get("runs", [])
         if len(runs) != 1 or not runs[0].get("counted") or not row.get("median_bytes_per_second"):
             failures.append(Failure("profile", "--profile: a row without its counted run", json.dumps(row)[:800]))
+        if row.get("side") == "mix":
+            # --mix=0 or 100 keeps to one side; the other is measured at 0.
+            reads, writes = (row["mix"][side] for side in ("reads", "writes"))
+            one_side = {0: reads, 100: writes}.get(int(case.ext["mix"]))
+            if reads is None or writes is None or (one_side is not None and one_side["median_bytes_per_second"] != 0):
+                failures.append(Failure("mix-counts", f"--profile --mix={case.ext['mix']}: a mix row's sides",
+                                        json.dumps(row.get("mix"))[:800]))
+    if "mix" in case.ext and (doc.get("profile") or {}).get("mix_percent") != int(case.ext["mix"]):
+        failures.append(Failure("profile", "--profile --mix: the JSON does not give the percentage",
+                                json.dumps(doc.get("profile"))[:400]))
     if doc.get("complete") is not True or doc.get("exit_status") != 0:
         failures.append(Failure("profile", "--profile: not complete", json.dumps(doc.get("complete"))))
     if "csv" in case.ext:

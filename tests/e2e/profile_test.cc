@@ -137,6 +137,52 @@ TEST_F(Profile, OfPreparesTheRangeThenReadsAndWritesIt) {
   EXPECT_TRUE(csv[8].starts_with("RND4K Q1T1,write,4096,1,1,true,")) << csv[8];
 }
 
+// --mix: CrystalDiskMark's Mix setting. Every test gets a mix row after
+// the writes, over the range just written, and the table a Mix column;
+// each side's rate adds up to the row's and holds the ratio asked.
+TEST_F(Profile, MixAddsAMixColumnWhoseSidesHoldTheRatio) {
+  const Result r =
+      ddtime(with_quick({"--profile=diskmark", "of=disk.img", "--mix=70", "--json=p.json", "--csv=p.csv"}));
+  ASSERT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("mix MB/s"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("mix: each I/O a read with probability 70%, else a write (--mix=70)"), std::string::npos)
+      << r.err;
+  expect_no_gnu_words(r.err);
+  EXPECT_EQ(read_file("disk.img").size(), 4u << 20) << "the mixes stay inside the range";
+  const Json doc = parse_json(read_file("p.json"));
+  EXPECT_EQ(doc["profile"]["mix_percent"].integer(), 70);
+  ASSERT_EQ(doc["rows"].size(), 12u);
+  for (std::size_t i = 8; i < 12; ++i) {
+    const Json& row = doc["rows"][i];
+    EXPECT_EQ(row["side"].string(), "mix");
+    EXPECT_EQ(row["test"].string(), doc["rows"][i - 8]["test"].string()) << "the tests in the same order";
+    const double reads = row["mix"]["reads"]["median_bytes_per_second"].number();
+    const double writes = row["mix"]["writes"]["median_bytes_per_second"].number();
+    // Thousands of I/Os a run even at 1 MiB blocks over 4 MiB: the ratio
+    // is loose here; MixOnLoop holds it to a point over 100,000 I/Os.
+    EXPECT_GT(reads / (reads + writes), 0.5) << row["test"].string();
+    EXPECT_LT(reads / (reads + writes), 0.9) << row["test"].string();
+    // A p99 needs 100 I/Os of the side, which 20 ms of 1 MiB blocks may
+    // not hold; a mean needs one.
+    EXPECT_GT(row["mix"]["writes"]["mean_s"].number(), 0);
+    if (!row["mix"]["writes"]["p99_s"].is_null()) EXPECT_GT(row["mix"]["writes"]["p99_s"].number(), 0);
+    EXPECT_TRUE(row["latency"]["p99_s"].is_null());
+  }
+  const std::vector<std::string> csv = lines_of(read_file("p.csv"));
+  ASSERT_EQ(csv.size(), 13u);
+  EXPECT_TRUE(csv[12].starts_with("RND4K Q1T1,mix,4096,1,1,true,")) << csv[12];
+}
+
+TEST_F(Profile, MixNeedsOfAndTakesNoPatternButRandom) {
+  Result r = ddtime(with_quick({"--profile=diskmark", "if=in", "--mix=70"}));
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("--mix reads and writes of= itself: it does not combine with if="), std::string::npos) << r.err;
+  r = ddtime(with_quick({"--profile=diskmark", "of=disk.img", "--mix=70", "--pattern=stamp"}));
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("--profile=diskmark sets --pattern itself for each test"), std::string::npos) << r.err;
+  EXPECT_FALSE(exists("disk.img"));
+}
+
 TEST_F(Profile, WarmupsAreListedAndNotCounted) {
   const Result r = ddtime({"--profile=diskmark", "if=in", "--size=4M", "--time=20ms", "--repeat=1", "--warmup=1",
                            "--pause=0", "--json=p.json"});

@@ -120,7 +120,7 @@ TEST(OpenMetricsExporter, AProfileHasItsFiguresPerTestAndSide) {
   ProfileRecord profile;
   ProfileRow row;
   row.test.label = "SEQ1M Q8T1";
-  row.write = true;
+  row.side = ProfileSide::kWrite;
   row.rate = Figure{};
   row.rate->median = 1e9;
   row.iops = 953.67431640625;

@@ -152,5 +152,60 @@ TEST(ReportProfile, AWarmupRunIsNotCountedInTheJson) {
   EXPECT_TRUE(doc["rows"][0]["runs"][1]["counted"].boolean());
 }
 
+// --mix: CrystalDiskMark's Mix column beside read and write, the footer
+// saying the ratio; the JSON's mix rows give each side, the CSV's too.
+ProfileRecord mixed_record() {
+  ProfileRecord record = record_with({1e9, 1e9, 1e8, 1e7});
+  record.writes = true;
+  record.mix_percent = 70;
+  for (const ProfileSide side : {ProfileSide::kWrite, ProfileSide::kMix}) {
+    for (const ProfileTest& test : kDiskmarkTests) {
+      ProfileRow row{.test = test, .side = side};
+      row.runs = {profile_run_at(2e8)};
+      row.runs[0].side = side;
+      if (side == ProfileSide::kMix)
+        row.runs[0].record.result.mix = MixResult{{70, 5}, {700, 140'000'000, 300, 60'000'000}};
+      summarise_profile_row(row);
+      record.rows.push_back(row);
+    }
+  }
+  return record;
+}
+
+TEST(ReportProfile, AMixAddsAColumnToEveryRowAndTheFooterSaysTheRatio) {
+  const std::string table = profile_table(mixed_record());
+  const std::string header = table.substr(table.find('\n') + 1, table.find('\n', table.find('\n') + 1));
+  EXPECT_NE(header.find("read MB/s"), std::string::npos) << table;
+  EXPECT_LT(header.find("write MB/s"), header.find("mix MB/s")) << table;
+  EXPECT_NE(table.find("then the write tests, then the mixes"), std::string::npos) << table;
+  EXPECT_NE(table.find("mix: each I/O a read with probability 70%, else a write (--mix=70)"), std::string::npos)
+      << table;
+  // RND4K Q1T1's line has three sides' bars: read 10 MB/s (2 marks),
+  // write and mix 200 MB/s (5 marks each).
+  const std::size_t line = table.find("\nRND4K Q1T1");
+  const std::string last = table.substr(line + 1, table.find('\n', line + 1) - line - 1);
+  EXPECT_EQ(std::count(last.begin(), last.end(), '#'), 2 + 5 + 5) << last;
+}
+
+TEST(ReportProfile, TheJsonAndCsvGiveAMixRowsSides) {
+  const ProfileRecord record = mixed_record();
+  const support::Json doc = support::parse_json(profile_json(record, Environment{}, "9"));
+  EXPECT_EQ(doc["profile"]["mix_percent"].integer(), 70);
+  ASSERT_EQ(doc["rows"].size(), 12u);
+  const support::Json& mix = doc["rows"][8];
+  EXPECT_EQ(mix["side"].string(), "mix");
+  EXPECT_DOUBLE_EQ(mix["mix"]["reads"]["median_bytes_per_second"].number(), 1.4e8);
+  EXPECT_DOUBLE_EQ(mix["mix"]["writes"]["median_bytes_per_second"].number(), 0.6e8);
+  EXPECT_TRUE(mix["mix"]["reads"]["p99_s"].is_null()) << "no --latency figures here";
+  EXPECT_FALSE(doc["rows"][4].has("mix")) << "a write row has no sides";
+  EXPECT_TRUE(
+      support::parse_json(profile_json(record_with({1e9}), Environment{}, "9"))["profile"]["mix_percent"].is_null());
+  const std::string csv = profile_csv(record);
+  EXPECT_NE(csv.find(",runs,read_bytes_per_second,write_bytes_per_second\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nSEQ1M Q8T1,mix,1048576,8,1,false,200000000,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",1,140000000,60000000\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nSEQ1M Q8T1,write,1048576,8,1,false,200000000,,,200000000,"), std::string::npos) << csv;
+}
+
 }  // namespace
 }  // namespace ddtime

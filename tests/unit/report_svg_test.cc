@@ -164,7 +164,7 @@ ProfileRecord profile_of(std::vector<double> read_rates, std::vector<double> wri
   for (const bool write : {false, true}) {
     const std::vector<double>& rates = write ? write_rates : read_rates;
     for (std::size_t i = 0; i < rates.size(); ++i) {
-      ProfileRow row{.test = kDiskmarkTests[i], .write = write};
+      ProfileRow row{.test = kDiskmarkTests[i], .side = write ? ProfileSide::kWrite : ProfileSide::kRead};
       row.runs.assign(3, profile_run_at(rates[i]));
       summarise_profile_row(row);
       record.rows.push_back(row);
@@ -211,6 +211,26 @@ TEST(ProfilePanels, ReadAndWriteBarsAreGroupedByTestInTwoColoursWithALegendAndNo
   }
   EXPECT_EQ(read_bars, 5u);  // four bars and the legend's swatch
   EXPECT_EQ(write_bars, 5u);
+}
+
+// --mix: a third colour beside read and write, named with its ratio.
+TEST(ProfilePanels, AMixIsAThirdSeriesInAColourOfItsOwn) {
+  ProfileRecord record = profile_of({1.7e9, 1.4e9, 2.1e8, 5.8e7}, {1.6e9, 7.3e8, 1.7e8, 4.2e7});
+  record.mix_percent = 70;
+  for (std::size_t i = 0; i < kDiskmarkTests.size(); ++i) {
+    ProfileRow row{.test = kDiskmarkTests[i], .side = ProfileSide::kMix};
+    row.runs.assign(3, profile_run_at(1e9));
+    summarise_profile_row(row);
+    record.rows.push_back(row);
+  }
+  const std::string xml = svg_report(kTitle, profile_panels(record));
+  EXPECT_EQ(svg_layout::said(svg_layout::problems(xml)), "");
+  EXPECT_TRUE(has_text(xml, "mix 70% reads"));
+  std::size_t mix_bars = 0;
+  for (std::size_t at = xml.find("class=\"bar2\""); at != std::string::npos; at = xml.find("class=\"bar2\"", at + 1)) {
+    ++mix_bars;
+  }
+  EXPECT_EQ(mix_bars, 5u);  // four bars and the legend's swatch
 }
 
 // B9.
