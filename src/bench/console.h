@@ -24,6 +24,7 @@
 #include "measure/record.h"
 #include "measure/run_window.h"
 #include "measure/verify.h"
+#include "model/capacity.h"
 #include "model/events.h"
 #include "model/plan.h"
 #include "model/settings.h"
@@ -63,7 +64,9 @@ struct Verified {
   const VerifyOutcome& outcome;
   std::int64_t ns;
 };
-using SessionStep = std::variant<GeneratorMeasured, CachePrepared, CacheFailed, CacheDropped, ReadBuffered, Verified>;
+// --capacity's end (CapacityReport) is the last step of its passes.
+using SessionStep =
+    std::variant<GeneratorMeasured, CachePrepared, CacheFailed, CacheDropped, ReadBuffered, Verified, CapacityReport>;
 
 class Console final : public Events {
  public:
@@ -118,7 +121,8 @@ class Console final : public Events {
   // be written.
   int run_ended(const RunRecord& run);
 
-  void session_step(const SessionStep& step);
+  // Nonzero when a report could not be written (--capacity's JSON).
+  int session_step(const SessionStep& step);
   // A finished run of a session or pass of a read-back: its CSV line on
   // stderr at once, then as dd GNU's lines, as ddtime its line.
   void session_run_ended(const SessionRecord& session, const RunRecord& run);

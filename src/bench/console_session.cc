@@ -8,6 +8,7 @@
 
 #include "bench/console.h"
 #include "bench/console_internal.h"
+#include "report/report_capacity.h"
 #include "report/report_mix.h"
 #include "report/report_run.h"
 #include "report/report_session.h"
@@ -120,14 +121,26 @@ void print_readback_end(const Screen& screen, const SessionRecord& session, bool
 
 }  // namespace
 
-void Console::session_step(const SessionStep& step) {
+int Console::session_step(const SessionStep& step) {
   const std::string& program = diag_.program();
   if (const auto* failed = std::get_if<CacheFailed>(&step)) {
     messages_.cache_failed(cache_mode_name(failed->mode), failed->failure.err, failed->failure.doing,
                            failed->failure.path);
-    return;
+    return 0;
   }
-  if (!session_text_) return;
+  if (const auto* capacity = std::get_if<CapacityReport>(&step)) {
+    const CapacityProblem& problem = capacity->problem;
+    if (problem.what != CapacityProblem::What::kNone && problem.what != CapacityProblem::What::kInterrupted) {
+      const CapacityProblemWords words =
+          capacity_problem_words(problem, capacity->result, diag_.quote(*settings_.output_file));
+      diag_.error(words.err, words.text);
+    }
+    if (capacity->complete() && session_text_) {
+      diag_.raw(capacity_text(program, capacity->result, diag_.quote(*settings_.output_file)));
+    }
+    return export_all([&](Exporter& exporter) { return exporter.capacity_ended(*capacity); });
+  }
+  if (!session_text_) return 0;
   const RateUnits units = units_of(settings_);
   if (const auto* rate = std::get_if<GeneratorMeasured>(&step)) {
     diag_.raw(generator_line(program, pattern_name(*plan_.pattern), rate->bytes_per_second, units));
@@ -140,6 +153,7 @@ void Console::session_step(const SessionStep& step) {
   } else if (const auto* verified = std::get_if<Verified>(&step)) {
     diag_.raw(verify_line(program, verified->outcome, verified->ns, units));
   }
+  return 0;
 }
 
 void Console::session_run_ended(const SessionRecord& session, const RunRecord& run) {

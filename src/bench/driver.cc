@@ -60,6 +60,9 @@ int Driver::run() {
   // every phase (calibration, warm-up, cache drop, preallocation, passes).
   signals::install_as_gnu();
   if (asked_plan_.profile) shape_profile(os_, asked_, asked_plan_);
+  // --capacity writes stamps of its own: the rules of every generator
+  // that writes (a target holding data needs --force) are the probe's.
+  if (asked_plan_.capacity) asked_plan_.pattern = PatternSpec{PatternKind::kStamp, 0};
   // --random without a seed: one drawn now, so that resolve's ResolvedRun holds
   // the order every run of it repeats.
   if (asked_plan_.random && !asked_plan_.random_seed) {
@@ -72,6 +75,7 @@ int Driver::run() {
     console_.messages().report_path_refused(*problem);
     return console_.refused();
   }
+  if (plan().capacity) return run_capacity();
   return plan().readback ? run_readback() : plan().profile || plan().session() ? run_session() : run_single();
 }
 

@@ -78,6 +78,10 @@ class Driver {
   bool drop_output_cache(const Settings& written, std::int64_t& took_ns, SessionRecord& session);
   int verify_readback(SessionRecord& session, std::int64_t where, const PatternSource* pattern);
 
+  // --capacity (driver_capacity.cc): the probe of of=, its verdict and
+  // JSON; the exit status, or the SIGINT's end.
+  int run_capacity();
+
   // --cache: the page cache as asked before a run, and what it then holds
   // of the run's ranges. False when it could not be set up (reported) or
   // a SIGINT came.

@@ -146,7 +146,10 @@ bool claim_output_device(Os& os, ResolvedRun& resolved, const Messages& messages
   const std::string& path = *resolved.settings.output_file;
   const IoResult claimed = os.open(path.c_str(), O_WRONLY | O_EXCL | O_CLOEXEC, 0);
   if (!claimed.ok() && claimed.err == EBUSY) {
-    messages.device_in_use(resolved.plan.readback ? "--readback" : session_words(resolved.plan), path);
+    messages.device_in_use(resolved.plan.readback   ? "--readback"
+                           : resolved.plan.capacity ? "--capacity"
+                                                    : session_words(resolved.plan),
+                           path);
     return false;
   }
   // Any other failure is the run's to report, when it opens the device.
@@ -367,9 +370,10 @@ std::optional<DiskSignature> device_signature(Os& os, const std::string& path) {
 bool check_scratch_target(Os& os, const ResolvedRun& resolved, const Messages& messages) {
   if (!resolved.plan.pattern || !resolved.settings.output_file || resolved.plan.force) return true;
   const std::string& path = *resolved.settings.output_file;
-  const std::string asked = resolved.plan.profile ? session_words(resolved.plan)
-                            : resolved.plan.mix   ? std::string("--mix")
-                                                  : std::string("--pattern");
+  const std::string asked = resolved.plan.profile    ? session_words(resolved.plan)
+                            : resolved.plan.mix      ? std::string("--mix")
+                            : resolved.plan.capacity ? std::string("--capacity")
+                                                     : std::string("--pattern");
   if (resolved.output == FileKind::kRegular) {
     if (const std::optional<std::int64_t> size = file_size(os, path, resolved.output); size > 0) {
       messages.would_overwrite_file(asked, path, *size);
@@ -418,7 +422,10 @@ bool check_modes(Os& os, ResolvedRun& resolved, const Messages& messages) {
     return false;
   if (!check_sweep_has_an_end(resolved, messages)) return false;
   if (resolved.plan.preallocate && !check_preallocate(resolved, messages)) return false;
-  if ((resolved.plan.session() || resolved.plan.readback) && !claim_output_device(os, resolved, messages)) return false;
+  if ((resolved.plan.session() || resolved.plan.readback || resolved.plan.capacity) &&
+      !claim_output_device(os, resolved, messages)) {
+    return false;
+  }
   return check_alignment(os, resolved, messages);
 }
 

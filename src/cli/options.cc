@@ -403,6 +403,17 @@ void DdtimeOptions::describe_time(const RowsWanted& wanted) {
       "an existing non-empty file or a device holding a partition table or a file system; with --compare, "
       "compare documents "
       "whose rows or operands differ, or that are incomplete");
+  add("capacity",
+      row<OptionalText>(
+          [this](const OptionalText& v) {
+            if (v.text && *v.text != "quick") throw BadArgument{"Valid arguments are: quick"};
+            plan_.capacity = true;
+          },
+          "MODE"),
+      "find what of= really holds, as f3probe does: stamp the ends, every power of two and random blocks, read "
+      "them back (quick)");
+  add("keep", row<Switch>([this](Switch) { plan_.keep = true; }),
+      "with --capacity: save the blocks it overwrites and write them back at the end, and on SIGINT");
   add("compare", row<Switch>([this](Switch) { plan_.compare = true; }),
       "compare the JSON documents named in place of operands (runs, sessions, profiles) with the first: "
       "medians, their ratio and its 95% interval, a rank test's verdict");

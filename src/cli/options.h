@@ -45,5 +45,7 @@ bool check_plan(const Settings& settings, const Plan& plan, const Diag& diag);
 
 // --profile's and --pause's refusals (options_profile.cc), part of check_plan.
 bool check_profile(const Settings& settings, const Plan& plan, const Diag& diag);
+// --capacity's and --keep's (options_capacity.cc), part of check_plan.
+bool check_capacity(const Settings& settings, const Plan& plan, const Diag& diag);
 
 }  // namespace ddtime

@@ -173,6 +173,7 @@ bool check_queue(const Settings& settings, const Plan& given, const Diag& diag) 
 }  // namespace
 
 bool check_plan(const Settings& settings, const Plan& plan, const Diag& diag) {
+  if (!check_capacity(settings, plan, diag)) return false;
   if (!check_profile(settings, plan, diag)) return false;
   for (const Conflict& conflict : kConflicts) {
     if (conflict.asked(settings, plan) && conflict.refused(settings, plan)) {

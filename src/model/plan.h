@@ -91,6 +91,10 @@ struct Plan {
   std::optional<double> steady_percent;
   // The reports asked for, each format once (the last PATH given wins).
   std::vector<OutputRequest> outputs;
+  // --capacity: probe what of= really holds (quick, as f3probe) instead of
+  // copying; --keep: save the blocks it overwrites and write them back.
+  bool capacity = false;
+  bool keep = false;
   // --compare: the JSON documents named on the command line, the first the
   // baseline; nothing is copied.
   bool compare = false;

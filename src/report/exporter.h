@@ -21,6 +21,7 @@ struct Plan;
 struct RunRecord;
 struct SessionRecord;
 struct ProfileRecord;
+struct CapacityReport;
 
 // What an exporter reads besides the records: the settings and the plan
 // (the command line's until they are resolved, then as resolved), argv as
@@ -71,6 +72,11 @@ class Exporter {
   }
   virtual std::optional<std::string> session_ended(const SessionRecord& session) = 0;
   virtual std::optional<std::string> profile_ended(const ProfileRecord& profile) = 0;
+  // --capacity's end.
+  virtual std::optional<std::string> capacity_ended(const CapacityReport& report) {
+    (void)report;
+    return std::nullopt;
+  }
   // A command refused before anything ran, with what diag said.
   virtual std::optional<std::string> refused(std::span<const std::string> errors) {
     (void)errors;

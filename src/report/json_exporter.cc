@@ -4,8 +4,10 @@
 #include "measure/environment.h"
 #include "measure/profile_record.h"
 #include "measure/record.h"
+#include "model/capacity.h"
 #include "model/plan.h"
 #include "model/settings.h"
+#include "report/report_capacity.h"
 #include "report/report_json.h"
 #include "report/report_profile.h"
 
@@ -59,6 +61,13 @@ std::optional<std::string> JsonExporter::profile_ended(const ProfileRecord& prof
   Environment facts = environment();
   if (!profile.writes) facts.output.reset();
   return profile_json(profile, facts, DDTIME_VERSION);
+}
+
+std::optional<std::string> JsonExporter::capacity_ended(const CapacityReport& report) {
+  // The stamps are made in memory: no file is read.
+  Environment facts = environment();
+  facts.input.reset();
+  return capacity_json(report.result, report.complete(), facts, DDTIME_VERSION, report.exit_status, report.signal);
 }
 
 std::optional<std::string> JsonExporter::refused(std::span<const std::string> errors) {

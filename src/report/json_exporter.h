@@ -24,6 +24,7 @@ class JsonExporter final : public Exporter {
   std::optional<std::string> phase(const RunRecord& unbegun, const SessionRecord* so_far) override;
   std::optional<std::string> session_ended(const SessionRecord& session) override;
   std::optional<std::string> profile_ended(const ProfileRecord& profile) override;
+  std::optional<std::string> capacity_ended(const CapacityReport& report) override;
   std::optional<std::string> refused(std::span<const std::string> errors) override;
 
  private:

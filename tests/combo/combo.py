@@ -84,6 +84,12 @@ checks the invariants of issue 19:
                        run counted, a table row per test on stderr and no
                        GNU summary; it has no GNU twin (gnu_plan is not
                        asked), so no GNU comparison applies
+  capacity             a --capacity case (rare: of= a regular file of 1-3
+                       MiB, or empty) says the file holds what it reports
+                       and exits 0 (JSON verdict "holds"), or refuses a
+                       range without a block; of= keeps its size, changes
+                       only in probed blocks inside the range, and not at
+                       all with --keep; no GNU twin
   compare-self         --compare of a --json=PATH document with itself
                        exits 0, its --json parses with a row per row of the
                        document, and every verdict is ~ (no run is faster
@@ -322,6 +328,38 @@ def is_profile(case: Case) -> bool:
     return "profile" in case.ext
 
 
+CAPACITY_SHARE = 0.02  # of the cases: --capacity probes a file
+
+
+def capacity_case(rng: random.Random, number: int) -> Case:
+    """--capacity over of=out, a regular file (which holds what it says):
+    empty, or 1-3 MiB of random bytes; with or without --force, --keep,
+    bs=, seek=, count= and --json."""
+    size = pick(rng, [(0, 1), (MiB, 3), (3 * MiB - 1000, 2), (2 * MiB + 4096, 2)])
+    files: Dict[str, tuple] = {"out": ("random", size)}
+    dd: Dict[str, object] = {"of": "out"}
+    ext: Dict[str, object] = {"capacity": rng.choice([True, "quick"])}
+    if rng.random() < 0.4:
+        dd["bs"] = num(rng.choice([4096, 8192, 65536]))
+    if rng.random() < 0.3:
+        dd["seek"] = num(rng.choice([1, 8, 64]))
+    if rng.random() < 0.3:
+        dd["count"] = num(rng.choice([16, 128, 1000]))
+    if rng.random() < 0.5:
+        ext["keep"] = True
+    if rng.random() < 0.85:
+        ext["force"] = True
+    if rng.random() < 0.6:
+        ext["json"] = "capacity.json"
+    order = list(dd) + list(ext)
+    rng.shuffle(order)
+    return Case(number, "ddtime", files, dd, ext, order, [])
+
+
+def is_capacity(case: Case) -> bool:
+    return "capacity" in case.ext
+
+
 def scratch_offered(files: Dict[str, tuple], dd: Dict[str, object]) -> Optional[bool]:
     """Whether of= is a file the user offers as scratch (absent or empty):
     None when of= is not the case's file "out"."""
@@ -343,6 +381,9 @@ def generate(seed: int, number: int) -> Case:
     profile_rng = random.Random(f"ddtime-combo-profile:{seed}:{number}")
     if profile_rng.random() < PROFILE_SHARE:
         return profile_case(profile_rng, number)
+    capacity_rng = random.Random(f"ddtime-combo-capacity:{seed}:{number}")
+    if capacity_rng.random() < CAPACITY_SHARE:
+        return capacity_case(capacity_rng, number)
     rng = random.Random(f"ddtime-combo:{seed}:{number}")
     kind = pick(rng, [("plain", 82), ("usr1", 9), ("int", 9)])
     long = kind != "plain"
@@ -2834,6 +2875,67 @@ def check_profile(case: Case, directory: Path, status: int, err: str) -> List[Fa
     return failures
 
 
+def check_capacity(case: Case, directory: Path, before: bytes, status: int, err: str) -> List[Failure]:
+    """A regular file holds what it says: exit 0, the verdict "holds", of=
+    its size still, and (--keep) its bytes as they were, or (without) other
+    bytes only in the blocks the JSON lists as probed. An empty of= holds
+    no block; a non-empty one without --force is refused, unchanged."""
+    after = (directory / "out").read_bytes()
+    failures: List[Failure] = []
+    if len(after) != len(before):
+        failures.append(Failure("outside-range", "--capacity grew or cut of=", f"{len(before)} -> {len(after)} bytes"))
+    if before and not case.ext.get("force"):
+        if status != 1 or "--force" not in err or after != before:
+            failures.append(Failure("rule1-scratch", "--capacity over a non-empty of= without --force",
+                                    f"exit {status}\n{err[-600:]}"))
+        return failures
+    # The range: from seek= (in bs= blocks, 512 B without bs=), count= of
+    # them or the rest, in whole probe blocks (bs=, or 4 KiB).
+    bs = case.dd["bs"][0] if "bs" in case.dd else 512
+    block = bs if "bs" in case.dd else 4096
+    start = case.dd["seek"][0] * bs if "seek" in case.dd else 0
+    rest = max(0, len(before) - start)
+    if "count" in case.dd:
+        rest = min(rest, case.dd["count"][0] * bs)
+    if rest < block:
+        if status != 1 or "less than one block" not in err:
+            failures.append(Failure("capacity", "--capacity of a range without a block",
+                                    f"{rest} B from {start}; exit {status}\n{err[-600:]}"))
+        return failures
+    if status != 0 or "holds what it reports" not in err:
+        return failures + [Failure("capacity", f"--capacity of a regular file: exit {status}", err[-800:])]
+    for word in ("copied", "records in", "records out"):
+        if word in err:
+            failures.append(Failure("rule8-words", f"--capacity: {word!r} on stderr", err[-800:]))
+    if case.ext.get("keep") and after != before:
+        at = next(i for i in range(len(after)) if after[i] != before[i])
+        failures.append(Failure("capacity", "--capacity --keep did not leave of= as it was", f"first difference at {at}"))
+    if "json" not in case.ext:
+        return failures
+    try:
+        doc = json.loads((directory / "capacity.json").read_text())
+    except (OSError, ValueError) as error:
+        return failures + [Failure("report-parse", "--capacity: JSON", str(error))]
+    problems = schema_problems(doc)
+    if problems:
+        failures.append(Failure("json-schema", "--capacity: the document does not validate "
+                                f"({problems[0].split(':')[0]})", "\n".join(problems[:10])))
+    capacity = doc.get("capacity", {})
+    if capacity.get("verdict") != "holds" or doc.get("exit_status") != 0:
+        failures.append(Failure("capacity", "--capacity JSON: not holds, or not exit 0", json.dumps(capacity)[:600]))
+    block = capacity.get("block", 4096)
+    probed = {p["offset"] for p in capacity.get("probes", [])}
+    start, end = capacity.get("start", 0), capacity.get("start", 0) + capacity.get("range_bytes", 0)
+    if after[:start] != before[:start] or after[end:] != before[end:]:
+        failures.append(Failure("outside-range", "--capacity changed bytes outside its range", f"range {start}-{end}"))
+    for offset in range(start, end, block):
+        if after[offset:offset + block] != before[offset:offset + block] and offset not in probed:
+            failures.append(Failure("outside-range", "--capacity changed a block it did not probe",
+                                    f"block at {offset} (range {start}-{end})"))
+            break
+    return failures
+
+
 class Harness:
     def __init__(self, options: argparse.Namespace, scratch: Scratch):
         self.o = options
@@ -2867,9 +2969,29 @@ class Harness:
         failures = check_profile(case, case_dir, done.returncode, err)
         return Outcome(case, failures, False, f"exit {done.returncode}", elapsed, err)
 
+    def run_capacity(self, case: Case) -> Outcome:
+        """A --capacity case: no GNU twin, its own invariant."""
+        case_dir = self.scratch.fresh("case")
+        make_files(case_dir, case, self.o.seed)
+        before = (case_dir / "out").read_bytes()
+        started = time.monotonic()
+        try:
+            done = subprocess.run([self.o.ddtime] + render(case), cwd=case_dir, env=ENV, stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=self.o.timeout)
+        except subprocess.TimeoutExpired as expired:
+            err = (expired.stderr or b"").decode("utf-8", "surrogateescape")
+            failure = Failure("hang", "--capacity", f"still running after {self.o.timeout} s\n{err[-600:]}")
+            return Outcome(case, [failure], False, "timeout", time.monotonic() - started, err)
+        elapsed = time.monotonic() - started
+        err = done.stderr.decode("utf-8", "surrogateescape")
+        failures = check_capacity(case, case_dir, before, done.returncode, err)
+        return Outcome(case, failures, False, f"exit {done.returncode}", elapsed, err)
+
     def run(self, case: Case) -> Outcome:
         if is_profile(case):
             return self.run_profile(case)
+        if is_capacity(case):
+            return self.run_capacity(case)
         on_device = case.dd.get("of") == "@dev"
         device = self.scratch.device
         if on_device and device is None:

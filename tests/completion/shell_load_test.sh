@@ -50,7 +50,7 @@ if [[ $shell == zsh ]]; then
     _ddtime' 2>"$work/stderr")
   check "compinit registers _ddtime for ddtime" "registered: _ddtime" "$(head -1 <<<"$out")"
   check "_ddtime hands _arguments one spec per --help option, then the operands" \
-    "-S 35 *: :_values -w operand \$operands" \
+    "-S 37 *: :_values -w operand \$operands" \
     "$(sed -n '2p' <<<"$out") $(grep -c '^\(([^)]*)\)\?--' <<<"$out") $(tail -1 <<<"$out")"
   check "nothing on standard error" "" "$(cat "$work/stderr")"
 else

@@ -15,6 +15,10 @@
 //       program under test reaches us as one request with its own size and
 //       a short count reaches it unchanged; `cache` serves through the page
 //       cache instead.
+//   file NAME size=N claims=M past=wrap|drop
+//       a counterfeit: NAME holds N bytes and says it holds M; a byte at
+//       offset M > p >= N is stored at p % N (wrap, as a card that ignores
+//       its high address lines) or lost, reading back zeros (drop).
 //   fault NAME OP ACTION [at=START[-END]] [after=N] [times=K|always] [cut]
 //       OP: read write fsync fdatasync flush truncate
 //       ACTION: an errno name (EIO, ENOSPC, EINTR, EAGAIN, ...), short=K
@@ -84,6 +88,16 @@ struct File {
   std::vector<unsigned char> data;
   bool direct_io = true;
   std::vector<Rule> rules;
+  std::int64_t claims = -1;  // a counterfeit's size as reported; -1: an honest file
+  bool wraps = false;        // a counterfeit's bytes past data: wrapped (else lost)
+
+  std::int64_t size() const { return claims >= 0 ? claims : static_cast<std::int64_t>(data.size()); }
+  // Where byte p lives, or -1 where a counterfeit loses it.
+  std::int64_t place(std::int64_t p) const {
+    const auto held = static_cast<std::int64_t>(data.size());
+    if (claims < 0 || p < held) return p;
+    return wraps && held > 0 ? p % held : -1;
+  }
 };
 
 std::map<std::string, File> files;
@@ -163,6 +177,10 @@ bool run_control(const std::string& line) {
         zero_fill = false;
       } else if (w == "cache") {
         f.direct_io = false;
+      } else if (w.rfind("claims=", 0) == 0) {
+        if (!parse_int(w.substr(7), f.claims)) return false;
+      } else if (w == "past=wrap" || w == "past=drop") {
+        f.wraps = w == "past=wrap";
       } else {
         return false;
       }
@@ -292,7 +310,7 @@ void fill_stat(struct stat* st, const File* f) {
     st->st_mode = S_IFREG | 0600;
   } else {
     st->st_mode = S_IFREG | 0644;
-    st->st_size = static_cast<off_t>(f->data.size());
+    st->st_size = static_cast<off_t>(f->size());
     st->st_blocks = (st->st_size + 511) / 512;
   }
   st->st_blksize = 4096;
@@ -371,9 +389,16 @@ int fs_read(const char* path, char* buf, size_t size, off_t offset, struct fuse_
     log_line(name, "read", offset, length, -d.err);
     return -d.err;
   }
-  const auto file_size = static_cast<std::int64_t>(f.data.size());
+  const std::int64_t file_size = f.size();
   std::int64_t n = std::clamp<std::int64_t>(file_size - offset, 0, d.length);
-  if (n > 0) std::memcpy(buf, f.data.data() + offset, static_cast<std::size_t>(n));
+  if (f.claims >= 0) {
+    for (std::int64_t p = offset; p < offset + n; ++p) {
+      const std::int64_t at = f.place(p);
+      buf[p - offset] = at < 0 ? 0 : static_cast<char>(f.data[static_cast<std::size_t>(at)]);
+    }
+  } else if (n > 0) {
+    std::memcpy(buf, f.data.data() + offset, static_cast<std::size_t>(n));
+  }
   if (const Rule* r = d.corrupt; r != nullptr) {
     const std::int64_t from = std::max<std::int64_t>(offset, r->start);
     const std::int64_t to = std::min<std::int64_t>(offset + n, r->end);
@@ -414,7 +439,13 @@ int fs_write(const char* path, const char* buf, size_t size, off_t offset, struc
     return -d.err;
   }
   const auto end = static_cast<std::size_t>(offset + d.length);
-  if (d.length > 0) {
+  if (f.claims >= 0) {
+    // A counterfeit never grows: each byte to its place, or lost.
+    for (std::int64_t p = offset; p < offset + d.length && p < f.claims; ++p) {
+      const std::int64_t at = f.place(p);
+      if (at >= 0) f.data[static_cast<std::size_t>(at)] = static_cast<unsigned char>(buf[p - offset]);
+    }
+  } else if (d.length > 0) {
     if (f.data.size() < end) f.data.resize(end);
     std::memcpy(f.data.data() + offset, buf, static_cast<std::size_t>(d.length));
   }

@@ -13,8 +13,8 @@ SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "d
 
 # Which $defs entry a document claims to be, by the key only that kind has:
 # to name the kind in a failure and to count the kinds validated.
-_KINDS = (("comparison", "comparison"), ("profile", "profile"), ("plan", "session"), ("refused", "error"),
-          ("operands", "run"))
+_KINDS = (("comparison", "comparison"), ("capacity", "capacity"), ("profile", "profile"), ("plan", "session"),
+          ("refused", "error"), ("operands", "run"))
 
 
 def require():
@@ -31,7 +31,7 @@ def require():
 
 
 def kind_of(document):
-    """"run", "snapshot", "session", "profile", "comparison", "error" or "unknown"."""
+    """"run", "snapshot", "session", "profile", "comparison", "capacity", "error" or "unknown"."""
     if not isinstance(document, dict):
         return "unknown"
     for key, kind in _KINDS:

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ddtime_schema  # noqa: E402
 
 PAGE = os.path.join(os.path.dirname(ddtime_schema.SCHEMA), "json.md")
-KINDS = {"run", "snapshot", "session", "profile", "comparison", "error"}
+KINDS = {"run", "snapshot", "session", "profile", "comparison", "capacity", "error"}
 
 
 def examples():
@@ -28,6 +28,7 @@ def broken(by_kind):
     """(what was broken, document) pairs, each one change away from valid."""
     run, session, profile = by_kind["run"], by_kind["session"], by_kind["profile"]
     comparison, error, snapshot = by_kind["comparison"], by_kind["error"], by_kind["snapshot"]
+    capacity = by_kind["capacity"]
 
     def changed(document, change):
         document = copy.deepcopy(document)
@@ -57,6 +58,10 @@ def broken(by_kind):
         ("a comparison's unknown verdict", changed(comparison, lambda d: d["comparison"]["rows"][0].update(verdict="better"))),
         ("a comparison's row key mixing kinds",
          changed(comparison, lambda d: d["comparison"]["rows"][0]["key"].update(side="read"))),
+        ("a capacity verdict --capacity never gives",
+         changed(capacity, lambda d: d["capacity"].update(verdict="fake"))),
+        ("a capacity probe without its outcome", changed(capacity, lambda d: d["capacity"]["probes"][0].pop("outcome"))),
+        ("a capacity probe of another mode", changed(capacity, lambda d: d["capacity"].update(mode="slow"))),
         ("an error that exits 0", changed(error, lambda d: d.update(exit_status=0))),
         ("an error without errors", changed(error, lambda d: d.update(errors=[]))),
         ("another tool's document", changed(run, lambda d: d.update(tool="fio"))),

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "report/report_capacity.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+
+#include "report/diag.h"
+#include "report/json.h"
+#include "report/report.h"
+#include "report/report_environment_json.h"
+#include "report/report_json.h"
+
+namespace ddtime {
+namespace {
+
+// "8.6 GB (8589934592 B)": both, as GNU's summary gives a size.
+std::string size_words(std::int64_t bytes) { return fmt::format("{} ({} B)", human_size(bytes, true), bytes); }
+
+std::string_view read_back_words(ProbeOutcome outcome) noexcept {
+  switch (outcome) {
+    case ProbeOutcome::kZeros:
+      return "reads back zeros";
+    case ProbeOutcome::kOld:
+      return "reads back the bytes it held before";
+    case ProbeOutcome::kOther:
+      return "reads back bytes it was never given";
+    case ProbeOutcome::kWrapped:
+      return "reads back another block's stamp";
+    case ProbeOutcome::kReadError:
+      return "cannot be read";
+    case ProbeOutcome::kWriteError:
+      return "cannot be written";
+    case ProbeOutcome::kGood:
+      break;
+  }
+  return "reads back as written";
+}
+
+std::string verdict_line(std::string_view program, const CapacityResult& result, std::string_view target) {
+  const CapacityFinding& finding = result.finding;
+  if (finding.verdict == CapacityVerdict::kHoldsAll) {
+    return fmt::format("{}: capacity: {} holds what it reports, {}: the {} blocks probed read back as written\n",
+                       program, target, human_size(result.reported_bytes, true), result.probes.size());
+  }
+  const std::int64_t bad = result.start + finding.real_bytes.value_or(0);
+  if (finding.good_past_first_bad > 0) {
+    return fmt::format(
+        "{}: capacity: the block of {} at offset {} {}, yet {} probed block{} past it read back as written: a bad "
+        "block, not a smaller capacity\n",
+        program, target, bad, read_back_words(finding.first_bad_outcome), finding.good_past_first_bad,
+        finding.good_past_first_bad == 1 ? "" : "s");
+  }
+  std::string what;
+  switch (finding.verdict) {
+    case CapacityVerdict::kWraps:
+      what = fmt::format("wrap to offset {}", result.start + finding.wraps_to.value_or(0));
+      break;
+    case CapacityVerdict::kFails:
+      what = fmt::format("fail ({})", error_text(finding.first_bad_error != 0 ? finding.first_bad_error : EIO));
+      break;
+    case CapacityVerdict::kLoses:
+    case CapacityVerdict::kHoldsAll:
+      what = fmt::format("are lost (the block there {})", read_back_words(finding.first_bad_outcome));
+      break;
+  }
+  return fmt::format("{}: capacity: real capacity {} of the {} {} reports: writes from {} on {}\n", program,
+                     human_size(bad, true), human_size(result.reported_bytes, true), target, size_words(bad), what);
+}
+
+void put_error(json::Object& object, int err) {
+  if (err != 0) {
+    object.string("error", error_text(err));
+  } else {
+    object.null("error");
+  }
+}
+
+void put_first_bad(json::Object& capacity, const CapacityResult& result) {
+  const CapacityFinding& finding = result.finding;
+  if (finding.verdict == CapacityVerdict::kHoldsAll || !finding.real_bytes) {
+    capacity.null("first_bad");
+    return;
+  }
+  json::Object first = capacity.object("first_bad");
+  first.integer("offset", result.start + *finding.real_bytes)
+      .string("outcome", probe_outcome_name(finding.first_bad_outcome));
+  put_error(first, finding.first_bad_error);
+}
+
+void put_finding(json::Object& capacity, const CapacityResult& result, bool complete) {
+  const CapacityFinding& finding = result.finding;
+  if (!complete) {
+    capacity.null("verdict").null("real_bytes").null("wraps_to").null("first_bad");
+    return;
+  }
+  capacity.string("verdict", capacity_verdict_name(finding.verdict));
+  if (finding.real_bytes) {
+    capacity.integer("real_bytes", result.start + *finding.real_bytes);
+  } else {
+    capacity.null("real_bytes");
+  }
+  if (finding.wraps_to) {
+    capacity.integer("wraps_to", result.start + *finding.wraps_to);
+  } else {
+    capacity.null("wraps_to");
+  }
+  put_first_bad(capacity, result);
+}
+
+void put_probes(json::Array probes, const CapacityResult& result) {
+  for (const ProbedBlock& probe : result.probes) {
+    json::Object block = probes.object();
+    block.integer("offset", result.start + probe.offset).string("outcome", probe_outcome_name(probe.outcome));
+    if (probe.holds) {
+      block.integer("holds", result.start + *probe.holds);
+    } else {
+      block.null("holds");
+    }
+    put_error(block, probe.error);
+  }
+}
+
+}  // namespace
+
+std::string_view probe_outcome_name(ProbeOutcome outcome) noexcept {
+  switch (outcome) {
+    case ProbeOutcome::kWrapped:
+      return "wrapped";
+    case ProbeOutcome::kZeros:
+      return "zeros";
+    case ProbeOutcome::kOld:
+      return "old";
+    case ProbeOutcome::kOther:
+      return "other";
+    case ProbeOutcome::kReadError:
+      return "read_error";
+    case ProbeOutcome::kWriteError:
+      return "write_error";
+    case ProbeOutcome::kGood:
+      break;
+  }
+  return "good";
+}
+
+std::string_view capacity_verdict_name(CapacityVerdict verdict) noexcept {
+  switch (verdict) {
+    case CapacityVerdict::kWraps:
+      return "wraps";
+    case CapacityVerdict::kLoses:
+      return "loses";
+    case CapacityVerdict::kFails:
+      return "fails";
+    case CapacityVerdict::kHoldsAll:
+      break;
+  }
+  return "holds";
+}
+
+std::string capacity_text(std::string_view program, const CapacityResult& result, std::string_view quoted) {
+  std::string text = verdict_line(program, result, quoted);
+  text += fmt::format("{}: capacity: {} blocks of {} B probed from offset {} in {}, {}{}\n", program,
+                      result.probes.size(), result.block, result.start, duration_text(result.elapsed_ns),
+                      result.direct ? "read with O_DIRECT" : "read after dropping the cache",
+                      result.kept ? (result.restored ? "; --keep: every probed block written back as it was"
+                                                     : "; --keep: NOT every probed block could be written back")
+                                  : "");
+  return text;
+}
+
+CapacityProblemWords capacity_problem_words(const CapacityProblem& problem, const CapacityResult& result,
+                                            std::string_view path) {
+  using What = CapacityProblem::What;
+  switch (problem.what) {
+    case What::kKind:
+      return {fmt::format("--capacity probes a block device or a file, which {} is not", path), 0};
+    case What::kOpen:
+      return {fmt::format("--capacity: cannot open {}", path), problem.err};
+    case What::kSize:
+      return {fmt::format("--capacity: cannot tell the size of {}", path), problem.err};
+    case What::kTooSmall:
+      return {fmt::format("--capacity: the range of {} holds {} B, less than one block of {} B", path, problem.offset,
+                          result.block),
+              0};
+    case What::kMemory:
+      return {fmt::format("--capacity: no memory for a block of {} B", result.block), problem.err};
+    case What::kSave:
+      return {fmt::format("--capacity --keep: cannot save the block of {} at offset {}; nothing was written", path,
+                          result.start + problem.offset),
+              problem.err};
+    case What::kRestore:
+      return {problem.offset < 0
+                  ? fmt::format("--capacity --keep: the blocks written back to {} did not reach it", path)
+                  : fmt::format("--capacity --keep: cannot write back the block of {} at offset {}", path,
+                                result.start + problem.offset),
+              problem.err};
+    case What::kInterrupted:
+    case What::kNone:
+      break;
+  }
+  return {};
+}
+
+std::string capacity_json(const CapacityResult& result, bool complete, const Environment& environment,
+                          std::string_view version, std::optional<int> exit_status, int signal) {
+  json::Writer out;
+  {
+    json::Object document = out.object();
+    document.integer("schema", 1).string("tool", "ddtime").string("version", version);
+    put_environment(document.object("environment"), environment);
+    document.boolean("complete", complete);
+    {
+      json::Object capacity = document.object("capacity");
+      capacity.string("mode", "quick")
+          .string("target", result.target)
+          .integer("reported_bytes", result.reported_bytes)
+          .integer("start", result.start)
+          .integer("range_bytes", result.range_bytes)
+          .integer("block", result.block)
+          .integer("seed", static_cast<std::int64_t>(result.seed))
+          .boolean("direct", result.direct)
+          .boolean("keep", result.kept);
+      if (result.kept) {
+        capacity.boolean("restored", result.restored);
+      } else {
+        capacity.null("restored");
+      }
+      capacity.decimal("seconds", json::seconds(result.elapsed_ns));
+      put_finding(capacity, result, complete);
+      capacity.integer("good_past_first_bad", result.finding.good_past_first_bad);
+      put_probes(capacity.array("probes"), result);
+    }
+    if (exit_status) {
+      document.integer("exit_status", *exit_status);
+    } else {
+      document.null("exit_status");
+    }
+    put_signal(document, signal);
+  }
+  std::string text = out.text();
+  text.push_back('\n');
+  return text;
+}
+
+}  // namespace ddtime

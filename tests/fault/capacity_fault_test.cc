@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// --capacity on real block devices: loop devices over faultfs files that
+// are honest, or counterfeit (they report 128 MiB and hold 8 MiB: writes
+// past it wrap onto the start, or are lost), or fail every write past a
+// point. The probe names what each does; --keep leaves the device as it
+// was, SIGINT included.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "e2e/harness.h"
+#include "e2e/loop_device.h"
+#include "fault/fault_fs.h"
+#include "fault/pattern.h"
+#include "support/json.h"
+
+namespace ddtime::fault {
+namespace {
+
+using support::Json;
+using support::parse_json;
+
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+constexpr std::int64_t kHeld = 8 * kMiB;
+constexpr std::int64_t kClaimed = 128 * kMiB;
+
+class CapacityOnALoopDevice : public e2e::DdTest {
+ protected:
+  void SetUp() override {
+    DdTest::SetUp();
+    if (HasFatalFailure()) return;
+    SKIP_IF_ANOTHER_DD();
+    if (::geteuid() != 0) GTEST_SKIP() << "attaching a loop device needs root";
+    if (!e2e::shell("command -v losetup").ok) GTEST_SKIP() << "losetup (util-linux) is missing";
+    std::string why = why_fault_fs_unavailable();
+    if (why.empty()) why = fs_.mount(dir());
+    if (!why.empty()) {
+      if (fault_fs_required()) FAIL() << why << " (and DDTIME_FAULT_REQUIRED is set)";
+      GTEST_SKIP() << "cannot mount the fault filesystem: " << why;
+    }
+  }
+  // The card made by faultfs's control line, attached as a loop device.
+  void attach(const std::string& card) {
+    ASSERT_EQ(fs_.control(card), "");
+    const e2e::Command attached = e2e::shell("losetup --find --show " + (fs_.mount_point() / "card").string());
+    if (!attached.ok) GTEST_SKIP() << "losetup could not attach a loop device here: " << attached.output;
+    device_ = attached.output.substr(0, attached.output.find('\n'));
+  }
+  void TearDown() override {
+    if (!device_.empty()) EXPECT_TRUE(e2e::shell("losetup -d " + device_).ok) << device_;
+    if (fs_.mounted()) EXPECT_EQ(fs_.unmount(), "");
+    DdTest::TearDown();
+  }
+  // The card's bytes as the loop device reads them.
+  std::string card_bytes(std::int64_t length) const {
+    std::ifstream file(device_, std::ios::binary);
+    std::string bytes(static_cast<std::size_t>(length), '\0');
+    file.read(bytes.data(), length);
+    return bytes;
+  }
+  // The device's name as ddtime quotes it in this locale (‘’ in UTF-8).
+  std::string quoted(const e2e::Result& r) const {
+    return r.err.find("\u2018" + device_ + "\u2019") != std::string::npos ? "\u2018" + device_ + "\u2019"
+                                                                          : "'" + device_ + "'";
+  }
+  static std::string pattern_bytes(std::int64_t length) {
+    std::string bytes(static_cast<std::size_t>(length), '\0');
+    for (std::int64_t i = 0; i < length; ++i) bytes[static_cast<std::size_t>(i)] = static_cast<char>(pattern_byte(i));
+    return bytes;
+  }
+
+  FaultFs fs_;
+  std::string device_;
+};
+
+TEST_F(CapacityOnALoopDevice, AnHonestDeviceHoldsWhatItReports) {
+  ASSERT_NO_FATAL_FAILURE(attach("file card size=" + std::to_string(64 * kMiB) + " fill=zero\n"));
+  const e2e::Result r = ddtime({"--capacity", "of=" + device_, "--json=c.json"});
+  EXPECT_STATUS(r, "exit 0");
+  EXPECT_NE(r.err.find("ddtime: capacity: " + quoted(r) + " holds what it reports, 67 MB: the "), std::string::npos)
+      << r.err;
+  const Json doc = parse_json(read_file("c.json"));
+  EXPECT_EQ(doc["capacity"]["verdict"].string(), "holds");
+  EXPECT_EQ(doc["capacity"]["reported_bytes"].integer(), 64 * kMiB);
+  EXPECT_TRUE(doc["capacity"]["direct"].boolean());
+  EXPECT_GT(doc["capacity"]["probes"].size(), 40u) << "the ends, 14 powers of two and random blocks";
+}
+
+TEST_F(CapacityOnALoopDevice, ACardThatWrapsIsFoundWithTheOffsetItsWritesLandOn) {
+  ASSERT_NO_FATAL_FAILURE(attach("file card size=" + std::to_string(kHeld) + " claims=" + std::to_string(kClaimed) +
+                                 " past=wrap fill=zero\n"));
+  const e2e::Result r = ddtime({"--capacity", "of=" + device_, "--json=c.json"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("ddtime: capacity: real capacity 8.4 MB of the 134 MB " + quoted(r) +
+                       " reports: writes from 8.4 MB (8388608 B) on wrap to offset 0\n"),
+            std::string::npos)
+      << r.err;
+  const Json doc = parse_json(read_file("c.json"));
+  EXPECT_EQ(doc["capacity"]["verdict"].string(), "wraps");
+  EXPECT_EQ(doc["capacity"]["real_bytes"].integer(), kHeld);
+  EXPECT_EQ(doc["capacity"]["wraps_to"].integer(), 0);
+  // Block 0 shares its place with every power of two from 8 MiB on: it
+  // reads back the last one written.
+  EXPECT_EQ(doc["capacity"]["probes"][0]["outcome"].string(), "wrapped");
+}
+
+TEST_F(CapacityOnALoopDevice, ACardThatLosesWritesIsFoundToTheBlock) {
+  ASSERT_NO_FATAL_FAILURE(attach("file card size=" + std::to_string(kHeld) + " claims=" + std::to_string(kClaimed) +
+                                 " past=drop fill=zero\n"));
+  const e2e::Result r = ddtime({"--capacity", "of=" + device_, "--json=c.json"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("real capacity 8.4 MB of the 134 MB " + quoted(r) +
+                       " reports: writes from 8.4 MB (8388608 B) on are lost (the block there reads back zeros)\n"),
+            std::string::npos)
+      << r.err;
+  const Json doc = parse_json(read_file("c.json"));
+  EXPECT_EQ(doc["capacity"]["verdict"].string(), "loses");
+  EXPECT_EQ(doc["capacity"]["first_bad"]["outcome"].string(), "zeros");
+  EXPECT_EQ(doc["capacity"]["real_bytes"].integer(), kHeld) << "halved down to one block";
+}
+
+TEST_F(CapacityOnALoopDevice, ADeviceThatFailsWritesPastAPointSaysWhereAndWhy) {
+  ASSERT_NO_FATAL_FAILURE(attach("file card size=" + std::to_string(64 * kMiB) +
+                                 " fill=zero\nfault card write EIO at=" + std::to_string(20 * kMiB + 4096) +
+                                 "- times=always\n"));
+  const e2e::Result r = ddtime({"--capacity", "of=" + device_, "--json=c.json"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("writes from 21 MB (20975616 B) on fail (Input/output error)\n"), std::string::npos) << r.err;
+  const Json doc = parse_json(read_file("c.json"));
+  EXPECT_EQ(doc["capacity"]["verdict"].string(), "fails");
+  EXPECT_EQ(doc["capacity"]["first_bad"]["outcome"].string(), "write_error");
+  EXPECT_EQ(doc["capacity"]["first_bad"]["error"].string(), "Input/output error");
+}
+
+TEST_F(CapacityOnALoopDevice, KeepWritesEveryProbedBlockBackEvenOnACardThatWraps) {
+  ASSERT_NO_FATAL_FAILURE(attach("file card size=" + std::to_string(kHeld) + " claims=" + std::to_string(kClaimed) +
+                                 " past=wrap fill=pattern\n"));
+  const e2e::Result r = ddtime({"--capacity", "of=" + device_, "--keep", "--force"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("--keep: every probed block written back as it was"), std::string::npos) << r.err;
+  EXPECT_TRUE(card_bytes(kHeld) == pattern_bytes(kHeld)) << "the card holds its old bytes again";
+}
+
+TEST_F(CapacityOnALoopDevice, ASigintWithKeepWritesTheSavedBlocksBackBeforeTheSignalEndsIt) {
+  ASSERT_NO_FATAL_FAILURE(attach("file card size=" + std::to_string(64 * kMiB) +
+                                 " fill=pattern\nfault card write delay=20 times=always\n"));
+  fs_.clear_log();
+  e2e::Options o = opts({"--capacity", "of=" + device_, "--keep", "--force"});
+  o.as_ddtime = true;
+  o.timeout = std::chrono::milliseconds(60000);
+  e2e::DdProcess p(o);
+  // Some stamps written (each write takes 20 ms), the probe far from done.
+  ASSERT_TRUE(e2e::wait_until(
+      [&] {
+        std::size_t writes = 0;
+        for (const std::string& line : fs_.log()) writes += line.find(" write ") != std::string::npos ? 1 : 0;
+        return writes >= 5;
+      },
+      std::chrono::milliseconds(20000)));
+  p.send_signal(SIGINT);
+  const e2e::Result r = p.finish();
+  EXPECT_STATUS(r, "signal SIGINT");
+  EXPECT_TRUE(card_bytes(64 * kMiB) == pattern_bytes(64 * kMiB)) << "the blocks it stamped are as they were";
+}
+
+}  // namespace
+}  // namespace ddtime::fault
