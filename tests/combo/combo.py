@@ -151,7 +151,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # Rule 8's text boxes, computed once for both tests.
@@ -2951,9 +2951,10 @@ class Harness:
     def close(self) -> None:
         shutil.rmtree(self.work, ignore_errors=True)
 
-    def run_profile(self, case: Case) -> Outcome:
-        """A --profile case: no GNU twin (a profile is not a dd copy), its
-        own invariant instead."""
+    def run_alone(self, case: Case, what: str,
+                  check: Callable[[Path, int, str], List[Failure]]) -> Outcome:
+        """A case with no GNU twin (a profile or a capacity probe is not a
+        dd copy): ddtime alone, judged by check(case_dir, status, stderr)."""
         case_dir = self.scratch.fresh("case")
         make_files(case_dir, case, self.o.seed)
         started = time.monotonic()
@@ -2962,36 +2963,21 @@ class Harness:
                                   capture_output=True, timeout=self.o.timeout)
         except subprocess.TimeoutExpired as expired:
             err = (expired.stderr or b"").decode("utf-8", "surrogateescape")
-            failure = Failure("hang", "--profile", f"still running after {self.o.timeout} s\n{err[-600:]}")
+            failure = Failure("hang", what, f"still running after {self.o.timeout} s\n{err[-600:]}")
             return Outcome(case, [failure], False, "timeout", time.monotonic() - started, err)
         elapsed = time.monotonic() - started
         err = done.stderr.decode("utf-8", "surrogateescape")
-        failures = check_profile(case, case_dir, done.returncode, err)
-        return Outcome(case, failures, False, f"exit {done.returncode}", elapsed, err)
-
-    def run_capacity(self, case: Case) -> Outcome:
-        """A --capacity case: no GNU twin, its own invariant."""
-        case_dir = self.scratch.fresh("case")
-        make_files(case_dir, case, self.o.seed)
-        before = (case_dir / "out").read_bytes()
-        started = time.monotonic()
-        try:
-            done = subprocess.run([self.o.ddtime] + render(case), cwd=case_dir, env=ENV, stdin=subprocess.DEVNULL,
-                                  capture_output=True, timeout=self.o.timeout)
-        except subprocess.TimeoutExpired as expired:
-            err = (expired.stderr or b"").decode("utf-8", "surrogateescape")
-            failure = Failure("hang", "--capacity", f"still running after {self.o.timeout} s\n{err[-600:]}")
-            return Outcome(case, [failure], False, "timeout", time.monotonic() - started, err)
-        elapsed = time.monotonic() - started
-        err = done.stderr.decode("utf-8", "surrogateescape")
-        failures = check_capacity(case, case_dir, before, done.returncode, err)
+        failures = check(case_dir, done.returncode, err)
         return Outcome(case, failures, False, f"exit {done.returncode}", elapsed, err)
 
     def run(self, case: Case) -> Outcome:
         if is_profile(case):
-            return self.run_profile(case)
+            return self.run_alone(case, "--profile", lambda where, status, err: check_profile(case, where, status, err))
         if is_capacity(case):
-            return self.run_capacity(case)
+            # What of= held before the probe, to see what the probe changed.
+            before = file_bytes(self.o.seed, case.number, "out", case.files["out"])
+            return self.run_alone(case, "--capacity",
+                                  lambda where, status, err: check_capacity(case, where, before, status, err))
         on_device = case.dd.get("of") == "@dev"
         device = self.scratch.device
         if on_device and device is None:

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "e2e/harness.h"
-#include "e2e/loop_device.h"
+#include "fault/fault_device_test.h"
 #include "fault/fault_fs.h"
 #include "fault/pattern.h"
 #include "support/json.h"
@@ -29,33 +29,10 @@ constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 constexpr std::int64_t kHeld = 8 * kMiB;
 constexpr std::int64_t kClaimed = 128 * kMiB;
 
-class CapacityOnALoopDevice : public e2e::DdTest {
+class CapacityOnALoopDevice : public FaultDeviceTest {
  protected:
-  void SetUp() override {
-    DdTest::SetUp();
-    if (HasFatalFailure()) return;
-    SKIP_IF_ANOTHER_DD();
-    if (::geteuid() != 0) GTEST_SKIP() << "attaching a loop device needs root";
-    if (!e2e::shell("command -v losetup").ok) GTEST_SKIP() << "losetup (util-linux) is missing";
-    std::string why = why_fault_fs_unavailable();
-    if (why.empty()) why = fs_.mount(dir());
-    if (!why.empty()) {
-      if (fault_fs_required()) FAIL() << why << " (and DDTIME_FAULT_REQUIRED is set)";
-      GTEST_SKIP() << "cannot mount the fault filesystem: " << why;
-    }
-  }
   // The card made by faultfs's control line, attached as a loop device.
-  void attach(const std::string& card) {
-    ASSERT_EQ(fs_.control(card), "");
-    const e2e::Command attached = e2e::shell("losetup --find --show " + (fs_.mount_point() / "card").string());
-    if (!attached.ok) GTEST_SKIP() << "losetup could not attach a loop device here: " << attached.output;
-    device_ = attached.output.substr(0, attached.output.find('\n'));
-  }
-  void TearDown() override {
-    if (!device_.empty()) EXPECT_TRUE(e2e::shell("losetup -d " + device_).ok) << device_;
-    if (fs_.mounted()) EXPECT_EQ(fs_.unmount(), "");
-    DdTest::TearDown();
-  }
+  void attach(const std::string& card) { FaultDeviceTest::attach("card", card); }
   // The card's bytes as the loop device reads them.
   std::string card_bytes(std::int64_t length) const {
     std::ifstream file(device_, std::ios::binary);
@@ -73,9 +50,6 @@ class CapacityOnALoopDevice : public e2e::DdTest {
     for (std::int64_t i = 0; i < length; ++i) bytes[static_cast<std::size_t>(i)] = static_cast<char>(pattern_byte(i));
     return bytes;
   }
-
-  FaultFs fs_;
-  std::string device_;
 };
 
 TEST_F(CapacityOnALoopDevice, AnHonestDeviceHoldsWhatItReports) {

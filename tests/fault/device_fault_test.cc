@@ -18,6 +18,7 @@
 
 #include "e2e/harness.h"
 #include "e2e/loop_device.h"
+#include "fault/fault_device_test.h"
 #include "fault/fault_fs.h"
 
 namespace ddtime::fault {
@@ -27,24 +28,13 @@ constexpr std::int64_t kBlock = 4096;
 constexpr std::int64_t kBlocks = 64;
 constexpr std::int64_t kBadBlock = 16;
 
-class BadSectorOnALoopDevice : public e2e::DdTest {
+class BadSectorOnALoopDevice : public FaultDeviceTest {
  protected:
   void SetUp() override {
-    DdTest::SetUp();
-    if (HasFatalFailure()) return;
-    SKIP_IF_ANOTHER_DD();
-    if (::geteuid() != 0) GTEST_SKIP() << "attaching a loop device needs root";
-    if (!e2e::shell("command -v losetup").ok) GTEST_SKIP() << "losetup (util-linux) is missing";
-    std::string why = why_fault_fs_unavailable();
-    if (why.empty()) why = fs_.mount(dir());
-    if (!why.empty()) {
-      if (fault_fs_required()) FAIL() << why << " (and DDTIME_FAULT_REQUIRED is set)";
-      GTEST_SKIP() << "cannot mount the fault filesystem: " << why;
-    }
-    ASSERT_EQ(fs_.control("file disk size=" + std::to_string(kBlocks * kBlock) + " fill=zero\n"), "");
-    const e2e::Command attached = e2e::shell("losetup --find --show " + (fs_.mount_point() / "disk").string());
-    if (!attached.ok) GTEST_SKIP() << "losetup could not attach a loop device here: " << attached.output;
-    device_ = attached.output.substr(0, attached.output.find('\n'));
+    FaultDeviceTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    ASSERT_NO_FATAL_FAILURE(attach("disk", "file disk size=" + std::to_string(kBlocks * kBlock) + " fill=zero\n"));
+    if (IsSkipped()) return;
     ASSERT_NO_FATAL_FAILURE(zero_the_disk());
     input_ = e2e::pattern(static_cast<std::size_t>(kBlocks * kBlock), 5);
     write_file("in", input_);
@@ -57,11 +47,6 @@ class BadSectorOnALoopDevice : public e2e::DdTest {
     ASSERT_EQ(fs_.control("fault disk write EIO at=" + std::to_string(kBadBlock * kBlock) + "-" +
                           std::to_string((kBadBlock + 1) * kBlock) + " times=always\n"),
               "");
-  }
-  void TearDown() override {
-    if (!device_.empty()) EXPECT_TRUE(e2e::shell("losetup -d " + device_).ok) << device_;
-    if (fs_.mounted()) EXPECT_EQ(fs_.unmount(), "");
-    DdTest::TearDown();
   }
 
   // The blocks of the device's backing file that hold the input's bytes
@@ -129,8 +114,6 @@ class BadSectorOnALoopDevice : public e2e::DdTest {
     return true;
   }
 
-  FaultFs fs_;
-  std::string device_;
   std::string input_;
 };
 
