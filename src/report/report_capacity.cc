@@ -185,8 +185,9 @@ CapacityProblemWords capacity_problem_words(const CapacityProblem& problem, cons
     case What::kMemory:
       return {fmt::format("--capacity: no memory for a block of {} B", result.block), problem.err};
     case What::kSave:
-      return {fmt::format("--capacity --keep: cannot save the block of {} at offset {}; nothing was written", path,
-                          result.start + problem.offset),
+      return {fmt::format(
+                  "--capacity --keep: cannot save the block of {} at offset {}, so the probe stopped before writing it",
+                  path, result.start + problem.offset),
               problem.err};
     case What::kRestore:
       return {problem.offset < 0

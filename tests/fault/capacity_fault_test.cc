@@ -120,6 +120,25 @@ TEST_F(CapacityOnALoopDevice, KeepWritesEveryProbedBlockBackEvenOnACardThatWraps
   EXPECT_TRUE(card_bytes(kHeld) == pattern_bytes(kHeld)) << "the card holds its old bytes again";
 }
 
+// --keep reads every probed block before writing any: one it cannot read
+// stops the probe with nothing of the card changed.
+TEST_F(CapacityOnALoopDevice, KeepStopsBeforeWritingWhenABlockCannotBeSaved) {
+  fs_.clear_log();
+  ASSERT_NO_FATAL_FAILURE(attach("file card size=" + std::to_string(64 * kMiB) +
+                                 " fill=pattern\nfault card read EIO at=" + std::to_string(40 * kMiB) +
+                                 "- times=always\n"));
+  const e2e::Result r = ddtime({"--capacity", "of=" + device_, "--keep", "--force", "--json=c.json"});
+  EXPECT_STATUS(r, "exit 1");
+  EXPECT_NE(r.err.find("ddtime: --capacity --keep: cannot save the block of " + quoted(r) + " at offset "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(", so the probe stopped before writing it: Input/output error\n"), std::string::npos) << r.err;
+  EXPECT_FALSE(parse_json(read_file("c.json"))["complete"].boolean());
+  // What can still be read (below the failing part) is as it was.
+  EXPECT_TRUE(card_bytes(32 * kMiB) == pattern_bytes(32 * kMiB)) << "nothing was written";
+  for (const std::string& line : fs_.log()) EXPECT_EQ(line.find(" write "), std::string::npos) << line;
+}
+
 TEST_F(CapacityOnALoopDevice, ASigintWithKeepWritesTheSavedBlocksBackBeforeTheSignalEndsIt) {
   ASSERT_NO_FATAL_FAILURE(attach("file card size=" + std::to_string(64 * kMiB) +
                                  " fill=pattern\nfault card write delay=20 times=always\n"));
