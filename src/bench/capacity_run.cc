@@ -126,28 +126,27 @@ bool CapacityProbeRun::bisect(CapacityResult& result, CapacityProblem& problem) 
   }
 }
 
-bool CapacityProbeRun::restore(CapacityResult& result, CapacityProblem& problem) {
-  if (!options_.keep) return true;
+CapacityProblem CapacityProbeRun::restore(CapacityResult& result) {
+  CapacityProblem problem;
+  if (!options_.keep) return problem;
   // The highest first: where a counterfeit folds two blocks onto one
   // place, the lower block's own bytes are written last and stay.
   std::sort(saved_.begin(), saved_.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  bool all = true;
   for (const auto& [offset, bytes] : saved_) {
     if (std::find(written_.begin(), written_.end(), offset) == written_.end()) continue;
     std::copy(bytes.begin(), bytes.end(), buffer_.data());
     const IoResult wrote = os_.pwrite(fd_, buffer_.data(), buffer_.size(), target_.start + offset);
-    if (!wrote.ok() || wrote.n != static_cast<ssize_t>(buffer_.size())) {
-      if (all) problem = {CapacityProblem::What::kRestore, wrote.ok() ? EIO : wrote.err, offset};
-      all = false;
+    const bool whole = wrote.ok() && wrote.n == static_cast<ssize_t>(buffer_.size());
+    if (!whole && problem.what == CapacityProblem::What::kNone) {
+      problem = {CapacityProblem::What::kRestore, wrote.ok() ? EIO : wrote.err, offset};
     }
   }
   const IoResult synced = os_.fdatasync(fd_);
-  if (all && !synced.ok()) {
+  if (!synced.ok() && problem.what == CapacityProblem::What::kNone) {
     problem = {CapacityProblem::What::kRestore, synced.err, -1};
-    all = false;
   }
-  result.restored = all;
-  return all;
+  result.restored = problem.what == CapacityProblem::What::kNone;
+  return problem;
 }
 
 CapacityProblem CapacityProbeRun::run(CapacityResult& result) {
@@ -155,17 +154,17 @@ CapacityProblem CapacityProbeRun::run(CapacityResult& result) {
   if (!open(result, problem)) return problem;
   const std::vector<std::int64_t> offsets =
       probe_offsets(result.range_bytes, options_.block, options_.seed, options_.random);
-  // What an interruption leaves: the saved blocks written back, then the
-  // signal's end.
+  // A SIGINT between blocks: the blocks stamped so far written back
+  // (result.restored says whether that held), then the signal's end.
   auto interrupted = [&] {
     if (!interrupted_()) return false;
-    restore(result, problem);
     problem.what = CapacityProblem::What::kInterrupted;
+    restore(result);
     return true;
   };
   for (const std::int64_t offset : offsets) {
     if (interrupted()) return problem;
-    if (options_.keep && !save(offset, problem)) return problem;
+    if (options_.keep && !save(offset, problem)) return problem;  // nothing stamped yet
   }
   std::vector<ProbedBlock> written;
   for (const std::int64_t offset : offsets) {
@@ -178,18 +177,13 @@ CapacityProblem CapacityProbeRun::run(CapacityResult& result) {
     result.probes.push_back(read_back(block.offset, block));
   }
   if (!bisect(result, problem)) {
-    const CapacityProblem cut = problem;
-    restore(result, problem);
-    if (cut.what == CapacityProblem::What::kInterrupted || problem.what != CapacityProblem::What::kRestore) {
-      problem = cut;
-    }
+    restore(result);  // the reason (a SIGINT, a block not saved) stays the problem
     return problem;
   }
   std::sort(result.probes.begin(), result.probes.end(),
             [](const ProbedBlock& a, const ProbedBlock& b) { return a.offset < b.offset; });
   result.finding = conclude(result.probes);
-  restore(result, problem);
-  return problem;
+  return restore(result);
 }
 
 }  // namespace ddtime

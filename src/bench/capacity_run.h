@@ -55,7 +55,8 @@ class CapacityProbeRun {
   void settle();
   ProbedBlock read_back(std::int64_t offset, const ProbedBlock& written);
   bool bisect(CapacityResult& result, CapacityProblem& problem);
-  bool restore(CapacityResult& result, CapacityProblem& problem);
+  // Writes the saved blocks back (--keep); what stopped one, or none.
+  CapacityProblem restore(CapacityResult& result);
 
   Os& os_;
   CapacityTarget target_;

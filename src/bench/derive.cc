@@ -131,14 +131,8 @@ Settings profile_test_settings(const ResolvedRun& resolved, const ProfileTest& t
   if (side == ProfileSide::kWrite)
     s.input_file = std::string("/dev/zero");  // a descriptor to have: the generator reads
   s = with_block_size(std::move(s), test.bs);
-  if (side == ProfileSide::kMix) {
-    // The target on both sides at the same offsets, as --mix's resolve
-    // sets a run up (the range is whole blocks of every test).
-    s.input_file = s.output_file;
-    s.skip_records = s.seek_records;
-    s.skip_bytes = s.seek_bytes;
-    s.iflag.direct = s.oflag.direct;
-  }
+  // The target on both sides at the same offsets, as a plain --mix run.
+  if (side == ProfileSide::kMix) mix_both_sides(s);
   count_bytes(s, *resolved.plan.size);
   if (side == ProfileSide::kMix) s.max_bytes = 0;  // whole blocks: each I/O one block, read or written
   return s;

@@ -36,12 +36,10 @@ int Driver::run_capacity() {
     console_.session_step(CapacityReport{result, problem, std::nullopt, console_.interrupt()});
     die_by(console_.interrupt());
   }
-  const bool found = problem.what == CapacityProblem::What::kNone || problem.what == CapacityProblem::What::kRestore;
   // A device that does not hold what it reports fails, as --verify's
-  // mismatch does: a script tests the status.
+  // mismatch does: a script tests the status. So does any problem.
   const int status =
-      found && result.finding.verdict == CapacityVerdict::kHoldsAll && problem.what == CapacityProblem::What::kNone ? 0
-                                                                                                                    : 1;
+      problem.what == CapacityProblem::What::kNone && result.finding.verdict == CapacityVerdict::kHoldsAll ? 0 : 1;
   return console_.session_step(CapacityReport{result, problem, status, 0}) != 0 ? 1 : status;
 }
 

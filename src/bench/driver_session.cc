@@ -59,10 +59,6 @@ std::vector<RowRecord> profile_rows(const ProfileRecord& profile) {
   return rows;
 }
 
-ProfileSide side_of(Pass pass) noexcept {
-  return pass == Pass::kWrite ? ProfileSide::kWrite : pass == Pass::kMix ? ProfileSide::kMix : ProfileSide::kRead;
-}
-
 // --sweep=bs=auto: the next doubling, unless the last two stopped paying.
 void extend_auto_sweep(const ResolvedRun& resolved, SessionRecord& session, std::size_t row,
                        std::vector<Figure>& rates) {
@@ -114,7 +110,7 @@ int Driver::run_session() {
 
 std::optional<int> Driver::run_row(SessionRecord& session, std::size_t row) {
   const RowRecord& at = session.rows[row];
-  const ProfileSide side = side_of(at.pass);
+  const ProfileSide side = profile_side_of(at.pass);
   // A profile's test on its side, or a sweep's block size and depth.
   const Settings settings =
       at.test ? profile_test_settings(*resolved_, *at.test, side) : row_settings(*resolved_, at.bs);

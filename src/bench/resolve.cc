@@ -422,10 +422,8 @@ bool check_modes(Os& os, ResolvedRun& resolved, const Messages& messages) {
     return false;
   if (!check_sweep_has_an_end(resolved, messages)) return false;
   if (resolved.plan.preallocate && !check_preallocate(resolved, messages)) return false;
-  if ((resolved.plan.session() || resolved.plan.readback || resolved.plan.capacity) &&
-      !claim_output_device(os, resolved, messages)) {
-    return false;
-  }
+  // (--capacity writes stamps, a --pattern: a session's claim.)
+  if ((resolved.plan.session() || resolved.plan.readback) && !claim_output_device(os, resolved, messages)) return false;
   return check_alignment(os, resolved, messages);
 }
 

@@ -55,6 +55,9 @@ std::optional<ResolvedRun> resolve(Os& os, const Settings& settings, const Plan&
 // as far as seek= goes, over whole blocks inside it (count=, --size, else
 // the rest past seek=). False, said, where there is nothing to mix.
 bool resolve_mix(Os& os, ResolvedRun& resolved, const Messages& messages);
+// --mix's settings apart from the range: of= as the input too, at the same
+// offsets, read as oflag= says, never cut (a profile's mix tests too).
+void mix_both_sides(Settings& settings) noexcept;
 
 // The block size --sweep=bs=auto's first row copies with: bs= when given,
 // else 4096; the rows double from there.

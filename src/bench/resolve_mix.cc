@@ -8,15 +8,18 @@
 
 namespace ddtime {
 
-// fd 0 is the target at the same offsets as fd 1.
-bool resolve_mix(Os& os, ResolvedRun& resolved, const Messages& messages) {
-  Settings& settings = resolved.settings;
-  const std::string& path = *settings.output_file;
-  settings.input_file = path;
+void mix_both_sides(Settings& settings) noexcept {
+  settings.input_file = settings.output_file;
   settings.conv.notrunc = true;
   settings.skip_records = settings.seek_records;
   settings.skip_bytes = settings.seek_bytes;
   settings.iflag.direct = settings.oflag.direct;
+}
+
+bool resolve_mix(Os& os, ResolvedRun& resolved, const Messages& messages) {
+  Settings& settings = resolved.settings;
+  const std::string& path = *settings.output_file;
+  mix_both_sides(settings);
   resolved.input = resolved.output;
   const std::optional<std::int64_t> size = resolved.output == FileKind::kRegular || resolved.output == FileKind::kBlock
                                                ? file_size(os, path, resolved.output)

@@ -1,19 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dd/block_order.h"
 
+#include "model/splitmix.h"
+
 namespace ddtime {
 
 namespace {
-
-constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
-
-// SplitMix64's step: keys that differ in every bit from one seed.
-std::uint64_t next_key(std::uint64_t& state) noexcept {
-  std::uint64_t z = (state += kGolden);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 constexpr std::uint64_t factorial(std::int64_t n) noexcept {
   std::uint64_t f = 1;
@@ -26,9 +18,9 @@ constexpr std::uint64_t factorial(std::int64_t n) noexcept {
 BlockOrder::BlockOrder(std::int64_t blocks, std::uint64_t seed) noexcept
     : random_(true), blocks_(blocks > 0 ? blocks : 0), seed_(seed) {
   std::uint64_t state = seed;
-  stream_key_ = next_key(state);
-  for (std::uint64_t& key : keys_) key = next_key(state);
-  for (std::uint64_t& multiplier : multipliers_) multiplier = next_key(state) | 1;
+  stream_key_ = splitmix_next(state);
+  for (std::uint64_t& key : keys_) key = splitmix_next(state);
+  for (std::uint64_t& multiplier : multipliers_) multiplier = splitmix_next(state) | 1;
   first_pass_key_ = pass_key(0);
   unsigned bits = 1;
   while (bits < 63 && (std::uint64_t{1} << bits) < static_cast<std::uint64_t>(blocks_)) ++bits;
@@ -52,8 +44,8 @@ BlockOrder BlockOrder::passes(std::int64_t blocks, bool random, std::uint64_t se
 }
 
 std::uint64_t BlockOrder::pass_key(std::uint64_t pass) const noexcept {
-  std::uint64_t state = stream_key_ ^ (pass * kGolden);
-  return next_key(state);
+  std::uint64_t state = stream_key_ ^ (pass * kSplitmixStep);
+  return splitmix_next(state);
 }
 
 // The rank is drawn from a SplitMix64 stream that starts at the pass's
@@ -67,8 +59,8 @@ void BlockOrder::rank_order(std::uint64_t pass, std::uint8_t* order, std::int64_
   const std::uint64_t orders = factorial(blocks_);
   const std::uint64_t thrown = (0 - orders) % orders;
   std::uint64_t state = pass_key(pass);
-  std::uint64_t rank = next_key(state);
-  while (rank < thrown) rank = next_key(state);
+  std::uint64_t rank = splitmix_next(state);
+  while (rank < thrown) rank = splitmix_next(state);
   rank %= orders;
   std::uint8_t left[kMaxRanked];
   for (std::uint64_t i = 0; i < n; ++i) left[i] = static_cast<std::uint8_t>(i);

@@ -6,6 +6,8 @@
 #include <numeric>
 #include <vector>
 
+#include "model/splitmix.h"
+
 namespace ddtime {
 namespace {
 
@@ -13,14 +15,6 @@ std::uint64_t le64(const unsigned char* bytes) noexcept {
   std::uint64_t value = 0;
   for (int i = 7; i >= 0; --i) value = (value << 8) | bytes[i];
   return value;
-}
-
-// splitmix64: the random offsets' stream.
-std::uint64_t next_random(std::uint64_t& state) noexcept {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
 }
 
 bool is_bad(const ProbedBlock& probe) noexcept { return probe.outcome != ProbeOutcome::kGood; }
@@ -34,7 +28,7 @@ std::vector<std::int64_t> probe_offsets(std::int64_t bytes, std::int64_t block, 
   for (std::int64_t n = 1; n < blocks; n *= 2) offsets.push_back(n * block);
   std::uint64_t state = seed;
   for (std::size_t i = 0; i < random && blocks > 1; ++i) {
-    offsets.push_back(static_cast<std::int64_t>(next_random(state) % static_cast<std::uint64_t>(blocks)) * block);
+    offsets.push_back(static_cast<std::int64_t>(splitmix_next(state) % static_cast<std::uint64_t>(blocks)) * block);
   }
   std::sort(offsets.begin(), offsets.end());
   offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());

@@ -134,10 +134,7 @@ ProfileRecord profile_of(ProfileRecord parameters, const SessionRecord& session,
   ProfileRecord record = std::move(parameters);
   for (std::size_t i = 0; i < rows_begun && i < session.rows.size(); ++i) {
     const RowRecord& row = session.rows[i];
-    const ProfileSide side = row.pass == Pass::kWrite ? ProfileSide::kWrite
-                             : row.pass == Pass::kMix ? ProfileSide::kMix
-                                                      : ProfileSide::kRead;
-    record.rows.push_back(ProfileRow{.test = row.test.value_or(ProfileTest{}), .side = side});
+    record.rows.push_back(ProfileRow{.test = row.test.value_or(ProfileTest{}), .side = profile_side_of(row.pass)});
   }
   for (const RunRecord& run : session.runs) {
     if (run.row >= record.rows.size()) continue;

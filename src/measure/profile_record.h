@@ -24,6 +24,10 @@ namespace ddtime {
 // ratio asked, as CrystalDiskMark's Mix column.
 enum class ProfileSide { kRead, kWrite, kMix };
 std::string_view profile_side_name(ProfileSide side) noexcept;  // "read", "write", "mix"
+// The side a profile's row runs on, from its session row's pass.
+constexpr ProfileSide profile_side_of(Pass pass) noexcept {
+  return pass == Pass::kWrite ? ProfileSide::kWrite : pass == Pass::kMix ? ProfileSide::kMix : ProfileSide::kRead;
+}
 
 // One run of a test: its record whole (every figure a run has), and the
 // side whose latency the table shows; the figures are read from it when

@@ -203,6 +203,17 @@ SteadyState steady_state_of(SteadyState::Criterion criterion, double limit_perce
 
 }  // namespace
 
+std::optional<RateSpread> rate_spread(const std::vector<double>& rates) { return spread_of(rates); }
+
+std::optional<SideRates> mix_side_rates(const TimelineSample& sample, const TimelineSample& previous) noexcept {
+  const std::int64_t ns = sample.end_ns - previous.end_ns;
+  if (!sample.read_bytes || ns <= 0) return std::nullopt;
+  const std::int64_t read = *sample.read_bytes - previous.read_bytes.value_or(0);
+  const std::int64_t written = (sample.bytes - *sample.read_bytes) - (previous.bytes - previous.read_bytes.value_or(0));
+  return SideRates{per_second(static_cast<double>(read), static_cast<double>(ns)),
+                   per_second(static_cast<double>(written), static_cast<double>(ns))};
+}
+
 std::vector<TimelineInterval> timeline_intervals(const Timeline& timeline) {
   std::vector<TimelineInterval> intervals;
   intervals.reserve(timeline.samples.size());

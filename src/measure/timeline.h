@@ -41,6 +41,16 @@ struct RateSpread {
   std::size_t intervals = 0;
   double min = 0, median = 0, max = 0, mean = 0, cv = 0;
 };
+// The spread of any rates, as above; none for none.
+std::optional<RateSpread> rate_spread(const std::vector<double>& rates);
+
+// --mix (one job): each side's bytes a second from previous (a default
+// sample before the first) to sample, from their cumulative reads; the
+// writes are the rest. None without the reads counted, or without time.
+struct SideRates {
+  double read = 0, write = 0;
+};
+std::optional<SideRates> mix_side_rates(const TimelineSample& sample, const TimelineSample& previous) noexcept;
 
 // The cliff: the rate falling and staying below a fraction of its first
 // plateau. The plateau is the median rate of the first max(3, counted / 10)

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "model/splitmix.h"
+
 namespace ddtime {
 
 struct MixChoice {
@@ -19,14 +21,10 @@ struct MixChoice {
   // Whether record (of job's part) is a read.
   constexpr bool reads(unsigned job, std::int64_t record) const noexcept {
     const std::uint64_t key = seed ^ (static_cast<std::uint64_t>(job) << 56) ^ static_cast<std::uint64_t>(record);
-    // splitmix64's finaliser: every bit of the key reaches every bit of
+    // SplitMix64's finaliser: every bit of the key reaches every bit of
     // the draw, so consecutive records are independent draws. The modulo's
     // bias is 2^64 mod 100 in 2^64: none a run could see.
-    std::uint64_t z = key + 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return z % 100 < read_percent;
+    return splitmix_finalise(key + kSplitmixStep) % 100 < read_percent;
   }
 };
 

@@ -76,6 +76,16 @@ void put_error(json::Object& object, int err) {
   }
 }
 
+// An offset inside the probed range, as the device counts it, or null.
+void put_offset(json::Object& object, std::string_view key, const CapacityResult& result,
+                const std::optional<std::int64_t>& offset) {
+  if (offset) {
+    object.integer(key, result.start + *offset);
+  } else {
+    object.null(key);
+  }
+}
+
 void put_first_bad(json::Object& capacity, const CapacityResult& result) {
   const CapacityFinding& finding = result.finding;
   if (finding.verdict == CapacityVerdict::kHoldsAll || !finding.real_bytes) {
@@ -95,16 +105,8 @@ void put_finding(json::Object& capacity, const CapacityResult& result, bool comp
     return;
   }
   capacity.string("verdict", capacity_verdict_name(finding.verdict));
-  if (finding.real_bytes) {
-    capacity.integer("real_bytes", result.start + *finding.real_bytes);
-  } else {
-    capacity.null("real_bytes");
-  }
-  if (finding.wraps_to) {
-    capacity.integer("wraps_to", result.start + *finding.wraps_to);
-  } else {
-    capacity.null("wraps_to");
-  }
+  put_offset(capacity, "real_bytes", result, finding.real_bytes);
+  put_offset(capacity, "wraps_to", result, finding.wraps_to);
   put_first_bad(capacity, result);
 }
 
@@ -112,11 +114,7 @@ void put_probes(json::Array probes, const CapacityResult& result) {
   for (const ProbedBlock& probe : result.probes) {
     json::Object block = probes.object();
     block.integer("offset", result.start + probe.offset).string("outcome", probe_outcome_name(probe.outcome));
-    if (probe.holds) {
-      block.integer("holds", result.start + *probe.holds);
-    } else {
-      block.null("holds");
-    }
+    put_offset(block, "holds", result, probe.holds);
     put_error(block, probe.error);
   }
 }

@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <vector>
 
+#include "measure/timeline.h"
 #include "model/units.h"
 #include "report/report.h"
 #include "report/report_session.h"
@@ -34,12 +34,10 @@ void put_side(json::Object object, std::int64_t ios, std::int64_t bytes, std::in
       .decimal("iops", json::real(rate(ios, real_ns)));
 }
 
-std::string spread(std::vector<double> rates, RateUnits units) {
-  std::sort(rates.begin(), rates.end());
-  const std::size_t n = rates.size();
-  const double median = n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
-  return fmt::format("min {}, median {}, max {}", rate_text(rates.front(), units), rate_text(median, units),
-                     rate_text(rates.back(), units));
+std::string spread_words(const std::vector<double>& rates, RateUnits units) {
+  const RateSpread spread = *rate_spread(rates);
+  return fmt::format("min {}, median {}, max {}", rate_text(spread.min, units), rate_text(spread.median, units),
+                     rate_text(spread.max, units));
 }
 
 }  // namespace
@@ -48,21 +46,17 @@ std::string mix_timeline_line(std::string_view program, const Timeline& timeline
   std::vector<double> reads;
   std::vector<double> writes;
   TimelineSample previous;
-  previous.read_bytes = 0;
   for (const TimelineSample& sample : timeline.samples) {
-    if (!sample.read_bytes || !previous.read_bytes) return {};
-    const std::int64_t ns = sample.end_ns - previous.end_ns;
-    if (ns > 0) {
-      const std::int64_t read = *sample.read_bytes - *previous.read_bytes;
-      const std::int64_t written = sample.bytes - previous.bytes - read;
-      reads.push_back(per_second(static_cast<double>(read), static_cast<double>(ns)));
-      writes.push_back(per_second(static_cast<double>(written), static_cast<double>(ns)));
+    if (!sample.read_bytes) return {};
+    if (const std::optional<SideRates> rates = mix_side_rates(sample, previous)) {
+      reads.push_back(rates->read);
+      writes.push_back(rates->write);
     }
     previous = sample;
   }
   if (reads.empty()) return {};
-  return fmt::format("{}: mix per interval: reads {}; writes {}\n", program, spread(reads, units),
-                     spread(writes, units));
+  return fmt::format("{}: mix per interval: reads {}; writes {}\n", program, spread_words(reads, units),
+                     spread_words(writes, units));
 }
 
 std::string mix_line(std::string_view program, const MixResult& mix, std::int64_t real_ns, RateUnits units) {

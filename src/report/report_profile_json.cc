@@ -52,12 +52,19 @@ void put_parameters(json::Object profile, const ProfileRecord& record) {
   }
 }
 
-void put_optional_seconds(json::Object& object, std::string_view key, const std::optional<double>& seconds) {
-  if (seconds) {
-    object.decimal(key, json::rounded(*seconds, kSecondsDecimals));
-  } else {
-    object.null(key);
+// "mean_s" and "p99_s", each null where it was not measured.
+void put_mean_and_p99(json::Object& object, const std::optional<double>& mean_s, const std::optional<double>& p99_s) {
+  for (const auto& [key, seconds] : {std::pair{"mean_s", &mean_s}, std::pair{"p99_s", &p99_s}}) {
+    if (*seconds) {
+      object.decimal(key, seconds_of(**seconds));
+    } else {
+      object.null(key);
+    }
   }
+}
+
+std::optional<double> seconds_from_ns(const std::optional<double>& ns) {
+  return ns ? std::optional<double>(in_seconds(*ns)) : std::nullopt;
 }
 
 // A mixed row's sides: each one's median rate and latency.
@@ -69,21 +76,7 @@ void put_mix_sides(json::Object mix, const ProfileRow& row) {
     }
     json::Object figures = mix.object(name);
     figures.decimal("median_bytes_per_second", json::rounded((*side)->bytes_per_second, kRateDecimals));
-    put_optional_seconds(figures, "mean_s", (*side)->mean_latency_s);
-    put_optional_seconds(figures, "p99_s", (*side)->p99_latency_s);
-  }
-}
-
-void put_latency(json::Object latency, const ProfileRow& row) {
-  if (row.mean_latency_s) {
-    latency.decimal("mean_s", seconds_of(*row.mean_latency_s));
-  } else {
-    latency.null("mean_s");
-  }
-  if (row.p99_latency_s) {
-    latency.decimal("p99_s", seconds_of(*row.p99_latency_s));
-  } else {
-    latency.null("p99_s");
+    put_mean_and_p99(figures, (*side)->mean_latency_s, (*side)->p99_latency_s);
   }
 }
 
@@ -98,16 +91,7 @@ void put_runs(json::Array runs, const ProfileRow& row) {
     // The engine that ran it: io_uring, or threads where io_uring is refused.
     item.string("engine", engine_word(run.engine()));
     json::Object latency = item.object("latency");
-    if (const std::optional<double> mean = run.mean_latency_ns()) {
-      latency.decimal("mean_s", seconds_of(in_seconds(*mean)));
-    } else {
-      latency.null("mean_s");
-    }
-    if (const std::optional<double> p99 = run.p99_latency_ns()) {
-      latency.decimal("p99_s", seconds_of(in_seconds(*p99)));
-    } else {
-      latency.null("p99_s");
-    }
+    put_mean_and_p99(latency, seconds_from_ns(run.mean_latency_ns()), seconds_from_ns(run.p99_latency_ns()));
   }
 }
 
@@ -132,7 +116,10 @@ void put_row(json::Object object, const ProfileRow& row) {
   } else {
     object.null("median_bytes_per_second").null("ci95").null("best_bytes_per_second").null("iops");
   }
-  put_latency(object.object("latency"), row);
+  {
+    json::Object latency = object.object("latency");
+    put_mean_and_p99(latency, row.mean_latency_s, row.p99_latency_s);
+  }
   if (row.side == ProfileSide::kMix) put_mix_sides(object.object("mix"), row);
   put_runs(object.array("runs"), row);
 }

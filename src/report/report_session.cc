@@ -335,18 +335,13 @@ std::string timeline_csv(std::span<const RunRecord> runs, bool header) {
       put(out, ",,,");
     }
   };
-  // --mix (one job): each side's rate over the interval, from the
-  // samples' cumulative reads (empty without them).
-  auto mix_rates = [&](const TimelineSample& sample, const TimelineSample& previous, std::int64_t ns) {
-    if (!sample.read_bytes || ns <= 0) {
+  // --mix (one job): each side's rate over the interval (empty without).
+  auto mix_rates = [&](const TimelineSample& sample, const TimelineSample& previous) {
+    if (const std::optional<SideRates> rates = mix_side_rates(sample, previous)) {
+      put(out, ",{},{}", json::shortest(rates->read), json::shortest(rates->write));
+    } else {
       put(out, ",,");
-      return;
     }
-    const std::int64_t read = *sample.read_bytes - previous.read_bytes.value_or(0);
-    const std::int64_t written =
-        (sample.bytes - *sample.read_bytes) - (previous.bytes - previous.read_bytes.value_or(0));
-    put(out, ",{},{}", json::shortest(per_second(static_cast<double>(read), static_cast<double>(ns))),
-        json::shortest(per_second(static_cast<double>(written), static_cast<double>(ns))));
   };
   for (const RunRecord& run : runs) {
     if (!run.result.timeline) continue;
@@ -361,8 +356,7 @@ std::string timeline_csv(std::span<const RunRecord> runs, bool header) {
           interval.end_bytes - interval.start_bytes, json::shortest(interval.rate), json::shortest(interval.iops));
       latency(sample.read_latency);
       latency(sample.write_latency);
-      mix_rates(sample, i > 0 ? run.result.timeline->samples[i - 1] : TimelineSample{},
-                interval.end_ns - interval.start_ns);
+      mix_rates(sample, i > 0 ? run.result.timeline->samples[i - 1] : TimelineSample{});
       put(out, "\n");
     }
   }

@@ -34,17 +34,11 @@ void put_latency(json::Object& sample, std::string_view key, const std::optional
 
 // --mix: the reads among the records so far, and each side's rate over
 // the interval (the writes are the rest).
-void put_mix_sides(json::Object& entry, const TimelineSample& sample, const TimelineSample& previous, std::int64_t ns) {
-  const std::int64_t read_bytes = *sample.read_bytes - previous.read_bytes.value_or(0);
-  const std::int64_t write_bytes =
-      sample.bytes - *sample.read_bytes - (previous.bytes - previous.read_bytes.value_or(0));
+void put_mix_sides(json::Object& entry, const TimelineSample& sample, const TimelineSample& previous) {
   entry.integer("read_records", *sample.read_records).integer("read_bytes", *sample.read_bytes);
-  if (ns > 0) {
-    entry
-        .decimal("read_bytes_per_second",
-                 json::rounded(per_second(static_cast<double>(read_bytes), static_cast<double>(ns)), 3))
-        .decimal("write_bytes_per_second",
-                 json::rounded(per_second(static_cast<double>(write_bytes), static_cast<double>(ns)), 3));
+  if (const std::optional<SideRates> rates = mix_side_rates(sample, previous)) {
+    entry.decimal("read_bytes_per_second", json::rounded(rates->read, 3))
+        .decimal("write_bytes_per_second", json::rounded(rates->write, 3));
   } else {
     entry.null("read_bytes_per_second").null("write_bytes_per_second");
   }
@@ -67,7 +61,7 @@ void put_sample(json::Object entry, const TimelineSample& sample, const Timeline
   }
   put_latency(entry, "read_latency", sample.read_latency);
   put_latency(entry, "write_latency", sample.write_latency);
-  if (sample.read_records && sample.read_bytes) put_mix_sides(entry, sample, previous, ns);
+  if (sample.read_records && sample.read_bytes) put_mix_sides(entry, sample, previous);
 }
 
 }  // namespace
