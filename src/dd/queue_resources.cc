@@ -143,7 +143,11 @@ bool QueueResources::open_rings(Events& events, const Plan& plan, unsigned depth
       engine_ = find_ring_engine(engine_->refused_falls_back_to, engines_);
       return engine_->opens != RingEngine::Opens::kBeforeFiles || open_rings(events, plan, depth, engine);
     }
-    events.notice(engine_->unavailable, Side::kInput, opened.err, plan.iodepth);
+    if (engine_->unavailable) {
+      events.notice(*engine_->unavailable, Side::kInput, opened.err, plan.iodepth);
+    } else {
+      events.notice(Notice::kEngineUnavailable, Side::kInput, opened.err, static_cast<std::int64_t>(engine_->choice));
+    }
     return false;
   }
   return true;

@@ -42,7 +42,7 @@ enum class Notice {
   kCloseFailed,             // err, side: "closing input file 'x'"
   kUringUnavailable,        // err: --engine=io_uring, and io_uring_setup refused
   kUringRingsExhausted,     // err, value: io_uring set up value jobs' rings, then refused the next job's
-  kAioUnavailable,          // err: --engine=libaio, and io_setup refused
+  kEngineUnavailable,       // err, value: the EngineChoice of an engine with no words of its own, refused
   kThreadsUnavailable,      // err, value: the threads engine's depth threads could not be started
   kPreallocateFailed,       // err: --preallocate could not allocate the output's blocks
 };

@@ -16,8 +16,11 @@ struct RingSetup {
   bool single_issuer = false;
   bool cooperative_task_run = false;
   bool deferred_task_run = false;
-  unsigned threads = 0;     // the threads engine: its workers
-  unsigned aio_events = 0;  // Linux AIO: the events its context holds
+  // The requests the engine's own resources hold in flight at most, for
+  // an engine whose report counts them (the threads engine's workers, a
+  // Linux AIO context's events); 0 for one that has none to count. One
+  // field for every engine, so that a new one needs none of its own.
+  unsigned entries = 0;
   bool operator==(const RingSetup&) const = default;
 };
 

@@ -4,6 +4,7 @@
 #include <cerrno>
 
 #include "report/report.h"
+#include "system/ring_registry.h"
 
 namespace ddtime {
 namespace {
@@ -138,8 +139,8 @@ bool Messages::engine_notice(Notice what, int err, std::int64_t value) const {
         diag_.error(err, "io_uring set up the rings of {} jobs, then refused the next", value);
       }
       return true;
-    case Notice::kAioUnavailable:
-      diag_.error(err, "--engine=libaio: cannot set up a Linux AIO context");
+    case Notice::kEngineUnavailable:
+      diag_.error(err, "--engine={}: cannot set up the engine", engine_word(static_cast<EngineChoice>(value)));
       return true;
     case Notice::kThreadsUnavailable:
       diag_.error(err, fmt::format("cannot start the threads engine's {} threads", value));

@@ -353,9 +353,9 @@ std::string engine_setup(const EngineUse& engine) {
       return words;
     }
     case EngineChoice::kThreads:
-      return fmt::format("{} {}", setup.threads, setup.threads == 1 ? "thread" : "threads");
+      return fmt::format("{} {}", setup.entries, setup.entries == 1 ? "thread" : "threads");
     case EngineChoice::kLibaio:
-      return fmt::format("Linux AIO context of {}", setup.aio_events);
+      return fmt::format("Linux AIO context of {}", setup.entries);
     case EngineChoice::kAuto:
     case EngineChoice::kSync:
       return {};

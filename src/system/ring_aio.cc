@@ -37,7 +37,7 @@ class AioRing final : public Ring {
   const char* name() const noexcept override { return "libaio"; }
   unsigned depth() const noexcept override { return depth_; }
   unsigned worker_threads() const noexcept override { return 0; }
-  RingSetup setup() const noexcept override { return {.aio_events = depth_}; }
+  RingSetup setup() const noexcept override { return {.entries = depth_}; }
 
   void queue(const RingRequest& request) noexcept override {
     // Never past the depth: the caller keeps queued + in flight within it.

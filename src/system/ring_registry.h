@@ -4,8 +4,11 @@
 // --engine=auto may pick it and what copies when that pick is refused,
 // and the notices that say it could not be had. The queue's set-up
 // iterates it, the command line reads its words and the report its
-// flags, so a new engine is its ring's file and a row here (and its
-// EngineChoice value).
+// flags. A new engine is four files: its ring's, a row here, its
+// EngineChoice value (plan.h) and its case in report_run's engine_setup
+// (the words of its RingSetup, which has one count for every engine);
+// its refusal is worded from its row's word, unless it has words of its
+// own.
 #pragma once
 
 #include <cstdint>
@@ -61,8 +64,9 @@ struct RingEngine {
   // by name, an engine that is refused ends the run.
   EngineChoice refused_falls_back_to;
   // Refused for the first job, or for any where later has no notice of
-  // its own (value: --iodepth).
-  Notice unavailable;
+  // its own (value: --iodepth). None: the engine has no words of its
+  // own, and Notice::kEngineUnavailable (value: its choice) names it.
+  std::optional<Notice> unavailable;
   // Refused for a later job, once the first's was set up (value: the
   // jobs set up). The jobs cannot share one engine, so this ends the run.
   std::optional<Notice> later_unavailable;
@@ -76,7 +80,7 @@ inline constexpr RingEngine kRingEngines[] = {
     {EngineChoice::kThreads, "threads", open_thread_ring, RingEngine::Opens::kWithSlots, false, EngineChoice::kThreads,
      Notice::kThreadsUnavailable, std::nullopt, true},
     {EngineChoice::kLibaio, "libaio", open_aio_ring, RingEngine::Opens::kBeforeFiles, false, EngineChoice::kLibaio,
-     Notice::kAioUnavailable, std::nullopt, false},
+     std::nullopt, std::nullopt, false},
 };
 
 // The lookups take the table, so that a test can hand the queue's set-up

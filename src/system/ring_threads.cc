@@ -50,7 +50,7 @@ class ThreadRing final : public Ring {
   const char* name() const noexcept override { return "threads"; }
   unsigned depth() const noexcept override { return depth_; }
   unsigned worker_threads() const noexcept override { return depth_; }
-  RingSetup setup() const noexcept override { return {.threads = depth_}; }
+  RingSetup setup() const noexcept override { return {.entries = depth_}; }
 
   void queue(const RingRequest& request) noexcept override {
     pending_.push_back(request);  // reserved: never allocates

@@ -58,5 +58,12 @@ TEST(Messages, ARingRefusedForAnotherReasonSaysThatReasonAlone) {
             "ddtime: io_uring set up the rings of 3 jobs, then refused the next: Resource temporarily unavailable\n");
 }
 
+// An engine with no refusal words of its own (a new one, or libaio) is
+// named by the word --engine= took.
+TEST(Messages, AnEngineWithoutWordsOfItsOwnIsNamedByItsWord) {
+  EXPECT_EQ(said_of(Notice::kEngineUnavailable, EAGAIN, static_cast<std::int64_t>(EngineChoice::kLibaio)),
+            "ddtime: --engine=libaio: cannot set up the engine: Resource temporarily unavailable\n");
+}
+
 }  // namespace
 }  // namespace ddtime

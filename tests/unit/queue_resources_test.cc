@@ -178,6 +178,22 @@ TEST_F(QueueSetUp, AnEngineNamedAndRefusedEndsTheSetUpWithItsNotice) {
   EXPECT_EQ(events_.notices[0].err, EPERM);
 }
 
+// A row without a notice of its own (libaio's, a new engine's): the
+// refusal names the engine, for the words to take its row's word.
+TEST_F(QueueSetUp, AnEngineWithoutANoticeOfItsOwnIsNamedInTheGeneralOne) {
+  constexpr RingEngine kWordless[] = {{EngineChoice::kLibaio, "kernel", open_kernel_like,
+                                       RingEngine::Opens::kBeforeFiles, false, EngineChoice::kLibaio, std::nullopt,
+                                       std::nullopt, false}};
+  QueueResources wordless{kWordless};
+  plan_.engine = EngineChoice::kLibaio;
+  script.refuse_first = EAGAIN;
+  EXPECT_FALSE(wordless.open_kernel_rings(os_, plan_, events_, engine_));
+  ASSERT_EQ(events_.notices.size(), 1u);
+  EXPECT_EQ(events_.notices[0].what, Notice::kEngineUnavailable);
+  EXPECT_EQ(events_.notices[0].value, static_cast<std::int64_t>(EngineChoice::kLibaio));
+  EXPECT_EQ(events_.notices[0].err, EAGAIN);
+}
+
 TEST_F(QueueSetUp, ALaterJobRefusedSaysHowManyJobsWereSetUp) {
   plan_.jobs = 3;
   script.refuse_from_job = 2;

@@ -605,7 +605,7 @@ TEST(EngineLine, AnErrnoWithoutWordsIsNamedByItsNumber) {
 TEST(EngineLine, NamesTheSetupOnlyOfAnEngineWhoseRowAsksForIt) {
   EngineUse engine;
   engine.kind = EngineChoice::kThreads;
-  engine.setup.threads = 8;
+  engine.setup.entries = 8;
   EXPECT_NE(engine_line("ddtime", engine).find(", 8 threads"), std::string::npos) << engine_line("ddtime", engine);
   engine.kind = EngineChoice::kIoUring;
   engine.setup = {.registered_buffers = true};
@@ -638,16 +638,16 @@ TEST(EngineSetup, WordsIoUringsFlagsInTheOrderTheRingSetThemUp) {
 TEST(EngineSetup, CountsTheThreadsEnginesWorkersWithOneInTheSingular) {
   EngineUse engine;
   engine.kind = EngineChoice::kThreads;
-  engine.setup.threads = 8;
+  engine.setup.entries = 8;
   EXPECT_EQ(engine_setup(engine), "8 threads");
-  engine.setup.threads = 1;
+  engine.setup.entries = 1;
   EXPECT_EQ(engine_setup(engine), "1 thread");
 }
 
 TEST(EngineSetup, SizesTheLinuxAioContext) {
   EngineUse engine;
   engine.kind = EngineChoice::kLibaio;
-  engine.setup.aio_events = 32;
+  engine.setup.entries = 32;
   EXPECT_EQ(engine_setup(engine), "Linux AIO context of 32");
 }
 

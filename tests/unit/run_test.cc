@@ -51,7 +51,7 @@ RingOpened open_released_slowly(unsigned depth, bool /*for_another_thread*/) {
 }
 constexpr RingEngine kReleasedSlowly[] = {
     {EngineChoice::kLibaio, "slow", open_released_slowly, RingEngine::Opens::kBeforeFiles, false, EngineChoice::kLibaio,
-     Notice::kAioUnavailable, std::nullopt, false},
+     std::nullopt, std::nullopt, false},
 };
 
 std::size_t position_of(const FakeOs& os, const std::string& call) {
