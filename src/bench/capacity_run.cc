@@ -23,40 +23,50 @@ CapacityProbeRun::~CapacityProbeRun() {
   if (fd_ >= 0) os_.close(fd_);
 }
 
-bool CapacityProbeRun::open(CapacityResult& result, CapacityProblem& problem) {
+int open_capacity_target(Os& os, const CapacityTarget& target, std::int64_t block, CapacityResult& result,
+                         CapacityProblem& problem) {
   // O_DIRECT where the target takes it: every read then reaches the
   // device, whatever its cache holds.
-  IoResult opened = os_.open(target_.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC, 0);
-  direct_ = opened.ok();
-  if (opened.err == EINVAL) opened = os_.open(target_.path.c_str(), O_RDWR | O_CLOEXEC, 0);
+  IoResult opened = os.open(target.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC, 0);
+  result.direct = opened.ok();
+  if (opened.err == EINVAL) opened = os.open(target.path.c_str(), O_RDWR | O_CLOEXEC, 0);
   if (!opened.ok()) {
     problem = {CapacityProblem::What::kOpen, opened.err, 0};
-    return false;
+    return -1;
   }
-  fd_ = static_cast<int>(opened.n);
-  const std::optional<std::int64_t> size = file_size(os_, fd_, target_.kind);
+  const int fd = static_cast<int>(opened.n);
+  const std::optional<std::int64_t> size = file_size(os, fd, target.kind);
   if (!size) {
+    os.close(fd);
     problem = {CapacityProblem::What::kSize, EINVAL, 0};
-    return false;
+    return -1;
   }
-  const DirectIoNeeds needs = os_.direct_io_needs(fd_);
-  const auto alignment = static_cast<std::int64_t>(needs.offset_alignment);
-  options_.block = (std::max(options_.block, alignment) + alignment - 1) / alignment * alignment;
-  std::int64_t range = std::max<std::int64_t>(0, *size - target_.start);
-  if (target_.bytes >= 0) range = std::min(range, target_.bytes);
-  range -= range % options_.block;
-  result.target = target_.path;
+  const auto alignment = static_cast<std::int64_t>(os.direct_io_needs(fd).offset_alignment);
+  block = (std::max(block, alignment) + alignment - 1) / alignment * alignment;
+  std::int64_t range = std::max<std::int64_t>(0, *size - target.start);
+  if (target.bytes >= 0) range = std::min(range, target.bytes);
+  range -= range % block;
+  result.target = target.path;
   result.reported_bytes = *size;
-  result.start = target_.start;
+  result.start = target.start;
   result.range_bytes = range;
-  result.block = options_.block;
-  result.seed = options_.seed;
-  result.direct = direct_;
-  result.kept = options_.keep;
-  if (range < options_.block) {
+  result.block = block;
+  if (range < block) {
+    os.close(fd);
     problem = {CapacityProblem::What::kTooSmall, 0, range};
-    return false;
+    return -1;
   }
+  return fd;
+}
+
+bool CapacityProbeRun::open(CapacityResult& result, CapacityProblem& problem) {
+  result.seed = options_.seed;
+  result.kept = options_.keep;
+  fd_ = open_capacity_target(os_, target_, options_.block, result, problem);
+  if (fd_ < 0) return false;
+  direct_ = result.direct;
+  options_.block = result.block;
+  const DirectIoNeeds needs = os_.direct_io_needs(fd_);
   if (!buffer_.allocate(static_cast<std::size_t>(options_.block), std::max(page_size(), needs.memory_alignment))) {
     problem = {CapacityProblem::What::kMemory, ENOMEM, 0};
     return false;

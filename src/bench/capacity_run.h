@@ -35,6 +35,14 @@ struct CapacityOptions {
   std::size_t random = 64;    // random blocks beside the powers of two
 };
 
+// of= opened for reading and writing (O_DIRECT where it takes it), its
+// size, and the range and block a probe or =full's passes use: result's
+// target, reported_bytes, start, range_bytes, block (at least block, a
+// multiple of the direct I/O alignment) and direct. The descriptor, or -1
+// with problem said (kOpen, kSize, kTooSmall).
+int open_capacity_target(Os& os, const CapacityTarget& target, std::int64_t block, CapacityResult& result,
+                         CapacityProblem& problem);
+
 class CapacityProbeRun {
  public:
   // interrupted: asked between blocks; true stops the probe (the blocks it

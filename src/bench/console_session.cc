@@ -133,7 +133,7 @@ int Console::session_step(const SessionStep& step) {
     if (problem.what != CapacityProblem::What::kNone && problem.what != CapacityProblem::What::kInterrupted) {
       const CapacityProblemWords words =
           capacity_problem_words(problem, capacity->result, diag_.quote(*settings_.output_file));
-      diag_.error(words.err, words.text);
+      if (!words.text.empty()) diag_.error(words.err, words.text);
     }
     if (capacity->complete() && session_text_) {
       diag_.raw(capacity_text(program, capacity->result, diag_.quote(*settings_.output_file)));

@@ -76,6 +76,15 @@ Settings write_pass_settings(const Settings& settings, bool pattern) {
   return write;
 }
 
+Settings capacity_write_settings(const Settings& settings, std::int64_t block, std::int64_t bytes, bool direct) {
+  Settings write = write_pass_settings(with_block_size(settings, block), true);
+  count_bytes(write, bytes);
+  write.ext.count_from_size = false;
+  write.conv.notrunc = true;
+  write.oflag.direct = write.oflag.direct || direct;
+  return write;
+}
+
 Settings read_back_settings(const Settings& settings, const Settings& written, std::int64_t where, std::int64_t bytes) {
   Settings read = settings;
   read.input_file = written.output_file;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // derive — the one place a run's Settings and Plan are made from the
 // resolved command line: a sweep's row (a block size and a depth), a
-// read-back's write and read passes, a profile's test on either side, and
-// the profile's base job before resolve. Each mode asks here, so that a
+// read-back's write and read passes, a profile's test on either side,
+// --capacity=full's write pass, and the profile's base job before resolve. Each mode asks here, so that a
 // new mode cannot forget to clear what a read of written data must not
 // carry (conv=, oflag=, a cut at seek=): --readback's read pass and a
 // profile's read test are the same derivation. Plain values in, plain
@@ -47,6 +47,10 @@ Plan row_plan(const Plan& plan, unsigned depth);
 
 // --readback's write pass: the copy as asked, flushed at its end.
 Settings write_pass_settings(const Settings& settings, bool pattern);
+// --capacity=full's write pass: the stamps over bytes of of= from seek=,
+// in blocks of block, flushed at its end, O_DIRECT where direct (the
+// target takes it), a regular file never cut.
+Settings capacity_write_settings(const Settings& settings, std::int64_t block, std::int64_t bytes, bool direct);
 // The bytes a write put at where (in written's output blocks) read back
 // into /dev/null: the input is the written output, with no conversion,
 // no output flag and O_DIRECT as the write had it.

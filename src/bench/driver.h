@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/capacity_run.h"
 #include "bench/console.h"
 #include "bench/derive.h"
 #include "bench/resolve.h"
@@ -79,8 +80,10 @@ class Driver {
   int verify_readback(SessionRecord& session, std::int64_t where, const PatternSource* pattern);
 
   // --capacity (driver_capacity.cc): the probe of of=, its verdict and
-  // JSON; the exit status, or the SIGINT's end.
+  // JSON; the exit status, or the SIGINT's end. =full: the write and read
+  // passes of every block, each a run of the session, then the scan.
   int run_capacity();
+  int run_capacity_full(const CapacityTarget& target);
 
   // --cache: the page cache as asked before a run, and what it then holds
   // of the run's ranges. False when it could not be set up (reported) or

@@ -406,12 +406,14 @@ void DdtimeOptions::describe_time(const RowsWanted& wanted) {
   add("capacity",
       row<OptionalText>(
           [this](const OptionalText& v) {
-            if (v.text && *v.text != "quick") throw BadArgument{"Valid arguments are: quick"};
+            if (v.text && *v.text != "quick" && *v.text != "full")
+              throw BadArgument{"Valid arguments are: quick, full"};
             plan_.capacity = true;
+            plan_.capacity_full = v.text && *v.text == "full";
           },
           "MODE"),
       "find what of= really holds, as f3probe does: stamp the ends, every power of two and random blocks, read "
-      "them back (quick)");
+      "them back (quick); or write, read back and compare every block, as f3write and f3read (full)");
   add("keep", row<Switch>([this](Switch) { plan_.keep = true; }),
       "with --capacity: save the blocks it overwrites and write them back at the end, and on SIGINT");
   add("compare", row<Switch>([this](Switch) { plan_.compare = true; }),

@@ -2,7 +2,9 @@
 // options_capacity — part of operands: what --capacity and --keep refuse.
 // The probe writes its own stamps to of= in its own blocks, once, and
 // reads them back: every option that shapes a copy or a benchmark's runs
-// has no meaning there, and is named rather than ignored.
+// has no meaning there, and is named rather than ignored. --capacity=full
+// writes and reads every block in two passes, which take a queue
+// (--iodepth, --engine), their --timeline and its chart (--svg).
 #include <fmt/format.h>
 
 #include <string>
@@ -28,13 +30,19 @@ std::string capacity_refuses(const Settings& s, const Plan& p) {
   if (p.sweeps_bs() || !p.sweep_iodepth.empty()) return "--sweep";
   if (p.time_ns || p.ramp_ns > 0) return p.time_ns ? "--time" : "--ramp";
   if (p.random) return "--random";
-  if (p.iodepth_given || p.jobs > 1 || p.engine_given) return p.jobs > 1 ? "--jobs" : "--iodepth or --engine";
+  if (p.jobs > 1) return "--jobs";
+  if (!p.capacity_full && (p.iodepth_given || p.engine_given)) {
+    return "--iodepth or --engine (--capacity=full's passes take them)";
+  }
   if (p.latency) return "--latency";
-  if (p.timeline) return "--timeline";
+  if (!p.capacity_full && p.timeline) return "--timeline (--capacity=full's passes take it)";
+  if (p.steady_percent) return "--steady";
   if (p.cache_given) return "--cache";
   if (p.preallocate) return "--preallocate";
   for (const OutputRequest& asked : p.outputs) {
-    if (asked.format != "json") return "--" + asked.format;
+    if (asked.format != "json" && !(p.capacity_full && asked.format == "svg")) {
+      return "--" + asked.format + (asked.format == "svg" ? " (--capacity=full's passes take it)" : "");
+    }
   }
   return {};
 }
@@ -47,6 +55,12 @@ bool check_capacity(const Settings& settings, const Plan& plan, const Diag& diag
     return false;
   }
   if (!plan.capacity) return true;
+  if (plan.keep && plan.capacity_full) {
+    diag.error(0,
+               "--keep saves the blocks the quick probe overwrites; --capacity=full writes every block, which it "
+               "cannot save: copy what the device holds first");
+    return false;
+  }
   if (const std::string refused = capacity_refuses(settings, plan); !refused.empty()) {
     diag.error(0, fmt::format("--capacity probes of= with stamps of its own: it does not combine with {}", refused));
     return false;

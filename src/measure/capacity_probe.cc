@@ -91,6 +91,38 @@ CapacityFinding conclude(std::span<const ProbedBlock> probes) {
   return finding;
 }
 
+void add_scanned(std::vector<ScannedExtent>& extents, const ProbedBlock& block, std::int64_t size) {
+  if (!extents.empty()) {
+    ScannedExtent& last = extents.back();
+    const std::int64_t past = last.offset + last.blocks * size;
+    const bool continues = block.offset == past && block.outcome == last.outcome && block.error == last.error &&
+                           (!block.holds || (last.holds && *block.holds == *last.holds + last.blocks * size));
+    if (continues) {
+      ++last.blocks;
+      return;
+    }
+  }
+  extents.push_back({block.offset, 1, block.outcome, block.holds, block.error});
+}
+
+CapacityFinding conclude_scan(std::span<const ScannedExtent> extents) {
+  // Within an extent every block is as its first: the first blocks say
+  // what every block would.
+  std::vector<ProbedBlock> firsts;
+  firsts.reserve(extents.size());
+  for (const ScannedExtent& extent : extents)
+    firsts.push_back({extent.offset, extent.outcome, extent.holds, extent.error});
+  CapacityFinding finding = conclude(firsts);
+  finding.good_past_first_bad = 0;
+  if (finding.verdict != CapacityVerdict::kLoses && finding.verdict != CapacityVerdict::kFails) return finding;
+  for (const ScannedExtent& extent : extents) {
+    if (extent.outcome == ProbeOutcome::kGood && extent.offset > *finding.real_bytes) {
+      finding.good_past_first_bad += extent.blocks;
+    }
+  }
+  return finding;
+}
+
 std::optional<std::int64_t> next_bisection(std::int64_t good, std::int64_t bad, std::int64_t block) noexcept {
   if (bad - good <= block) return std::nullopt;
   const std::int64_t blocks = (bad - good) / block;

@@ -36,6 +36,16 @@ ProbedBlock classify_probe(std::int64_t offset, std::span<const unsigned char> g
 // The verdict from the probed blocks (in any order).
 CapacityFinding conclude(std::span<const ProbedBlock> probes);
 
+// --capacity=full: block (of size bytes) added to the extents, the last
+// one made longer when block continues it (same outcome and error, the
+// next offset, wrapped onto the next block's stamp).
+void add_scanned(std::vector<ScannedExtent>& extents, const ProbedBlock& block, std::int64_t size);
+
+// The verdict from every block, as conclude draws it from the probed
+// ones (a wrap from the distances between blocks and the stamps they
+// hold); good_past_first_bad counts blocks.
+CapacityFinding conclude_scan(std::span<const ScannedExtent> extents);
+
 // The gap between the last good block below the first bad one and the
 // first bad one: where to probe next, halving it, or none when they are
 // adjacent (the boundary is found). good: -block when no block below the

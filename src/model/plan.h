@@ -93,7 +93,10 @@ struct Plan {
   std::vector<OutputRequest> outputs;
   // --capacity: probe what of= really holds (quick, as f3probe) instead of
   // copying; --keep: save the blocks it overwrites and write them back.
+  // capacity_full (--capacity=full): write and verify every block, as
+  // f3write and f3read.
   bool capacity = false;
+  bool capacity_full = false;
   bool keep = false;
   // --compare: the JSON documents named on the command line, the first the
   // baseline; nothing is copied.

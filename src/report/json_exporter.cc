@@ -67,7 +67,8 @@ std::optional<std::string> JsonExporter::capacity_ended(const CapacityReport& re
   // The stamps are made in memory: no file is read.
   Environment facts = environment();
   facts.input.reset();
-  return capacity_json(report.result, report.complete(), facts, DDTIME_VERSION, report.exit_status, report.signal);
+  return capacity_json(report.result, report.passes, report.complete(), facts, DDTIME_VERSION, report.exit_status,
+                       report.signal);
 }
 
 std::optional<std::string> JsonExporter::refused(std::span<const std::string> errors) {

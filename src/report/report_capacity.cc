@@ -5,6 +5,7 @@
 
 #include <cerrno>
 
+#include "measure/record.h"
 #include "report/diag.h"
 #include "report/json.h"
 #include "report/report.h"
@@ -16,6 +17,27 @@ namespace {
 
 // "8.6 GB (8589934592 B)": both, as GNU's summary gives a size.
 std::string size_words(std::int64_t bytes) { return fmt::format("{} ({} B)", human_size(bytes, true), bytes); }
+
+// What a count of blocks with the outcome is called.
+std::string_view outcome_count_words(ProbeOutcome outcome) noexcept {
+  switch (outcome) {
+    case ProbeOutcome::kWrapped:
+      return "holding another block's stamp";
+    case ProbeOutcome::kZeros:
+      return "zeros";
+    case ProbeOutcome::kOld:
+      return "old bytes";
+    case ProbeOutcome::kOther:
+      return "other bytes";
+    case ProbeOutcome::kReadError:
+      return "unreadable";
+    case ProbeOutcome::kWriteError:
+      return "unwritable";
+    case ProbeOutcome::kGood:
+      break;
+  }
+  return "good";
+}
 
 std::string_view read_back_words(ProbeOutcome outcome) noexcept {
   switch (outcome) {
@@ -39,16 +61,18 @@ std::string_view read_back_words(ProbeOutcome outcome) noexcept {
 
 std::string verdict_line(std::string_view program, const CapacityResult& result, std::string_view target) {
   const CapacityFinding& finding = result.finding;
+  // The quick probe's blocks were probed; the full mode's, every one, written.
+  const std::string_view seen = result.full ? "written" : "probed";
   if (finding.verdict == CapacityVerdict::kHoldsAll) {
-    return fmt::format("{}: capacity: {} holds what it reports, {}: the {} blocks probed read back as written\n",
-                       program, target, human_size(result.reported_bytes, true), result.probes.size());
+    return fmt::format("{}: capacity: {} holds what it reports, {}: the {} blocks {} read back as written\n", program,
+                       target, human_size(result.reported_bytes, true), result.blocks_seen(), seen);
   }
   const std::int64_t bad = result.start + finding.real_bytes.value_or(0);
   if (finding.good_past_first_bad > 0) {
     return fmt::format(
-        "{}: capacity: the block of {} at offset {} {}, yet {} probed block{} past it read back as written: a bad "
+        "{}: capacity: the block of {} at offset {} {}, yet {} {} block{} past it read back as written: a bad "
         "block, not a smaller capacity\n",
-        program, target, bad, read_back_words(finding.first_bad_outcome), finding.good_past_first_bad,
+        program, target, bad, read_back_words(finding.first_bad_outcome), finding.good_past_first_bad, seen,
         finding.good_past_first_bad == 1 ? "" : "s");
   }
   std::string what;
@@ -110,6 +134,36 @@ void put_finding(json::Object& capacity, const CapacityResult& result, bool comp
   put_first_bad(capacity, result);
 }
 
+// "1024 good, 15360 wrapped": how many blocks gave each outcome, in the
+// outcomes' order, those none gave left out.
+std::string outcome_counts(const CapacityResult& result) {
+  constexpr ProbeOutcome kOrder[] = {ProbeOutcome::kGood,      ProbeOutcome::kWrapped, ProbeOutcome::kZeros,
+                                     ProbeOutcome::kOld,       ProbeOutcome::kOther,   ProbeOutcome::kReadError,
+                                     ProbeOutcome::kWriteError};
+  std::string text;
+  for (const ProbeOutcome outcome : kOrder) {
+    std::int64_t blocks = 0;
+    for (const ScannedExtent& extent : result.extents) {
+      if (extent.outcome == outcome) blocks += extent.blocks;
+    }
+    if (blocks == 0) continue;
+    if (!text.empty()) text += ", ";
+    text += fmt::format("{} {}", blocks, outcome_count_words(outcome));
+  }
+  return text;
+}
+
+void put_extents(json::Array extents, const CapacityResult& result) {
+  for (const ScannedExtent& extent : result.extents) {
+    json::Object run = extents.object();
+    run.integer("offset", result.start + extent.offset)
+        .integer("blocks", extent.blocks)
+        .string("outcome", probe_outcome_name(extent.outcome));
+    put_offset(run, "holds", result, extent.holds);
+    put_error(run, extent.error);
+  }
+}
+
 void put_probes(json::Array probes, const CapacityResult& result) {
   for (const ProbedBlock& probe : result.probes) {
     json::Object block = probes.object();
@@ -157,6 +211,16 @@ std::string_view capacity_verdict_name(CapacityVerdict verdict) noexcept {
 
 std::string capacity_text(std::string_view program, const CapacityResult& result, std::string_view quoted) {
   std::string text = verdict_line(program, result, quoted);
+  if (result.full) {
+    // The passes' lines gave their rates; the scan's is what comparing
+    // every block took, a third read.
+    text += fmt::format(
+        "{}: capacity: {} blocks of {} B from offset {} written, read back and compared ({} compared in "
+        "{}{}): {}\n",
+        program, result.blocks_seen(), result.block, result.start, human_size(result.scanned_bytes, false),
+        duration_text(result.scan_ns), result.direct ? ", read with O_DIRECT" : "", outcome_counts(result));
+    return text;
+  }
   text += fmt::format("{}: capacity: {} blocks of {} B probed from offset {} in {}, {}{}\n", program,
                       result.probes.size(), result.block, result.start, duration_text(result.elapsed_ns),
                       result.direct ? "read with O_DIRECT" : "read after dropping the cache",
@@ -193,6 +257,7 @@ CapacityProblemWords capacity_problem_words(const CapacityProblem& problem, cons
                   : fmt::format("--capacity --keep: cannot write back the block of {} at offset {}", path,
                                 result.start + problem.offset),
               problem.err};
+    case What::kPass:  // the pass said why, as dd would
     case What::kInterrupted:
     case What::kNone:
       break;
@@ -200,8 +265,9 @@ CapacityProblemWords capacity_problem_words(const CapacityProblem& problem, cons
   return {};
 }
 
-std::string capacity_json(const CapacityResult& result, bool complete, const Environment& environment,
-                          std::string_view version, std::optional<int> exit_status, int signal) {
+std::string capacity_json(const CapacityResult& result, const SessionRecord* passes, bool complete,
+                          const Environment& environment, std::string_view version, std::optional<int> exit_status,
+                          int signal) {
   json::Writer out;
   {
     json::Object document = out.object();
@@ -210,7 +276,7 @@ std::string capacity_json(const CapacityResult& result, bool complete, const Env
     document.boolean("complete", complete);
     {
       json::Object capacity = document.object("capacity");
-      capacity.string("mode", "quick")
+      capacity.string("mode", result.full ? "full" : "quick")
           .string("target", result.target)
           .integer("reported_bytes", result.reported_bytes)
           .integer("start", result.start)
@@ -227,7 +293,19 @@ std::string capacity_json(const CapacityResult& result, bool complete, const Env
       capacity.decimal("seconds", json::seconds(result.elapsed_ns));
       put_finding(capacity, result, complete);
       capacity.integer("good_past_first_bad", result.finding.good_past_first_bad);
-      put_probes(capacity.array("probes"), result);
+      if (result.full) {
+        capacity.null("probes");
+        put_extents(capacity.array("extents"), result);
+        capacity.integer("scanned_bytes", result.scanned_bytes).decimal("scan_seconds", json::seconds(result.scan_ns));
+        json::Array runs = capacity.array("passes");
+        for (const RunRecord& pass : passes != nullptr ? passes->runs : std::vector<RunRecord>{}) {
+          json::Object run = runs.object();
+          put_session_run(run, pass, version);
+        }
+      } else {
+        put_probes(capacity.array("probes"), result);
+        capacity.null("extents").null("scanned_bytes").null("scan_seconds").null("passes");
+      }
     }
     if (exit_status) {
       document.integer("exit_status", *exit_status);

@@ -356,6 +356,33 @@ void put_plan(json::Object& document, const SessionRecord& session) {
   }
 }
 
+void put_summary_row(json::Object& row, const RowRecord& source) {
+  const RowSummary& summary = *source.summary;
+  row.integer("bs", source.bs)
+      .integer("iodepth", source.depth)
+      .string("pass", pass_name(source.pass))
+      .integer("runs", static_cast<std::int64_t>(summary.real.count))
+      .boolean("knee", source.knee);
+  put_figure(row.object("real"), summary.real, 9);
+  put_figure(row.object("user"), summary.user, 9);
+  put_figure(row.object("sys"), summary.sys, 9);
+  put_figure(row.object("bytes_per_second"), summary.bytes_per_second, 3);
+  if (source.latency) put_latency(row.object("latency"), *source.latency);
+}
+
+// The session's environment with the first seeds its runs show.
+Environment session_environment(Environment environment, const SessionRecord& session) {
+  const auto random = std::find_if(session.runs.begin(), session.runs.end(),
+                                   [](const RunRecord& run) { return run.result.random.has_value(); });
+  if (random != session.runs.end()) environment.random_seed = random->result.random->seed;
+  const auto pattern =
+      std::find_if(session.runs.begin(), session.runs.end(), [](const RunRecord& run) { return run.seed.has_value(); });
+  if (pattern != session.runs.end()) environment.pattern_seed = pattern->seed;
+  return environment;
+}
+
+}  // namespace
+
 void put_session_run(json::Object& run, const RunRecord& source, std::string_view version) {
   put_run(run, source, version, nullptr);
   const RunTimes& times = source.result.times;
@@ -389,33 +416,6 @@ void put_session_run(json::Object& run, const RunRecord& source, std::string_vie
     run.decimal("verify_seconds", seconds(source.verify_ns));
   }
 }
-
-void put_summary_row(json::Object& row, const RowRecord& source) {
-  const RowSummary& summary = *source.summary;
-  row.integer("bs", source.bs)
-      .integer("iodepth", source.depth)
-      .string("pass", pass_name(source.pass))
-      .integer("runs", static_cast<std::int64_t>(summary.real.count))
-      .boolean("knee", source.knee);
-  put_figure(row.object("real"), summary.real, 9);
-  put_figure(row.object("user"), summary.user, 9);
-  put_figure(row.object("sys"), summary.sys, 9);
-  put_figure(row.object("bytes_per_second"), summary.bytes_per_second, 3);
-  if (source.latency) put_latency(row.object("latency"), *source.latency);
-}
-
-// The session's environment with the first seeds its runs show.
-Environment session_environment(Environment environment, const SessionRecord& session) {
-  const auto random = std::find_if(session.runs.begin(), session.runs.end(),
-                                   [](const RunRecord& run) { return run.result.random.has_value(); });
-  if (random != session.runs.end()) environment.random_seed = random->result.random->seed;
-  const auto pattern =
-      std::find_if(session.runs.begin(), session.runs.end(), [](const RunRecord& run) { return run.seed.has_value(); });
-  if (pattern != session.runs.end()) environment.pattern_seed = pattern->seed;
-  return environment;
-}
-
-}  // namespace
 
 std::string json_session_report(const SessionRecord& session, const Environment& environment,
                                 std::string_view version) {

@@ -54,6 +54,10 @@ std::string_view json_memory_exhausted() noexcept;
 // back as plainly not the name given (operands then add its hex).
 std::string json_quote(std::string_view text);
 
+// One run of a session, or a pass (--readback's, --capacity=full's), as
+// the "runs" of a session document have it: the schema's "session_run".
+void put_session_run(json::Object& run, const RunRecord& source, std::string_view version);
+
 // "signal": null (0), the signal's name ("SIGINT"), or its number as a
 // string where it has no name; every document (run, session, profile).
 void put_signal(json::Object& object, int signal);

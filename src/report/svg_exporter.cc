@@ -3,6 +3,7 @@
 
 #include <sys/utsname.h>
 
+#include "model/capacity.h"
 #include "model/settings.h"
 #include "report/report_svg.h"
 #include "system/os.h"
@@ -33,6 +34,11 @@ std::optional<std::string> SvgExporter::session_ended(const SessionRecord& sessi
 
 std::optional<std::string> SvgExporter::profile_ended(const ProfileRecord& profile) {
   return svg_document(context_.os, context_.command_line, profile_panels(profile));
+}
+
+std::optional<std::string> SvgExporter::capacity_ended(const CapacityReport& report) {
+  if (report.passes == nullptr) return std::nullopt;
+  return session_ended(*report.passes);
 }
 
 }  // namespace ddtime

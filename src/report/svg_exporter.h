@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// svg_exporter — --svg=PATH: one document, once, when a run, a session or
-// a profile ends, of the panels report_svg draws from its record, under
+// svg_exporter — --svg=PATH: one document, once, when a run, a session, a
+// profile or --capacity=full's passes end, of the panels report_svg draws from its record, under
 // the command as typed, the host and the date; and that heading for
 // --compare's chart (svg_document).
 #pragma once
@@ -27,6 +27,8 @@ class SvgExporter final : public Exporter {
   std::optional<std::string> run_ended(const RunRecord& run) override;
   std::optional<std::string> session_ended(const SessionRecord& session) override;
   std::optional<std::string> profile_ended(const ProfileRecord& profile) override;
+  // --capacity=full: its passes' chart, each pass's rate over the device.
+  std::optional<std::string> capacity_ended(const CapacityReport& report) override;
 };
 
 }  // namespace ddtime

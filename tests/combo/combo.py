@@ -333,19 +333,28 @@ CAPACITY_SHARE = 0.02  # of the cases: --capacity probes a file
 
 def capacity_case(rng: random.Random, number: int) -> Case:
     """--capacity over of=out, a regular file (which holds what it says):
-    empty, or 1-3 MiB of random bytes; with or without --force, --keep,
-    bs=, seek=, count= and --json."""
+    empty, or 1-3 MiB of random bytes; quick or full; with or without
+    --force, --keep, bs=, seek=, count= and --json, and for full (whose
+    passes take them) --iodepth, --timeline and --svg."""
     size = pick(rng, [(0, 1), (MiB, 3), (3 * MiB - 1000, 2), (2 * MiB + 4096, 2)])
     files: Dict[str, tuple] = {"out": ("random", size)}
     dd: Dict[str, object] = {"of": "out"}
-    ext: Dict[str, object] = {"capacity": rng.choice([True, "quick"])}
+    ext: Dict[str, object] = {"capacity": rng.choice([True, "quick", "full"])}
+    if ext["capacity"] == "full":
+        if rng.random() < 0.4:
+            ext["iodepth"] = rng.choice([1, 4, 16])
+        if rng.random() < 0.4:
+            ext["timeline"] = rng.choice([True, "10ms"])
+        if rng.random() < 0.4:
+            ext["svg"] = "capacity.svg"
     if rng.random() < 0.4:
         dd["bs"] = num(rng.choice([4096, 8192, 65536]))
     if rng.random() < 0.3:
         dd["seek"] = num(rng.choice([1, 8, 64]))
     if rng.random() < 0.3:
         dd["count"] = num(rng.choice([16, 128, 1000]))
-    if rng.random() < 0.5:
+    # Full refuses --keep: rarely asked, so that most full cases run.
+    if rng.random() < (0.15 if ext["capacity"] == "full" else 0.5):
         ext["keep"] = True
     if rng.random() < 0.85:
         ext["force"] = True
@@ -2878,12 +2887,19 @@ def check_profile(case: Case, directory: Path, status: int, err: str) -> List[Fa
 def check_capacity(case: Case, directory: Path, before: bytes, status: int, err: str) -> List[Failure]:
     """A regular file holds what it says: exit 0, the verdict "holds", of=
     its size still, and (--keep) its bytes as they were, or (without) other
-    bytes only in the blocks the JSON lists as probed. An empty of= holds
-    no block; a non-empty one without --force is refused, unchanged."""
+    bytes only in the blocks the JSON lists as probed (full: every block of
+    the range, in extents that add up to it, after two passes). An empty
+    of= holds no block; a non-empty one without --force is refused,
+    unchanged; --keep with full is refused."""
     after = (directory / "out").read_bytes()
     failures: List[Failure] = []
+    full = case.ext["capacity"] == "full"
     if len(after) != len(before):
         failures.append(Failure("outside-range", "--capacity grew or cut of=", f"{len(before)} -> {len(after)} bytes"))
+    if full and case.ext.get("keep"):
+        if status != 1 or "--capacity=full writes every block" not in err or after != before:
+            failures.append(Failure("refusal", "--capacity=full --keep was not refused", f"exit {status}\n{err[-600:]}"))
+        return failures
     if before and not case.ext.get("force"):
         if status != 1 or "--force" not in err or after != before:
             failures.append(Failure("rule1-scratch", "--capacity over a non-empty of= without --force",
@@ -2892,7 +2908,7 @@ def check_capacity(case: Case, directory: Path, before: bytes, status: int, err:
     # The range: from seek= (in bs= blocks, 512 B without bs=), count= of
     # them or the rest, in whole probe blocks (bs=, or 4 KiB).
     bs = case.dd["bs"][0] if "bs" in case.dd else 512
-    block = bs if "bs" in case.dd else 4096
+    block = bs if "bs" in case.dd else MiB if full else 4096
     start = case.dd["seek"][0] * bs if "seek" in case.dd else 0
     rest = max(0, len(before) - start)
     if "count" in case.dd:
@@ -2910,6 +2926,10 @@ def check_capacity(case: Case, directory: Path, before: bytes, status: int, err:
     if case.ext.get("keep") and after != before:
         at = next(i for i in range(len(after)) if after[i] != before[i])
         failures.append(Failure("capacity", "--capacity --keep did not leave of= as it was", f"first difference at {at}"))
+    if full and "svg" in case.ext:
+        svg = (directory / "capacity.svg").read_text() if (directory / "capacity.svg").exists() else ""
+        if "<svg" not in svg or "</svg>" not in svg:
+            failures.append(Failure("report-parse", "--capacity=full --svg: no chart", svg[:200]))
     if "json" not in case.ext:
         return failures
     try:
@@ -2924,8 +2944,17 @@ def check_capacity(case: Case, directory: Path, before: bytes, status: int, err:
     if capacity.get("verdict") != "holds" or doc.get("exit_status") != 0:
         failures.append(Failure("capacity", "--capacity JSON: not holds, or not exit 0", json.dumps(capacity)[:600]))
     block = capacity.get("block", 4096)
-    probed = {p["offset"] for p in capacity.get("probes", [])}
+    probed = {p["offset"] for p in capacity.get("probes") or []}
     start, end = capacity.get("start", 0), capacity.get("start", 0) + capacity.get("range_bytes", 0)
+    if full:
+        extents = capacity.get("extents") or []
+        counted = sum(e["blocks"] for e in extents)
+        passes = [p.get("pass") for p in capacity.get("passes") or []]
+        if (capacity.get("mode") != "full" or counted * block != end - start or passes != ["write", "read"]
+                or any(e["outcome"] != "good" for e in extents)):
+            failures.append(Failure("capacity", "--capacity=full JSON: its extents are not every block of the range, "
+                                    "all good, after a write and a read pass", json.dumps(capacity)[:800]))
+        probed = set(range(start, end, block))
     if after[:start] != before[:start] or after[end:] != before[end:]:
         failures.append(Failure("outside-range", "--capacity changed bytes outside its range", f"range {start}-{end}"))
     for offset in range(start, end, block):

@@ -23,7 +23,7 @@ MARK = "<!-- Generated from ddtime.schema.json by tests/schema/json_doc.py --wri
 # The sections in reading order: the documents, then the parts they share.
 ORDER = ["run", "snapshot", "session", "session_run", "plan", "summary_row", "figure", "profile", "profile_row",
          "profile_mix_side", "profile_run", "profile_latency", "comparison", "compared_row", "compared_side", "row_key", "capacity",
-         "capacity_probe", "error",
+         "capacity_probe", "capacity_extent", "error",
          "environment", "file_facts", "device_facts", "operands", "flags", "position", "records", "times", "rates",
          "engine", "latency", "latency_side", "random_range", "mix", "mix_side", "time", "timeline", "sample_latency", "steady",
          "residency_side"]

@@ -62,6 +62,11 @@ def broken(by_kind):
          changed(capacity, lambda d: d["capacity"].update(verdict="fake"))),
         ("a capacity probe without its outcome", changed(capacity, lambda d: d["capacity"]["probes"][0].pop("outcome"))),
         ("a capacity probe of another mode", changed(capacity, lambda d: d["capacity"].update(mode="slow"))),
+        ("a capacity extent of no blocks",
+         changed(capacity, lambda d: d["capacity"].update(
+             mode="full", probes=None,
+             extents=[{"offset": 0, "blocks": 0, "outcome": "good", "holds": None, "error": None}]))),
+        ("a capacity pass that is no run", changed(capacity, lambda d: d["capacity"].update(mode="full", passes=[{}]))),
         ("an error that exits 0", changed(error, lambda d: d.update(exit_status=0))),
         ("an error without errors", changed(error, lambda d: d.update(errors=[]))),
         ("another tool's document", changed(run, lambda d: d.update(tool="fio"))),

@@ -132,5 +132,63 @@ TEST(NextBisection, HalvesTheGapAndStopsWhenTheBlocksMeet) {
   EXPECT_EQ(next_bisection(-kBlock, 2 * kBlock, kBlock), 0);
 }
 
+// --capacity=full: a card of 4 blocks that reports 10, filled whole in
+// order. Each logical block x reads back the last block written over its
+// place, the highest y below 10 with y % 4 == x % 4.
+std::vector<ScannedExtent> scanned_wrapping_card() {
+  std::vector<ScannedExtent> extents;
+  for (std::int64_t x = 0; x < 10; ++x) {
+    std::int64_t last = x;
+    while (last + 4 < 10) last += 4;
+    const ProbedBlock block = last == x ? ProbedBlock{x * kBlock, ProbeOutcome::kGood}
+                                        : ProbedBlock{x * kBlock, ProbeOutcome::kWrapped, last * kBlock};
+    add_scanned(extents, block, kBlock);
+  }
+  return extents;
+}
+
+TEST(AddScanned, BlocksAlikeMakeOneExtentAndAWrapContinuesOnlyOntoTheNextStamp) {
+  const std::vector<ScannedExtent> extents = scanned_wrapping_card();
+  // 0-1 hold 8-9's stamps; 2-5 hold 6-9's (a jump back after 1); 6-9 good.
+  ASSERT_EQ(extents.size(), 3u);
+  EXPECT_EQ(extents[0].offset, 0);
+  EXPECT_EQ(extents[0].blocks, 2);
+  EXPECT_EQ(extents[0].holds, 8 * kBlock);
+  EXPECT_EQ(extents[1].offset, 2 * kBlock);
+  EXPECT_EQ(extents[1].blocks, 4);
+  EXPECT_EQ(extents[1].holds, 6 * kBlock);
+  EXPECT_EQ(extents[2].outcome, ProbeOutcome::kGood);
+  EXPECT_EQ(extents[2].blocks, 4);
+
+  std::vector<ScannedExtent> errors;
+  add_scanned(errors, {0, ProbeOutcome::kReadError, std::nullopt, 5}, kBlock);
+  add_scanned(errors, {kBlock, ProbeOutcome::kReadError, std::nullopt, 61}, kBlock);
+  add_scanned(errors, {2 * kBlock, ProbeOutcome::kReadError, std::nullopt, 61}, kBlock);
+  add_scanned(errors, {4 * kBlock, ProbeOutcome::kReadError, std::nullopt, 61}, kBlock);
+  ASSERT_EQ(errors.size(), 3u) << "another errno, and a gap, each begin an extent";
+  EXPECT_EQ(errors[1].blocks, 2);
+}
+
+TEST(ConcludeScan, AFullyWrittenWrapGivesTheRealSizeFromTheDistancesTheStampsWentBack) {
+  const std::vector<ScannedExtent> extents = scanned_wrapping_card();
+  const CapacityFinding finding = conclude_scan(extents);
+  EXPECT_EQ(finding.verdict, CapacityVerdict::kWraps);
+  EXPECT_EQ(finding.real_bytes, 4 * kBlock) << "gcd of 8 and 4 blocks";
+  EXPECT_EQ(finding.wraps_to, 0);
+}
+
+TEST(ConcludeScan, LostBlocksCountTheGoodBlocksPastTheFirstBadOne) {
+  std::vector<ScannedExtent> extents;
+  for (std::int64_t x = 0; x < 8; ++x) {
+    const bool bad = x == 3 || x == 4;
+    add_scanned(extents, {x * kBlock, bad ? ProbeOutcome::kZeros : ProbeOutcome::kGood}, kBlock);
+  }
+  const CapacityFinding finding = conclude_scan(extents);
+  EXPECT_EQ(finding.verdict, CapacityVerdict::kLoses);
+  EXPECT_EQ(finding.real_bytes, 3 * kBlock);
+  EXPECT_EQ(finding.good_past_first_bad, 3) << "blocks, not extents";
+  EXPECT_EQ(conclude_scan(std::vector<ScannedExtent>{{0, 9, ProbeOutcome::kGood}}).verdict, CapacityVerdict::kHoldsAll);
+}
+
 }  // namespace
 }  // namespace ddtime

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "measure/record.h"
 #include "support/json.h"
 
 namespace ddtime {
@@ -57,16 +58,65 @@ TEST(CapacityText, AnHonestDeviceHoldsWhatItReports) {
 
 TEST(CapacityJson, EveryProbeIsListedAndAnUnfinishedProbeHasNoVerdict) {
   const CapacityResult result = probed({CapacityVerdict::kWraps, 8'589'934'592, 0, ProbeOutcome::kWrapped});
-  const support::Json doc = support::parse_json(capacity_json(result, true, Environment{}, "9", 1, 0));
+  const support::Json doc = support::parse_json(capacity_json(result, nullptr, true, Environment{}, "9", 1, 0));
   EXPECT_EQ(doc["capacity"]["verdict"].string(), "wraps");
   EXPECT_EQ(doc["capacity"]["real_bytes"].integer(), 8'589'934'592);
   EXPECT_EQ(doc["capacity"]["probes"][0]["holds"].integer(), 8'589'934'592);
   EXPECT_EQ(doc["capacity"]["probes"][1]["outcome"].string(), "good");
   EXPECT_TRUE(doc["capacity"]["restored"].is_null()) << "no --keep";
-  const support::Json cut = support::parse_json(capacity_json(result, false, Environment{}, "9", std::nullopt, 2));
+  const support::Json cut =
+      support::parse_json(capacity_json(result, nullptr, false, Environment{}, "9", std::nullopt, 2));
   EXPECT_TRUE(cut["capacity"]["verdict"].is_null());
   EXPECT_EQ(cut["signal"].string(), "SIGINT");
   EXPECT_TRUE(cut["exit_status"].is_null());
+}
+
+CapacityResult scanned(CapacityFinding finding, std::vector<ScannedExtent> extents) {
+  CapacityResult result = probed(finding);
+  result.full = true;
+  result.probes.clear();
+  result.block = 1 << 20;
+  result.extents = std::move(extents);
+  result.scanned_bytes = 128LL << 20;
+  result.scan_ns = 2'000'000'000;
+  return result;
+}
+
+TEST(CapacityText, FullCountsEveryBlockByWhatItReadBack) {
+  const CapacityResult result =
+      scanned({CapacityVerdict::kWraps, 8 << 20, 0, ProbeOutcome::kWrapped},
+              {{0, 120, ProbeOutcome::kWrapped, 120 << 20}, {120 << 20, 8, ProbeOutcome::kGood}});
+  EXPECT_EQ(capacity_text("ddtime", result, "X"),
+            "ddtime: capacity: real capacity 8.4 MB of the 128 GB X reports: writes from 8.4 MB (8388608 B) on wrap "
+            "to offset 0\n"
+            "ddtime: capacity: 128 blocks of 1048576 B from offset 0 written, read back and compared (128 MiB compared "
+            "in 2.0000 s, read with O_DIRECT): 8 good, 120 holding another block's stamp\n");
+  EXPECT_EQ(capacity_text("ddtime", scanned({}, {{0, 128, ProbeOutcome::kGood}}), "X").substr(0, 84),
+            "ddtime: capacity: X holds what it reports, 128 GB: the 128 blocks written read back ");
+}
+
+TEST(CapacityJson, FullListsExtentsAndItsPassesInPlaceOfProbes) {
+  const CapacityResult result =
+      scanned({CapacityVerdict::kFails, 3 << 20, std::nullopt, ProbeOutcome::kReadError, 5},
+              {{0, 3, ProbeOutcome::kGood}, {3 << 20, 2, ProbeOutcome::kReadError, std::nullopt, 5}});
+  SessionRecord passes;
+  passes.runs.resize(2);
+  passes.runs[0].pass = Pass::kWrite;
+  passes.runs[1].pass = Pass::kRead;
+  const support::Json doc = support::parse_json(capacity_json(result, &passes, true, Environment{}, "9", 1, 0));
+  const support::Json& capacity = doc["capacity"];
+  EXPECT_EQ(capacity["mode"].string(), "full");
+  EXPECT_TRUE(capacity["probes"].is_null());
+  ASSERT_EQ(capacity["extents"].size(), 2u);
+  EXPECT_EQ(capacity["extents"][1]["offset"].integer(), 3 << 20);
+  EXPECT_EQ(capacity["extents"][1]["blocks"].integer(), 2);
+  EXPECT_EQ(capacity["extents"][1]["error"].string(), "Input/output error");
+  EXPECT_EQ(capacity["scanned_bytes"].integer(), 128LL << 20);
+  ASSERT_EQ(capacity["passes"].size(), 2u);
+  EXPECT_EQ(capacity["passes"][1]["pass"].string(), "read");
+  const support::Json quick = support::parse_json(capacity_json(probed({}), nullptr, true, Environment{}, "9", 0, 0));
+  EXPECT_TRUE(quick["capacity"]["extents"].is_null());
+  EXPECT_TRUE(quick["capacity"]["passes"].is_null());
 }
 
 }  // namespace
