@@ -56,7 +56,13 @@ Settings row_settings(const ResolvedRun& resolved, std::int64_t bs) {
     row = with_block_size(std::move(row), bs);
     row.cut = resolved.settings.empties_output() ? Settings::OutputCut::kWhole : Settings::OutputCut::kAtSeek;
   }
-  if (resolved.sweep_bytes) count_bytes(row, *resolved.sweep_bytes);
+  if (resolved.sweep_bytes) {
+    // --mix moves whole blocks of the row's size, every I/O one block (a
+    // partial last one is left out, as resolve_mix leaves it out of a
+    // single run's range).
+    const std::int64_t bytes = *resolved.sweep_bytes;
+    count_bytes(row, resolved.plan.mix ? bytes - bytes % row.ibs : bytes);
+  }
   // --mix reads the target itself (resolve named it if=).
   if (resolved.plan.pattern && !resolved.plan.mix) row.input_file = std::string("/dev/zero");
   return row;

@@ -279,5 +279,22 @@ TEST_F(MixOnLoop, TheBlockLayerCountsEachSidesBytesAndTheRatioHoldsOverAHundredT
   }
 }
 
+// A bs= sweep of a mixed run: each row moves whole blocks of its own
+// size (a partial last block is left out, as of a single run's range).
+TEST_F(Mix, EachRowOfABlockSizeSweepMovesWholeBlocksOfItsOwnSize) {
+  write_file("target", std::string(4200136, 'h'));
+  const Result r =
+      ddtime({"--mix=70", "of=target", "bs=4096", "--sweep=bs=256,1024,4096", "--size=1000000", "--force", "--json"});
+  ASSERT_STATUS(r, "exit 0");
+  const Json doc = parse_json(r.err);
+  ASSERT_EQ(doc["runs"].size(), 3u);
+  for (std::size_t i = 0; i < doc["runs"].size(); ++i) {
+    const Json& run = doc["runs"][i];
+    const std::int64_t bs = run["bs"].integer();
+    EXPECT_EQ(run["records_in"]["partial"].integer(), 0) << bs;
+    EXPECT_EQ(run["bytes_in"].integer(), 1000000 / bs * bs) << bs;
+  }
+}
+
 }  // namespace
 }  // namespace ddtime::e2e
