@@ -215,7 +215,7 @@ RunResult Run::copy(std::size_t buffer_alignment) {
                         timekeeper_ ? &*timekeeper_ : nullptr};
   // --jobs' other jobs keep samples of their own, which no interval of the
   // timeline (job 0's) can mark: its intervals carry no latency then.
-  if (timekeeper_ && plan_.jobs == 1 && mix_choice()) timekeeper_->set_mix(*mix_choice(), settings_.ibs);
+  if (timekeeper_ && mix_choice()) timekeeper_->set_mix(*mix_choice(), settings_.ibs, plan_.jobs);
   if (timekeeper_) timekeeper_->start(latency_ ? &latency_->recorders() : nullptr, plan_.jobs == 1);
   const CopyResult copied = run_copy(job);
   window_.copy_ended();

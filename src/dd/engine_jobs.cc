@@ -73,7 +73,8 @@ std::unique_ptr<JobsSupervisor> JobsSupervisor::start(QueuedCopy& first) {
   return supervisor;
 }
 
-JobsSupervisor::JobsSupervisor(QueuedCopy& first, unsigned jobs) : first_(first), crew_(jobs), events_(jobs) {}
+JobsSupervisor::JobsSupervisor(QueuedCopy& first, unsigned jobs)
+    : first_(first), crew_(jobs), events_(jobs), retired_(jobs) {}
 
 void JobsSupervisor::start_threads() {
   const CopyRequest& request = first_.request_;
@@ -224,7 +225,9 @@ Stats JobsSupervisor::counted_so_far(bool marks) noexcept {
     // The samples of the records counted: a read that completed but
     // whose record was not counted yet is the measurement's.
     if (marks) crew_.ramp_marks[index] = {counts.full_records_in, counts.full_records_out};
+    retired_[index] = counts.full_records_out;
   }
+  if (first_.request_.timekeeper != nullptr) first_.request_.timekeeper->jobs_retired(retired_);
   return total;
 }
 
@@ -269,11 +272,14 @@ void JobsSupervisor::add_up() {
       error_said = true;
       first_.result_.exit_status = copy.result_.exit_status;
     }
+    retired_[index] = copy.result_.stats.full_records_out + copy.result_.stats.partial_records_out;
     if (index >= started_) continue;  // its thread was refused: it never ran
     first_end = std::min(first_end, copy.end_ns_);
     last_end = std::max(last_end, copy.end_ns_);
     busy += copy.busy_;
   }
+  // The last sample counts what each job retired in the end.
+  if (request.timekeeper != nullptr) request.timekeeper->jobs_retired(retired_);
   if (threads_refused_) first_.result_.exit_status = 1;
   if (started_ == 0) first_end = start_ns_;
   JobsUse& use = first_.result_.jobs;

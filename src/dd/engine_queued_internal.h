@@ -342,6 +342,8 @@ class JobsSupervisor {
   QueuedCopy& first_;
   JobsCrew crew_;
   std::vector<HeldEvents> events_;  // each job's, [job]
+  // Each job's records retired, as last counted (the pacer is told them).
+  std::vector<std::int64_t> retired_;
   std::vector<std::unique_ptr<QueuedCopy>> others_;
   ThreadGroup threads_;
   // SIGINT heard by a thread that sleeps until it comes: every job stops

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "model/stats.h"
 
@@ -37,6 +38,10 @@ class Pacer {
   // forgets its samples of the ramp when it hears the ramp ended; from
   // here on the pacer leaves the recorders it was given alone.
   virtual void leave_samples_to_jobs() noexcept = 0;
+  // --jobs: the records each job ([job]) retired so far, told before the
+  // counts the clock is read with and once more after the join, for
+  // whatever the pacer keeps per job (--mix's sides); by default nothing.
+  virtual void jobs_retired(std::span<const std::int64_t> records) noexcept { (void)records; }
   // --ramp was asked for; ramping(): it has not ended yet.
   bool ramps() const noexcept { return ramps_; }
   bool ramping() const noexcept { return ramping_; }

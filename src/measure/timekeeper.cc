@@ -102,7 +102,7 @@ bool Timekeeper::tick(const Stats& stats) {
 void Timekeeper::end_ramp(const Stats& stats, std::int64_t now) {
   ramping_ = false;
   ramp_stats_ = stats;
-  if (mix_) mix_ramp_reads_ = mix_reads_up_to(stats.full_records_out + stats.partial_records_out);
+  if (mix_) mix_ramp_reads_ = mix_reads(stats);
   ramp_elapsed_ns_ = now - window_.start_ns();
   live_->ramping = false;
   live_->ramp_stats = stats;
@@ -129,7 +129,7 @@ void Timekeeper::take_sample(const Stats& stats, std::int64_t now) {
   sample.records = stats.full_records_out + stats.partial_records_out - ramp_stats_.full_records_out -
                    ramp_stats_.partial_records_out;
   if (mix_) {
-    const std::int64_t reads = mix_reads_up_to(stats.full_records_out + stats.partial_records_out) - mix_ramp_reads_;
+    const std::int64_t reads = mix_reads(stats) - mix_ramp_reads_;
     sample.read_records = reads;
     sample.read_bytes = reads * mix_block_bytes_;
   }
@@ -145,10 +145,20 @@ void Timekeeper::take_sample(const Stats& stats, std::int64_t now) {
   }
 }
 
-std::int64_t Timekeeper::mix_reads_up_to(std::int64_t records) noexcept {
-  // A hash a record, between samples: never in the copy's loop.
-  for (; mix_counted_ < records; ++mix_counted_) mix_reads_ += mix_->reads(0, mix_counted_) ? 1 : 0;
-  return mix_reads_;
+std::int64_t Timekeeper::mix_reads(const Stats& stats) noexcept {
+  // The only job's records are the run's.
+  if (!mix_jobs_told_) mix_jobs_[0].retired = stats.full_records_out + stats.partial_records_out;
+  std::int64_t reads = 0;
+  for (std::size_t job = 0; job < mix_jobs_.size(); ++job) {
+    MixJob& counted = mix_jobs_[job];
+    // A hash a record, between samples: never in the copy's loop. A job
+    // decides its records by its own index and its own record numbers.
+    for (; counted.counted < counted.retired; ++counted.counted) {
+      counted.reads += mix_->reads(static_cast<unsigned>(job), counted.counted) ? 1 : 0;
+    }
+    reads += counted.reads;
+  }
+  return reads;
 }
 
 void Timekeeper::coarsen() {

@@ -102,11 +102,18 @@ class Timekeeper final : public Pacer {
   // Where the run stands, for SIGUSR1 snapshots. range_blocks: a pass's.
   std::shared_ptr<const LiveTime> live() const noexcept { return live_; }
   void set_range_blocks(std::int64_t blocks) noexcept { live_->range_blocks = blocks; }
-  // --mix with one job: each sample says how many of its records were
-  // reads, from the choice that made them (records of block_bytes each).
-  void set_mix(const MixChoice& choice, std::int64_t block_bytes) noexcept {
+  // --mix: each sample says how many of its records were reads, from the
+  // choice that made them (records of block_bytes each); with --jobs,
+  // each job's own, from the records it retired (jobs_retired).
+  void set_mix(const MixChoice& choice, std::int64_t block_bytes, unsigned jobs) {
     mix_ = choice;
     mix_block_bytes_ = block_bytes;
+    mix_jobs_.assign(jobs, {});
+  }
+  void jobs_retired(std::span<const std::int64_t> records) noexcept override {
+    mix_jobs_told_ = true;
+    for (std::size_t job = 0; job < records.size() && job < mix_jobs_.size(); ++job)
+      mix_jobs_[job].retired = records[job];
   }
   // --mix: how many of the ramp's records were reads (set_mix first).
   std::int64_t mix_ramp_reads() const noexcept { return mix_ramp_reads_; }
@@ -114,8 +121,9 @@ class Timekeeper final : public Pacer {
  private:
   void end_ramp(const Stats& stats, std::int64_t now);
   void take_sample(const Stats& stats, std::int64_t now);
-  // --mix: the reads among the run's first `records` records.
-  std::int64_t mix_reads_up_to(std::int64_t records) noexcept;
+  // --mix: the reads among the records retired so far (stats' alone, or
+  // with --jobs each job's as it last told).
+  std::int64_t mix_reads(const Stats& stats) noexcept;
   // Halves the samples: every other one dropped, the interval doubled.
   void coarsen();
   // The next stride, from the time since the last reading.
@@ -141,9 +149,16 @@ class Timekeeper final : public Pacer {
   std::shared_ptr<LiveTime> live_;      // likewise
   std::optional<MixChoice> mix_;
   std::int64_t mix_block_bytes_ = 0;
-  std::int64_t mix_counted_ = 0;     // records whose choice was counted
-  std::int64_t mix_reads_ = 0;       // how many of them were reads
-  std::int64_t mix_ramp_reads_ = 0;  // of those, the ramp's
+  struct MixJob {
+    std::int64_t retired = 0;  // --jobs: the records it told it retired
+    std::int64_t counted = 0;  // records whose choice was counted
+    std::int64_t reads = 0;    // how many of them were reads
+  };
+  std::vector<MixJob> mix_jobs_;  // [job]; one for the only job
+  // The jobs told what they retired: else job 0 copied alone (the range
+  // made one part), and the run's records are its own.
+  bool mix_jobs_told_ = false;
+  std::int64_t mix_ramp_reads_ = 0;  // of the reads, the ramp's
   // --latency: how many reads and writes each recorder held at each sample.
   std::vector<std::pair<std::size_t, std::size_t>> latency_marks_;
 };

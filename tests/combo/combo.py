@@ -2428,6 +2428,14 @@ class Checker:
                 self.fail("mix-counts", "a --mix run's sides do not add up to its records",
                           f"reads {mix['reads']} writes {mix['writes']}; records {records}, "
                           f"bytes {run['bytes_in']}")
+            # The timeline's reads, counted from each job's choices over
+            # the records it retired, are the reads that reached of=.
+            samples = (run.get("timeline") or {}).get("samples") or []
+            if (samples and run.get("complete") and run.get("exit_status") == 0 and "ramp" not in self.case.ext
+                    and samples[-1].get("read_records") != mix["reads"]["ios"]):
+                self.fail("mix-counts", "a --mix run's timeline does not count its reads",
+                          f"last sample {samples[-1].get('read_records')} reads; mix {mix['reads']['ios']}; "
+                          f"jobs {self.case.ext.get('jobs', 1)}")
             if mix["read_percent"] in (0, 100) and ios > 0:
                 share = mix["read_share_percent"]
                 if share != mix["read_percent"]:

@@ -151,7 +151,7 @@ TEST(Timekeeper, WithMixEachSampleCountsTheReadsAmongItsRecordsAfterTheRamp) {
   window.start(nullptr);
   Timekeeper keeper(window, {.time_ns = 10 * kMs, .ramp_ns = 5 * kMs, .timeline = true});
   const MixChoice choice{70, 11};
-  keeper.set_mix(choice, 4096);
+  keeper.set_mix(choice, 4096, 1);
   keeper.start(nullptr);
   auto reads_below = [&](std::int64_t records) {
     std::int64_t reads = 0;
@@ -168,6 +168,50 @@ TEST(Timekeeper, WithMixEachSampleCountsTheReadsAmongItsRecordsAfterTheRamp) {
   EXPECT_EQ(*last.read_records, reads_below(1300) - reads_below(300));
   EXPECT_EQ(*last.read_bytes, *last.read_records * 4096);
   EXPECT_NEAR(static_cast<double>(*last.read_records) / 1000.0, 0.7, 0.06);
+}
+
+// --mix with --jobs: each job decides its own records by its own index,
+// so the reads are counted per job, from the records each said it retired.
+TEST(Timekeeper, WithMixAndJobsEachJobsRecordsAreCountedByItsOwnChoices) {
+  StepClock clock;
+  RunWindow window(clock, false);
+  window.start(nullptr);
+  Timekeeper keeper(window, {.time_ns = 10 * kMs, .timeline = true});
+  const MixChoice choice{30, 5};
+  keeper.set_mix(choice, 4096, 3);
+  keeper.start(nullptr);
+  auto reads_below = [&](unsigned job, std::int64_t records) {
+    std::int64_t reads = 0;
+    for (std::int64_t record = 0; record < records; ++record) reads += choice.reads(job, record) ? 1 : 0;
+    return reads;
+  };
+  const std::int64_t retired[] = {400, 250, 350};
+  keeper.jobs_retired(retired);
+  clock.now += 10 * kMs;
+  EXPECT_TRUE(keeper.tick(moved(1000, 4096)));
+  ASSERT_FALSE(keeper.timeline().samples.empty());
+  const TimelineSample& last = keeper.timeline().samples.back();
+  ASSERT_TRUE(last.read_records.has_value());
+  EXPECT_EQ(*last.read_records, reads_below(0, 400) + reads_below(1, 250) + reads_below(2, 350));
+  EXPECT_NE(*last.read_records, reads_below(0, 1000)) << "not job 0's choices over every record";
+}
+
+// --jobs asked, but the range made one part: job 0 copied alone, and the
+// run's records are its own.
+TEST(Timekeeper, WithMixAndJobsThatNeverToldTheRunsRecordsAreJobZeros) {
+  StepClock clock;
+  RunWindow window(clock, false);
+  window.start(nullptr);
+  Timekeeper keeper(window, {.time_ns = 10 * kMs, .timeline = true});
+  const MixChoice choice{50, 9};
+  keeper.set_mix(choice, 512, 4);
+  keeper.start(nullptr);
+  clock.now += 10 * kMs;
+  keeper.tick(moved(200, 512));
+  std::int64_t reads = 0;
+  for (std::int64_t record = 0; record < 200; ++record) reads += choice.reads(0, record) ? 1 : 0;
+  ASSERT_FALSE(keeper.timeline().samples.empty());
+  EXPECT_EQ(keeper.timeline().samples.back().read_records, reads);
 }
 
 TEST(Timekeeper, WithoutMixTheSamplesSayNoSides) {
