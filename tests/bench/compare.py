@@ -32,7 +32,8 @@ identical (cmp). Any failure makes the exit status 1.
   SIGINT (issue 28, A5): from the signal to the end, many jobs in flight:
       python3 tests/bench/compare.py --sigint --runs 9
   zram (issue 28; root, fio, a kernel with zram): 4k reads in turn and at
-  random, depth 1 and 32, and diskmark's read rows, against fio's best:
+  random, depth 1 and 32, --mix=70, and diskmark's read rows, against
+  fio's best; and --capacity=full against a stamp write plus --verify:
       python3 tests/bench/compare.py --zram --runs 7
 
 Python 3 standard library only.
@@ -1111,6 +1112,33 @@ def zram_mix_rows(args: argparse.Namespace, device: str, seconds: float, size: i
     return lines
 
 
+def zram_capacity_rows(args: argparse.Namespace, device: str) -> List[str]:
+    """--capacity=full over the 1 GiB device against what it replaces: a
+    stamp write of every block plus --verify (a write, a read-back pass
+    and the comparison, the same three passes), bs=1M with O_DIRECT; each
+    one's speed is the device's bytes over its wall time, paired rounds.
+    The ratio is full's speed over the pair's: 1 means the same time."""
+    name = "zram --capacity=full bs=1M vs a stamp write + --verify"
+    if args.only and not re.search(args.only, name, re.I):
+        return []
+    commands = {
+        "full": [args.ddtime, "--capacity=full", f"of={device}", "--force", "--json"],
+        "write+verify": [args.ddtime, f"of={device}", "bs=1M", f"count={GiB // MiB}", "--pattern=stamp", "oflag=direct", "--verify",
+                         "--force", "--json"],
+    }
+    speeds: Dict[str, List[float]] = {key: [] for key in commands}
+    for round_number in range(args.runs):
+        for key in rotated(list(commands), round_number):
+            start = time.monotonic()
+            queue_run(commands[key])
+            speeds[key].append(GiB / (time.monotonic() - start))
+    line = (f"| {name} (whole command, MB/s of the device) | {statistics.median(speeds['full']) / 1e6:.1f} "
+            f"| {statistics.median(speeds['write+verify']) / 1e6:.1f} (ddtime write + --verify) "
+            f"| {rate_ratio_text(speeds['full'], speeds['write+verify'])} |")
+    log(line)
+    return [line]
+
+
 def fio_best_engines(depth: int) -> List[str]:
     return (["psync"] if depth == 1 else []) + ["libaio", "io_uring"]
 
@@ -1189,6 +1217,9 @@ def zram_rows(args: argparse.Namespace) -> List[str]:
                              f"| {statistics.median(best_by[test]) / 1e6:.1f} ({max(set(winners), key=winners.count)}) "
                              f"| {rate_ratio_text(ours_by[test], best_by[test])} |")
                 log(lines[-1])
+        # Last: it leaves stamps on the device, where the rows above read
+        # random bytes.
+        lines += zram_capacity_rows(args, device)
     return lines
 
 
