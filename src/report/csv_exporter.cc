@@ -5,6 +5,7 @@
 
 #include "measure/record.h"
 #include "model/plan.h"
+#include "report/report_compare.h"
 #include "report/report_profile.h"
 #include "report/report_session.h"
 
@@ -43,5 +44,9 @@ std::optional<std::string> CsvExporter::session_ended(const SessionRecord& sessi
 }
 
 std::optional<std::string> CsvExporter::profile_ended(const ProfileRecord& profile) { return profile_csv(profile); }
+
+std::optional<std::string> CsvExporter::comparison_ended(const ComparisonReport& report) {
+  return comparison_csv(report);
+}
 
 }  // namespace ddtime

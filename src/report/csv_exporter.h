@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // csv_exporter — --csv[=PATH]: a line per run (with --timeline one per
 // sample) of a session, a read-back or a profile (report_session,
-// report_profile). To a file the whole table at the end; on standard
-// error, in place of the text, each line as its run ends, a SIGUSR1
-// snapshot's line, then at the end the lines not yet sent, one header.
+// report_profile), a line per compared row (report_compare). To a file the
+// whole table at the end; on standard error, in place of the text, each
+// line as its run ends, a SIGUSR1 snapshot's line, then at the end the
+// lines not yet sent, one header.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,7 @@ class CsvExporter final : public Exporter {
   std::optional<std::string> session_run_ended(const RunRecord& run) override;
   std::optional<std::string> session_ended(const SessionRecord& session) override;
   std::optional<std::string> profile_ended(const ProfileRecord& profile) override;
+  std::optional<std::string> comparison_ended(const ComparisonReport& report) override;
 
  private:
   // The lines of runs, the header first when it has not gone yet.

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // exporter — what a report format is told, one class per format (JSON,
 // CSV, SVG, OpenMetrics): a run ended, a snapshot of one (SIGUSR1), a
-// phase between runs, a session's run or pass, a session or a profile
-// ended, a refusal. Each answers with the text its target gets now, or
-// nothing; where the text goes, and what a failed write says, is the
-// console's. The formats themselves are a table (output_formats.h).
+// phase between runs, a session's run or pass, a session, a profile or
+// --compare's comparison ended, a refusal. Each answers with the text its
+// target gets now, or nothing; where the text goes, and what a failed
+// write says, is the console's (--compare's: compare_driver's). The
+// formats themselves are a table (output_formats.h).
 #pragma once
 
 #include <optional>
@@ -22,6 +23,7 @@ struct RunRecord;
 struct SessionRecord;
 struct ProfileRecord;
 struct CapacityReport;
+struct ComparisonReport;
 
 // What an exporter reads besides the records: the settings and the plan
 // (the command line's until they are resolved, then as resolved), argv as
@@ -36,7 +38,8 @@ struct ExportContext {
 
 class Exporter {
  public:
-  // path: the report's file; none: standard error, in place of the text.
+  // path: the report's file; none: standard error, in place of the text
+  // (--compare's: standard output, in place of the table).
   Exporter(const ExportContext& context, std::optional<std::string> path) : context_(context), path_(std::move(path)) {}
   virtual ~Exporter() = default;
   Exporter(const Exporter&) = delete;
@@ -74,6 +77,13 @@ class Exporter {
   virtual std::optional<std::string> profile_ended(const ProfileRecord& profile) = 0;
   // --capacity's end.
   virtual std::optional<std::string> capacity_ended(const CapacityReport& report) {
+    (void)report;
+    return std::nullopt;
+  }
+  // --compare's end: every document compared with the baseline
+  // (ddtime-compare's alone; context's settings and plan are the command
+  // line's, and nothing was measured).
+  virtual std::optional<std::string> comparison_ended(const ComparisonReport& report) {
     (void)report;
     return std::nullopt;
   }

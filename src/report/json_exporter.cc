@@ -8,6 +8,7 @@
 #include "model/plan.h"
 #include "model/settings.h"
 #include "report/report_capacity.h"
+#include "report/report_compare.h"
 #include "report/report_json.h"
 #include "report/report_profile.h"
 
@@ -69,6 +70,12 @@ std::optional<std::string> JsonExporter::capacity_ended(const CapacityReport& re
   facts.input.reset();
   return capacity_json(report.result, report.passes, report.complete(), facts, DDTIME_VERSION, report.exit_status,
                        report.signal);
+}
+
+std::optional<std::string> JsonExporter::comparison_ended(const ComparisonReport& report) {
+  // No environment is gathered: the documents carry theirs, and the
+  // comparison says where they differ.
+  return comparison_json(report, DDTIME_VERSION);
 }
 
 std::optional<std::string> JsonExporter::refused(std::span<const std::string> errors) {

@@ -5,6 +5,7 @@
 
 #include "model/capacity.h"
 #include "model/settings.h"
+#include "report/report_compare.h"
 #include "report/report_svg.h"
 #include "system/os.h"
 
@@ -39,6 +40,11 @@ std::optional<std::string> SvgExporter::profile_ended(const ProfileRecord& profi
 std::optional<std::string> SvgExporter::capacity_ended(const CapacityReport& report) {
   if (report.passes == nullptr) return std::nullopt;
   return session_ended(*report.passes);
+}
+
+std::optional<std::string> SvgExporter::comparison_ended(const ComparisonReport& report) {
+  // The ratios with their intervals.
+  return svg_document(context_.os, context_.command_line, comparison_panels(report));
 }
 
 }  // namespace ddtime

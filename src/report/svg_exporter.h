@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // svg_exporter — --svg=PATH: one document, once, when a run, a session, a
-// profile or --capacity=full's passes end, of the panels report_svg draws from its record, under
-// the command as typed, the host and the date; and that heading for
-// --compare's chart (svg_document).
+// profile or --capacity=full's passes end, of the panels report_svg draws
+// from its record, or when a comparison ends, of its ratios
+// (report_compare's panels), under the command as typed, the host and the
+// date (svg_document).
 #pragma once
 
 #include <optional>
@@ -29,6 +30,7 @@ class SvgExporter final : public Exporter {
   std::optional<std::string> profile_ended(const ProfileRecord& profile) override;
   // --capacity=full: its passes' chart, each pass's rate over the device.
   std::optional<std::string> capacity_ended(const CapacityReport& report) override;
+  std::optional<std::string> comparison_ended(const ComparisonReport& report) override;
 };
 
 }  // namespace ddtime
