@@ -15,11 +15,11 @@
 #include "dd/io.h"
 #include "measure/compare_documents.h"
 #include "measure/compare_stats.h"
+#include "report/exporter.h"
 #include "report/messages.h"
 #include "report/output_formats.h"
 #include "report/report_compare.h"
 #include "report/report_files.h"
-#include "report/svg_exporter.h"
 
 namespace ddtime {
 namespace {
@@ -130,17 +130,9 @@ bool report_overwrites_document(Os& os, const Diag& diag, const Plan& plan, cons
   return false;
 }
 
-// --compare's reports are its own (this program alone links report_compare):
-// --compare takes only --json, --csv and --svg of the formats.
-std::string text_of(Os& os, std::string_view format, const ComparisonReport& report,
-                    const std::vector<std::string>& command_line) {
-  // --svg's chart: the ratios with their intervals.
-  if (format == "svg") return svg_document(os, command_line, comparison_panels(report));
-  return format == "json" ? comparison_json(report, DDTIME_VERSION) : comparison_csv(report);
-}
-
 // The table on standard output, unless a report without a PATH takes its
-// place there; the reports with a PATH to their files.
+// place there; the reports with a PATH to their files. The exporters are
+// the plan's outputs, built from the formats' table as the console's are.
 int write_outputs(Os& os, const Diag& diag, const Settings& settings, const Plan& plan, const ComparisonReport& report,
                   const std::vector<std::string>& command_line) {
   const std::vector<ReportRequest> reports = requested_reports(plan);
@@ -153,13 +145,17 @@ int write_outputs(Os& os, const Diag& diag, const Settings& settings, const Plan
   }
   std::string shown = comparison_text(report, settings.ext.units);
   int status = 0;
-  for (const ReportRequest& request : reports) {
-    if (!request.path) {
-      shown = text_of(os, request.format, report, command_line);
+  const ExportContext context{os, settings, plan, command_line};
+  for (const FormatExporter& each : make_exporters(context)) {
+    std::optional<std::string> text = each.exporter->comparison_ended(report);
+    if (!text) continue;
+    const std::optional<std::string>& path = each.exporter->path();
+    if (!path) {
+      shown = std::move(*text);
       continue;
     }
-    if (const int err = files.write(request.format, text_of(os, request.format, report, command_line)); err != 0) {
-      messages.report_failed(output_format(request.format)->title, *request.path, err);
+    if (const int err = files.write(each.format->name, *text); err != 0) {
+      messages.report_failed(each.format->title, *path, err);
       status = 1;
     }
   }

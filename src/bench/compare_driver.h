@@ -2,8 +2,9 @@
 // compare_driver — the --compare mode: reads the documents named on the
 // command line (through Os), refuses those that are no ddtime document or
 // that did not measure the same thing (unless --force), compares every
-// other document's rows with the baseline's, and writes the table, JSON or
-// CSV. Opens no measured window and copies nothing.
+// other document's rows with the baseline's, and writes the table and
+// what each exporter the plan's outputs name (output_formats) answers the
+// comparison. Opens no measured window and copies nothing.
 #pragma once
 
 #include <string>
