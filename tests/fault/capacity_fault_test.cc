@@ -14,6 +14,7 @@
 #include <iterator>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "e2e/harness.h"
 #include "fault/fault_device_test.h"
@@ -46,6 +47,26 @@ class CapacityOnALoopDevice : public FaultDeviceTest {
   std::string quoted(const e2e::Result& r) const {
     return r.err.find("\u2018" + device_ + "\u2019") != std::string::npos ? "\u2018" + device_ + "\u2019"
                                                                           : "'" + device_ + "'";
+  }
+  // ddtime started on args with the log cleared, once faultfs has seen 5
+  // writes (each delayed 20 ms: the probe or pass far from done), SIGINT
+  // sent, and its end.
+  e2e::Result interrupted_after_five_writes(std::vector<std::string> args) {
+    fs_.clear_log();
+    e2e::Options o = opts(std::move(args));
+    o.as_ddtime = true;
+    o.timeout = std::chrono::milliseconds(60000);
+    e2e::DdProcess p(o);
+    const bool written = e2e::wait_until(
+        [&] {
+          std::size_t writes = 0;
+          for (const std::string& line : fs_.log()) writes += line.find(" write ") != std::string::npos ? 1 : 0;
+          return writes >= 5;
+        },
+        std::chrono::milliseconds(20000));
+    EXPECT_TRUE(written) << "faultfs saw fewer than 5 writes";
+    p.send_signal(SIGINT);
+    return p.finish();
   }
   static std::string pattern_bytes(std::int64_t length) {
     std::string bytes(static_cast<std::size_t>(length), '\0');
@@ -144,21 +165,7 @@ TEST_F(CapacityOnALoopDevice, KeepStopsBeforeWritingWhenABlockCannotBeSaved) {
 TEST_F(CapacityOnALoopDevice, ASigintWithKeepWritesTheSavedBlocksBackBeforeTheSignalEndsIt) {
   ASSERT_NO_FATAL_FAILURE(attach("file card size=" + std::to_string(64 * kMiB) +
                                  " fill=pattern\nfault card write delay=20 times=always\n"));
-  fs_.clear_log();
-  e2e::Options o = opts({"--capacity", "of=" + device_, "--keep", "--force"});
-  o.as_ddtime = true;
-  o.timeout = std::chrono::milliseconds(60000);
-  e2e::DdProcess p(o);
-  // Some stamps written (each write takes 20 ms), the probe far from done.
-  ASSERT_TRUE(e2e::wait_until(
-      [&] {
-        std::size_t writes = 0;
-        for (const std::string& line : fs_.log()) writes += line.find(" write ") != std::string::npos ? 1 : 0;
-        return writes >= 5;
-      },
-      std::chrono::milliseconds(20000)));
-  p.send_signal(SIGINT);
-  const e2e::Result r = p.finish();
+  const e2e::Result r = interrupted_after_five_writes({"--capacity", "of=" + device_, "--keep", "--force"});
   EXPECT_STATUS(r, "signal SIGINT");
   EXPECT_TRUE(card_bytes(64 * kMiB) == pattern_bytes(64 * kMiB)) << "the blocks it stamped are as they were";
 }
@@ -277,20 +284,7 @@ TEST_F(CapacityOnALoopDevice, FullReadsPastUnreadableBlocksAndCountsThem) {
 TEST_F(CapacityOnALoopDevice, FullStoppedByASigintSaysWhatItMeasuredAndEndsByTheSignal) {
   ASSERT_NO_FATAL_FAILURE(
       attach("file card size=" + std::to_string(64 * kMiB) + " fill=zero\nfault card write delay=20 times=always\n"));
-  fs_.clear_log();
-  e2e::Options o = opts({"--capacity=full", "of=" + device_, "--json=c.json"});
-  o.as_ddtime = true;
-  o.timeout = std::chrono::milliseconds(60000);
-  e2e::DdProcess p(o);
-  ASSERT_TRUE(e2e::wait_until(
-      [&] {
-        std::size_t writes = 0;
-        for (const std::string& line : fs_.log()) writes += line.find(" write ") != std::string::npos ? 1 : 0;
-        return writes >= 5;
-      },
-      std::chrono::milliseconds(20000)));
-  p.send_signal(SIGINT);
-  const e2e::Result r = p.finish();
+  const e2e::Result r = interrupted_after_five_writes({"--capacity=full", "of=" + device_, "--json=c.json"});
   EXPECT_STATUS(r, "signal SIGINT");
   const Json doc = parse_json(read_file("c.json"));
   EXPECT_FALSE(doc["complete"].boolean());
