@@ -163,7 +163,7 @@ void QueuedCopy::run_part() {
 // after every job ended, as the only job writes its own after its last
 // O_DIRECT write.
 void QueuedCopy::write_other_tails() {
-  for (const std::unique_ptr<QueuedCopy>& other : jobs_->others()) {
+  for (const std::unique_ptr<QueuedCopy>& other : others_) {
     if (!crew_->stop.load(std::memory_order_relaxed) && other->tail_record_ >= 0 && other->result_.exit_status == 0) {
       other->write_tail();
     }

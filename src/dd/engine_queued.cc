@@ -265,7 +265,7 @@ void QueuedCopy::finish_positions() {
   // back) all stay, up to the furthest: the ones below it not written yet
   // are holes, or the old bytes.
   std::int64_t moved = stats_.bytes_out;
-  if (request_.queue.order.random() || (request_.queue.order.repeats() && jobs_)) {
+  if (request_.queue.order.random() || (request_.queue.order.repeats() && !others_.empty())) {
     moved = std::max(moved, written_end_ - output_base_);
   }
   if (request_.queue.order.repeats()) moved = std::min(moved, request_.queue.order.blocks() * ibs_);
@@ -285,28 +285,29 @@ void QueuedCopy::finish_positions() {
   }
 }
 
-CopyResult QueuedCopy::run() {
+bool QueuedCopy::begin() {
   const bool count_zero = settings_.max_records == 0 && settings_.max_bytes == 0;
   if (count_zero) result_.jobs.range_records = 0;
   if (!position() || count_zero) {
     result_.input_offset = input_offset_.for_cache();
-    return result_;
+    return false;
   }
   reserve_output();
-  if (request_.queue.lanes.size() > 1 && !request_.queue.setup_interrupted) jobs_ = JobsSupervisor::start(*this);
-  if (jobs_) {
-    jobs_->supervise();
-    interrupted_ = jobs_->interrupted();
+  return true;
+}
+
+CopyResult QueuedCopy::end(JobsSupervisor* jobs) {
+  if (jobs != nullptr) {
+    others_ = jobs->others();
+    interrupted_ = jobs->interrupted();
     write_other_tails();
-  } else {
-    copy_alone();
   }
   if (interrupted_) {
     result_.ending = Ending::kInterrupted;
   } else if (tail_record_ >= 0 && result_.exit_status == 0) {
     write_tail();
   }
-  if (jobs_) jobs_->add_up();
+  if (jobs != nullptr) jobs->add_up();
   if (!interrupted_ && result_.exit_status != 0) refill_after_error();
   finish_positions();
   result_.output_needs_fsync = result_.output_needs_fsync || writer_.needs_fsync();
@@ -379,6 +380,20 @@ void QueuedCopy::copy_loop() {
   if (crew_ != nullptr) publish();
 }
 
-CopyResult run_queued_copy(const CopyRequest& request) { return QueuedCopy(request).run(); }
+CopyResult run_queued_copy(const CopyRequest& request) {
+  QueuedCopy copy(request);
+  if (!copy.begin()) return copy.result();
+  // --jobs: the supervisor is the calling thread's, and job 0 one of the
+  // workers it starts; the range may make one part, and a SIGINT may have
+  // cut the set-up to one ring: then the copy is the calling thread's.
+  std::unique_ptr<JobsSupervisor> jobs;
+  if (request.queue.lanes.size() > 1 && !request.queue.setup_interrupted) jobs = JobsSupervisor::start(copy);
+  if (jobs) {
+    jobs->supervise();
+  } else {
+    copy.copy_alone();
+  }
+  return copy.end(jobs.get());
+}
 
 }  // namespace ddtime

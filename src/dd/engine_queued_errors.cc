@@ -26,9 +26,7 @@ std::int64_t QueuedCopy::first_unwritten() const noexcept {
 
 std::vector<const QueuedCopy*> QueuedCopy::every_copy() const {
   std::vector<const QueuedCopy*> copies{this};
-  if (jobs_) {
-    for (const std::unique_ptr<QueuedCopy>& other : jobs_->others()) copies.push_back(other.get());
-  }
+  for (const std::unique_ptr<QueuedCopy>& other : others_) copies.push_back(other.get());
   return copies;
 }
 
@@ -101,13 +99,11 @@ void QueuedCopy::refill_after_error() {
   std::int64_t failed = failed_block_;
   Side side = failed_side_;
   int err = failed_err_;
-  if (jobs_) {
-    for (const std::unique_ptr<QueuedCopy>& other : jobs_->others()) {
-      if (other->failed_block_ >= 0 && (failed < 0 || other->failed_block_ < failed)) {
-        failed = other->failed_block_;
-        side = other->failed_side_;
-        err = other->failed_err_;
-      }
+  for (const std::unique_ptr<QueuedCopy>& other : others_) {
+    if (other->failed_block_ >= 0 && (failed < 0 || other->failed_block_ < failed)) {
+      failed = other->failed_block_;
+      side = other->failed_side_;
+      err = other->failed_err_;
     }
   }
   if (failed < 0 || !positional_output_) return;

@@ -138,7 +138,15 @@ class QueuedCopy final : private PositionBuffers {
   QueuedCopy(const CopyRequest& request, const QueueLane& lane, Events& events, const JobPart& part, JobsCrew* crew,
              IoTap* tap);
   ~QueuedCopy() override;
-  CopyResult run();
+  // The copy as a whole (run_queued_copy drives it): begin() positions
+  // the files and reserves the output (false: nothing to copy, result()
+  // says why); then the only job copies in the calling thread
+  // (copy_alone), or --jobs' supervisor, which run_queued_copy owns, runs
+  // every job, this one among them; end() writes the tails, adds up the
+  // jobs, refills after an error and ends the positions.
+  bool begin();
+  void copy_alone();
+  CopyResult end(JobsSupervisor* jobs);
   // A job's copy of its part, in its own thread, from where job 0 positioned
   // the files (the supervisor hands every job the bases before it starts).
   void run_part();
@@ -176,8 +184,6 @@ class QueuedCopy final : private PositionBuffers {
   unsigned char* block_for(Side) override { return slot_buffers_[0].data(); }
 
   bool position();
-  // The only job's copy, in the calling thread.
-  void copy_alone();
   void copy_loop();
   // The copy's turn to stop: for a job of --jobs, what the crew says (a
   // stop, the time, the ramp's end); for the only job, the time, a signal
@@ -204,7 +210,7 @@ class QueuedCopy final : private PositionBuffers {
   // job's counted records wrote (the blocks past the first unwritten one
   // may be written too, out of turn; they do not count).
   std::int64_t blocks_in_place() const;
-  // This job and, for job 0 of --jobs, every other.
+  // This job and, for job 0 of --jobs once they ended, every other.
   std::vector<const QueuedCopy*> every_copy() const;
   // A block device after an error: the blocks every job wrote at or past
   // stop_block (its retired records and the writes that completed after
@@ -300,12 +306,16 @@ class QueuedCopy final : private PositionBuffers {
   bool sequential_write_in_flight_ = false;
   bool stopping_ = false;  // no new requests
   bool interrupted_ = false;
-  const bool progress_;                   // status=progress or --progress: a line each second
-  ProgressTicker progress_ticker_;        // the only job's, or --jobs' supervisor's (job 0's object)
-  std::unique_ptr<JobsSupervisor> jobs_;  // job 0 of --jobs: the others, and who watches them
+  const bool progress_;             // status=progress or --progress: a line each second
+  ProgressTicker progress_ticker_;  // the only job's, or --jobs' supervisor's (job 0's object)
+  // Job 0 of --jobs, from end(): jobs 1..N-1, the supervisor's, whose
+  // tails, counts and errors the copy as a whole ends with.
+  std::span<const std::unique_ptr<QueuedCopy>> others_;
 };
 
-// --jobs: the calling thread's part. It splits the range and starts every
+// --jobs: the calling thread's part, which run_queued_copy holds for the
+// copy (job 0's object only reads the other jobs at the end, for the
+// copy as a whole). It splits the range and starts every
 // job in a thread of its own, job 0 (the copy that positioned the files)
 // as an ordinary worker among them; while they copy it hears the signals
 // and keeps the time, the ramp's end and the progress line, from the
@@ -325,7 +335,7 @@ class JobsSupervisor {
   // A SIGINT stopped the jobs.
   bool interrupted() const noexcept { return interrupted_; }
   // Jobs 1..N-1 (job 0 is the first copy).
-  const std::vector<std::unique_ptr<QueuedCopy>>& others() const noexcept { return others_; }
+  std::span<const std::unique_ptr<QueuedCopy>> others() const noexcept { return others_; }
 
  private:
   // One look at the signals, the time and the progress line.
