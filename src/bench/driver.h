@@ -76,7 +76,9 @@ class Driver {
   int run_readback();
   bool pass_ended(SessionRecord& session, int& status);
   void stop_if_interrupted(std::string_view phase, SessionRecord& session);
-  bool drop_output_cache(const Settings& written, std::int64_t& took_ns, SessionRecord& session);
+  // of='s cached pages dropped (a SIGINT is the caller's to hear first):
+  // the time it took, or none, said.
+  std::optional<std::int64_t> drop_output_cache(const Settings& written);
   int verify_readback(SessionRecord& session, std::int64_t where, const PatternSource* pattern);
 
   // --capacity (driver_capacity.cc): the probe of of=, its verdict and

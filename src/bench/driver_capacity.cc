@@ -6,8 +6,6 @@
 // that each has its lines, its timeline and its chart), then the scan
 // that compares every block with its stamp; the passes are measured as
 // any run is, and the scan is not part of either.
-#include <fcntl.h>
-
 #include "bench/capacity_run.h"
 #include "bench/capacity_scan.h"
 #include "bench/driver.h"
@@ -23,13 +21,14 @@ namespace {
 // large enough that the passes measure the device, not the calls.
 constexpr std::int64_t kFullBlock = 1 << 20;
 
-// How the document ends: a signal's, after what was measured (the
-// process then dies by it), or a status.
+// How either mode ends: by a signal, after what was measured is said (the
+// process then dies by it), or with a status, 1 where the report could not
+// be written. passes: =full's session, null for the quick probe.
 int capacity_ended(Console& console, const CapacityResult& result, CapacityProblem& problem,
-                   const SessionRecord& session, std::optional<int> status) {
-  if (status) return console.session_step(CapacityReport{result, problem, status, 0, &session}) != 0 ? 1 : *status;
+                   const SessionRecord* passes, std::optional<int> status) {
+  if (status) return console.session_step(CapacityReport{result, problem, status, 0, passes}) != 0 ? 1 : *status;
   problem.what = CapacityProblem::What::kInterrupted;
-  console.session_step(CapacityReport{result, problem, std::nullopt, console.interrupt(), &session});
+  console.session_step(CapacityReport{result, problem, std::nullopt, console.interrupt(), passes});
   die_by(console.interrupt());
 }
 
@@ -45,24 +44,6 @@ const RunRecord& add_pass(Console& console, SessionRecord& session, RunRecord ru
 
 bool interrupted(Console& console, std::string_view phase) {
   return console.interrupt() != 0 || console.interrupted_in(phase, nullptr);
-}
-
-// Without O_DIRECT the pages the write pass left are dropped, so that the
-// reads reach the device; how long that took, or none (said) when it
-// could not be done.
-std::optional<std::int64_t> drop_written_pages(Os& os, Console& console, RunWindow& window, const Settings& written,
-                                               FileKind output) {
-  Settings output_only = written;
-  output_only.input_file.reset();
-  const std::int64_t start = window.now_ns();
-  if (const CacheFailure failed = CacheStateSetter(os, output_only, {.output = output}, CacheMode::kCold).prepare();
-      failed.err != 0) {
-    console.session_step(CacheFailed{CacheMode::kCold, failed});
-    return std::nullopt;
-  }
-  const std::int64_t took = window.now_ns() - start;
-  console.session_step(CacheDropped{took});
-  return took;
 }
 
 // The scan: every stamped block compared with its stamp, and the block
@@ -104,8 +85,7 @@ int Driver::run_capacity() {
     // Absent, or a kind that holds no blocks to probe.
     result.full = plan().capacity_full;
     problem.what = CapacityProblem::What::kKind;
-    console_.session_step(CapacityReport{result, problem, 1, 0});
-    return 1;
+    return capacity_ended(console_, result, problem, nullptr, 1);
   }
   const CapacityTarget target{path, kind, settings().seek_offset().value_or(0),
                               settings().count_in_bytes().value_or(-1)};
@@ -121,14 +101,13 @@ int Driver::run_capacity() {
   problem = probe.run(result);
   result.elapsed_ns = window_.now_ns() - started;
   if (problem.what == CapacityProblem::What::kInterrupted) {
-    console_.session_step(CapacityReport{result, problem, std::nullopt, console_.interrupt()});
-    die_by(console_.interrupt());
+    return capacity_ended(console_, result, problem, nullptr, std::nullopt);
   }
   // A device that does not hold what it reports fails, as --verify's
   // mismatch does: a script tests the status. So does any problem.
-  const int status =
-      problem.what == CapacityProblem::What::kNone && result.finding.verdict == CapacityVerdict::kHoldsAll ? 0 : 1;
-  return console_.session_step(CapacityReport{result, problem, status, 0}) != 0 ? 1 : status;
+  const bool holds =
+      problem.what == CapacityProblem::What::kNone && result.finding.verdict == CapacityVerdict::kHoldsAll;
+  return capacity_ended(console_, result, problem, nullptr, holds ? 0 : 1);
 }
 
 int Driver::run_capacity_full(const CapacityTarget& target) {
@@ -137,7 +116,7 @@ int Driver::run_capacity_full(const CapacityTarget& target) {
   CapacityProblem problem;
   SessionRecord session{.plan = plan(), .readback = true};
   session.runs.reserve(2);  // the passes: references to them stay good
-  auto ended = [&](std::optional<int> status) { return capacity_ended(console_, result, problem, session, status); };
+  auto ended = [&](std::optional<int> status) { return capacity_ended(console_, result, problem, &session, status); };
   const std::int64_t started = window_.now_ns();
   const int fd = open_capacity_target(os_, target, settings().bs_given ? settings().obs : kFullBlock, result, problem);
   if (fd < 0) return ended(1);
@@ -166,10 +145,14 @@ int Driver::run_capacity_full(const CapacityTarget& target) {
   const std::int64_t stamped = written.stats.bytes_out / result.block * result.block;
   const bool write_failed = written.exit_status != 0;
 
-  std::optional<std::int64_t> drop_ns;
-  if (!result.direct && !(drop_ns = drop_written_pages(os_, console_, window_, write, resolved_->output)))
-    return ended(1);
+  // Without O_DIRECT the pages the write pass left are dropped, so that
+  // the reads reach the device.
   if (interrupted(console_, "--capacity=full: the read pass's setup")) return ended(std::nullopt);
+  std::optional<std::int64_t> drop_ns;
+  if (!result.direct) {
+    if (!(drop_ns = drop_output_cache(write))) return ended(1);
+    console_.session_step(CacheDropped{*drop_ns});
+  }
   const Settings read = read_back_settings(settings(), write, result.start, stamped);
   RunRecord read_pass = run_with(read, read_back_kinds(*resolved_), passes, nullptr, "--capacity=full: the read pass");
   read_pass.drop_cache_ns = drop_ns;

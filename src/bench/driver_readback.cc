@@ -101,9 +101,10 @@ int Driver::run_readback() {
   session.rows.push_back({.bs = written.settings.ibs, .depth = plan().iodepth, .pass = Pass::kWrite});
   if (pass_ended(session, status)) return status;
 
-  std::int64_t drop_ns = 0;
-  if (!drop_output_cache(session.runs[0].settings, drop_ns, session)) return finish(session, 1);
-  console_.session_step(CacheDropped{drop_ns});
+  stop_if_interrupted("the drop of the output's cached pages", session);
+  const std::optional<std::int64_t> drop_ns = drop_output_cache(session.runs[0].settings);
+  if (!drop_ns) return finish(session, 1);
+  console_.session_step(CacheDropped{*drop_ns});
 
   const RunRecord& first = session.runs[0];
   const std::int64_t where = first.result.first_write >= 0 ? first.result.first_write : 0;
@@ -127,9 +128,8 @@ int Driver::run_readback() {
 }
 
 // The output's cached pages dropped, so that the next read reaches the
-// device; timed.
-bool Driver::drop_output_cache(const Settings& written, std::int64_t& took_ns, SessionRecord& session) {
-  stop_if_interrupted("the drop of the output's cached pages", session);
+// device: how long that took, or none (said) when it could not be done.
+std::optional<std::int64_t> Driver::drop_output_cache(const Settings& written) {
   Settings output_only = written;
   output_only.input_file.reset();
   const std::int64_t start = window_.now_ns();
@@ -137,15 +137,14 @@ bool Driver::drop_output_cache(const Settings& written, std::int64_t& took_ns, S
           CacheStateSetter(os_, output_only, {.output = resolved_->output}, CacheMode::kCold).prepare();
       failed.err != 0) {
     console_.session_step(CacheFailed{CacheMode::kCold, failed});
-    return false;
+    return std::nullopt;
   }
-  took_ns = window_.now_ns() - start;
-  return true;
+  return window_.now_ns() - start;
 }
 
 int Driver::verify_readback(SessionRecord& session, std::int64_t where, const PatternSource* pattern) {
-  std::int64_t drop_ns = 0;
-  if (!drop_output_cache(session.runs[0].settings, drop_ns, session)) return finish(session, 1);
+  stop_if_interrupted("the drop of the output's cached pages", session);
+  if (!drop_output_cache(session.runs[0].settings)) return finish(session, 1);
   const std::string& output = *settings().output_file;
   const std::int64_t start = window_.now_ns();
   const std::int64_t bytes = session.runs[0].result.stats.bytes_out;

@@ -18,45 +18,30 @@ namespace {
 // "8.6 GB (8589934592 B)": both, as GNU's summary gives a size.
 std::string size_words(std::int64_t bytes) { return fmt::format("{} ({} B)", human_size(bytes, true), bytes); }
 
-// What a count of blocks with the outcome is called.
-std::string_view outcome_count_words(ProbeOutcome outcome) noexcept {
-  switch (outcome) {
-    case ProbeOutcome::kWrapped:
-      return "holding another block's stamp";
-    case ProbeOutcome::kZeros:
-      return "zeros";
-    case ProbeOutcome::kOld:
-      return "old bytes";
-    case ProbeOutcome::kOther:
-      return "other bytes";
-    case ProbeOutcome::kReadError:
-      return "unreadable";
-    case ProbeOutcome::kWriteError:
-      return "unwritable";
-    case ProbeOutcome::kGood:
-      break;
-  }
-  return "good";
-}
+// Each outcome's words, in the order the full mode counts them: its JSON
+// name, what a block with it does when read back, and what a count of
+// such blocks is called.
+struct OutcomeWords {
+  ProbeOutcome outcome;
+  std::string_view name;
+  std::string_view read_back;
+  std::string_view counted;
+};
+constexpr OutcomeWords kOutcomeWords[] = {
+    {ProbeOutcome::kGood, "good", "reads back as written", "good"},
+    {ProbeOutcome::kWrapped, "wrapped", "reads back another block's stamp", "holding another block's stamp"},
+    {ProbeOutcome::kZeros, "zeros", "reads back zeros", "zeros"},
+    {ProbeOutcome::kOld, "old", "reads back the bytes it held before", "old bytes"},
+    {ProbeOutcome::kOther, "other", "reads back bytes it was never given", "other bytes"},
+    {ProbeOutcome::kReadError, "read_error", "cannot be read", "unreadable"},
+    {ProbeOutcome::kWriteError, "write_error", "cannot be written", "unwritable"},
+};
 
-std::string_view read_back_words(ProbeOutcome outcome) noexcept {
-  switch (outcome) {
-    case ProbeOutcome::kZeros:
-      return "reads back zeros";
-    case ProbeOutcome::kOld:
-      return "reads back the bytes it held before";
-    case ProbeOutcome::kOther:
-      return "reads back bytes it was never given";
-    case ProbeOutcome::kWrapped:
-      return "reads back another block's stamp";
-    case ProbeOutcome::kReadError:
-      return "cannot be read";
-    case ProbeOutcome::kWriteError:
-      return "cannot be written";
-    case ProbeOutcome::kGood:
-      break;
+const OutcomeWords& words_of(ProbeOutcome outcome) noexcept {
+  for (const OutcomeWords& words : kOutcomeWords) {
+    if (words.outcome == outcome) return words;
   }
-  return "reads back as written";
+  return kOutcomeWords[0];
 }
 
 std::string verdict_line(std::string_view program, const CapacityResult& result, std::string_view target) {
@@ -72,7 +57,7 @@ std::string verdict_line(std::string_view program, const CapacityResult& result,
     return fmt::format(
         "{}: capacity: the block of {} at offset {} {}, yet {} {} block{} past it read back as written: a bad "
         "block, not a smaller capacity\n",
-        program, target, bad, read_back_words(finding.first_bad_outcome), finding.good_past_first_bad, seen,
+        program, target, bad, words_of(finding.first_bad_outcome).read_back, finding.good_past_first_bad, seen,
         finding.good_past_first_bad == 1 ? "" : "s");
   }
   std::string what;
@@ -85,7 +70,7 @@ std::string verdict_line(std::string_view program, const CapacityResult& result,
       break;
     case CapacityVerdict::kLoses:
     case CapacityVerdict::kHoldsAll:
-      what = fmt::format("are lost (the block there {})", read_back_words(finding.first_bad_outcome));
+      what = fmt::format("are lost (the block there {})", words_of(finding.first_bad_outcome).read_back);
       break;
   }
   return fmt::format("{}: capacity: real capacity {} of the {} {} reports: writes from {} on {}\n", program,
@@ -137,18 +122,15 @@ void put_finding(json::Object& capacity, const CapacityResult& result, bool comp
 // "1024 good, 15360 wrapped": how many blocks gave each outcome, in the
 // outcomes' order, those none gave left out.
 std::string outcome_counts(const CapacityResult& result) {
-  constexpr ProbeOutcome kOrder[] = {ProbeOutcome::kGood,      ProbeOutcome::kWrapped, ProbeOutcome::kZeros,
-                                     ProbeOutcome::kOld,       ProbeOutcome::kOther,   ProbeOutcome::kReadError,
-                                     ProbeOutcome::kWriteError};
   std::string text;
-  for (const ProbeOutcome outcome : kOrder) {
+  for (const OutcomeWords& words : kOutcomeWords) {
     std::int64_t blocks = 0;
     for (const ScannedExtent& extent : result.extents) {
-      if (extent.outcome == outcome) blocks += extent.blocks;
+      if (extent.outcome == words.outcome) blocks += extent.blocks;
     }
     if (blocks == 0) continue;
     if (!text.empty()) text += ", ";
-    text += fmt::format("{} {}", blocks, outcome_count_words(outcome));
+    text += fmt::format("{} {}", blocks, words.counted);
   }
   return text;
 }
@@ -175,25 +157,7 @@ void put_probes(json::Array probes, const CapacityResult& result) {
 
 }  // namespace
 
-std::string_view probe_outcome_name(ProbeOutcome outcome) noexcept {
-  switch (outcome) {
-    case ProbeOutcome::kWrapped:
-      return "wrapped";
-    case ProbeOutcome::kZeros:
-      return "zeros";
-    case ProbeOutcome::kOld:
-      return "old";
-    case ProbeOutcome::kOther:
-      return "other";
-    case ProbeOutcome::kReadError:
-      return "read_error";
-    case ProbeOutcome::kWriteError:
-      return "write_error";
-    case ProbeOutcome::kGood:
-      break;
-  }
-  return "good";
-}
+std::string_view probe_outcome_name(ProbeOutcome outcome) noexcept { return words_of(outcome).name; }
 
 std::string_view capacity_verdict_name(CapacityVerdict verdict) noexcept {
   switch (verdict) {
@@ -298,9 +262,12 @@ std::string capacity_json(const CapacityResult& result, const SessionRecord* pas
         put_extents(capacity.array("extents"), result);
         capacity.integer("scanned_bytes", result.scanned_bytes).decimal("scan_seconds", json::seconds(result.scan_ns));
         json::Array runs = capacity.array("passes");
-        for (const RunRecord& pass : passes != nullptr ? passes->runs : std::vector<RunRecord>{}) {
-          json::Object run = runs.object();
-          put_session_run(run, pass, version);
+        // None until a pass ran (a target it could not measure).
+        if (passes != nullptr) {
+          for (const RunRecord& pass : passes->runs) {
+            json::Object run = runs.object();
+            put_session_run(run, pass, version);
+          }
         }
       } else {
         put_probes(capacity.array("probes"), result);
