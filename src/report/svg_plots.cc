@@ -39,8 +39,10 @@ void draw_timeline(SvgDocument& svg, double top, const TimelineChart& chart) {
   if (chart.steady) {
     const double from = x.at(chart.steady->from / bytes_unit), to = x.at(chart.steady->to / bytes_unit);
     svg.rect(from, y.to, to - from, y.from - y.to, "steady");
-    // The label runs into the plot from whichever edge of the window leaves it room.
-    const bool from_left = from < (kSvgPlotLeft + kSvgPlotRight) / 2;
+    // The label runs into the plot from the window's left edge where it
+    // fits before the plot's right (svg_text_width's bound), else back
+    // from its right edge.
+    const bool from_left = from + 4 + svg_text_width(chart.steady->label, 11) <= kSvgPlotRight;
     svg.text(from_left ? from + 4 : to - 4, y.to + 14, chart.steady->label, "steady-label",
              from_left ? SvgAnchor::kStart : SvgAnchor::kEnd);
   }
